@@ -1,0 +1,118 @@
+// `tilescope bench model`: mapping evaluations per second on one thread, the wall time of
+// auto-mapping a suite, and the mapper's gap to the exhaustive optimum on a small problem.
+#include <fmt/format.h>
+#include <tbb/global_control.h>
+
+#include <chrono>
+#include <iostream>
+
+#include "Commands.hpp"
+#include "analysis/TileAnalysis.hpp"
+#include "arch/ArchitectureLoader.hpp"
+#include "mapper/OperatorPrediction.hpp"
+#include "tile/MappingLoader.hpp"
+#include "workload/OperatorBuilders.hpp"
+#include "workload/WorkloadLoader.hpp"
+
+namespace ts::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct BenchArgs {
+  std::string what = "model";
+  std::string root = TILESCOPE_SOURCE_DIR;
+  double seconds = 1.0;
+  int repetitions = 3;
+};
+
+double evaluations_per_second(const MappingProgram& program, double seconds, int repetitions) {
+  Evaluation eval;
+  prepare(program, eval);
+  double best = 0;
+  for (int r = 0; r < repetitions; ++r) {
+    uint64_t n = 0;
+    double sink = 0;
+    const auto start = Clock::now();
+    double elapsed = 0;
+    while (elapsed < seconds) {
+      for (int i = 0; i < 1000; ++i) sink += evaluate(program, eval);
+      n += 1000;
+      elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    }
+    if (!(sink > 0)) throw std::runtime_error("the bench mapping does not evaluate");
+    best = std::max(best, static_cast<double>(n) / elapsed);
+  }
+  return best;
+}
+
+int run_model(const BenchArgs& a) {
+  const std::string arch_path = a.root + "/samples/arch/ascend910b3.yaml";
+  const std::string mapping_path = a.root + "/samples/mappings/bench-ascend-gemm.yaml";
+  const std::string suite_path = a.root + "/samples/workloads/vit-b16.yaml";
+  ArchitectureGraph graph = load_architecture(arch_path);
+  Mapping mapping = load_mapping(mapping_path);
+  Workload suite = load_workload(suite_path);
+  const Operator* op = nullptr;
+  for (const auto& o : suite.operators)
+    if (o.name == mapping.op_name) op = &o;
+  if (!op) throw InputError(SourceLocation{mapping_path, 1, 1}, "bench mapping names no operator of " + suite_path);
+  MappingProgram program = compile_mapping(mapping, *op, graph, false);
+  {
+    Evaluation eval;
+    evaluate(program, eval);
+    throw_if_invalid(program, eval);
+    std::cout << fmt::format("bench mapping: {} for {} ({}) on {}: {:.3f} us\n", mapping.name, op->name,
+                             op->shape_text(), graph.name, eval.device_s * 1e6);
+  }
+  {
+    tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
+    const double rate = evaluations_per_second(program, a.seconds, a.repetitions);
+    std::cout << fmt::format("{:.0f} evaluations/s (one thread, best of {} x {:.1f} s)\n", rate,
+                             a.repetitions, a.seconds);
+  }
+  {
+    Workload bert = load_workload(a.root + "/samples/workloads/bert-large.yaml");
+    OperatorPredictionOptions options;
+    double best = 1e300;
+    for (int r = 0; r < a.repetitions; ++r) {
+      const auto start = Clock::now();
+      for (const auto& o : bert.operators) predict_operator(o, graph, options);
+      best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count());
+    }
+    std::cout << fmt::format("auto-mapped {} ({} operators) on {} in {:.3f} s (budget {} per operator, best of {})\n",
+                             bert.name, bert.operators.size(), graph.name, best, options.mapper.budget,
+                             a.repetitions);
+  }
+  {
+    // A problem whose whole space can be enumerated, to see how far the default budget lands.
+    Operator small = make_gemm("gap_gemm", 384, 640, 512);
+    Mapping tmpl = default_template(small, graph);
+    MappingProgram t = compile_mapping(tmpl, small, graph, true);
+    MapperOptions normal;
+    MapperResult found = search_mapping(t, normal);
+    MapperOptions all;
+    all.budget = static_cast<uint64_t>(found.space_size) + 1;
+    MapperResult optimum = search_mapping(t, all);
+    const double gap = optimum.device_s > 0 ? (found.device_s / optimum.device_s - 1.0) : 0.0;
+    std::cout << fmt::format("mapper gap on {} ({}): {:.2f} % ({:.3f} us with {} evaluations vs exhaustive "
+                             "{:.3f} us over {:.0f} points)\n",
+                             small.name, small.shape_text(), gap * 100.0, found.device_s * 1e6,
+                             found.evaluations, optimum.device_s * 1e6, optimum.space_size);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Runner add_bench(CLI::App& app) {
+  auto args = std::make_shared<BenchArgs>();
+  CLI::App* cmd = app.add_subcommand("bench", "Benchmarks that print their figures");
+  cmd->add_option("what", args->what, "what to benchmark")->check(CLI::IsMember({"model"}));
+  cmd->add_option("--root", args->root, "project folder holding samples/");
+  cmd->add_option("--seconds", args->seconds, "seconds per repetition")->check(CLI::PositiveNumber);
+  cmd->add_option("--repetitions", args->repetitions, "repetitions (the best is kept)")->check(CLI::PositiveNumber);
+  return [args] { return run_model(*args); };
+}
+
+}  // namespace ts::cli

@@ -1,0 +1,15 @@
+#pragma once
+// Each CLI subcommand registers its options and a run function; main() dispatches and turns
+// InputError into `file:line:col: message` and exit status 2.
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace ts::cli {
+
+using Runner = std::function<int()>;
+
+Runner add_predict(CLI::App& app);
+Runner add_validate(CLI::App& app);
+Runner add_bench(CLI::App& app);
+
+}  // namespace ts::cli

@@ -1,0 +1,154 @@
+// `tilescope predict`: every operator's device time, launch overhead, bound and traffic.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "Commands.hpp"
+#include "arch/ArchitectureLoader.hpp"
+#include "mapper/OperatorPrediction.hpp"
+#include "tile/MappingLoader.hpp"
+#include "workload/WorkloadLoader.hpp"
+
+namespace ts::cli {
+namespace {
+
+struct PredictArgs {
+  std::string arch, workload, op, mapping, format = "table";
+  bool explain = false;
+  uint64_t budget = MapperOptions{}.budget;
+};
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g,
+                 const Workload& w, bool explain) {
+  size_t name_w = 8, shape_w = 5, bound_w = 8;
+  for (const auto& r : rows) {
+    name_w = std::max(name_w, r.op_name.size());
+    shape_w = std::max(shape_w, r.shape.size());
+    bound_w = std::max(bound_w, r.bound_by.size());
+  }
+  std::cout << fmt::format("{} on {} ({} operators)\n", w.name, g.name, rows.size());
+  std::cout << fmt::format("{:<{}}  {:<{}}  {:>12}  {:>9}  {:>14}  {:<{}}  {:>6}  {}\n", "operator",
+                           name_w, "shape", shape_w, "latency_us", "launch_us", "cycles",
+                           "bound_by", bound_w, "util", "mapping");
+  double total = 0;
+  for (const auto& r : rows) {
+    total += r.latency_us + r.launch_overhead_us;
+    std::cout << fmt::format("{:<{}}  {:<{}}  {:>12.3f}  {:>9.2f}  {:>14.0f}  {:<{}}  {:>5.1f}%  {}\n",
+                             r.op_name, name_w, r.shape, shape_w, r.latency_us,
+                             r.launch_overhead_us, r.cycles, r.bound_by, bound_w,
+                             r.utilization * 100.0, r.mapping_origin);
+    if (explain) {
+      std::cout << r.explain;
+      for (const auto& t : r.traffic)
+        std::cout << fmt::format("    traffic {:<16} {:>14.0f} B\n", t.edge, t.bytes);
+      for (const auto& m : r.residency)
+        std::cout << fmt::format("    resident {:<8} {:>12.0f} of {:.0f} B per instance\n", m.memory,
+                                 m.bytes_per_instance, m.capacity_bytes);
+      std::cout << "\n";
+    }
+  }
+  std::cout << fmt::format("total (device + launch): {:.3f} us\n", total);
+}
+
+nlohmann::json to_json(const std::vector<Prediction>& rows, const ArchitectureGraph& g,
+                       const Workload& w, bool explain) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (const auto& r : rows) {
+    nlohmann::json traffic = nlohmann::json::array();
+    for (const auto& t : r.traffic) traffic.push_back({{"edge", t.edge}, {"bytes", t.bytes}});
+    nlohmann::json residency = nlohmann::json::array();
+    for (const auto& m : r.residency)
+      residency.push_back({{"memory", m.memory},
+                           {"bytes_per_instance", m.bytes_per_instance},
+                           {"capacity_bytes", m.capacity_bytes}});
+    nlohmann::json o = {{"name", r.op_name},
+                        {"type", r.op_type},
+                        {"shape", r.shape},
+                        {"latency_us", r.latency_us},
+                        {"launch_overhead_us", r.launch_overhead_us},
+                        {"cycles", r.cycles},
+                        {"bound_by", r.bound_by},
+                        {"utilization", r.utilization},
+                        {"flops", r.flops},
+                        {"mapping", r.mapping_origin},
+                        {"traffic", traffic},
+                        {"residency", residency}};
+    if (explain) o["explain"] = r.explain;
+    ops.push_back(o);
+  }
+  return {{"schema_version", 1},
+          {"architecture", g.name},
+          {"architecture_hash", fmt::format("{:016x}", g.content_hash())},
+          {"workload", w.name},
+          {"operators", ops}};
+}
+
+int run_predict(const PredictArgs& a) {
+  ArchitectureGraph graph = load_architecture(a.arch);
+  Workload workload = load_workload(a.workload);
+  std::optional<Mapping> mapping;
+  if (!a.mapping.empty()) mapping = load_mapping(a.mapping);
+
+  std::string only = a.op;
+  if (mapping && only.empty()) {
+    only = mapping->op_name;
+    if (only.empty() && workload.operators.size() == 1) only = workload.operators.front().name;
+    if (only.empty())
+      throw InputError(SourceLocation{a.mapping, 1, 1},
+                       "this mapping names no `operator:`; say which operator it maps with --op");
+  }
+  std::vector<const Operator*> ops;
+  for (const auto& op : workload.operators)
+    if (only.empty() || op.name == only) ops.push_back(&op);
+  if (ops.empty()) {
+    std::string names;
+    for (const auto& op : workload.operators) names += (names.empty() ? "" : ", ") + op.name;
+    throw InputError(SourceLocation{a.workload, 0, 0},
+                     fmt::format("no operator '{}' in workload '{}' (its operators: {})", only,
+                                 workload.name, names));
+  }
+  OperatorPredictionOptions options;
+  options.mapping = mapping ? &*mapping : nullptr;
+  options.mapper.budget = a.budget;
+  std::vector<Prediction> rows;
+  for (const Operator* op : ops) rows.push_back(predict_operator(*op, graph, options));
+
+  if (a.format == "json") {
+    std::cout << to_json(rows, graph, workload, a.explain).dump(2) << "\n";
+  } else if (a.format == "csv") {
+    std::cout << "name,type,shape,latency_us,launch_overhead_us,cycles,bound_by,utilization,mapping\n";
+    for (const auto& r : rows)
+      std::cout << fmt::format("{},{},{},{:.6f},{:.3f},{:.0f},{},{:.6f},{}\n", csv_field(r.op_name),
+                               r.op_type, csv_field(r.shape), r.latency_us, r.launch_overhead_us,
+                               r.cycles, r.bound_by, r.utilization, csv_field(r.mapping_origin));
+  } else {
+    print_table(rows, graph, workload, a.explain);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Runner add_predict(CLI::App& app) {
+  auto args = std::make_shared<PredictArgs>();
+  CLI::App* cmd = app.add_subcommand("predict", "Predict the latency of a workload's operators on an architecture graph");
+  cmd->add_option("--arch", args->arch, "architecture graph (kind: architecture)")->required();
+  cmd->add_option("--workload", args->workload, "workload suite (kind: workload)")->required();
+  cmd->add_option("--op", args->op, "only this operator");
+  cmd->add_option("--mapping", args->mapping, "mapping for the operator (kind: mapping); free factors make it a template for the mapper");
+  cmd->add_option("--format", args->format, "output format")->check(CLI::IsMember({"table", "json", "csv"}));
+  cmd->add_flag("--explain", args->explain, "print the annotated mapping tree, traffic and residency");
+  cmd->add_option("--budget", args->budget, "mapper evaluations per operator")->check(CLI::PositiveNumber);
+  return [args] { return run_predict(*args); };
+}
+
+}  // namespace ts::cli

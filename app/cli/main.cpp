@@ -1,0 +1,50 @@
+// tilescope: the headless face of the engine.
+#include <yaml-cpp/exceptions.h>
+
+#include <iostream>
+#include <map>
+
+#include "Commands.hpp"
+#include "common/InputError.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"tilescope: predict, measure and compare deep-learning operators on architecture graphs"};
+  app.set_version_flag("--version", std::string("tilescope ") + TILESCOPE_VERSION);
+  app.require_subcommand(1);
+  std::map<CLI::App*, ts::cli::Runner> runners;
+  auto reg = [&](ts::cli::Runner (*add)(CLI::App&)) {
+    size_t before = app.get_subcommands({}).size();
+    ts::cli::Runner r = add(app);
+    auto subs = app.get_subcommands({});
+    if (subs.size() > before) runners[subs.back()] = std::move(r);
+  };
+  reg(&ts::cli::add_predict);
+  reg(&ts::cli::add_validate);
+  reg(&ts::cli::add_bench);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  try {
+    for (auto& [sub, run] : runners)
+      if (sub->parsed()) return run();
+  } catch (const ts::InputError& e) {
+    std::cerr << e.what() << "\n";
+    return 2;
+  } catch (const YAML::Exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,489 @@
+#include "analysis/MappingProgram.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+
+namespace ts {
+namespace {
+
+std::string join_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+std::string node_names(const ArchitectureGraph& g, NodeKind kind) {
+  std::vector<std::string> names;
+  for (const auto& n : g.nodes)
+    if (n.kind == kind) names.push_back(n.name);
+  return join_names(names);
+}
+
+int resolve_node(const ArchitectureGraph& g, const std::string& name, NodeKind kind,
+                 const SourceLocation& where) {
+  auto id = g.find_node(name);
+  const char* what = kind == NodeKind::memory ? "memory" : "compute";
+  if (!id)
+    throw InputError(where, fmt::format("unknown {} node '{}' in graph '{}' (known: {})", what,
+                                        name, g.name, node_names(g, kind)));
+  if (g.node(*id).kind != kind)
+    throw InputError(where, fmt::format("'{}' is not a {} node (the {} nodes of '{}': {})", name,
+                                        what, what, g.name, node_names(g, kind)));
+  return *id;
+}
+
+class Compiler {
+ public:
+  Compiler(const Mapping& m, const Operator& op, const ArchitectureGraph& g, bool tmpl)
+      : mapping_(m), op_(op), graph_(g), template_mode_(tmpl) {}
+
+  MappingProgram run() {
+    p_.op = &op_;
+    p_.graph = &graph_;
+    p_.mapping_name = mapping_.name;
+    p_.mapping_file = mapping_.source_file;
+    p_.ndims = static_cast<int>(op_.dims.size());
+    p_.ntensors = static_cast<int>(op_.tensors.size());
+    if (p_.ndims > kMaxDims || p_.ntensors > kMaxTensors)
+      throw InputError(op_.where, fmt::format("operator '{}' has {} dims and {} tensors; at most "
+                                              "{} and {} are supported",
+                                              op_.name, p_.ndims, p_.ntensors, kMaxDims,
+                                              kMaxTensors));
+    for (int d = 0; d < p_.ndims; ++d) p_.size[d] = op_.dims[d].size;
+    for (int t = 0; t < p_.ntensors; ++t) {
+      DimMask mask = 0;
+      double elems = 1;
+      for (int d : op_.tensors[t].dims) {
+        mask |= DimMask(1) << d;
+        elems *= static_cast<double>(op_.dims[d].size);
+      }
+      p_.tensor_dims[t] = mask;
+      p_.element_bytes[t] = bytes_of(op_.tensors[t].dtype);
+      p_.tensor_bytes[t] = elems * p_.element_bytes[t];
+    }
+    if (mapping_.root.kind != MappingNodeKind::tile)
+      throw InputError(mapping_.root.where,
+                       "the root of a mapping must be a `tile:` node at the memory that holds the "
+                       "operator's tensors");
+    flatten(mapping_.root, -1, 0);
+    check_stages();
+    compute_masks();
+    place_intermediates();
+    if (template_mode_) free_unnamed_dims();
+    build_flows();
+    return std::move(p_);
+  }
+
+ private:
+  int dim_index(const DimFactor& f) {
+    int d = op_.find_dim(f.dim);
+    if (d < 0 && !template_mode_) {
+      std::vector<std::string> names;
+      for (const auto& dim : op_.dims) names.push_back(dim.name);
+      throw InputError(f.where, fmt::format("unknown dimension '{}' for operator '{}' (its "
+                                            "dimensions: {})",
+                                            f.dim, op_.name, join_names(names)));
+    }
+    if (d >= 0) named_[d] = true;
+    return d;
+  }
+
+  void flatten(const MappingNode& m, int parent, int depth) {
+    int id = static_cast<int>(p_.nodes.size());
+    p_.nodes.emplace_back();
+    {
+      ProgramNode& n = p_.nodes.back();
+      n.kind = m.kind;
+      n.parent = parent;
+      n.depth = depth;
+      n.where = m.where;
+      n.buffer.fill(-1);
+      for (auto& f : n.temporal) f = Factor::exact(1);
+      for (auto& f : n.spatial) f = Factor::exact(1);
+      for (auto& f : n.op_factor) f = Factor::exact(1);
+      for (int d = 0; d < kMaxDims; ++d) n.order[d] = static_cast<uint8_t>(d);
+    }
+    if (parent >= 0) p_.nodes[parent].children.push_back(id);
+    switch (m.kind) {
+      case MappingNodeKind::tile: compile_tile(m, id); break;
+      case MappingNodeKind::op: compile_op(m, id); break;
+      case MappingNodeKind::scope: p_.nodes[id].scope = m.scope; break;
+      case MappingNodeKind::trans: compile_trans(m, id); break;
+    }
+    if (m.kind == MappingNodeKind::op || m.kind == MappingNodeKind::trans) {
+      if (!m.children.empty())
+        throw InputError(m.where, "an op or trans node has no children");
+    }
+    if (m.kind == MappingNodeKind::scope && m.children.empty())
+      throw InputError(m.where, "a scope needs at least one child");
+    for (const auto& c : m.children) flatten(c, id, depth + 1);
+  }
+
+  void compile_tile(const MappingNode& m, int id) {
+    ProgramNode& n = p_.nodes[id];
+    n.memory = resolve_node(graph_, m.memory, NodeKind::memory, m.where);
+    n.slot_instances = graph_.node(n.memory).instances;
+    n.double_buffer = m.double_buffer;
+    n.order_free = m.order_free;
+    for (int t = 0; t < p_.ntensors; ++t) n.buffer[t] = n.memory;
+    for (const auto& pl : m.placements) {
+      int t = op_.find_tensor(pl.tensor);
+      if (t < 0) {
+        std::vector<std::string> names;
+        for (const auto& ts : op_.tensors) names.push_back(ts.name);
+        throw InputError(pl.where, fmt::format("unknown tensor '{}' for operator '{}' (its "
+                                               "tensors: {})",
+                                               pl.tensor, op_.name, join_names(names)));
+      }
+      n.buffer[t] = pl.memory == "bypass"
+                        ? -1
+                        : resolve_node(graph_, pl.memory, NodeKind::memory, pl.where);
+    }
+    std::vector<uint8_t> order;
+    for (const auto& f : m.temporal) {
+      int d = dim_index(f);
+      if (d < 0) continue;
+      n.temporal[d] = f.factor;
+      n.temporal_free[d] = f.factor.free;
+      order.push_back(static_cast<uint8_t>(d));
+    }
+    for (int d = 0; d < p_.ndims; ++d)
+      if (std::find(order.begin(), order.end(), d) == order.end())
+        order.push_back(static_cast<uint8_t>(d));
+    for (size_t i = 0; i < order.size(); ++i) n.order[i] = order[i];
+    for (const auto& f : m.spatial) {
+      int d = dim_index(f);
+      if (d < 0) continue;
+      n.spatial[d] = f.factor;
+      n.spatial_free[d] = f.factor.free;
+    }
+  }
+
+  void compile_op(const MappingNode& m, int id) {
+    ProgramNode& n = p_.nodes[id];
+    n.compute = resolve_node(graph_, m.compute, NodeKind::compute, m.where);
+    const ArchNode& unit = graph_.node(n.compute);
+    n.slot_instances = unit.instances;
+    if (!m.stage.empty()) {
+      for (size_t s = 0; s < op_.stages.size(); ++s)
+        if (op_.stages[s].name == m.stage) n.stage = static_cast<int>(s);
+      if (n.stage < 0) {
+        std::vector<std::string> names;
+        for (const auto& s : op_.stages) names.push_back(s.name);
+        throw InputError(m.where, fmt::format("operator '{}' has no stage '{}' (its stages: {})",
+                                              op_.name, m.stage, join_names(names)));
+      }
+    } else if (op_.stages.size() == 1) {
+      n.stage = 0;
+    } else {
+      std::vector<std::string> names;
+      for (const auto& s : op_.stages) names.push_back(s.name);
+      throw InputError(m.where, fmt::format("operator '{}' is a fused chain: say which stage this "
+                                            "op runs with `stage:` (one of {})",
+                                            op_.name, join_names(names)));
+    }
+    const Stage& st = op_.stages[n.stage];
+    DataType dtype = op_.tensors[st.output].dtype;
+    n.capability = unit.capability(st.op_class, dtype);
+    if (!n.capability) n.capability = unit.capability(st.op_class);
+    if (!n.capability) {
+      std::vector<std::string> classes;
+      for (const auto& c : unit.capabilities) {
+        std::string cls(to_string(c.op_class));
+        if (std::find(classes.begin(), classes.end(), cls) == classes.end()) classes.push_back(cls);
+      }
+      throw InputError(m.where, fmt::format("compute node '{}' cannot run {} (stage '{}' of '{}'); "
+                                            "it runs: {}",
+                                            unit.name, to_string(st.op_class), st.name, op_.name,
+                                            join_names(classes)));
+    }
+    for (const auto& f : m.op_factors) {
+      int d = dim_index(f);
+      if (d < 0) continue;
+      n.op_factor[d] = f.factor;
+      n.op_free[d] = f.factor.free;
+    }
+    // Granule roles: which dims pad to which side of the unit's native block.
+    DimMask out = p_.tensor_dims[st.output];
+    if (st.op_class == OpClass::matmul && st.inputs.size() >= 2) {
+      DimMask a = p_.tensor_dims[st.inputs[0]], b = p_.tensor_dims[st.inputs[1]];
+      for (int d : st.dims) {
+        DimMask bit = DimMask(1) << d;
+        if ((out & bit) && (a & bit) && (b & bit)) n.role[d] = GranuleRole::batch;
+        else if ((out & bit) && (a & bit)) n.role[d] = GranuleRole::m;
+        else if ((out & bit) && (b & bit)) n.role[d] = GranuleRole::n;
+        else if (!(out & bit)) n.role[d] = GranuleRole::k;
+        else n.role[d] = GranuleRole::batch;
+      }
+    } else {
+      for (int d : st.dims) n.role[d] = GranuleRole::batch;
+      const auto& odims = op_.tensors[st.output].dims;
+      if (!odims.empty()) n.role[odims.back()] = GranuleRole::vector;
+    }
+  }
+
+  void compile_trans(const MappingNode& m, int id) {
+    ProgramNode& n = p_.nodes[id];
+    n.tensor = op_.find_tensor(m.tensor);
+    if (n.tensor < 0)
+      throw InputError(m.where, fmt::format("trans names unknown tensor '{}' of operator '{}'",
+                                            m.tensor, op_.name));
+    n.target = resolve_node(graph_, m.target, NodeKind::memory, m.where);
+  }
+
+  void check_stages() {
+    for (size_t s = 0; s < op_.stages.size(); ++s) {
+      int count = 0;
+      for (const auto& n : p_.nodes)
+        if (n.kind == MappingNodeKind::op && n.stage == static_cast<int>(s)) ++count;
+      if (count == 0)
+        throw InputError(mapping_.root.where,
+                         fmt::format("stage '{}' of operator '{}' has no `op:` node in mapping '{}'",
+                                     op_.stages[s].name, op_.name, mapping_.name));
+      if (count > 1)
+        throw InputError(mapping_.root.where,
+                         fmt::format("stage '{}' of operator '{}' has {} op nodes; expected one",
+                                     op_.stages[s].name, op_.name, count));
+    }
+  }
+
+  // Per node: dims, tensors consumed and produced by the stages below it.
+  void compute_masks() {
+    size_t n = p_.nodes.size();
+    consumed_.assign(n, 0);
+    produced_.assign(n, 0);
+    for (size_t i = n; i-- > 0;) {
+      ProgramNode& node = p_.nodes[i];
+      if (node.kind == MappingNodeKind::op) {
+        const Stage& st = op_.stages[node.stage];
+        for (int d : st.dims) node.used_dims |= DimMask(1) << d;
+        for (int t : st.inputs) consumed_[i] |= 1u << t;
+        produced_[i] |= 1u << st.output;
+      }
+      if (node.parent >= 0) {
+        p_.nodes[node.parent].used_dims |= node.used_dims;
+        consumed_[node.parent] |= consumed_[i];
+        produced_[node.parent] |= produced_[i];
+      }
+    }
+    // A tile holds only tensors that stages below it use.
+    for (size_t i = 0; i < n; ++i) {
+      ProgramNode& node = p_.nodes[i];
+      if (node.kind != MappingNodeKind::tile) continue;
+      for (int t = 0; t < p_.ntensors; ++t)
+        if (!(((consumed_[i] | produced_[i]) >> t) & 1u)) node.buffer[t] = -1;
+    }
+  }
+
+  bool is_ancestor(int a, int b) const {  // a is b or above b
+    for (int x = b; x >= 0; x = p_.nodes[x].parent)
+      if (x == a) return true;
+    return false;
+  }
+
+  // Intermediates of a fused chain live at the innermost tile that encloses their producer and
+  // every consumer, and below; never above it, unless a trans node moves them.
+  void place_intermediates() {
+    for (int t = 0; t < p_.ntensors; ++t) {
+      if (!op_.is_intermediate(t)) continue;
+      int lca = -1;
+      for (size_t i = 0; i < p_.nodes.size(); ++i) {
+        const ProgramNode& node = p_.nodes[i];
+        if (node.kind != MappingNodeKind::op) continue;
+        const Stage& st = op_.stages[node.stage];
+        bool uses = st.output == t || std::find(st.inputs.begin(), st.inputs.end(), t) != st.inputs.end();
+        if (!uses) continue;
+        if (lca < 0) {
+          lca = static_cast<int>(i);
+        } else {
+          while (!is_ancestor(lca, static_cast<int>(i))) lca = p_.nodes[lca].parent;
+        }
+      }
+      int home = lca;
+      while (home >= 0 && p_.nodes[home].kind != MappingNodeKind::tile) home = p_.nodes[home].parent;
+      for (int x = home >= 0 ? p_.nodes[home].parent : -1; x >= 0; x = p_.nodes[x].parent)
+        p_.nodes[x].buffer[t] = -1;
+    }
+  }
+
+  void free_unnamed_dims() {
+    ProgramNode& root = p_.nodes[0];
+    for (int d = 0; d < p_.ndims; ++d)
+      if (!named_[d]) {
+        root.temporal[d] = Factor{1, 1, true};
+        root.temporal_free[d] = true;
+      }
+  }
+
+  std::vector<int> path_or_throw(int from, int to, const SourceLocation& where,
+                                 const std::string& what) {
+    if (from == to) return {};
+    auto path = graph_.shortest_path(from, to);
+    if (path.empty()) {
+      std::vector<std::string> reach;
+      for (int e : graph_.out_edges(from)) reach.push_back(graph_.node(graph_.edge(e).to).name);
+      throw InputError(where, fmt::format("no path in graph '{}' from {} to {} for {} (edges from "
+                                          "{} go to: {})",
+                                          graph_.name, graph_.node(from).name,
+                                          graph_.node(to).name, what, graph_.node(from).name,
+                                          reach.empty() ? "nothing" : join_names(reach)));
+    }
+    return path;
+  }
+
+  double path_latency(const std::vector<int>& path) const {
+    double s = 0;
+    for (int e : path) {
+      const ArchEdge& edge = graph_.edge(e);
+      s += edge.latency_cycles / graph_.node(edge.from).clock_hz;
+    }
+    return s;
+  }
+
+  // Where a tensor is when node `id` needs it: a preceding trans sibling on the way up, or the
+  // nearest ancestor tile's buffer.
+  int source_memory(int id, int t) const {
+    for (int x = id; x >= 0; x = p_.nodes[x].parent) {
+      int parent = p_.nodes[x].parent;
+      if (parent < 0) break;
+      const auto& siblings = p_.nodes[parent].children;
+      for (int s : siblings) {
+        if (s == x) break;
+        const ProgramNode& sib = p_.nodes[s];
+        if (sib.kind == MappingNodeKind::trans && sib.tensor == t) return sib.target;
+      }
+      const ProgramNode& pn = p_.nodes[parent];
+      if (pn.kind == MappingNodeKind::tile && pn.buffer[t] >= 0) return pn.buffer[t];
+    }
+    return -1;
+  }
+
+  bool accumulates(int t) const {
+    for (const auto& st : op_.stages)
+      if (st.output == t && st.op_class == OpClass::matmul)
+        for (int d : st.dims)
+          if (!((p_.tensor_dims[t] >> d) & 1u)) return true;
+    return false;
+  }
+
+  int local_slot(ProgramNode& n, int edge) {
+    for (size_t i = 0; i < n.local_edges.size(); ++i)
+      if (n.local_edges[i] == edge) return static_cast<int>(i);
+    if (n.local_edges.size() >= static_cast<size_t>(kMaxLocalEdges))
+      throw InputError(n.where, "too many distinct edges below one tile");
+    n.local_edges.push_back(edge);
+    return static_cast<int>(n.local_edges.size() - 1);
+  }
+
+  Flow make_flow(ProgramNode& owner, int t, int from, int to, const std::string& what) {
+    Flow f;
+    f.tensor = t;
+    f.from_memory = from;
+    f.to_memory = to;
+    f.path = path_or_throw(from, to, owner.where, what);
+    f.latency_s = path_latency(f.path);
+    f.accumulate = accumulates(t);
+    return f;
+  }
+
+  void build_flows() {
+    for (size_t i = 0; i < p_.nodes.size(); ++i) {
+      ProgramNode& n = p_.nodes[i];
+      const int id = static_cast<int>(i);
+      if (n.kind == MappingNodeKind::tile) {
+        for (int t = 0; t < p_.ntensors; ++t) {
+          if (n.buffer[t] < 0) continue;
+          if (std::find(p_.memories.begin(), p_.memories.end(), n.buffer[t]) == p_.memories.end())
+            p_.memories.push_back(n.buffer[t]);
+          if (n.parent < 0) continue;
+          int above = source_memory(id, t);
+          if (above < 0) {
+            if (op_.is_input(t))
+              throw InputError(n.where, fmt::format("input '{}' has no buffer above the tile at {}; "
+                                                    "the root tile must hold the operator's inputs",
+                                                    op_.tensors[t].name, graph_.node(n.memory).name));
+            continue;
+          }
+          if (above == n.buffer[t]) continue;
+          const bool read = ((consumed_[i] >> t) & 1u) && !((produced_[i] >> t) & 1u);
+          const bool written = (produced_[i] >> t) & 1u;
+          const std::string& name = op_.tensors[t].name;
+          if (read || (written && accumulates(t)))
+            n.loads.push_back(make_flow(n, t, above, n.buffer[t], "tensor " + name));
+          if (written)
+            n.stores.push_back(make_flow(n, t, n.buffer[t], above, "tensor " + name + " (written back)"));
+        }
+        for (auto* flows : {&n.loads, &n.stores})
+          for (auto& f : *flows)
+            for (int e : f.path) f.local_slots.push_back(local_slot(n, e));
+        if (n.loads.size() > static_cast<size_t>(kMaxTensors) ||
+            n.stores.size() > static_cast<size_t>(kMaxTensors))
+          throw InputError(n.where, "too many tensors move into one tile");
+      } else if (n.kind == MappingNodeKind::op) {
+        const Stage& st = op_.stages[n.stage];
+        for (int t : st.inputs) {
+          int src = source_memory(id, t);
+          if (src < 0)
+            throw InputError(n.where, fmt::format("operand '{}' of the op on {} is in no buffer "
+                                                  "above it",
+                                                  op_.tensors[t].name, graph_.node(n.compute).name));
+          n.operands.push_back(make_flow(n, t, src, n.compute, "operand " + op_.tensors[t].name));
+        }
+        int dst = source_memory(id, st.output);
+        if (dst < 0)
+          throw InputError(n.where, fmt::format("result '{}' of the op on {} has no buffer above "
+                                                "it",
+                                                op_.tensors[st.output].name,
+                                                graph_.node(n.compute).name));
+        Flow out = make_flow(n, st.output, n.compute, dst, "result " + op_.tensors[st.output].name);
+        out.accumulate = false;
+        n.operands.push_back(std::move(out));
+      } else if (n.kind == MappingNodeKind::trans) {
+        int src = source_memory(id, n.tensor);
+        if (src < 0)
+          throw InputError(n.where, fmt::format("trans of '{}': the tensor is in no buffer above "
+                                                "this node",
+                                                op_.tensors[n.tensor].name));
+        n.transfer = make_flow(n, n.tensor, src, n.target, "trans of " + op_.tensors[n.tensor].name);
+      }
+    }
+    // A scope spreads like its first child; settle slot counts bottom-up.
+    for (size_t i = p_.nodes.size(); i-- > 0;) {
+      ProgramNode& n = p_.nodes[i];
+      if (n.kind != MappingNodeKind::scope) continue;
+      for (int c : n.children)
+        if (p_.nodes[c].kind != MappingNodeKind::trans) {
+          n.slot_instances = p_.nodes[c].slot_instances;
+          break;
+        }
+    }
+  }
+
+  const Mapping& mapping_;
+  const Operator& op_;
+  const ArchitectureGraph& graph_;
+  bool template_mode_;
+  MappingProgram p_;
+  std::array<bool, kMaxDims> named_{};
+  std::vector<uint32_t> consumed_, produced_;
+};
+
+}  // namespace
+
+bool MappingProgram::is_template() const {
+  for (const auto& n : nodes) {
+    if (n.order_free) return true;
+    for (int d = 0; d < ndims; ++d)
+      if (n.temporal_free[d] || n.spatial_free[d] || n.op_free[d]) return true;
+  }
+  return false;
+}
+
+MappingProgram compile_mapping(const Mapping& mapping, const Operator& op,
+                               const ArchitectureGraph& graph, bool template_mode) {
+  return Compiler(mapping, op, graph, template_mode).run();
+}
+
+}  // namespace ts

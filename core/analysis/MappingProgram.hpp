@@ -1,0 +1,101 @@
+#pragma once
+// A mapping tree resolved against one operator and one graph: names become indices, every
+// implied transfer gets its path of edges, and factors sit in flat per-dimension arrays that the
+// mapper can overwrite. Evaluation (TileAnalysis) reads only this, so it allocates nothing.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "arch/ArchitectureGraph.hpp"
+#include "tile/MappingTree.hpp"
+#include "workload/Operator.hpp"
+
+namespace ts {
+
+constexpr int kMaxDims = 8;
+constexpr int kMaxTensors = 16;
+constexpr int kMaxLocalEdges = 12;
+
+using DimMask = uint32_t;
+
+// One tensor moving between a buffer and the buffer below it (or a compute unit).
+struct Flow {
+  int tensor = -1;
+  int from_memory = -1;
+  int to_memory = -1;
+  std::vector<int> path;        // graph edge ids
+  std::vector<int> local_slots; // index of each path edge in the owner's local edge table
+  double latency_s = 0;         // sum of the path's edge latencies
+  bool accumulate = false;      // an output whose partial sums are re-read when evicted
+};
+
+// How a matmul stage's dimensions meet a compute unit's [m, n, k] granule.
+enum class GranuleRole : uint8_t { none, m, n, k, batch, vector };
+
+struct ProgramNode {
+  MappingNodeKind kind = MappingNodeKind::tile;
+  ScopeKind scope = ScopeKind::sequential;
+  int parent = -1;
+  std::vector<int> children;
+  SourceLocation where;
+  int depth = 0;
+  DimMask used_dims = 0;  // dimensions of the stages under this node
+
+  // tile
+  int memory = -1;
+  std::array<int, kMaxTensors> buffer{};  // memory holding each tensor's buffer here, -1: none
+  std::array<Factor, kMaxDims> temporal{};
+  std::array<Factor, kMaxDims> spatial{};
+  std::array<uint8_t, kMaxDims> order{};  // temporal dims, outermost first
+  std::array<bool, kMaxDims> temporal_free{};
+  std::array<bool, kMaxDims> spatial_free{};
+  bool order_free = false;
+  bool double_buffer = false;
+  std::vector<Flow> loads;   // into this tile's buffers from the nearest buffer above
+  std::vector<Flow> stores;  // out of this tile's buffers to the nearest buffer above
+  std::vector<int> local_edges;  // graph edges used by loads and stores, deduplicated
+
+  // op
+  int compute = -1;
+  int stage = -1;
+  const ComputeCapability* capability = nullptr;
+  std::array<Factor, kMaxDims> op_factor{};
+  std::array<bool, kMaxDims> op_free{};
+  std::array<GranuleRole, kMaxDims> role{};
+  std::vector<Flow> operands;  // from buffers to the compute unit and back (streamed)
+
+  // trans
+  int tensor = -1;
+  int target = -1;
+  Flow transfer;
+
+  // Instances that children of the parent's spatial loops are spread over.
+  int64_t slot_instances = 1;
+};
+
+struct MappingProgram {
+  const Operator* op = nullptr;
+  const ArchitectureGraph* graph = nullptr;
+  std::string mapping_name;
+  std::string mapping_file;
+  int ndims = 0;
+  int ntensors = 0;
+  std::array<int64_t, kMaxDims> size{};
+  std::array<DimMask, kMaxTensors> tensor_dims{};
+  std::array<double, kMaxTensors> tensor_bytes{};  // whole tensor
+  std::array<int, kMaxTensors> element_bytes{};
+  std::vector<ProgramNode> nodes;  // preorder: a parent comes before its children; 0 is the root
+  std::vector<int> memories;       // memory nodes used by some buffer (for residency)
+
+  bool is_template() const;  // has free factors or orders
+};
+
+// Resolves a mapping for an operator on a graph. Throws InputError at the mapping's node for an
+// unknown memory or compute node, an Op whose unit cannot run its class, a stage without an Op,
+// or a transfer with no path in the graph. In template mode, dimensions the operator lacks are
+// dropped and dimensions the tree never names get a free factor at the root.
+MappingProgram compile_mapping(const Mapping& mapping, const Operator& op,
+                               const ArchitectureGraph& graph, bool template_mode = false);
+
+}  // namespace ts

@@ -1,0 +1,138 @@
+#include "analysis/Prediction.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/ByteFormat.hpp"
+
+namespace ts {
+
+std::string bound_text(const ArchitectureGraph& graph, BoundBy bound) {
+  if (bound.is_edge()) {
+    const ArchEdge& e = graph.edge(bound.edge_id());
+    return "edge:" + graph.node(e.from).name + "->" + graph.node(e.to).name;
+  }
+  if (bound.is_compute()) return "compute:" + graph.node(bound.compute_node()).name;
+  return "unknown";
+}
+
+namespace {
+
+std::string factor_text(const Factor& f) {
+  if (f.free) return "?";
+  return f.has_tail() ? fmt::format("{}/{}", f.full, f.tail) : fmt::format("{}", f.full);
+}
+
+std::string loops_text(const MappingProgram& p, const std::array<Factor, kMaxDims>& factors,
+                       const std::array<uint8_t, kMaxDims>* order) {
+  std::string text;
+  for (int k = 0; k < p.ndims; ++k) {
+    const int d = order ? (*order)[k] : k;
+    const Factor& f = factors[d];
+    if (f.full == 1 && !f.has_tail() && !f.free) continue;
+    text += fmt::format("{}{}={}", text.empty() ? "" : " ", p.op->dims[d].name, factor_text(f));
+  }
+  return text;
+}
+
+std::string time_text(double s) {
+  if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
+  if (s >= 1e-6) return fmt::format("{:.3f} us", s * 1e6);
+  return fmt::format("{:.1f} ns", s * 1e9);
+}
+
+}  // namespace
+
+std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
+  const ArchitectureGraph& g = *p.graph;
+  std::string out;
+  for (size_t i = 0; i < p.nodes.size(); ++i) {
+    const ProgramNode& n = p.nodes[i];
+    std::string line(static_cast<size_t>(n.depth) * 2, ' ');
+    switch (n.kind) {
+      case MappingNodeKind::tile: {
+        line += "tile " + g.node(n.memory).name;
+        std::string t = loops_text(p, n.temporal, &n.order), s = loops_text(p, n.spatial, nullptr);
+        if (!t.empty()) line += "  temporal " + t;
+        if (!s.empty()) line += "  spatial " + s;
+        if (n.double_buffer) line += "  [double-buffered]";
+        std::string buffers;
+        if (i < e.nodes.size())
+          for (int k = 0; k < p.ntensors; ++k) {
+            if (n.buffer[k] < 0) continue;
+            double bytes = p.element_bytes[k];
+            for (int d = 0; d < p.ndims; ++d)
+              if ((p.tensor_dims[k] >> d) & 1u) bytes *= static_cast<double>(e.nodes[i].ext_full[d]);
+            buffers += fmt::format("{}{}@{} {}", buffers.empty() ? "" : ", ", p.op->tensors[k].name,
+                                   g.node(n.buffer[k]).name, format_bytes(bytes));
+          }
+        if (!buffers.empty()) line += "\n" + std::string(static_cast<size_t>(n.depth) * 2 + 4, ' ') + "buffers: " + buffers;
+        break;
+      }
+      case MappingNodeKind::op: {
+        line += "op " + g.node(n.compute).name + " (" + p.op->stages[n.stage].name + ")";
+        std::string f = loops_text(p, n.op_factor, nullptr);
+        if (!f.empty()) line += "  block " + f;
+        break;
+      }
+      case MappingNodeKind::scope: line += "scope " + std::string(to_string(n.scope)); break;
+      case MappingNodeKind::trans:
+        line += "trans " + p.op->tensors[n.tensor].name + " -> " + g.node(n.target).name;
+        break;
+    }
+    if (n.kind == MappingNodeKind::tile && i < e.reports.size() && e.reports[i].evaluated) {
+      const NodeReport& r = e.reports[i];
+      line += "\n" + std::string(static_cast<size_t>(n.depth) * 2 + 4, ' ') +
+              fmt::format("time {}  iterations {:.0f}{}  per iteration: load {}, child {}, store {}  "
+                          "bound by {}",
+                          time_text(r.time_s), r.iterations,
+                          r.waves > 1 ? fmt::format(" ({} waves)", r.waves) : std::string(),
+                          time_text(r.load_s), time_text(r.compute_s), time_text(r.store_s),
+                          bound_text(g, r.bound));
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+Prediction make_prediction(const MappingProgram& p, const Evaluation& e) {
+  const ArchitectureGraph& g = *p.graph;
+  Prediction r;
+  r.op_name = p.op->name;
+  r.op_type = p.op->type;
+  r.shape = p.op->shape_text();
+  r.mapping_name = p.mapping_name;
+  r.latency_us = e.device_s * 1e6;
+  r.launch_overhead_us = g.launch_overhead_s * 1e6;
+  r.cycles = e.device_s * g.clock_hz;
+  r.flops = p.op->total_flops();
+  r.bound_by = g.launch_overhead_s > e.device_s ? "launch" : bound_text(g, e.bound);
+  // Utilisation of the compute node that bounds, or else of the one running the heaviest stage.
+  int unit = e.bound.is_compute() ? e.bound.compute_node() : -1;
+  double ideal_s = 0;
+  for (const auto& n : p.nodes) {
+    if (n.kind != MappingNodeKind::op) continue;
+    if (unit < 0) unit = n.compute;
+    const Stage& st = p.op->stages[n.stage];
+    double points = 1;
+    for (int d : st.dims) points *= static_cast<double>(p.op->dims[d].size);
+    const ArchNode& node = g.node(n.compute);
+    ideal_s += points * st.ops_per_point /
+               (n.capability->ops_per_cycle * static_cast<double>(node.instances) * node.clock_hz);
+  }
+  r.utilization = e.device_s > 0 ? std::min(1.0, ideal_s / e.device_s) : 0;
+  for (size_t k = 0; k < e.edge_bytes.size(); ++k) {
+    if (e.edge_bytes[k] <= 0) continue;
+    const ArchEdge& edge = g.edge(static_cast<int>(k));
+    r.traffic.push_back({g.node(edge.from).name + "->" + g.node(edge.to).name, e.edge_bytes[k]});
+  }
+  for (size_t k = 0; k < p.memories.size(); ++k) {
+    const ArchNode& mem = g.node(p.memories[k]);
+    r.residency.push_back({mem.name, e.memory_usage[k], mem.capacity_bytes});
+  }
+  r.explain = explain_tree(p, e);
+  return r;
+}
+
+}  // namespace ts

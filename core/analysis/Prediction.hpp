@@ -1,0 +1,43 @@
+#pragma once
+// A finished prediction for one operator: the plain values every face of tilescope shows.
+#include <string>
+#include <vector>
+
+#include "analysis/TileAnalysis.hpp"
+
+namespace ts {
+
+struct EdgeTraffic {
+  std::string edge;  // "HBM->L2"
+  double bytes = 0;
+};
+
+struct MemoryResidency {
+  std::string memory;
+  double bytes_per_instance = 0;
+  double capacity_bytes = 0;
+};
+
+struct Prediction {
+  std::string op_name;
+  std::string op_type;
+  std::string shape;
+  std::string mapping_name;
+  std::string mapping_origin;  // "file" or "mapper"
+  double latency_us = 0;       // device time
+  double launch_overhead_us = 0;
+  double cycles = 0;           // device time in cycles of the graph clock
+  std::string bound_by;        // compute:<node>, edge:<from>-><to>, or launch
+  double utilization = 0;      // of the bound (or the op's) compute node's peak, 0..1
+  double flops = 0;
+  std::vector<EdgeTraffic> traffic;
+  std::vector<MemoryResidency> residency;
+  std::string explain;  // annotated tree
+};
+
+std::string bound_text(const ArchitectureGraph& graph, BoundBy bound);
+Prediction make_prediction(const MappingProgram& program, const Evaluation& eval);
+// The mapping tree, one line per node, with footprints, iterations, time and bound per node.
+std::string explain_tree(const MappingProgram& program, const Evaluation& eval);
+
+}  // namespace ts

@@ -1,0 +1,45 @@
+#include "analysis/TailChain.hpp"
+
+#include <vector>
+
+namespace ts {
+
+int64_t chain_extent(std::span<const Factor> chain) {
+  int64_t full = 1, tail = 1;  // extent below the current level, in full and tail mode
+  for (size_t i = chain.size(); i-- > 0;) {
+    const Factor& f = chain[i];
+    int64_t new_full = f.full * full;
+    int64_t new_tail = (f.tail - 1) * full + tail;
+    full = new_full;
+    tail = new_tail;
+  }
+  return tail;
+}
+
+bool make_tail_chain(int64_t size, std::span<Factor> chain) {
+  if (chain.empty()) return size == 1;
+  // Tile size below each level with the full factors.
+  std::vector<int64_t> below(chain.size(), 1);
+  for (size_t i = chain.size() - 1; i-- > 0;) below[i] = below[i + 1] * chain[i + 1].full;
+  int64_t rest = size;
+  for (size_t i = 0; i < chain.size(); ++i) {
+    int64_t count = (rest + below[i] - 1) / below[i];
+    if (count < 1) return false;
+    if (i == 0) {
+      chain[i].full = count;
+    } else if (count > chain[i].full) {
+      return false;
+    }
+    chain[i].tail = count;
+    rest -= (count - 1) * below[i];
+  }
+  return rest == 1;
+}
+
+int64_t chain_tile_count(std::span<const Factor> chain) {
+  int64_t total = 1;
+  for (const Factor& f : chain) total = (total - 1) * f.full + f.tail;
+  return total;
+}
+
+}  // namespace ts

@@ -1,0 +1,645 @@
+#include "analysis/TileAnalysis.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "common/ByteFormat.hpp"
+
+namespace ts {
+namespace {
+
+inline int64_t ext_at(const NodeScratch& s, int d, DimMask mode) {
+  return ((mode >> d) & 1u) ? s.ext_tail[d] : s.ext_full[d];
+}
+
+inline int64_t pad_to(int64_t x, int64_t granule) {
+  return granule <= 1 ? x : (x + granule - 1) / granule * granule;
+}
+
+double footprint(const MappingProgram& p, const NodeScratch& s, int t, DimMask mode) {
+  double bytes = p.element_bytes[t];
+  for (DimMask m = p.tensor_dims[t]; m; m &= m - 1) bytes *= static_cast<double>(ext_at(s, std::countr_zero(m), mode));
+  return bytes;
+}
+
+// One child's share of an iteration of the tile above it: loads into its buffers, its own time,
+// and stores out of them. Lfirst/Sdrain are the unamortised first load and last store.
+struct Unit {
+  double load = 0, compute = 0, store = 0, load_first = 0, store_drain = 0;
+  BoundBy load_bound, compute_bound, store_bound;
+  bool overlapped = true;  // loads and stores overlap compute (double buffering or streaming)
+};
+
+void add_sequential(Unit& acc, const Unit& u) {
+  if (u.compute >= acc.compute) acc.compute_bound = u.compute_bound;
+  if (u.load >= acc.load) acc.load_bound = u.load_bound;
+  if (u.store >= acc.store) acc.store_bound = u.store_bound;
+  acc.load += u.load;
+  acc.compute += u.compute;
+  acc.store += u.store;
+  acc.load_first += u.load_first;
+  acc.store_drain += u.store_drain;
+  acc.overlapped = acc.overlapped && u.overlapped;
+}
+
+void add_parallel(Unit& acc, const Unit& u) {
+  if (u.compute >= acc.compute) {
+    acc.compute = u.compute;
+    acc.compute_bound = u.compute_bound;
+  }
+  if (u.load >= acc.load) {
+    acc.load = u.load;
+    acc.load_bound = u.load_bound;
+  }
+  if (u.store >= acc.store) {
+    acc.store = u.store;
+    acc.store_bound = u.store_bound;
+  }
+  acc.load_first = std::max(acc.load_first, u.load_first);
+  acc.store_drain = std::max(acc.store_drain, u.store_drain);
+  acc.overlapped = acc.overlapped && u.overlapped;
+}
+
+class Evaluator {
+ public:
+  Evaluator(const MappingProgram& p, Evaluation& e) : p_(p), e_(e), g_(*p.graph) {}
+
+  double run() {
+    e_.failure = EvaluationFailure::none;
+    e_.device_s = std::numeric_limits<double>::infinity();
+    if (!extents() || !residency()) return e_.device_s;
+    top_down();
+    if (++e_.stamp == 0) {
+      for (auto& m : e_.memo) m.stamp = 0;
+      e_.stamp = 1;
+    }
+    for (auto& r : e_.reports) r.evaluated = false;
+    const auto& root = tile_time(0, ~DimMask(0));
+    e_.device_s = root.time;
+    e_.bound = root.bound;
+    traffic();
+    return e_.device_s;
+  }
+
+ private:
+  bool fail(EvaluationFailure f, int node, int dim) {
+    e_.failure = f;
+    e_.failure_node = node;
+    e_.failure_dim = dim;
+    return false;
+  }
+
+  bool extents() {
+    const int n = static_cast<int>(p_.nodes.size());
+    for (int i = n - 1; i >= 0; --i) {
+      const ProgramNode& node = p_.nodes[i];
+      NodeScratch& s = e_.nodes[i];
+      if (node.kind == MappingNodeKind::op) {
+        for (int d = 0; d < p_.ndims; ++d) {
+          s.ext_full[d] = node.op_factor[d].full;
+          s.ext_tail[d] = node.op_factor[d].tail;
+        }
+      } else if (node.kind == MappingNodeKind::trans) {
+        continue;
+      } else {
+        DimMask seen = 0;
+        for (int d = 0; d < p_.ndims; ++d) s.ext_full[d] = s.ext_tail[d] = 1;
+        for (int c : node.children) {
+          const ProgramNode& child = p_.nodes[c];
+          if (child.kind == MappingNodeKind::trans) continue;
+          const NodeScratch& cs = e_.nodes[c];
+          for (DimMask m = child.used_dims; m; m &= m - 1) {
+            int d = std::countr_zero(m);
+            if (!((seen >> d) & 1u)) {
+              s.ext_full[d] = cs.ext_full[d];
+              s.ext_tail[d] = cs.ext_tail[d];
+              seen |= DimMask(1) << d;
+            } else if (s.ext_full[d] != cs.ext_full[d] || s.ext_tail[d] != cs.ext_tail[d]) {
+              return fail(EvaluationFailure::scope_mismatch, i, d);
+            }
+          }
+        }
+        if (node.kind == MappingNodeKind::tile) {
+          for (int d = 0; d < p_.ndims; ++d) {
+            const Factor& sp = node.spatial[d];
+            const Factor& tp = node.temporal[d];
+            int64_t sf = sp.full * s.ext_full[d];
+            int64_t st = (sp.tail - 1) * s.ext_full[d] + s.ext_tail[d];
+            s.ext_full[d] = tp.full * sf;
+            s.ext_tail[d] = (tp.tail - 1) * sf + st;
+          }
+        }
+      }
+      DimMask tails = 0;
+      for (int d = 0; d < p_.ndims; ++d)
+        if (s.ext_full[d] != s.ext_tail[d]) tails |= DimMask(1) << d;
+      s.tail_dims = tails;
+    }
+    const NodeScratch& root = e_.nodes[0];
+    for (int d = 0; d < p_.ndims; ++d)
+      if (root.ext_tail[d] != p_.size[d]) return fail(EvaluationFailure::coverage, 0, d);
+    return true;
+  }
+
+  bool residency() {
+    const size_t m = p_.memories.size();
+    std::fill(e_.memory_usage_scratch.begin(), e_.memory_usage_scratch.end(), 0.0);
+    const int n = static_cast<int>(p_.nodes.size());
+    for (int i = n - 1; i >= 0; --i) {
+      const ProgramNode& node = p_.nodes[i];
+      double* usage = &e_.memory_usage_scratch[static_cast<size_t>(i) * m];
+      if (node.kind == MappingNodeKind::tile) {
+        const NodeScratch& s = e_.nodes[i];
+        const double copies = node.double_buffer ? 2.0 : 1.0;
+        for (int t = 0; t < p_.ntensors; ++t)
+          if (node.buffer[t] >= 0)
+            usage[e_.memory_index[node.buffer[t]]] += copies * footprint(p_, s, t, 0);
+      }
+      if (node.parent >= 0) {
+        double* up = &e_.memory_usage_scratch[static_cast<size_t>(node.parent) * m];
+        const ProgramNode& parent = p_.nodes[node.parent];
+        const bool shared = parent.kind == MappingNodeKind::scope && parent.scope == ScopeKind::sharing;
+        for (size_t k = 0; k < m; ++k) up[k] = shared ? std::max(up[k], usage[k]) : up[k] + usage[k];
+      }
+    }
+    for (size_t k = 0; k < m; ++k) {
+      e_.memory_usage[k] = e_.memory_usage_scratch[k];
+      const ArchNode& mem = g_.node(p_.memories[k]);
+      if (e_.memory_usage[k] > mem.capacity_bytes) {
+        e_.failure_memory = p_.memories[k];
+        e_.failure_bytes = e_.memory_usage[k];
+        int where = 0;
+        for (int i = 0; i < n; ++i) {
+          const ProgramNode& node = p_.nodes[i];
+          if (node.kind != MappingNodeKind::tile) continue;
+          bool here = false;
+          for (int t = 0; t < p_.ntensors; ++t) here = here || node.buffer[t] == p_.memories[k];
+          if (here) {
+            where = i;
+            break;
+          }
+        }
+        return fail(EvaluationFailure::overflow, where, -1);
+      }
+    }
+    return true;
+  }
+
+  // Reuse: a child's buffer is refilled on every iteration of the loops above it, except the
+  // innermost run of loops that do not index the tensor (the tile stays resident through them).
+  void fractions(int c) {
+    const ProgramNode& child = p_.nodes[c];
+    NodeScratch& cs = e_.nodes[c];
+    auto fraction_of = [&](const Flow& f, bool for_store) {
+      const DimMask mask = p_.tensor_dims[f.tensor];
+      double fills = 1, execs = 1, distinct = 1;
+      bool suffix = true;
+      auto loop = [&](double trips, bool relevant) {
+        if (trips <= 1) return;
+        execs *= trips;
+        if (relevant) distinct *= trips;
+        if (suffix && !relevant) return;
+        suffix = false;
+        fills *= trips;
+      };
+      for (int a = child.parent; a >= 0; a = p_.nodes[a].parent) {
+        const ProgramNode& an = p_.nodes[a];
+        if (an.kind != MappingNodeKind::tile) continue;
+        for (int k = p_.ndims - 1; k >= 0; --k) {
+          int d = an.order[k];
+          loop(static_cast<double>(an.temporal[d].full), (mask >> d) & 1u);
+        }
+        const NodeScratch& as = e_.nodes[a];
+        if (as.waves > 1) {
+          DimMask spread = 0;
+          for (int d = 0; d < p_.ndims; ++d)
+            if (an.spatial[d].full > 1) spread |= DimMask(1) << d;
+          loop(static_cast<double>(as.waves), (mask & spread) != 0);
+        }
+      }
+      if (for_store) return fills / execs;
+      if (f.accumulate) return (fills - distinct) / execs;
+      return fills / execs;
+    };
+    for (size_t k = 0; k < child.loads.size(); ++k) cs.load_fraction[k] = fraction_of(child.loads[k], false);
+    for (size_t k = 0; k < child.stores.size(); ++k) cs.store_fraction[k] = fraction_of(child.stores[k], true);
+  }
+
+  void top_down() {
+    const int n = static_cast<int>(p_.nodes.size());
+    NodeScratch& root = e_.nodes[0];
+    root.par = 1;
+    for (int d = 0; d < p_.ndims; ++d) root.tiles_above[d] = 1;
+    for (int i = 0; i < n; ++i) {
+      const ProgramNode& node = p_.nodes[i];
+      NodeScratch& s = e_.nodes[i];
+      if (node.kind == MappingNodeKind::tile && i > 0) fractions(i);
+      if (node.kind != MappingNodeKind::tile && node.kind != MappingNodeKind::scope) continue;
+      int64_t active = 1;
+      if (node.kind == MappingNodeKind::tile) {
+        int64_t instances = 1;
+        for (int c : node.children)
+          if (p_.nodes[c].kind != MappingNodeKind::trans) {
+            instances = p_.nodes[c].slot_instances;
+            break;
+          }
+        s.slots = std::max<int64_t>(1, instances / std::max<int64_t>(1, s.par));
+        s.spread = 1;
+        for (int d = 0; d < p_.ndims; ++d) s.spread *= node.spatial[d].full;
+        s.waves = (s.spread + s.slots - 1) / s.slots;
+        active = std::min(s.spread, s.slots);
+      }
+      for (int c : node.children) {
+        NodeScratch& cs = e_.nodes[c];
+        cs.par = s.par * active;
+        for (int d = 0; d < p_.ndims; ++d) {
+          double t = s.tiles_above[d];
+          if (node.kind == MappingNodeKind::tile) {
+            t = (t - 1) * static_cast<double>(node.temporal[d].full) + static_cast<double>(node.temporal[d].tail);
+            t = (t - 1) * static_cast<double>(node.spatial[d].full) + static_cast<double>(node.spatial[d].tail);
+          }
+          cs.tiles_above[d] = t;
+        }
+      }
+    }
+  }
+
+  int enclosing_tile(int i) const {
+    int a = p_.nodes[i].parent;
+    while (a >= 0 && p_.nodes[a].kind != MappingNodeKind::tile) a = p_.nodes[a].parent;
+    return a;
+  }
+
+  DimMask spread_dims(int tile) const {
+    DimMask m = 0;
+    if (tile < 0) return m;
+    for (int d = 0; d < p_.ndims; ++d)
+      if (p_.nodes[tile].spatial[d].full > 1) m |= DimMask(1) << d;
+    return m;
+  }
+
+  // Users of an edge for a flow into child c: every busy instance, unless the edge broadcasts a
+  // tensor that all spatial siblings share.
+  int64_t users_for(const Flow& f, int edge, int c, int parent_tile) const {
+    const ArchEdge& e = g_.edge(edge);
+    if (e.broadcast && parent_tile >= 0 && (p_.tensor_dims[f.tensor] & spread_dims(parent_tile)) == 0)
+      return e_.nodes[parent_tile].par;
+    return e_.nodes[c].par;
+  }
+
+  Unit tile_unit(int parent, int c, DimMask mode) {
+    Unit u;
+    const auto& memo = tile_time(c, mode);
+    u.compute = memo.time;
+    u.compute_bound = memo.bound;
+    const ProgramNode& child = p_.nodes[c];
+    const NodeScratch& cs = e_.nodes[c];
+    double steady[kMaxLocalEdges] = {}, first[kMaxLocalEdges] = {};
+    double latency = 0;
+    for (size_t k = 0; k < child.loads.size(); ++k) {
+      const Flow& f = child.loads[k];
+      const double bytes = footprint(p_, cs, f.tensor, mode);
+      for (size_t j = 0; j < f.path.size(); ++j) {
+        const double bw = g_.effective_bandwidth(f.path[j], users_for(f, f.path[j], c, parent));
+        steady[f.local_slots[j]] += bytes * cs.load_fraction[k] / bw;
+        if (!f.accumulate) first[f.local_slots[j]] += bytes / bw;
+      }
+      latency = std::max(latency, f.latency_s);
+    }
+    const size_t slots = child.local_edges.size();
+    double best_first = 0;
+    for (size_t j = 0; j < slots; ++j) {
+      if (steady[j] > u.load) {
+        u.load = steady[j];
+        u.load_bound = BoundBy::edge(child.local_edges[j]);
+      }
+      best_first = std::max(best_first, first[j]);
+      steady[j] = first[j] = 0;
+    }
+    u.load_first = best_first + latency;
+    double store_latency = 0;
+    for (size_t k = 0; k < child.stores.size(); ++k) {
+      const Flow& f = child.stores[k];
+      const double bytes = footprint(p_, cs, f.tensor, mode);
+      for (size_t j = 0; j < f.path.size(); ++j) {
+        const double bw = g_.effective_bandwidth(f.path[j], cs.par);
+        steady[f.local_slots[j]] += bytes * cs.store_fraction[k] / bw;
+        first[f.local_slots[j]] += bytes / bw;
+      }
+      store_latency = std::max(store_latency, f.latency_s);
+    }
+    double drain = 0;
+    for (size_t j = 0; j < slots; ++j) {
+      if (steady[j] > u.store) {
+        u.store = steady[j];
+        u.store_bound = BoundBy::edge(child.local_edges[j]);
+      }
+      drain = std::max(drain, first[j]);
+    }
+    u.store_drain = drain + store_latency;
+    u.overlapped = child.double_buffer;
+    if (!u.overlapped) {
+      u.load += latency;
+      u.store += store_latency;
+    }
+    return u;
+  }
+
+  Unit op_unit(int c, DimMask mode) {
+    Unit u;
+    const ProgramNode& node = p_.nodes[c];
+    const NodeScratch& s = e_.nodes[c];
+    const Stage& st = p_.op->stages[node.stage];
+    const ComputeCapability& cap = *node.capability;
+    int64_t m = 1, n = 1, k = 1, batch = 1, vec = 1;
+    for (int d : st.dims) {
+      const int64_t x = ext_at(s, d, mode);
+      switch (node.role[d]) {
+        case GranuleRole::m: m *= x; break;
+        case GranuleRole::n: n *= x; break;
+        case GranuleRole::k: k *= x; break;
+        case GranuleRole::vector: vec *= x; break;
+        default: batch *= x; break;
+      }
+    }
+    double ops;
+    if (st.op_class == OpClass::matmul)
+      ops = static_cast<double>(pad_to(m, cap.granule[0])) * static_cast<double>(pad_to(n, cap.granule[1])) *
+            static_cast<double>(pad_to(k, cap.granule[2])) * static_cast<double>(batch);
+    else
+      ops = static_cast<double>(pad_to(vec, cap.granule[0])) * static_cast<double>(batch);
+    ops *= st.ops_per_point;
+    const double compute_s = ops / cap.ops_per_cycle / g_.node(node.compute).clock_hz;
+    u.compute = compute_s;
+    u.compute_bound = BoundBy::compute(node.compute);
+    for (const Flow& f : node.operands) {
+      const double bytes = footprint(p_, s, f.tensor, mode);
+      for (int edge : f.path) {
+        const double t = bytes / g_.effective_bandwidth(edge, s.par);
+        if (t > u.compute) {
+          u.compute = t;
+          u.compute_bound = BoundBy::edge(edge);
+        }
+      }
+    }
+    u.overlapped = true;
+    return u;
+  }
+
+  Unit trans_unit(int c, DimMask mode) {
+    Unit u;
+    const ProgramNode& node = p_.nodes[c];
+    const ProgramNode& parent = p_.nodes[node.parent];
+    int ref = node.parent;
+    if (parent.kind == MappingNodeKind::tile)
+      for (int s : parent.children)
+        if (p_.nodes[s].kind != MappingNodeKind::trans) {
+          ref = s;
+          break;
+        }
+    const double bytes = footprint(p_, e_.nodes[ref], node.tensor, mode);
+    for (int edge : node.transfer.path) {
+      const double t = bytes / g_.effective_bandwidth(edge, e_.nodes[c].par);
+      if (t > u.compute) {
+        u.compute = t;
+        u.compute_bound = BoundBy::edge(edge);
+      }
+    }
+    u.compute += node.transfer.latency_s;
+    return u;
+  }
+
+  Unit unit_of(int parent_tile, int c, DimMask mode) {
+    const ProgramNode& node = p_.nodes[c];
+    switch (node.kind) {
+      case MappingNodeKind::tile: return tile_unit(parent_tile, c, mode);
+      case MappingNodeKind::op: return op_unit(c, mode);
+      case MappingNodeKind::trans: return trans_unit(c, mode);
+      case MappingNodeKind::scope: {
+        Unit acc;
+        bool first = true;
+        for (int k : node.children) {
+          Unit u = unit_of(parent_tile, k, mode);
+          if (first) {
+            acc = u;
+            first = false;
+          } else if (node.scope == ScopeKind::parallel || node.scope == ScopeKind::pipeline) {
+            add_parallel(acc, u);
+          } else {
+            add_sequential(acc, u);
+          }
+        }
+        return acc;
+      }
+    }
+    return {};
+  }
+
+  const Evaluation::Memo& tile_time(int n, DimMask mode) {
+    const NodeScratch& s = e_.nodes[n];
+    mode &= s.tail_dims;
+    Evaluation::Memo& memo = e_.memo[static_cast<size_t>(n) * e_.mode_stride + mode];
+    if (memo.stamp == e_.stamp) return memo;
+    const ProgramNode& node = p_.nodes[n];
+
+    double total = 0, load_sum = 0, compute_sum = 0, store_sum = 0, iterations = 0;
+    Unit last;
+    DimMask sub = mode;
+    while (true) {
+      double count = 1;
+      for (int d = 0; d < p_.ndims; ++d) {
+        const Factor& f = node.temporal[d];
+        if ((mode >> d) & 1u)
+          count *= ((sub >> d) & 1u) ? 1.0 : static_cast<double>(f.tail - 1);
+        else
+          count *= static_cast<double>(f.full);
+      }
+      if (count > 0) {
+        int64_t spread = 1;
+        DimMask child_mode = 0;
+        for (int d = 0; d < p_.ndims; ++d) {
+          const Factor& sp = node.spatial[d];
+          const bool tail = (sub >> d) & 1u;
+          const int64_t k = tail ? sp.tail : sp.full;
+          spread *= k;
+          if (tail && k == 1) child_mode |= DimMask(1) << d;
+        }
+        const double waves = static_cast<double>((spread + s.slots - 1) / s.slots);
+        Unit u;
+        bool first = true;
+        for (int c : node.children) {
+          Unit cu = unit_of(n, c, child_mode);
+          if (first) {
+            u = cu;
+            first = false;
+          } else {
+            add_sequential(u, cu);
+          }
+        }
+        const double it = count * waves;
+        const double stage = u.overlapped ? std::max({u.load, u.compute, u.store}) : u.load + u.compute + u.store;
+        total += it * stage;
+        load_sum += it * u.load;
+        compute_sum += it * u.compute;
+        store_sum += it * u.store;
+        iterations += it;
+        if (sub == mode) last = u;
+      }
+      if (sub == 0) break;
+      sub = (sub - 1) & mode;
+    }
+    // Fill and drain: the first load and the last store are not hidden behind anything.
+    double edges;
+    if (last.overlapped)
+      edges = last.load_first + last.compute + last.store_drain - std::max({last.load, last.compute, last.store});
+    else
+      edges = (last.load_first - last.load) + (last.store_drain - last.store);
+    memo.time = total + std::max(0.0, edges);
+    memo.iterations = iterations;
+    memo.load = iterations > 0 ? load_sum / iterations : 0;
+    memo.compute = iterations > 0 ? compute_sum / iterations : 0;
+    memo.store = iterations > 0 ? store_sum / iterations : 0;
+    if (compute_sum >= load_sum && compute_sum >= store_sum)
+      memo.bound = last.compute_bound;
+    else if (load_sum >= store_sum)
+      memo.bound = last.load_bound;
+    else
+      memo.bound = last.store_bound;
+    memo.stamp = e_.stamp;
+
+    NodeReport& r = e_.reports[n];
+    if (!r.evaluated || mode == 0) {
+      r = NodeReport{memo.time, memo.load, memo.compute, memo.store, iterations, s.waves, memo.bound, true};
+    }
+    return memo;
+  }
+
+  void traffic() {
+    std::fill(e_.edge_bytes.begin(), e_.edge_bytes.end(), 0.0);
+    const int n = static_cast<int>(p_.nodes.size());
+    auto volume = [&](int t, const NodeScratch& s) {
+      double v = p_.tensor_bytes[t];
+      for (int d = 0; d < p_.ndims; ++d)
+        if (!((p_.tensor_dims[t] >> d) & 1u)) v *= s.tiles_above[d];
+      return v;
+    };
+    for (int i = 1; i < n; ++i) {
+      const ProgramNode& node = p_.nodes[i];
+      const NodeScratch& s = e_.nodes[i];
+      if (node.kind == MappingNodeKind::tile) {
+        const int parent = enclosing_tile(i);
+        const DimMask spread = spread_dims(parent);
+        auto add = [&](const Flow& f, double fraction) {
+          double bytes = volume(f.tensor, s) * fraction;
+          for (int edge : f.path) {
+            double b = bytes;
+            if (g_.edge(edge).broadcast && parent >= 0)
+              for (DimMask m = spread & ~p_.tensor_dims[f.tensor]; m; m &= m - 1)
+                b /= static_cast<double>(p_.nodes[parent].spatial[std::countr_zero(m)].full);
+            e_.edge_bytes[edge] += b;
+          }
+        };
+        for (size_t k = 0; k < node.loads.size(); ++k) add(node.loads[k], s.load_fraction[k]);
+        for (size_t k = 0; k < node.stores.size(); ++k) add(node.stores[k], s.store_fraction[k]);
+      } else if (node.kind == MappingNodeKind::op) {
+        for (const Flow& f : node.operands) {
+          const double bytes = volume(f.tensor, s);
+          for (int edge : f.path) e_.edge_bytes[edge] += bytes;
+        }
+      } else if (node.kind == MappingNodeKind::trans) {
+        const double bytes = volume(node.tensor, s);
+        for (int edge : node.transfer.path) e_.edge_bytes[edge] += bytes;
+      }
+    }
+  }
+
+  const MappingProgram& p_;
+  Evaluation& e_;
+  const ArchitectureGraph& g_;
+};
+
+std::string dim_chain(const MappingProgram& p, int d) {
+  std::string text;
+  auto factor_text = [](const Factor& f) {
+    return f.has_tail() ? fmt::format("{}/{}", f.full, f.tail) : fmt::format("{}", f.full);
+  };
+  for (const auto& node : p.nodes) {
+    std::vector<std::string> parts;
+    if (node.kind == MappingNodeKind::tile) {
+      if (node.temporal[d].full != 1 || node.temporal[d].has_tail()) parts.push_back(factor_text(node.temporal[d]));
+      if (node.spatial[d].full != 1 || node.spatial[d].has_tail()) parts.push_back(factor_text(node.spatial[d]));
+    } else if (node.kind == MappingNodeKind::op) {
+      if (node.op_factor[d].full != 1 || node.op_factor[d].has_tail()) parts.push_back(factor_text(node.op_factor[d]));
+    }
+    for (auto& part : parts) text += (text.empty() ? "" : " x ") + part;
+  }
+  return text.empty() ? "1" : text;
+}
+
+}  // namespace
+
+void prepare(const MappingProgram& program, Evaluation& eval) {
+  const size_t n = program.nodes.size();
+  eval.nodes.assign(n, NodeScratch{});
+  eval.reports.assign(n, NodeReport{});
+  eval.mode_stride = 1 << program.ndims;
+  eval.memo.assign(n * static_cast<size_t>(eval.mode_stride), Evaluation::Memo{});
+  eval.stamp = 0;
+  eval.edge_bytes.assign(program.graph->edges.size(), 0.0);
+  eval.memory_usage.assign(program.memories.size(), 0.0);
+  eval.memory_usage_scratch.assign(program.memories.size() * n, 0.0);
+  eval.memory_index.assign(program.graph->nodes.size(), -1);
+  for (size_t k = 0; k < program.memories.size(); ++k) eval.memory_index[program.memories[k]] = static_cast<int>(k);
+}
+
+double evaluate(const MappingProgram& program, Evaluation& eval) {
+  if (eval.nodes.size() != program.nodes.size()) prepare(program, eval);
+  return Evaluator(program, eval).run();
+}
+
+void throw_if_invalid(const MappingProgram& p, const Evaluation& e) {
+  if (e.valid()) return;
+  const ProgramNode& node = p.nodes[static_cast<size_t>(std::max(0, e.failure_node))];
+  SourceLocation where = node.where;
+  if (where.file.empty()) where.file = p.mapping_file;
+  switch (e.failure) {
+    case EvaluationFailure::coverage: {
+      const int d = e.failure_dim;
+      const auto& dim = p.op->dims[static_cast<size_t>(d)];
+      throw InputError(where, fmt::format("factors for dimension {} ({}) cover {} but operator '{}' "
+                                          "has {}={}; the factors along the tree must multiply to "
+                                          "the size, tails included",
+                                          dim.name, dim_chain(p, d), e.nodes[0].ext_tail[d],
+                                          p.op->name, dim.name, dim.size));
+    }
+    case EvaluationFailure::scope_mismatch: {
+      const auto& dim = p.op->dims[static_cast<size_t>(e.failure_dim)];
+      throw InputError(where, fmt::format("the children of this node cover different extents of "
+                                          "dimension {}; siblings must cover the same tile",
+                                          dim.name));
+    }
+    case EvaluationFailure::overflow: {
+      const ArchNode& mem = p.graph->node(e.failure_memory);
+      std::string parts;
+      const NodeScratch& s = e.nodes[static_cast<size_t>(e.failure_node)];
+      for (int t = 0; t < p.ntensors; ++t)
+        if (node.buffer[t] == e.failure_memory) {
+          double bytes = p.element_bytes[t];
+          for (int d = 0; d < p.ndims; ++d)
+            if ((p.tensor_dims[t] >> d) & 1u) bytes *= static_cast<double>(s.ext_full[d]);
+          parts += fmt::format("{}{} {}{}", parts.empty() ? "" : ", ", p.op->tensors[t].name,
+                               format_bytes(bytes), node.double_buffer ? " x2" : "");
+        }
+      throw InputError(where, fmt::format("tile does not fit: buffers in {} need {} per instance ({}) "
+                                          "but {} holds {}",
+                                          mem.name, format_bytes(e.failure_bytes), parts, mem.name,
+                                          format_bytes(mem.capacity_bytes)));
+    }
+    case EvaluationFailure::none: break;
+  }
+}
+
+}  // namespace ts

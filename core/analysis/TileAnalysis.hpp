@@ -1,0 +1,87 @@
+#pragma once
+// The graph-guided tree analysis: footprints, residency, traffic per edge, latency and what
+// bounds it, in closed form over loop bands. Tails are evaluated once per distinct tail case.
+// `evaluate` is the hot path of the mapper: it allocates nothing once `prepare` has run.
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "analysis/MappingProgram.hpp"
+
+namespace ts {
+
+enum class EvaluationFailure { none, coverage, scope_mismatch, overflow };
+
+// What bounds a node: an edge (>= 0: edge id) or a compute node (encoded, see helpers).
+struct BoundBy {
+  int code = kNone;
+  static constexpr int kNone = std::numeric_limits<int>::min();
+  static BoundBy edge(int id) { return {id}; }
+  static BoundBy compute(int node) { return {-1 - node}; }
+  bool is_edge() const { return code >= 0; }
+  bool is_compute() const { return code != kNone && code < 0; }
+  int edge_id() const { return code; }
+  int compute_node() const { return -1 - code; }
+};
+
+struct NodeScratch {
+  std::array<int64_t, kMaxDims> ext_full{};
+  std::array<int64_t, kMaxDims> ext_tail{};
+  std::array<double, kMaxDims> tiles_above{};  // distinct tiles of this level along each dim
+  DimMask tail_dims = 0;                        // dims whose tail extent differs
+  int64_t par = 1;    // instances of this level busy at once, chip-wide
+  int64_t slots = 1;  // child instances available per instance of this level
+  int64_t spread = 1; // spatial children per iteration (full case)
+  int64_t waves = 1;
+  std::array<double, kMaxTensors> load_fraction{};   // per flow of `loads`
+  std::array<double, kMaxTensors> store_fraction{};  // per flow of `stores`
+};
+
+// What the explain view shows per node, for the case with no tails where there is one.
+struct NodeReport {
+  double time_s = 0;
+  double load_s = 0, compute_s = 0, store_s = 0;  // per iteration, steady state
+  double iterations = 0;
+  int64_t waves = 1;
+  BoundBy bound;
+  bool evaluated = false;
+};
+
+struct Evaluation {
+  EvaluationFailure failure = EvaluationFailure::none;
+  int failure_node = -1;
+  int failure_dim = -1;
+  int failure_memory = -1;  // graph node id
+  double failure_bytes = 0;
+
+  double device_s = std::numeric_limits<double>::infinity();
+  BoundBy bound;
+  std::vector<NodeScratch> nodes;
+  std::vector<NodeReport> reports;
+  std::vector<double> edge_bytes;     // per graph edge, whole operator
+  std::vector<double> memory_usage;   // per program memory, bytes per instance
+  bool valid() const { return failure == EvaluationFailure::none; }
+
+  // memo of tile times per (node, tail mode)
+  struct Memo {
+    double time = 0, load = 0, compute = 0, store = 0, iterations = 0;
+    BoundBy bound;
+    uint32_t stamp = 0;
+  };
+  std::vector<Memo> memo;
+  uint32_t stamp = 0;
+  int mode_stride = 1;
+  std::vector<double> memory_usage_scratch;  // per (node, program memory)
+  std::vector<int> memory_index;             // graph node -> program memory, -1
+
+};
+
+void prepare(const MappingProgram& program, Evaluation& eval);
+// Returns the device time in seconds, or +infinity when the mapping is invalid (see failure).
+double evaluate(const MappingProgram& program, Evaluation& eval);
+
+// Throws InputError at the mapping node that makes an evaluation invalid.
+void throw_if_invalid(const MappingProgram& program, const Evaluation& eval);
+
+}  // namespace ts

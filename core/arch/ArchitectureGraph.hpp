@@ -1,0 +1,105 @@
+#pragma once
+// A chip as a directed graph: memories and compute units are nodes, one-way links are edges.
+// Everything is resolved to SI base units at load time (bytes, bytes/s, Hz, seconds).
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/DataType.hpp"
+#include "common/InputError.hpp"
+
+namespace ts {
+
+enum class NodeKind { memory, compute };
+
+// What one instance of a compute unit does per cycle for one operation class and data type.
+struct ComputeCapability {
+  OpClass op_class = OpClass::matmul;
+  DataType dtype = DataType::fp16;
+  double ops_per_cycle = 0;  // per instance; matmul counts multiply-accumulates
+  // Native block the unit works in. matmul: {m, n, k}; vector classes: {elements, 1, 1}.
+  // Work is padded up to whole granules.
+  std::array<int64_t, 3> granule{1, 1, 1};
+  SourceLocation where;
+};
+
+struct ArchNode {
+  std::string name;
+  NodeKind kind = NodeKind::memory;
+  int64_t instances = 1;
+  double clock_hz = 0;  // the graph clock unless the node overrides it
+  // memory
+  double capacity_bytes = 0;
+  int word_bytes = 1;
+  double read_port_bytes_per_s = 0;   // 0: no port limit beyond the edges
+  double write_port_bytes_per_s = 0;  // 0: no port limit beyond the edges
+  // compute
+  std::vector<ComputeCapability> capabilities;
+  SourceLocation where;
+
+  const ComputeCapability* capability(OpClass cls, DataType dtype) const;
+  const ComputeCapability* capability(OpClass cls) const;  // any data type
+};
+
+enum class EdgeSharing {
+  per_instance,  // every instance pair has the bandwidth to itself
+  shared,        // one pool shared by all instances that use the edge at once
+};
+
+struct ArchEdge {
+  int from = -1;
+  int to = -1;
+  double bandwidth_bytes_per_s = 0;  // per instance, or of the pool when shared
+  double latency_cycles = 0;         // in the clock of the source node
+  EdgeSharing sharing = EdgeSharing::per_instance;
+  bool broadcast = false;  // one read can feed several consumers
+  SourceLocation where;
+};
+
+class ArchitectureGraph {
+ public:
+  std::string name;
+  std::string description;
+  std::string source_file;
+  double clock_hz = 1e9;
+  double launch_overhead_s = 0;  // host-side cost of starting an operator, apart from device time
+  std::vector<ArchNode> nodes;
+  std::vector<ArchEdge> edges;
+  // Default mapping templates per operation class, as paths resolved against the graph file.
+  std::map<OpClass, std::string> mapping_templates;
+
+  // Call after nodes and edges are filled; builds the adjacency used by the queries.
+  void finalize();
+
+  std::optional<int> find_node(std::string_view node_name) const;
+  const ArchNode& node(int id) const { return nodes.at(static_cast<size_t>(id)); }
+  const ArchEdge& edge(int id) const { return edges.at(static_cast<size_t>(id)); }
+  const std::vector<int>& out_edges(int node_id) const { return out_.at(static_cast<size_t>(node_id)); }
+
+  // The direct edge from a to b, or -1.
+  int edge_between(int from, int to) const;
+  // The path from a to b with the fewest hops (edge ids), empty when none or when a == b.
+  std::vector<int> shortest_path(int from, int to) const;
+  bool has_path(int from, int to) const { return from == to || !shortest_path(from, to).empty(); }
+  // Every simple path from a to b, at most max_paths of them, shortest first.
+  std::vector<std::vector<int>> paths(int from, int to, size_t max_paths = 16) const;
+
+  // Destination instances per source instance (instance counts on the two ends).
+  double fan_out(int edge_id) const;
+  // Bandwidth one user sees when `users` instances move data over the edge at once,
+  // including the source memory's read port and the target's write port.
+  double effective_bandwidth(int edge_id, int64_t users) const;
+  // Compute nodes able to run a class (optionally at a data type).
+  std::vector<int> compute_nodes_for(OpClass cls) const;
+
+  // A stable hash of everything that affects a prediction (not names of the file).
+  uint64_t content_hash() const;
+
+ private:
+  std::vector<std::vector<int>> out_;
+};
+
+}  // namespace ts

@@ -1,0 +1,45 @@
+// The content hash keys caches of predictions, so it covers every value a prediction reads and
+// nothing else: not the graph's name, description, file or source locations. Node names are
+// covered because mappings and reports refer to nodes by name. Mapping templates are not: they
+// are files of their own, hashed by whoever reads them.
+#include "arch/ArchitectureGraph.hpp"
+#include "common/Fnv1a.hpp"
+
+namespace ts {
+
+uint64_t ArchitectureGraph::content_hash() const {
+  Fnv1a h;
+  h.add_string("tilescope-architecture-1");
+  h.add_double(clock_hz);
+  h.add_double(launch_overhead_s);
+  h.add_u64(nodes.size());
+  for (const ArchNode& n : nodes) {
+    h.add_string(n.name);
+    h.add_i64(static_cast<int64_t>(n.kind));
+    h.add_i64(n.instances);
+    h.add_double(n.clock_hz);
+    h.add_double(n.capacity_bytes);
+    h.add_i64(n.word_bytes);
+    h.add_double(n.read_port_bytes_per_s);
+    h.add_double(n.write_port_bytes_per_s);
+    h.add_u64(n.capabilities.size());
+    for (const ComputeCapability& c : n.capabilities) {
+      h.add_i64(static_cast<int64_t>(c.op_class));
+      h.add_i64(static_cast<int64_t>(c.dtype));
+      h.add_double(c.ops_per_cycle);
+      for (int64_t g : c.granule) h.add_i64(g);
+    }
+  }
+  h.add_u64(edges.size());
+  for (const ArchEdge& e : edges) {
+    h.add_i64(e.from);
+    h.add_i64(e.to);
+    h.add_double(e.bandwidth_bytes_per_s);
+    h.add_double(e.latency_cycles);
+    h.add_i64(static_cast<int64_t>(e.sharing));
+    h.add_i64(e.broadcast ? 1 : 0);
+  }
+  return h.value();
+}
+
+}  // namespace ts

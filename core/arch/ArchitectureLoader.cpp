@@ -1,0 +1,264 @@
+#include "arch/ArchitectureLoader.hpp"
+
+#include <filesystem>
+
+#include "arch/Units.hpp"
+#include "common/YamlSource.hpp"
+
+namespace ts {
+namespace {
+
+double bytes_at(const YamlSource& src, const YAML::Node& v, std::string_view what) {
+  if (v.IsScalar())
+    if (auto b = parse_bytes(v.Scalar()); b && *b > 0) return *b;
+  src.fail(v, "expected a positive size in bytes for `" + std::string(what) +
+                  "` such as `64KiB`, `80GB` or `4096`, got " + describe(v));
+}
+
+double frequency_at(const YamlSource& src, const YAML::Node& v, std::string_view what) {
+  if (v.IsScalar())
+    if (auto f = parse_frequency_hz(v.Scalar()); f && *f > 0) return *f;
+  src.fail(v, "expected a positive frequency for `" + std::string(what) +
+                  "` such as `1.8GHz` or `1410MHz`, got " + describe(v));
+}
+
+double duration_at(const YamlSource& src, const YAML::Node& v, std::string_view what) {
+  if (v.IsScalar()) {
+    if (auto d = parse_duration_seconds(v.Scalar())) return *d;
+    if (v.Scalar() == "0") return 0;  // zero needs no unit
+  }
+  src.fail(v, "expected a duration for `" + std::string(what) +
+                  "` such as `5us`, `12ns` or `1.5ms`, got " + describe(v));
+}
+
+// Bytes per second; `B/cycle` counts cycles of `clock_hz`.
+double bandwidth_at(const YamlSource& src, const YAML::Node& v, std::string_view what,
+                    double clock_hz) {
+  if (v.IsScalar())
+    if (auto b = parse_bandwidth(v.Scalar()); b && b->value > 0)
+      return b->bytes_per_second(clock_hz);
+  src.fail(v, "expected a positive bandwidth for `" + std::string(what) +
+                  "` such as `1.6TB/s`, `900GB/s` or `32B/cycle`, got " + describe(v));
+}
+
+// "node 'SRAM'" when the name can be read, for messages about a map before it is checked.
+std::string label_of(const YAML::Node& map, std::string_view kind, std::string_view key) {
+  YAML::Node name = map.IsMap() ? map[std::string(key)] : YAML::Node();
+  if (name.IsDefined() && name.IsScalar()) return std::string(kind) + " '" + name.Scalar() + "'";
+  return std::string(kind);
+}
+
+class ArchitectureReader {
+ public:
+  explicit ArchitectureReader(const YamlSource& src) : src_(src) {}
+  ArchitectureGraph read();
+
+ private:
+  void read_node(const YAML::Node& n);
+  void read_memory(ArchNode& node, const YAML::Node& n);
+  void read_compute(ArchNode& node, const YAML::Node& n);
+  ComputeCapability read_operation(const ArchNode& node, const YAML::Node& n);
+  void read_edge(const YAML::Node& e);
+  int node_id(const YAML::Node& name);
+  void read_templates(const YAML::Node& t);
+
+  const YamlSource& src_;
+  ArchitectureGraph g_;
+};
+
+ArchitectureGraph ArchitectureReader::read() {
+  src_.check_header("architecture");
+  const YAML::Node& root = src_.root();
+  src_.check_keys(root,
+                  {"version", "kind", "name", "description", "clock", "launch_overhead", "nodes",
+                   "edges", "mapping_templates"},
+                  "an architecture");
+  g_.source_file = src_.file();
+  g_.name = src_.text_or(root, "name", file_stem(src_.file()));
+  g_.description = src_.text_or(root, "description", "");
+  if (!root["clock"].IsDefined())
+    src_.fail(root, "missing `clock`, the graph clock; expected e.g. `clock: 1.8GHz`");
+  g_.clock_hz = frequency_at(src_, root["clock"], "clock");
+  if (root["launch_overhead"].IsDefined())
+    g_.launch_overhead_s = duration_at(src_, root["launch_overhead"], "launch_overhead");
+
+  YAML::Node nodes = src_.require(root, "nodes", "an architecture");
+  src_.expect_sequence(nodes, "`nodes`");
+  if (nodes.size() == 0) src_.fail(nodes, "`nodes` is empty; expected at least one node");
+  for (const auto& n : nodes) read_node(n);
+
+  if (YAML::Node edges = root["edges"]; edges.IsDefined()) {
+    src_.expect_sequence(edges, "`edges`");
+    for (const auto& e : edges) read_edge(e);
+  }
+  if (YAML::Node t = root["mapping_templates"]; t.IsDefined()) read_templates(t);
+  g_.finalize();
+  return std::move(g_);
+}
+
+void ArchitectureReader::read_node(const YAML::Node& n) {
+  src_.expect_map(n, "a node");
+  std::string label = label_of(n, "node", "name");
+  src_.check_keys(n,
+                  {"name", "type", "clock", "instances", "capacity", "word_bytes", "read_bandwidth",
+                   "write_bandwidth", "operations"},
+                  label);
+  ArchNode node;
+  YAML::Node name = src_.require(n, "name", label);
+  node.name = src_.text(name, "name");
+  if (auto id = g_.find_node(node.name))
+    src_.fail(name, "duplicate node name '" + node.name + "' (first at line " +
+                        std::to_string(g_.node(*id).where.line) + ")");
+  node.where = src_.where(n);
+  YAML::Node type = src_.require(n, "type", label);
+  std::string kind = src_.text(type, "type");
+  if (kind != "memory" && kind != "compute")
+    src_.fail(type, "unknown node type '" + kind + "'; expected memory or compute");
+  node.kind = kind == "memory" ? NodeKind::memory : NodeKind::compute;
+  node.instances = src_.positive_integer_or(n, "instances", 1);
+  node.clock_hz = n["clock"].IsDefined() ? frequency_at(src_, n["clock"], "clock") : g_.clock_hz;
+  if (node.kind == NodeKind::memory)
+    read_memory(node, n);
+  else
+    read_compute(node, n);
+  g_.nodes.push_back(std::move(node));
+}
+
+void ArchitectureReader::read_memory(ArchNode& node, const YAML::Node& n) {
+  if (auto key = src_.key_node(n, "operations"))
+    src_.fail(*key,
+              "`operations` applies to compute nodes only; '" + node.name + "' is a memory node");
+  if (!n["capacity"].IsDefined())
+    src_.fail(n,
+              "memory node '" + node.name + "' has no capacity; expected e.g. `capacity: 64KiB`");
+  node.capacity_bytes = bytes_at(src_, n["capacity"], "capacity");
+  node.word_bytes = static_cast<int>(src_.positive_integer_or(n, "word_bytes", 1));
+  // Port limits given per cycle count cycles of the memory's own clock.
+  if (n["read_bandwidth"].IsDefined())
+    node.read_port_bytes_per_s =
+        bandwidth_at(src_, n["read_bandwidth"], "read_bandwidth", node.clock_hz);
+  if (n["write_bandwidth"].IsDefined())
+    node.write_port_bytes_per_s =
+        bandwidth_at(src_, n["write_bandwidth"], "write_bandwidth", node.clock_hz);
+}
+
+void ArchitectureReader::read_compute(ArchNode& node, const YAML::Node& n) {
+  for (std::string_view k : {"capacity", "word_bytes", "read_bandwidth", "write_bandwidth"})
+    if (auto key = src_.key_node(n, k))
+      src_.fail(*key, "`" + std::string(k) + "` applies to memory nodes only; '" + node.name +
+                          "' is a compute node");
+  YAML::Node ops = n["operations"];
+  if (!ops.IsDefined())
+    src_.fail(n, "compute node '" + node.name +
+                     "' has no operations; expected e.g. `operations: [{class: matmul, dtype: "
+                     "fp16, ops_per_cycle: 256}]`");
+  src_.expect_sequence(ops, "`operations`");
+  if (ops.size() == 0)
+    src_.fail(ops, "compute node '" + node.name + "' has no operations; expected at least one");
+  for (const auto& o : ops) {
+    ComputeCapability c = read_operation(node, o);
+    if (const ComputeCapability* prior = node.capability(c.op_class, c.dtype))
+      src_.fail(o, "'" + node.name + "' already has a " + std::string(to_string(c.op_class)) + " " +
+                       std::string(to_string(c.dtype)) + " operation (line " +
+                       std::to_string(prior->where.line) + ")");
+    node.capabilities.push_back(c);
+  }
+}
+
+ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const YAML::Node& o) {
+  std::string label = "an operation of '" + node.name + "'";
+  src_.check_keys(o, {"class", "dtype", "ops_per_cycle", "granule"}, label);
+  ComputeCapability c;
+  c.where = src_.where(o);
+  YAML::Node cls = src_.require(o, "class", label);
+  auto op_class = parse_op_class(src_.text(cls, "class"));
+  if (!op_class)
+    src_.fail(cls,
+              "unknown class " + describe(cls) + "; expected matmul, elementwise or reduction");
+  c.op_class = *op_class;
+  YAML::Node dtype = src_.require(o, "dtype", label);
+  auto type = parse_data_type(src_.text(dtype, "dtype"));
+  if (!type)
+    src_.fail(dtype, "unknown dtype " + describe(dtype) +
+                         "; expected one of: fp32, fp16, bf16, fp8, int8, int32");
+  c.dtype = *type;
+  c.ops_per_cycle = src_.positive_number(src_.require(o, "ops_per_cycle", label), "ops_per_cycle");
+  if (YAML::Node g = o["granule"]; g.IsDefined()) {
+    src_.expect_sequence(g, "`granule`");
+    size_t want = c.op_class == OpClass::matmul ? 3 : 1;
+    if (g.size() != want)
+      src_.fail(g, std::string("a ") + std::string(to_string(c.op_class)) + " granule is " +
+                       (want == 3 ? "[m, n, k]" : "[elements]") + ", got " +
+                       std::to_string(g.size()) + " values");
+    for (size_t i = 0; i < want; ++i) c.granule[i] = src_.positive_integer(g[i], "granule");
+  }
+  return c;
+}
+
+int ArchitectureReader::node_id(const YAML::Node& name) {
+  std::string text = src_.text(name, "node");
+  if (auto id = g_.find_node(text)) return *id;
+  std::vector<std::string> known;
+  for (const auto& n : g_.nodes) known.push_back(n.name);
+  src_.fail(name, "unknown node '" + text + "' (known: " + join_names(known) + ")");
+}
+
+void ArchitectureReader::read_edge(const YAML::Node& e) {
+  src_.expect_map(e, "an edge");
+  std::string label = "edge";
+  if (e["from"].IsScalar() && e["to"].IsScalar())
+    label += " " + e["from"].Scalar() + "->" + e["to"].Scalar();
+  src_.check_keys(e, {"from", "to", "bandwidth", "sharing", "latency", "broadcast"}, label);
+  ArchEdge edge;
+  edge.where = src_.where(e);
+  edge.from = node_id(src_.require(e, "from", label));
+  edge.to = node_id(src_.require(e, "to", label));
+  // A self-edge is allowed: one node stands for all its instances, so an edge from a node to
+  // itself is the links between them (a mesh of scratchpads).
+  const ArchNode& source = g_.node(edge.from);
+  for (const ArchEdge& prior : g_.edges)
+    if (prior.from == edge.from && prior.to == edge.to)
+      src_.fail(e,
+                "duplicate " + label + " (first at line " + std::to_string(prior.where.line) + ")");
+  if (!e["bandwidth"].IsDefined())
+    src_.fail(e, label + " has no bandwidth; expected e.g. `bandwidth: 1.6TB/s`");
+  edge.bandwidth_bytes_per_s = bandwidth_at(src_, e["bandwidth"], "bandwidth", source.clock_hz);
+  if (YAML::Node s = e["sharing"]; s.IsDefined()) {
+    std::string sharing = src_.text(s, "sharing");
+    if (sharing != "per_instance" && sharing != "shared")
+      src_.fail(s, "unknown sharing '" + sharing + "'; expected per_instance or shared");
+    edge.sharing = sharing == "shared" ? EdgeSharing::shared : EdgeSharing::per_instance;
+  }
+  if (YAML::Node l = e["latency"]; l.IsDefined()) {
+    // Cycles of the source clock; a duration is converted to them.
+    auto seconds = l.IsScalar() ? parse_duration_seconds(l.Scalar()) : std::nullopt;
+    edge.latency_cycles = seconds ? *seconds * source.clock_hz : src_.number(l, "latency");
+    if (edge.latency_cycles < 0)
+      src_.fail(l, "expected a latency of zero or more cycles, got " + describe(l));
+  }
+  edge.broadcast = src_.boolean_or(e, "broadcast", false);
+  g_.edges.push_back(edge);
+}
+
+void ArchitectureReader::read_templates(const YAML::Node& t) {
+  src_.check_keys(t, {"matmul", "elementwise", "reduction"}, "`mapping_templates`");
+  std::filesystem::path base = std::filesystem::path(src_.file()).parent_path();
+  for (const auto& entry : t) {
+    OpClass cls = *parse_op_class(entry.first.Scalar());
+    std::filesystem::path path = src_.text(entry.second, entry.first.Scalar());
+    g_.mapping_templates[cls] =
+        (path.is_absolute() ? path : base / path).lexically_normal().string();
+  }
+}
+
+}  // namespace
+
+ArchitectureGraph parse_architecture(const std::string& yaml_text, const std::string& file_name) {
+  return ArchitectureReader(YamlSource::parse(yaml_text, file_name)).read();
+}
+
+ArchitectureGraph load_architecture(const std::string& path) {
+  return ArchitectureReader(YamlSource::load(path)).read();
+}
+
+}  // namespace ts

@@ -1,0 +1,51 @@
+#include "common/DataType.hpp"
+
+namespace ts {
+
+int bytes_of(DataType type) {
+  switch (type) {
+    case DataType::fp32:
+    case DataType::int32: return 4;
+    case DataType::fp16:
+    case DataType::bf16: return 2;
+    case DataType::fp8:
+    case DataType::int8: return 1;
+  }
+  return 4;
+}
+
+std::string_view to_string(DataType type) {
+  switch (type) {
+    case DataType::fp32: return "fp32";
+    case DataType::fp16: return "fp16";
+    case DataType::bf16: return "bf16";
+    case DataType::fp8: return "fp8";
+    case DataType::int8: return "int8";
+    case DataType::int32: return "int32";
+  }
+  return "fp32";
+}
+
+std::optional<DataType> parse_data_type(std::string_view text) {
+  for (auto t : {DataType::fp32, DataType::fp16, DataType::bf16, DataType::fp8, DataType::int8,
+                 DataType::int32})
+    if (to_string(t) == text) return t;
+  return std::nullopt;
+}
+
+std::string_view to_string(OpClass cls) {
+  switch (cls) {
+    case OpClass::matmul: return "matmul";
+    case OpClass::elementwise: return "elementwise";
+    case OpClass::reduction: return "reduction";
+  }
+  return "matmul";
+}
+
+std::optional<OpClass> parse_op_class(std::string_view text) {
+  for (auto c : {OpClass::matmul, OpClass::elementwise, OpClass::reduction})
+    if (to_string(c) == text) return c;
+  return std::nullopt;
+}
+
+}  // namespace ts

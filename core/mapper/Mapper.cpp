@@ -1,0 +1,403 @@
+#include "mapper/Mapper.hpp"
+
+#include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_reduce.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "analysis/TailChain.hpp"
+#include "analysis/TileAnalysis.hpp"
+
+namespace ts {
+namespace {
+
+enum class SlotKind { temporal, spatial, op };
+
+struct Slot {
+  int node = -1;
+  SlotKind kind = SlotKind::temporal;
+};
+
+struct DimChain {
+  int dim = -1;
+  std::vector<Slot> slots;  // root to leaf along the primary path
+  int absorb = -1;          // the slot that takes whatever the inner slots leave
+};
+
+struct Variable {
+  // A factor choice (dim chain slot) or a loop order choice (node).
+  bool is_order = false;
+  int chain = -1;
+  int slot = -1;
+  int node = -1;
+  std::vector<int64_t> values;
+  std::vector<std::array<uint8_t, kMaxDims>> orders;
+  size_t count() const { return is_order ? orders.size() : values.size(); }
+};
+
+Factor& slot_factor(MappingProgram& p, const Slot& s, int d) {
+  ProgramNode& n = p.nodes[static_cast<size_t>(s.node)];
+  switch (s.kind) {
+    case SlotKind::temporal: return n.temporal[d];
+    case SlotKind::spatial: return n.spatial[d];
+    case SlotKind::op: return n.op_factor[d];
+  }
+  return n.temporal[d];
+}
+
+bool slot_free(const MappingProgram& p, const Slot& s, int d) {
+  const ProgramNode& n = p.nodes[static_cast<size_t>(s.node)];
+  switch (s.kind) {
+    case SlotKind::temporal: return n.temporal_free[d];
+    case SlotKind::spatial: return n.spatial_free[d];
+    case SlotKind::op: return n.op_free[d];
+  }
+  return false;
+}
+
+std::vector<int64_t> candidate_values(int64_t limit, bool spatial, int64_t granule) {
+  std::vector<int64_t> v{1};
+  for (int64_t base : {int64_t(1), int64_t(3), int64_t(5)}) {
+    if (base == 5 && !spatial) continue;
+    for (int64_t x = base; x <= limit; x *= 2) v.push_back(x);
+  }
+  if (spatial && limit > 1) v.push_back(limit);
+  for (auto& x : v) x *= granule;
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+uint64_t splitmix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+class SearchSpace {
+ public:
+  explicit SearchSpace(const MappingProgram& t) : tmpl_(t) {
+    build_path();
+    build_chains();
+    build_orders();
+  }
+
+  const std::vector<Variable>& variables() const { return vars_; }
+  double size() const {
+    double s = 1;
+    for (const auto& v : vars_) s *= static_cast<double>(v.count());
+    return s;
+  }
+
+  // Writes a point into a program (a copy of the template). False when no tails can make the
+  // chosen factors cover a dimension.
+  bool apply(const std::vector<uint32_t>& point, MappingProgram& p) const {
+    for (size_t i = 0; i < vars_.size(); ++i) {
+      const Variable& v = vars_[i];
+      if (v.is_order) {
+        p.nodes[static_cast<size_t>(v.node)].order = v.orders[point[i]];
+      } else {
+        const DimChain& c = chains_[static_cast<size_t>(v.chain)];
+        slot_factor(p, c.slots[static_cast<size_t>(v.slot)], c.dim) = Factor::exact(v.values[point[i]]);
+      }
+    }
+    std::array<Factor, 16> chain{};
+    for (const DimChain& c : chains_) {
+      if (c.absorb < 0) continue;
+      const size_t n = c.slots.size() - static_cast<size_t>(c.absorb);
+      if (n > chain.size()) return false;
+      for (size_t k = 0; k < n; ++k) {
+        const Slot& s = c.slots[static_cast<size_t>(c.absorb) + k];
+        Factor f = slot_factor(p, s, c.dim);
+        chain[k] = Factor::exact(f.full);
+      }
+      if (!make_tail_chain(tmpl_.size[c.dim], std::span<Factor>(chain.data(), n))) return false;
+      for (size_t k = 0; k < n; ++k) {
+        Factor f = chain[k];
+        f.free = false;
+        slot_factor(p, c.slots[static_cast<size_t>(c.absorb) + k], c.dim) = f;
+      }
+    }
+    // Ops off the primary path run the same block as the primary op.
+    if (primary_op_ >= 0)
+      for (size_t i = 0; i < p.nodes.size(); ++i) {
+        ProgramNode& n = p.nodes[i];
+        if (n.kind == MappingNodeKind::op && static_cast<int>(i) != primary_op_)
+          n.op_factor = p.nodes[static_cast<size_t>(primary_op_)].op_factor;
+      }
+    return true;
+  }
+
+  // Clears free marks on the program once choices are made.
+  static void settle(MappingProgram& p) {
+    for (auto& n : p.nodes) {
+      n.order_free = false;
+      n.temporal_free.fill(false);
+      n.spatial_free.fill(false);
+      n.op_free.fill(false);
+      for (auto* fs : {&n.temporal, &n.spatial, &n.op_factor})
+        for (auto& f : *fs) f.free = false;
+    }
+  }
+
+ private:
+  void build_path() {
+    // Primary path: root to the first op in preorder.
+    for (size_t i = 0; i < tmpl_.nodes.size(); ++i)
+      if (tmpl_.nodes[i].kind == MappingNodeKind::op) {
+        primary_op_ = static_cast<int>(i);
+        break;
+      }
+    for (int x = primary_op_; x >= 0; x = tmpl_.nodes[static_cast<size_t>(x)].parent) path_.push_back(x);
+    std::reverse(path_.begin(), path_.end());
+  }
+
+  void build_chains() {
+    for (int d = 0; d < tmpl_.ndims; ++d) {
+      DimChain c;
+      c.dim = d;
+      for (int node : path_) {
+        const ProgramNode& n = tmpl_.nodes[static_cast<size_t>(node)];
+        if (n.kind == MappingNodeKind::tile) {
+          c.slots.push_back({node, SlotKind::temporal});
+          c.slots.push_back({node, SlotKind::spatial});
+        } else if (n.kind == MappingNodeKind::op) {
+          c.slots.push_back({node, SlotKind::op});
+        }
+      }
+      for (size_t k = 0; k < c.slots.size(); ++k) {
+        if (!slot_free(tmpl_, c.slots[k], d)) continue;
+        if (c.slots[k].kind == SlotKind::op) continue;
+        c.absorb = static_cast<int>(k);
+        break;
+      }
+      const int chain_index = static_cast<int>(chains_.size());
+      chains_.push_back(c);
+      if (c.absorb < 0) continue;
+      const int64_t size = tmpl_.size[d];
+      for (size_t k = static_cast<size_t>(c.absorb) + 1; k < c.slots.size(); ++k) {
+        const Slot& s = c.slots[k];
+        if (!slot_free(tmpl_, s, d)) continue;
+        int64_t inner = 1;
+        for (size_t j = k + 1; j < c.slots.size(); ++j)
+          if (!slot_free(tmpl_, c.slots[j], d))
+            inner *= slot_factor(const_cast<MappingProgram&>(tmpl_), c.slots[j], d).full;
+        const int64_t limit = std::max<int64_t>(1, (size + inner - 1) / inner);
+        Variable v;
+        v.chain = chain_index;
+        v.slot = static_cast<int>(k);
+        v.values = candidate_values(limit, s.kind == SlotKind::spatial, 1);
+        if (s.kind == SlotKind::spatial) {
+          // More than the instances would only add waves; keep a few such values.
+          const int64_t slots = spatial_slots(s.node);
+          std::vector<int64_t> kept;
+          for (int64_t x : v.values)
+            if (x <= slots || x == limit || (x <= 4 * slots && (x % slots == 0 || std::has_single_bit(static_cast<uint64_t>(x)))))
+              kept.push_back(x);
+          v.values = kept;
+        }
+        if (v.values.size() > 1) vars_.push_back(std::move(v));
+        else if (!v.values.empty()) fixed_.push_back({chain_index, static_cast<int>(k), v.values[0]});
+      }
+    }
+  }
+
+  int64_t spatial_slots(int node) const {
+    const ProgramNode& n = tmpl_.nodes[static_cast<size_t>(node)];
+    for (int c : n.children)
+      if (tmpl_.nodes[static_cast<size_t>(c)].kind != MappingNodeKind::trans)
+        return tmpl_.nodes[static_cast<size_t>(c)].slot_instances;
+    return 1;
+  }
+
+  void build_orders() {
+    for (size_t i = 0; i < tmpl_.nodes.size(); ++i) {
+      const ProgramNode& n = tmpl_.nodes[i];
+      if (n.kind != MappingNodeKind::tile || !n.order_free) continue;
+      std::vector<uint8_t> active, rest;
+      for (int k = 0; k < tmpl_.ndims; ++k) {
+        const int d = n.order[k];
+        if (n.temporal_free[d] || n.temporal[d].full > 1) active.push_back(static_cast<uint8_t>(d));
+        else rest.push_back(static_cast<uint8_t>(d));
+      }
+      if (active.size() <= 1) continue;
+      std::sort(active.begin(), active.end());
+      Variable v;
+      v.is_order = true;
+      v.node = static_cast<int>(i);
+      do {
+        std::array<uint8_t, kMaxDims> order{};
+        size_t k = 0;
+        for (uint8_t d : active) order[k++] = d;
+        for (uint8_t d : rest) order[k++] = d;
+        for (int d = tmpl_.ndims; d < kMaxDims; ++d) order[k++] = static_cast<uint8_t>(d);
+        v.orders.push_back(order);
+      } while (std::next_permutation(active.begin(), active.end()));
+      vars_.push_back(std::move(v));
+    }
+  }
+
+  struct Fixed {
+    int chain, slot;
+    int64_t value;
+  };
+  const MappingProgram& tmpl_;
+  std::vector<int> path_;
+  int primary_op_ = -1;
+  std::vector<DimChain> chains_;
+  std::vector<Variable> vars_;
+  std::vector<Fixed> fixed_;
+
+ public:
+  void apply_fixed(MappingProgram& p) const {
+    for (const auto& f : fixed_) {
+      const DimChain& c = chains_[static_cast<size_t>(f.chain)];
+      slot_factor(p, c.slots[static_cast<size_t>(f.slot)], c.dim) = Factor::exact(f.value);
+    }
+  }
+};
+
+struct Worker {
+  MappingProgram program;
+  Evaluation eval;
+  std::vector<uint32_t> point;
+};
+
+struct Best {
+  double time = std::numeric_limits<double>::infinity();
+  uint64_t index = std::numeric_limits<uint64_t>::max();
+};
+
+Best better(const Best& a, const Best& b) {
+  if (a.time < b.time) return a;
+  if (b.time < a.time) return b;
+  return a.index <= b.index ? a : b;
+}
+
+class Search {
+ public:
+  Search(const MappingProgram& t, const MapperOptions& o)
+      : tmpl_(t), options_(o), space_(t), workers_([this] {
+          Worker w{tmpl_, {}, {}};
+          space_.apply_fixed(w.program);
+          prepare(w.program, w.eval);
+          w.point.assign(space_.variables().size(), 0);
+          return w;
+        }) {}
+
+  MapperResult run() {
+    MapperResult result;
+    const auto& vars = space_.variables();
+    result.space_size = space_.size();
+    std::vector<uint32_t> best_point(vars.size(), 0);
+    double best_time = std::numeric_limits<double>::infinity();
+
+    if (result.space_size <= static_cast<double>(options_.budget)) {
+      result.exhaustive = true;
+      const uint64_t n = static_cast<uint64_t>(result.space_size);
+      Best b = reduce(n, [&](uint64_t i, std::vector<uint32_t>& pt) { decode(i, pt); });
+      evaluations_ += n;
+      if (b.index != std::numeric_limits<uint64_t>::max()) {
+        decode(b.index, best_point);
+        best_time = b.time;
+      }
+    } else {
+      const uint64_t samples = std::max<uint64_t>(1, options_.budget / 2);
+      auto sample = [&](uint64_t i, std::vector<uint32_t>& pt) {
+        uint64_t h = splitmix(options_.seed ^ (i * 0x2545f4914f6cdd1dull));
+        for (size_t k = 0; k < vars.size(); ++k) {
+          h = splitmix(h);
+          pt[k] = static_cast<uint32_t>(h % vars[k].count());
+        }
+      };
+      Best b = reduce(samples, sample);
+      evaluations_ += samples;
+      if (b.index != std::numeric_limits<uint64_t>::max()) {
+        sample(b.index, best_point);
+        best_time = b.time;
+      }
+      descend(best_point, best_time);
+    }
+    result.evaluations = evaluations_;
+    result.program = tmpl_;
+    space_.apply_fixed(result.program);
+    if (std::isfinite(best_time) && space_.apply(best_point, result.program)) {
+      SearchSpace::settle(result.program);
+      Evaluation eval;
+      result.device_s = evaluate(result.program, eval);
+      result.found = eval.valid();
+    }
+    return result;
+  }
+
+ private:
+  void decode(uint64_t index, std::vector<uint32_t>& pt) const {
+    const auto& vars = space_.variables();
+    for (size_t k = 0; k < vars.size(); ++k) {
+      const uint64_t c = vars[k].count();
+      pt[k] = static_cast<uint32_t>(index % c);
+      index /= c;
+    }
+  }
+
+  double score(Worker& w) {
+    if (!space_.apply(w.point, w.program)) return std::numeric_limits<double>::infinity();
+    return evaluate(w.program, w.eval);
+  }
+
+  template <typename Decode>
+  Best reduce(uint64_t n, Decode&& make_point) {
+    auto body = [&](const tbb::blocked_range<uint64_t>& r, Best acc) {
+      Worker& w = workers_.local();
+      for (uint64_t i = r.begin(); i != r.end(); ++i) {
+        make_point(i, w.point);
+        acc = better(acc, Best{score(w), i});
+      }
+      return acc;
+    };
+    if (!options_.parallel) return body(tbb::blocked_range<uint64_t>(0, n), Best{});
+    return tbb::parallel_reduce(tbb::blocked_range<uint64_t>(0, n, 256), Best{}, body, better);
+  }
+
+  // Coordinate descent: change one choice at a time while it helps and the budget lasts.
+  void descend(std::vector<uint32_t>& point, double& best) {
+    const auto& vars = space_.variables();
+    bool improved = std::isfinite(best);
+    while (improved && evaluations_ < options_.budget) {
+      improved = false;
+      for (size_t k = 0; k < vars.size() && evaluations_ < options_.budget; ++k) {
+        const uint64_t n = vars[k].count();
+        Best b = reduce(n, [&](uint64_t i, std::vector<uint32_t>& pt) {
+          pt = point;
+          pt[k] = static_cast<uint32_t>(i);
+        });
+        evaluations_ += n;
+        if (b.time < best && b.index != point[k]) {
+          best = b.time;
+          point[k] = static_cast<uint32_t>(b.index);
+          improved = true;
+        }
+      }
+    }
+  }
+
+  const MappingProgram& tmpl_;
+  MapperOptions options_;
+  SearchSpace space_;
+  tbb::enumerable_thread_specific<Worker> workers_;
+  uint64_t evaluations_ = 0;
+};
+
+}  // namespace
+
+MapperResult search_mapping(const MappingProgram& template_program, const MapperOptions& options) {
+  return Search(template_program, options).run();
+}
+
+}  // namespace ts

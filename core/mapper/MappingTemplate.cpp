@@ -1,0 +1,144 @@
+// Where the mapper's starting trees come from: the graph's own templates, or a generic chain.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "mapper/Mapper.hpp"
+#include "tile/MappingLoader.hpp"
+
+namespace ts {
+namespace {
+
+// A template may name matmul operands by role (A, B, C) where the operator names them otherwise
+// (batched_gemm's second operand is W, since B is a dimension).
+std::string role_tensor(const Operator& op, const std::string& name) {
+  if (op.find_tensor(name) >= 0) return name;
+  for (const auto& st : op.stages) {
+    if (st.op_class != OpClass::matmul || st.inputs.size() < 2) continue;
+    if (name == "A") return op.tensors[st.inputs[0]].name;
+    if (name == "B") return op.tensors[st.inputs[1]].name;
+    if (name == "C") return op.tensors[st.output].name;
+  }
+  return {};
+}
+
+void instantiate(MappingNode& node, const Operator& op) {
+  if (node.kind == MappingNodeKind::tile) {
+    std::vector<TensorPlacement> kept;
+    for (auto pl : node.placements) {
+      pl.tensor = role_tensor(op, pl.tensor);
+      if (!pl.tensor.empty()) kept.push_back(pl);
+    }
+    node.placements = kept;
+  }
+  if (node.kind == MappingNodeKind::op && node.stage.empty() && op.stages.size() > 1) {
+    MappingNode scope;
+    scope.kind = MappingNodeKind::scope;
+    scope.scope = ScopeKind::sequential;
+    scope.where = node.where;
+    for (const auto& st : op.stages) {
+      MappingNode leaf = node;
+      leaf.stage = st.name;
+      scope.children.push_back(leaf);
+    }
+    node = scope;
+    return;
+  }
+  for (auto& c : node.children) instantiate(c, op);
+}
+
+DimFactor free_factor(const std::string& dim) { return DimFactor{dim, Factor{1, 1, true}, {}}; }
+
+}  // namespace
+
+Mapping instantiate_template(const Mapping& tmpl, const Operator& op) {
+  Mapping m = tmpl;
+  instantiate(m.root, op);
+  return m;
+}
+
+Mapping default_template(const Operator& op, const ArchitectureGraph& graph) {
+  const OpClass cls = op.primary_class();
+  if (auto it = graph.mapping_templates.find(cls); it != graph.mapping_templates.end())
+    return instantiate_template(load_mapping(it->second), op);
+
+  // Generic: tiles along the shortest path from the largest memory to a unit that runs the class.
+  auto units = graph.compute_nodes_for(cls);
+  if (units.empty())
+    throw InputError(SourceLocation{graph.source_file, 0, 0},
+                     fmt::format("graph '{}' has no compute node that runs {} (needed by '{}')",
+                                 graph.name, to_string(cls), op.name));
+  const int unit = units.front();
+  int root = -1;
+  std::vector<int> best_path;
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    const ArchNode& n = graph.nodes[i];
+    if (n.kind != NodeKind::memory) continue;
+    auto path = graph.shortest_path(static_cast<int>(i), unit);
+    if (path.empty()) continue;
+    if (root < 0 || n.capacity_bytes > graph.node(root).capacity_bytes) {
+      root = static_cast<int>(i);
+      best_path = path;
+    }
+  }
+  if (root < 0)
+    throw InputError(SourceLocation{graph.source_file, 0, 0},
+                     fmt::format("graph '{}': no memory reaches compute node '{}'", graph.name,
+                                 graph.node(unit).name));
+  std::vector<int> levels{root};
+  for (int e : best_path) {
+    const int to = graph.edge(e).to;
+    if (graph.node(to).kind == NodeKind::memory) levels.push_back(to);
+  }
+  const ComputeCapability* cap = graph.node(unit).capability(cls);
+  const Stage& first = op.stages.front();
+  const auto& out = op.tensors[first.output];
+
+  auto tile_at = [&](int level, size_t index) {
+    MappingNode t;
+    t.kind = MappingNodeKind::tile;
+    t.memory = graph.node(level).name;
+    t.double_buffer = index > 0;
+    t.order_free = index == 0;
+    for (const auto& d : op.dims) t.temporal.push_back(free_factor(d.name));
+    const int64_t here = graph.node(level).instances;
+    const int64_t below = index + 1 < levels.size() ? graph.node(levels[index + 1]).instances
+                                                     : graph.node(unit).instances;
+    if (below > here)
+      for (int d : out.dims) t.spatial.push_back(free_factor(op.dims[d].name));
+    return t;
+  };
+  MappingNode leaf;
+  leaf.kind = MappingNodeKind::op;
+  leaf.compute = graph.node(unit).name;
+  if (cls == OpClass::matmul && first.inputs.size() >= 2) {
+    const auto& a = op.tensors[first.inputs[0]].dims;
+    const auto& b = op.tensors[first.inputs[1]].dims;
+    auto has = [](const std::vector<int>& v, int d) { return std::find(v.begin(), v.end(), d) != v.end(); };
+    bool m = false, n = false, k = false;
+    for (int d : first.dims) {
+      int64_t g = 1;
+      if (!m && has(out.dims, d) && has(a, d) && !has(b, d)) g = cap->granule[0], m = true;
+      else if (!n && has(out.dims, d) && has(b, d) && !has(a, d)) g = cap->granule[1], n = true;
+      else if (!k && !has(out.dims, d)) g = cap->granule[2], k = true;
+      if (g > 1) leaf.op_factors.push_back({op.dims[d].name, Factor::exact(std::min(g, op.dims[d].size)), {}});
+    }
+  } else if (!out.dims.empty()) {
+    const int d = out.dims.back();
+    leaf.op_factors.push_back({op.dims[d].name, Factor::exact(std::min(cap->granule[0], op.dims[d].size)), {}});
+  }
+  MappingNode root_node = tile_at(levels[0], 0);
+  MappingNode* cursor = &root_node;
+  for (size_t i = 1; i < levels.size(); ++i) {
+    cursor->children.push_back(tile_at(levels[i], i));
+    cursor = &cursor->children.back();
+  }
+  cursor->children.push_back(leaf);
+  Mapping m;
+  m.name = fmt::format("generic-{}-{}", to_string(cls), graph.name);
+  m.source_file = "<generic template>";
+  m.root = root_node;
+  return instantiate_template(m, op);
+}
+
+}  // namespace ts

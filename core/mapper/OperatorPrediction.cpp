@@ -1,0 +1,44 @@
+#include "mapper/OperatorPrediction.hpp"
+
+#include <fmt/format.h>
+
+namespace ts {
+
+MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& graph,
+                               const OperatorPredictionOptions& options, std::string* origin) {
+  Mapping tmpl;
+  bool from_file = options.mapping != nullptr;
+  if (from_file) {
+    if (!options.mapping->has_free_factors()) {
+      if (origin) *origin = "file";
+      return compile_mapping(*options.mapping, op, graph, false);
+    }
+    tmpl = instantiate_template(*options.mapping, op);
+  } else {
+    tmpl = default_template(op, graph);
+  }
+  MappingProgram program = compile_mapping(tmpl, op, graph, true);
+  MapperResult result = search_mapping(program, options.mapper);
+  if (!result.found)
+    throw InputError(SourceLocation{tmpl.source_file, tmpl.root.where.line, tmpl.root.where.column},
+                     fmt::format("the mapper found no valid mapping for '{}' ({}) on '{}' in {} "
+                                 "evaluations of a {:.3g}-point space from template '{}'",
+                                 op.name, op.shape_text(), graph.name, result.evaluations,
+                                 result.space_size, tmpl.name));
+  if (origin) *origin = from_file ? "mapper (file template)" : "mapper";
+  return std::move(result.program);
+}
+
+Prediction predict_operator(const Operator& op, const ArchitectureGraph& graph,
+                            const OperatorPredictionOptions& options) {
+  std::string origin;
+  MappingProgram program = resolve_mapping(op, graph, options, &origin);
+  Evaluation eval;
+  evaluate(program, eval);
+  throw_if_invalid(program, eval);
+  Prediction p = make_prediction(program, eval);
+  p.mapping_origin = origin;
+  return p;
+}
+
+}  // namespace ts

@@ -1,0 +1,230 @@
+#include "tile/MappingLoader.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+#include "common/YamlSource.hpp"
+
+namespace ts {
+namespace {
+
+constexpr std::string_view node_types[] = {"tile", "op", "scope", "trans"};
+
+std::optional<int64_t> positive(std::string_view s) {
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty() || v <= 0) return std::nullopt;
+  return v;
+}
+
+class MappingReader {
+ public:
+  explicit MappingReader(const YamlSource& src) : src_(src) {}
+  Mapping read();
+
+ private:
+  MappingNode read_node(const YAML::Node& n, bool after_sibling);
+  void read_tile(MappingNode& node, const YAML::Node& n);
+  void read_order(MappingNode& node, const YAML::Node& order);
+  void read_op(MappingNode& node, const YAML::Node& n);
+  void read_scope(MappingNode& node, const YAML::Node& n);
+  void read_trans(MappingNode& node, const YAML::Node& n, bool after_sibling);
+  void read_children(MappingNode& node, const YAML::Node& n, const std::string& label);
+  std::vector<DimFactor> read_factors(const YAML::Node& map, std::string_view what);
+  Factor read_factor(const YAML::Node& v, const std::string& dim);
+
+  const YamlSource& src_;
+};
+
+Mapping MappingReader::read() {
+  src_.check_header("mapping");
+  const YAML::Node& root = src_.root();
+  src_.check_keys(root, {"version", "kind", "name", "description", "operator", "tree"},
+                  "a mapping");
+  Mapping m;
+  m.source_file = src_.file();
+  m.name = src_.text_or(root, "name", file_stem(src_.file()));
+  m.description = src_.text_or(root, "description", "");
+  m.op_name = src_.text_or(root, "operator", "");
+  m.root = read_node(src_.require(root, "tree", "a mapping"), false);
+  return m;
+}
+
+MappingNode MappingReader::read_node(const YAML::Node& n, bool after_sibling) {
+  src_.expect_map(n, "a mapping node");
+  std::string_view type;  // points into node_types, which outlive the node
+  for (auto entry : n) {
+    if (!entry.first.IsScalar()) continue;  // reported by check_keys below
+    auto known = std::find(std::begin(node_types), std::end(node_types), entry.first.Scalar());
+    if (known == std::end(node_types)) continue;
+    if (!type.empty())
+      src_.fail(entry.first, "a node has both `" + std::string(type) + "` and `" +
+                                 std::string(*known) +
+                                 "`; expected exactly one of tile, op, scope, trans");
+    type = *known;
+  }
+  if (type.empty()) src_.fail(n, "a mapping node needs one of the keys tile, op, scope, trans");
+  MappingNode node;
+  node.where = src_.where(n);
+  if (type == "tile")
+    read_tile(node, n);
+  else if (type == "op")
+    read_op(node, n);
+  else if (type == "scope")
+    read_scope(node, n);
+  else
+    read_trans(node, n, after_sibling);
+  return node;
+}
+
+void MappingReader::read_tile(MappingNode& node, const YAML::Node& n) {
+  node.kind = MappingNodeKind::tile;
+  node.memory = src_.text(n["tile"], "tile");
+  std::string label = "tile '" + node.memory + "'";
+  src_.check_keys(
+      n, {"tile", "temporal", "spatial", "order", "double_buffer", "buffers", "children"}, label);
+  if (n["temporal"].IsDefined()) node.temporal = read_factors(n["temporal"], "temporal");
+  if (n["spatial"].IsDefined()) node.spatial = read_factors(n["spatial"], "spatial");
+  if (n["order"].IsDefined()) read_order(node, n["order"]);
+  node.double_buffer = src_.boolean_or(n, "double_buffer", false);
+  if (YAML::Node buffers = n["buffers"]; buffers.IsDefined()) {
+    src_.expect_map(buffers, "`buffers`");
+    for (const auto& entry : buffers) {
+      std::string tensor = src_.text(entry.first, "buffers");
+      for (const auto& p : node.placements)
+        if (p.tensor == tensor)
+          src_.fail(entry.first, "duplicate tensor '" + tensor + "' in `buffers`");
+      node.placements.push_back({tensor, src_.text(entry.second, tensor), src_.where(entry.first)});
+    }
+  }
+  read_children(node, n, label);
+}
+
+// A list reorders `temporal` (outermost first); `?` leaves the order to the mapper.
+void MappingReader::read_order(MappingNode& node, const YAML::Node& order) {
+  if (src_.is_free(order)) {
+    node.order_free = true;
+    return;
+  }
+  std::vector<std::string> temporal;
+  for (const auto& f : node.temporal) temporal.push_back(f.dim);
+  if (!order.IsSequence())
+    src_.fail(order, "expected a list of the temporal dimensions (" + join_names(temporal) +
+                         ") or `?` for `order`, got " + describe(order));
+  std::vector<DimFactor> ordered;
+  for (const auto& d : order) {
+    std::string dim = src_.text(d, "order");
+    auto it = std::find_if(node.temporal.begin(), node.temporal.end(),
+                           [&](const DimFactor& f) { return f.dim == dim; });
+    if (it == node.temporal.end())
+      src_.fail(d, "`order` lists '" + dim + "', which has no temporal factor here (temporal: " +
+                       join_names(temporal) + ")");
+    for (const auto& o : ordered)
+      if (o.dim == dim) src_.fail(d, "`order` lists '" + dim + "' twice");
+    ordered.push_back(*it);
+  }
+  if (ordered.size() != node.temporal.size())
+    src_.fail(order,
+              "`order` must list every temporal dimension once (" + join_names(temporal) + ")");
+  node.temporal = std::move(ordered);
+}
+
+void MappingReader::read_op(MappingNode& node, const YAML::Node& n) {
+  node.kind = MappingNodeKind::op;
+  node.compute = src_.text(n["op"], "op");
+  src_.check_keys(n, {"op", "stage", "factors"}, "op '" + node.compute + "'");
+  node.stage = src_.text_or(n, "stage", "");
+  if (n["factors"].IsDefined()) node.op_factors = read_factors(n["factors"], "factors");
+}
+
+void MappingReader::read_scope(MappingNode& node, const YAML::Node& n) {
+  node.kind = MappingNodeKind::scope;
+  YAML::Node kind = n["scope"];
+  std::string text = src_.text(kind, "scope");
+  bool known = false;
+  for (auto k :
+       {ScopeKind::sequential, ScopeKind::parallel, ScopeKind::pipeline, ScopeKind::sharing})
+    if (to_string(k) == text) {
+      node.scope = k;
+      known = true;
+    }
+  if (!known)
+    src_.fail(kind,
+              "unknown scope '" + text + "'; expected sequential, parallel, pipeline or sharing");
+  std::string label = "scope " + text;
+  src_.check_keys(n, {"scope", "children"}, label);
+  read_children(node, n, label);
+}
+
+void MappingReader::read_trans(MappingNode& node, const YAML::Node& n, bool after_sibling) {
+  node.kind = MappingNodeKind::trans;
+  node.tensor = src_.text(n["trans"], "trans");
+  std::string label = "trans '" + node.tensor + "'";
+  src_.check_keys(n, {"trans", "to"}, label);
+  node.target = src_.text(src_.require(n, "to", label), "to");
+  if (!after_sibling)
+    src_.fail(n,
+              "`trans` moves the tensor produced by the node before it, and there is none; "
+              "put it after the node that produces '" +
+                  node.tensor + "'");
+}
+
+void MappingReader::read_children(MappingNode& node, const YAML::Node& n,
+                                  const std::string& label) {
+  YAML::Node children = n["children"];
+  if (!children.IsDefined())
+    src_.fail(n, label + " has no children; expected `children:` leading down to an `op` node");
+  src_.expect_sequence(children, "`children`");
+  if (children.size() == 0) src_.fail(children, "`children` of " + label + " is empty");
+  bool after_sibling = false;
+  for (const auto& c : children) {
+    node.children.push_back(read_node(c, after_sibling));
+    after_sibling = true;
+  }
+}
+
+std::vector<DimFactor> MappingReader::read_factors(const YAML::Node& map, std::string_view what) {
+  src_.expect_map(map, std::string(what));
+  std::vector<DimFactor> factors;
+  for (const auto& entry : map) {
+    std::string dim = src_.text(entry.first, what);
+    for (const auto& f : factors)
+      if (f.dim == dim)
+        src_.fail(entry.first, "duplicate dimension '" + dim + "' in `" + std::string(what) + "`");
+    factors.push_back({dim, read_factor(entry.second, dim), src_.where(entry.first)});
+  }
+  return factors;
+}
+
+Factor MappingReader::read_factor(const YAML::Node& v, const std::string& dim) {
+  if (src_.is_free(v)) return Factor{1, 1, true};
+  std::string expected = "expected a factor for `" + dim +
+                         "`: a positive integer, `F/T` (a tail, 1 <= T <= F) or `?`, got " +
+                         describe(v);
+  if (!v.IsScalar()) src_.fail(v, expected);
+  std::string_view s = v.Scalar();
+  size_t slash = s.find('/');
+  if (slash == std::string_view::npos) {
+    if (auto n = positive(s)) return Factor::exact(*n);
+    src_.fail(v, expected);
+  }
+  auto full = positive(s.substr(0, slash));
+  auto tail = positive(s.substr(slash + 1));
+  if (!full || !tail) src_.fail(v, expected);
+  if (*tail > *full)
+    src_.fail(v, "the tail of `" + dim + ": " + std::string(s) + "` exceeds its count; expected " +
+                     "`F/T` with 1 <= T <= F");
+  return Factor::with_tail(*full, *tail);
+}
+
+}  // namespace
+
+Mapping parse_mapping(const std::string& text, const std::string& file_name) {
+  return MappingReader(YamlSource::parse(text, file_name)).read();
+}
+
+Mapping load_mapping(const std::string& path) {
+  return MappingReader(YamlSource::load(path)).read();
+}
+
+}  // namespace ts

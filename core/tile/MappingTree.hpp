@@ -1,0 +1,85 @@
+#pragma once
+// The tile-centric notation as plain values, as written in a mapping file. Names are resolved
+// against an operator and a graph later (analysis/MappingProgram), so one tree can be checked
+// against several graphs.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/InputError.hpp"
+
+namespace ts {
+
+// A loop factor: runs `full` times, except on the last iteration of every enclosing loop of the
+// same dimension, where it runs `tail` times. `8/4` in a file; tail == full when there is none.
+// A free factor (`?`) is left for the mapper to choose.
+struct Factor {
+  int64_t full = 1;
+  int64_t tail = 1;
+  bool free = false;
+  bool has_tail() const { return tail != full; }
+  static Factor exact(int64_t n) { return Factor{n, n, false}; }
+  static Factor with_tail(int64_t n, int64_t t) { return Factor{n, t, false}; }
+};
+
+struct DimFactor {
+  std::string dim;
+  Factor factor;
+  SourceLocation where;
+};
+
+enum class MappingNodeKind { tile, op, scope, trans };
+enum class ScopeKind { sequential, parallel, pipeline, sharing };
+
+std::string_view to_string(ScopeKind kind);
+
+struct TensorPlacement {
+  std::string tensor;
+  std::string memory;  // "bypass" means the tensor has no buffer at this tile
+  SourceLocation where;
+};
+
+struct MappingNode {
+  MappingNodeKind kind = MappingNodeKind::tile;
+  SourceLocation where;
+
+  // tile: a loop band whose buffers live at `memory` (per-tensor overrides in `placements`)
+  std::string memory;
+  std::vector<TensorPlacement> placements;
+  std::vector<DimFactor> temporal;  // in loop order, outermost first
+  std::vector<DimFactor> spatial;   // spread over instances of the memory below
+  bool order_free = false;          // the mapper chooses the temporal order
+  bool double_buffer = false;
+
+  // op: the leaf computation on a compute node, optionally processing a block per call
+  std::string compute;
+  std::string stage;  // which stage of a fused operator; empty for a single-stage operator
+  std::vector<DimFactor> op_factors;
+
+  // scope
+  ScopeKind scope = ScopeKind::sequential;
+
+  // trans: the tensor moves to `target` here
+  std::string tensor;
+  std::string target;
+
+  std::vector<MappingNode> children;
+};
+
+struct Mapping {
+  std::string name;
+  std::string description;
+  std::string source_file;
+  std::string op_name;  // the operator it was written for, optional
+  MappingNode root;
+
+  bool has_free_factors() const;
+};
+
+// Indented one-line-per-node rendering for the CLI and logs.
+std::string render_tree(const Mapping& mapping);
+// Canonical text (stable ordering, no comments) whose hash identifies a mapping.
+std::string canonical_text(const Mapping& mapping);
+
+}  // namespace ts

@@ -1,0 +1,201 @@
+#include "workload/EinsumReader.hpp"
+
+#include <algorithm>
+
+namespace ts {
+namespace {
+
+OpClass class_at(const YamlSource& src, const YAML::Node& node) {
+  auto cls = parse_op_class(src.text(node, "class"));
+  if (!cls)
+    src.fail(node,
+             "unknown class " + describe(node) + "; expected matmul, elementwise or reduction");
+  return *cls;
+}
+
+std::vector<std::string> names_of(const auto& items) {
+  std::vector<std::string> names;
+  for (const auto& i : items) names.push_back(i.name);
+  return names;
+}
+
+class EinsumReader {
+ public:
+  EinsumReader(const YamlSource& src, std::string name, DataType dtype)
+      : src_(src), dtype_(dtype), label_("operator '" + name + "'") {
+    op_.name = std::move(name);
+    op_.type = "einsum";
+  }
+  Operator read(const YAML::Node& node);
+
+ private:
+  void read_dims(const YAML::Node& dims);
+  void read_tensor(const YAML::Node& t);
+  void read_stage(const YAML::Node& s, std::optional<OpClass> default_class);
+  int tensor_at(const YAML::Node& name);
+  void check_stage_order();
+  void check_all_used();
+
+  const YamlSource& src_;
+  DataType dtype_;
+  std::string label_;
+  Operator op_;
+  std::vector<YAML::Node> dim_keys_, tensor_nodes_;
+  std::vector<std::vector<YAML::Node>> stage_inputs_;  // per stage, for errors about order
+};
+
+Operator EinsumReader::read(const YAML::Node& node) {
+  src_.check_keys(node, {"name", "type", "dtype", "class", "dims", "tensors", "stages"}, label_);
+  std::optional<OpClass> default_class;
+  if (node["class"].IsDefined()) default_class = class_at(src_, node["class"]);
+  read_dims(src_.require(node, "dims", label_));
+
+  YAML::Node tensors = src_.require(node, "tensors", label_);
+  src_.expect_sequence(tensors, "`tensors`");
+  if (tensors.size() == 0) src_.fail(tensors, "`tensors` is empty; expected at least one tensor");
+  for (const auto& t : tensors) read_tensor(t);
+
+  YAML::Node stages = src_.require(node, "stages", label_);
+  src_.expect_sequence(stages, "`stages`");
+  if (stages.size() == 0) src_.fail(stages, "`stages` is empty; expected at least one stage");
+  for (const auto& s : stages) read_stage(s, default_class);
+
+  check_stage_order();
+  check_all_used();
+  return std::move(op_);
+}
+
+void EinsumReader::read_dims(const YAML::Node& dims) {
+  src_.expect_map(dims, "`dims`");
+  if (dims.size() == 0) src_.fail(dims, "`dims` is empty; expected e.g. `dims: {M: 64, N: 32}`");
+  for (const auto& entry : dims) {
+    std::string name = src_.text(entry.first, "dims");
+    if (op_.find_dim(name) >= 0) src_.fail(entry.first, "duplicate dimension '" + name + "'");
+    op_.dims.push_back({name, src_.positive_integer(entry.second, name)});
+    dim_keys_.push_back(entry.first);
+  }
+}
+
+void EinsumReader::read_tensor(const YAML::Node& t) {
+  src_.check_keys(t, {"name", "dims", "dtype"}, "a tensor of " + label_);
+  TensorSpec tensor;
+  YAML::Node name = src_.require(t, "name", "a tensor of " + label_);
+  tensor.name = src_.text(name, "name");
+  if (op_.find_tensor(tensor.name) >= 0)
+    src_.fail(name, "duplicate tensor name '" + tensor.name + "'");
+  YAML::Node dims = src_.require(t, "dims", "tensor '" + tensor.name + "'");
+  src_.expect_sequence(dims, "`dims` of tensor '" + tensor.name + "'");
+  for (const auto& d : dims) {
+    std::string dim = src_.text(d, "dims");
+    int id = op_.find_dim(dim);
+    if (id < 0)
+      src_.fail(d,
+                "unknown dimension '" + dim + "' (known: " + join_names(names_of(op_.dims)) + ")");
+    if (std::find(tensor.dims.begin(), tensor.dims.end(), id) != tensor.dims.end())
+      src_.fail(d, "dimension '" + dim + "' appears twice in tensor '" + tensor.name + "'");
+    tensor.dims.push_back(id);
+  }
+  tensor.dtype = t["dtype"].IsDefined() ? data_type_at(src_, t["dtype"]) : dtype_;
+  op_.tensors.push_back(std::move(tensor));
+  tensor_nodes_.push_back(t);
+}
+
+int EinsumReader::tensor_at(const YAML::Node& name) {
+  std::string text = src_.text(name, "tensor");
+  int id = op_.find_tensor(text);
+  if (id < 0)
+    src_.fail(name,
+              "unknown tensor '" + text + "' (known: " + join_names(names_of(op_.tensors)) + ")");
+  return id;
+}
+
+void EinsumReader::read_stage(const YAML::Node& s, std::optional<OpClass> default_class) {
+  std::string what = "a stage of " + label_;
+  src_.check_keys(s, {"name", "class", "inputs", "output", "ops_per_point"}, what);
+  Stage stage;
+  YAML::Node name = src_.require(s, "name", what);
+  stage.name = src_.text(name, "name");
+  for (const Stage& prior : op_.stages)
+    if (prior.name == stage.name) src_.fail(name, "duplicate stage name '" + stage.name + "'");
+  if (s["class"].IsDefined())
+    stage.op_class = class_at(src_, s["class"]);
+  else if (default_class)
+    stage.op_class = *default_class;
+  else
+    src_.fail(s, "stage '" + stage.name +
+                     "' has no class; expected `class: matmul`, `elementwise` or `reduction`");
+
+  YAML::Node inputs = src_.require(s, "inputs", "stage '" + stage.name + "'");
+  src_.expect_sequence(inputs, "`inputs`");
+  stage_inputs_.emplace_back();
+  for (const auto& in : inputs) {
+    stage.inputs.push_back(tensor_at(in));
+    stage_inputs_.back().push_back(in);
+  }
+  YAML::Node output = src_.require(s, "output", "stage '" + stage.name + "'");
+  stage.output = tensor_at(output);
+  const std::string& out_name = op_.tensors[static_cast<size_t>(stage.output)].name;
+  if (int p = op_.producer(stage.output); p >= 0)
+    src_.fail(output, "tensor '" + out_name + "' is already the output of stage '" +
+                          op_.stages[static_cast<size_t>(p)].name + "'");
+  if (std::find(stage.inputs.begin(), stage.inputs.end(), stage.output) != stage.inputs.end())
+    src_.fail(output, "stage '" + stage.name + "' reads its own output '" + out_name + "'");
+  if (s["ops_per_point"].IsDefined())
+    stage.ops_per_point = src_.positive_number(s["ops_per_point"], "ops_per_point");
+
+  // The iteration space: every dimension of the tensors it touches, in first-seen order.
+  std::vector<int> touched = stage.inputs;
+  touched.push_back(stage.output);
+  for (int t : touched)
+    for (int d : op_.tensors[static_cast<size_t>(t)].dims)
+      if (std::find(stage.dims.begin(), stage.dims.end(), d) == stage.dims.end())
+        stage.dims.push_back(d);
+  op_.stages.push_back(std::move(stage));
+}
+
+void EinsumReader::check_stage_order() {
+  for (size_t s = 0; s < op_.stages.size(); ++s)
+    for (size_t i = 0; i < op_.stages[s].inputs.size(); ++i) {
+      int p = op_.producer(op_.stages[s].inputs[i]);
+      if (p > static_cast<int>(s))
+        src_.fail(stage_inputs_[s][i],
+                  "stage '" + op_.stages[s].name + "' reads '" +
+                      op_.tensors[static_cast<size_t>(op_.stages[s].inputs[i])].name +
+                      "' before stage '" + op_.stages[static_cast<size_t>(p)].name +
+                      "' produces it; list stages in the order they run");
+    }
+}
+
+void EinsumReader::check_all_used() {
+  for (size_t t = 0; t < op_.tensors.size(); ++t) {
+    bool used = op_.producer(static_cast<int>(t)) >= 0;
+    for (const Stage& s : op_.stages)
+      used = used ||
+             std::find(s.inputs.begin(), s.inputs.end(), static_cast<int>(t)) != s.inputs.end();
+    if (!used)
+      src_.fail(tensor_nodes_[t], "tensor '" + op_.tensors[t].name + "' is used by no stage");
+  }
+  for (size_t d = 0; d < op_.dims.size(); ++d) {
+    bool used = false;
+    for (const TensorSpec& t : op_.tensors)
+      used = used || std::find(t.dims.begin(), t.dims.end(), static_cast<int>(d)) != t.dims.end();
+    if (!used) src_.fail(dim_keys_[d], "dimension '" + op_.dims[d].name + "' is used by no tensor");
+  }
+}
+
+}  // namespace
+
+DataType data_type_at(const YamlSource& src, const YAML::Node& node) {
+  auto type = parse_data_type(src.text(node, "dtype"));
+  if (!type)
+    src.fail(node, "unknown dtype " + describe(node) +
+                       "; expected one of: fp32, fp16, bf16, fp8, int8, int32");
+  return *type;
+}
+
+Operator read_einsum(const YamlSource& src, const YAML::Node& node, std::string name,
+                     DataType dtype) {
+  return EinsumReader(src, std::move(name), dtype).read(node);
+}
+
+}  // namespace ts

@@ -1,0 +1,89 @@
+#include "workload/Operator.hpp"
+
+#include <algorithm>
+
+namespace ts {
+namespace {
+
+double points(const Operator& op, const Stage& stage) {
+  double n = 1;
+  for (int d : stage.dims) n *= static_cast<double>(op.dims.at(static_cast<size_t>(d)).size);
+  return n;
+}
+
+bool read_after(const Operator& op, int tensor, int stage) {
+  for (size_t s = static_cast<size_t>(stage) + 1; s < op.stages.size(); ++s) {
+    const auto& in = op.stages[s].inputs;
+    if (std::find(in.begin(), in.end(), tensor) != in.end()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int Operator::find_dim(std::string_view dim_name) const {
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (dims[i].name == dim_name) return static_cast<int>(i);
+  return -1;
+}
+
+int Operator::find_tensor(std::string_view tensor_name) const {
+  for (size_t i = 0; i < tensors.size(); ++i)
+    if (tensors[i].name == tensor_name) return static_cast<int>(i);
+  return -1;
+}
+
+OpClass Operator::primary_class() const {
+  for (const Stage& s : stages)
+    if (s.op_class == OpClass::matmul) return OpClass::matmul;
+  return stages.empty() ? OpClass::matmul : stages.front().op_class;
+}
+
+// The type the compute unit runs at: what the first stage of the primary class reads.
+DataType Operator::primary_dtype() const {
+  OpClass cls = primary_class();
+  for (const Stage& s : stages)
+    if (s.op_class == cls && !s.inputs.empty())
+      return tensors.at(static_cast<size_t>(s.inputs.front())).dtype;
+  return tensors.empty() ? DataType::fp16 : tensors.front().dtype;
+}
+
+double Operator::total_ops() const {
+  double ops = 0;
+  for (const Stage& s : stages) ops += points(*this, s) * s.ops_per_point;
+  return ops;
+}
+
+double Operator::total_flops() const {
+  double flops = 0;
+  for (const Stage& s : stages)
+    flops += points(*this, s) * s.ops_per_point * (s.op_class == OpClass::matmul ? 2.0 : 1.0);
+  return flops;
+}
+
+int Operator::producer(int tensor) const {
+  for (size_t s = 0; s < stages.size(); ++s)
+    if (stages[s].output == tensor) return static_cast<int>(s);
+  return -1;
+}
+
+bool Operator::is_input(int tensor) const { return producer(tensor) < 0; }
+
+bool Operator::is_intermediate(int tensor) const {
+  int p = producer(tensor);
+  return p >= 0 && read_after(*this, tensor, p);
+}
+
+bool Operator::is_output(int tensor) const {
+  int p = producer(tensor);
+  return p >= 0 && !read_after(*this, tensor, p);
+}
+
+std::string Operator::shape_text() const {
+  std::string text;
+  for (const Dimension& d : dims)
+    text += (text.empty() ? "" : " ") + d.name + "=" + std::to_string(d.size);
+  return text;
+}
+
+}  // namespace ts

@@ -1,0 +1,67 @@
+#pragma once
+// An operator in einsum form: named dimensions, tensors projected onto them, and one or more
+// stages (one stage for a plain operator, several for a fused chain whose intermediates are
+// shared between stages).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/DataType.hpp"
+#include "common/InputError.hpp"
+
+namespace ts {
+
+struct Dimension {
+  std::string name;
+  int64_t size = 1;
+};
+
+struct TensorSpec {
+  std::string name;
+  std::vector<int> dims;  // indices into Operator::dims, outermost first (last is contiguous)
+  DataType dtype = DataType::fp16;
+};
+
+struct Stage {
+  std::string name;  // e.g. "gemm", "add", "layernorm"
+  OpClass op_class = OpClass::matmul;
+  std::vector<int> inputs;  // tensor indices
+  int output = -1;          // tensor index
+  std::vector<int> dims;    // its iteration space (indices into Operator::dims)
+  double ops_per_point = 1;  // operations per point of the iteration space
+};
+
+struct Operator {
+  std::string name;
+  std::string type;  // builder name: gemm, batched_gemm, softmax, fused, einsum, ...
+  std::vector<Dimension> dims;
+  std::vector<TensorSpec> tensors;
+  std::vector<Stage> stages;
+  SourceLocation where;
+
+  int find_dim(std::string_view dim_name) const;     // -1 when absent
+  int find_tensor(std::string_view tensor_name) const;  // -1 when absent
+  bool is_fused() const { return stages.size() > 1; }
+  OpClass primary_class() const;  // matmul if any stage is, else the first stage's class
+  DataType primary_dtype() const;
+  double total_ops() const;    // sum over stages of points x ops_per_point
+  double total_flops() const;  // 2 x MACs for matmul stages, ops otherwise
+  // A tensor no stage produces is an input; one produced and read by a later stage is an
+  // intermediate; one produced and not read is an output.
+  bool is_input(int tensor) const;
+  bool is_intermediate(int tensor) const;
+  bool is_output(int tensor) const;
+  int producer(int tensor) const;  // stage index or -1
+  std::string shape_text() const;  // "M=4096 N=768 K=768"
+};
+
+struct Workload {
+  std::string name;
+  std::string description;
+  std::string source_file;
+  int64_t batch = 0;
+  int64_t seq_len = 0;
+  std::vector<Operator> operators;
+};
+
+}  // namespace ts

@@ -1,0 +1,144 @@
+#include "workload/OperatorBuilders.hpp"
+
+#include <stdexcept>
+
+namespace ts {
+namespace {
+
+// One row of the table of vector steps in docs/formats.md.
+struct StepInfo {
+  std::string_view name;
+  OpClass op_class;
+  double ops_per_point;
+  std::vector<std::string_view> full_inputs;  // extra inputs over [R, C]
+  std::vector<std::string_view> row_inputs;   // extra inputs over [C]
+};
+
+const std::vector<StepInfo>& step_table() {
+  // gelu counts the tanh form; softmax max, subtract, exp, sum, divide; layernorm its mean,
+  // variance, normalisation and affine steps.
+  static const std::vector<StepInfo> table = {
+      {"add", OpClass::elementwise, 1, {"Z"}, {}},
+      {"mul", OpClass::elementwise, 1, {"Z"}, {}},
+      {"bias", OpClass::elementwise, 1, {}, {"bias"}},
+      {"scale", OpClass::elementwise, 1, {}, {}},
+      {"mask", OpClass::elementwise, 1, {"Mask"}, {}},
+      {"relu", OpClass::elementwise, 1, {}, {}},
+      {"gelu", OpClass::elementwise, 8, {}, {}},
+      {"softmax", OpClass::reduction, 5, {}, {}},
+      {"layernorm", OpClass::reduction, 8, {}, {"gamma", "beta"}},
+  };
+  return table;
+}
+
+const StepInfo& step_info(std::string_view step) {
+  for (const auto& s : step_table())
+    if (s.name == step) return s;
+  throw std::invalid_argument("unknown vector step '" + std::string(step) + "'");
+}
+
+int add_tensor(Operator& op, std::string name, std::vector<int> dims, DataType dtype) {
+  op.tensors.push_back(TensorSpec{std::move(name), std::move(dims), dtype});
+  return static_cast<int>(op.tensors.size()) - 1;
+}
+
+// A name that repeats gets the 1-based step index, so that every tensor and every stage of a
+// chain can be named in a mapping: the second `add`, when it is step 3, is stage `add3` and
+// reads `Z3`.
+std::string indexed(std::string_view base, bool taken, size_t step) {
+  return taken ? std::string(base) + std::to_string(step + 1) : std::string(base);
+}
+std::string tensor_name(const Operator& op, std::string_view base, size_t step) {
+  return indexed(base, op.find_tensor(base) >= 0, step);
+}
+std::string stage_name(const Operator& op, std::string_view base, size_t step) {
+  bool taken = false;
+  for (const Stage& s : op.stages) taken = taken || s.name == base;
+  return indexed(base, taken, step);
+}
+
+Operator make_matmul(std::string name, std::string type, std::vector<Dimension> dims,
+                     std::vector<std::pair<std::string, std::vector<int>>> tensors,
+                     DataType dtype) {
+  Operator op;
+  op.name = std::move(name);
+  op.type = type;
+  op.dims = std::move(dims);
+  for (auto& [tensor, tdims] : tensors) add_tensor(op, tensor, tdims, dtype);
+  Stage stage;
+  stage.name = type;
+  stage.op_class = OpClass::matmul;
+  stage.inputs = {0, 1};
+  stage.output = 2;
+  for (size_t d = 0; d < op.dims.size(); ++d) stage.dims.push_back(static_cast<int>(d));
+  stage.ops_per_point = 1;  // one multiply-accumulate
+  op.stages.push_back(stage);
+  return op;
+}
+
+}  // namespace
+
+Operator make_gemm(std::string name, int64_t m, int64_t n, int64_t k, DataType dtype) {
+  // dims M=0 N=1 K=2
+  return make_matmul(std::move(name), "gemm", {{"M", m}, {"N", n}, {"K", k}},
+                     {{"A", {0, 2}}, {"B", {2, 1}}, {"C", {0, 1}}}, dtype);
+}
+
+Operator make_batched_gemm(std::string name, int64_t batch, int64_t m, int64_t n, int64_t k,
+                           DataType dtype) {
+  // dims B=0 M=1 N=2 K=3
+  return make_matmul(std::move(name), "batched_gemm", {{"B", batch}, {"M", m}, {"N", n}, {"K", k}},
+                     {{"A", {0, 1, 3}}, {"W", {0, 3, 2}}, {"C", {0, 1, 2}}}, dtype);
+}
+
+bool is_vector_step(std::string_view step) {
+  for (const auto& s : step_table())
+    if (s.name == step) return true;
+  return false;
+}
+
+std::vector<std::string> vector_steps() {
+  std::vector<std::string> names;
+  for (const auto& s : step_table()) names.emplace_back(s.name);
+  return names;
+}
+
+Operator make_vector_op(std::string name, std::string_view step, int64_t rows, int64_t cols,
+                        DataType dtype) {
+  Operator op = make_fused_chain(std::move(name), {std::string(step)}, rows, cols, dtype);
+  op.type = std::string(step);
+  return op;
+}
+
+Operator make_fused_chain(std::string name, const std::vector<std::string>& steps, int64_t rows,
+                          int64_t cols, DataType dtype) {
+  if (steps.empty()) throw std::invalid_argument("a fused chain needs at least one step");
+  Operator op;
+  op.name = std::move(name);
+  op.type = "fused";
+  op.dims = {{"R", rows}, {"C", cols}};
+  const std::vector<int> full{0, 1}, row{1};
+  int previous = add_tensor(op, "X", full, dtype);
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const StepInfo& info = step_info(steps[i]);
+    Stage stage;
+    stage.name = stage_name(op, info.name, i);
+    stage.op_class = info.op_class;
+    stage.ops_per_point = info.ops_per_point;
+    stage.dims = full;
+    stage.inputs.push_back(previous);
+    for (auto extra : info.full_inputs)
+      stage.inputs.push_back(add_tensor(op, tensor_name(op, extra, i), full, dtype));
+    for (auto extra : info.row_inputs)
+      stage.inputs.push_back(add_tensor(op, tensor_name(op, extra, i), row, dtype));
+    bool last = i + 1 == steps.size();
+    std::string output = last ? "Y" : "T";
+    if (!last) output += std::to_string(i + 1);
+    stage.output = add_tensor(op, output, full, dtype);
+    previous = stage.output;
+    op.stages.push_back(stage);
+  }
+  return op;
+}
+
+}  // namespace ts

@@ -1,0 +1,31 @@
+#pragma once
+// Builders for the operators the suites use. Dimension and tensor names are fixed per builder
+// so that mappings and measurements can name them:
+//   gemm                C[M,N] += A[M,K] * B[K,N]
+//   batched_gemm        C[B,M,N] += A[B,M,K] * B[B,K,N]   (tensors A, W, C; dims B, M, N, K)
+//   vector operators    over rows R and columns C (C contiguous); X is the input, Y the output
+#include <string>
+#include <vector>
+
+#include "workload/Operator.hpp"
+
+namespace ts {
+
+Operator make_gemm(std::string name, int64_t m, int64_t n, int64_t k, DataType dtype = DataType::fp16);
+Operator make_batched_gemm(std::string name, int64_t batch, int64_t m, int64_t n, int64_t k,
+                           DataType dtype = DataType::fp16);
+
+// Vector steps usable alone or chained: add, mul (with a second full tensor), bias (a row vector
+// over C), scale, mask (a full tensor), gelu, relu, softmax, layernorm.
+bool is_vector_step(std::string_view step);
+std::vector<std::string> vector_steps();
+
+// One vector operator over R x C.
+Operator make_vector_op(std::string name, std::string_view step, int64_t rows, int64_t cols,
+                        DataType dtype = DataType::fp16);
+// A fused chain: each step takes the previous step's output as its first input; intermediates
+// are named T1, T2, ...; the final output is Y.
+Operator make_fused_chain(std::string name, const std::vector<std::string>& steps, int64_t rows,
+                          int64_t cols, DataType dtype = DataType::fp16);
+
+}  // namespace ts

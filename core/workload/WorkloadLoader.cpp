@@ -1,0 +1,115 @@
+#include "workload/WorkloadLoader.hpp"
+
+#include <map>
+
+#include "common/YamlSource.hpp"
+#include "workload/EinsumReader.hpp"
+#include "workload/OperatorBuilders.hpp"
+
+namespace ts {
+namespace {
+
+std::vector<std::string> known_types() {
+  std::vector<std::string> types{"gemm", "batched_gemm"};
+  for (auto& s : vector_steps()) types.push_back(s);
+  types.push_back("fused");
+  types.push_back("einsum");
+  return types;
+}
+
+int64_t size_at(const YamlSource& src, const YAML::Node& op, std::string_view key,
+                const std::string& label) {
+  return src.positive_integer(src.require(op, key, label), key);
+}
+
+Operator read_fused(const YamlSource& src, const YAML::Node& node, const std::string& name,
+                    DataType dtype, const std::string& label) {
+  src.check_keys(node, {"name", "type", "dtype", "steps", "rows", "cols"}, label);
+  YAML::Node steps = src.require(node, "steps", label);
+  src.expect_sequence(steps, "`steps`");
+  if (steps.size() == 0)
+    src.fail(steps, "`steps` is empty; expected e.g. `steps: [add, layernorm]`");
+  std::vector<std::string> names;
+  for (const auto& s : steps) {
+    std::string step = src.text(s, "steps");
+    if (!is_vector_step(step))
+      src.fail(s, "unknown step '" + step + "' in " + label +
+                      " (known: " + join_names(vector_steps()) + ")");
+    names.push_back(step);
+  }
+  return make_fused_chain(name, names, size_at(src, node, "rows", label),
+                          size_at(src, node, "cols", label), dtype);
+}
+
+Operator read_operator(const YamlSource& src, const YAML::Node& node, DataType default_dtype) {
+  src.expect_map(node, "an operator");
+  YAML::Node name_node = src.require(node, "name", "an operator");
+  std::string name = src.text(name_node, "name");
+  std::string label = "operator '" + name + "'";
+  YAML::Node type_node = src.require(node, "type", label);
+  std::string type = src.text(type_node, "type");
+  DataType dtype = node["dtype"].IsDefined() ? data_type_at(src, node["dtype"]) : default_dtype;
+
+  Operator op;
+  if (type == "gemm") {
+    src.check_keys(node, {"name", "type", "dtype", "M", "N", "K"}, label);
+    op = make_gemm(name, size_at(src, node, "M", label), size_at(src, node, "N", label),
+                   size_at(src, node, "K", label), dtype);
+  } else if (type == "batched_gemm") {
+    src.check_keys(node, {"name", "type", "dtype", "B", "M", "N", "K"}, label);
+    op = make_batched_gemm(name, size_at(src, node, "B", label), size_at(src, node, "M", label),
+                           size_at(src, node, "N", label), size_at(src, node, "K", label), dtype);
+  } else if (is_vector_step(type)) {
+    src.check_keys(node, {"name", "type", "dtype", "rows", "cols"}, label);
+    op = make_vector_op(name, type, size_at(src, node, "rows", label),
+                        size_at(src, node, "cols", label), dtype);
+  } else if (type == "fused") {
+    op = read_fused(src, node, name, dtype, label);
+  } else if (type == "einsum") {
+    op = read_einsum(src, node, name, dtype);
+  } else {
+    src.fail(type_node,
+             "unknown operator type '" + type + "' (known: " + join_names(known_types()) + ")");
+  }
+  op.where = src.where(node);
+  return op;
+}
+
+Workload read_workload(const YamlSource& src) {
+  src.check_header("workload");
+  const YAML::Node& root = src.root();
+  src.check_keys(
+      root, {"version", "kind", "name", "description", "batch", "seq_len", "dtype", "operators"},
+      "a workload");
+  Workload w;
+  w.source_file = src.file();
+  w.name = src.text_or(root, "name", file_stem(src.file()));
+  w.description = src.text_or(root, "description", "");
+  w.batch = src.positive_integer_or(root, "batch", 0);
+  w.seq_len = src.positive_integer_or(root, "seq_len", 0);
+  DataType dtype = root["dtype"].IsDefined() ? data_type_at(src, root["dtype"]) : DataType::fp16;
+
+  YAML::Node ops = src.require(root, "operators", "a workload");
+  src.expect_sequence(ops, "`operators`");
+  if (ops.size() == 0) src.fail(ops, "`operators` is empty; expected at least one operator");
+  std::map<std::string, int> lines;  // operator name -> line of its first use
+  for (const auto& node : ops) {
+    Operator op = read_operator(src, node, dtype);
+    auto [it, fresh] = lines.emplace(op.name, op.where.line);
+    if (!fresh)
+      src.fail(node["name"], "duplicate operator name '" + op.name + "' (first at line " +
+                                 std::to_string(it->second) + ")");
+    w.operators.push_back(std::move(op));
+  }
+  return w;
+}
+
+}  // namespace
+
+Workload parse_workload(const std::string& text, const std::string& file_name) {
+  return read_workload(YamlSource::parse(text, file_name));
+}
+
+Workload load_workload(const std::string& path) { return read_workload(YamlSource::load(path)); }
+
+}  // namespace ts
