@@ -1,11 +1,14 @@
 // `tilescope predict`: every operator's device time, launch overhead, bound and traffic.
 #include <fmt/format.h>
 
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
 
 #include "Commands.hpp"
+#include "analysis/MappingWriter.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "mapper/OperatorPrediction.hpp"
 #include "tile/MappingLoader.hpp"
@@ -15,7 +18,7 @@ namespace ts::cli {
 namespace {
 
 struct PredictArgs {
-  std::string arch, workload, op, mapping, format = "table";
+  std::string arch, workload, op, mapping, format = "table", save_mappings;
   bool explain = false;
   uint64_t budget = MapperOptions{}.budget;
 };
@@ -120,7 +123,31 @@ int run_predict(const PredictArgs& a) {
   options.mapping = mapping ? &*mapping : nullptr;
   options.mapper.budget = a.budget;
   std::vector<Prediction> rows;
-  for (const Operator* op : ops) rows.push_back(predict_operator(*op, graph, options));
+  std::vector<std::pair<std::string, std::string>> saved;  // written only once all succeeded
+  for (const Operator* op : ops) {
+    MappingProgram program;
+    rows.push_back(predict_operator(*op, graph, options, &program));
+    if (!a.save_mappings.empty()) {
+      const std::string name = graph.name + "-" + workload.name + "-" + op->name;
+      saved.emplace_back(a.save_mappings + "/" + name + ".yaml",
+                         mapping_yaml(program, name,
+                                      fmt::format("{} ({}) of {} on {}: {:.3f} us device time, bound by {}.\n"
+                                                  "Chosen by the tilescope mapper ({}).",
+                                                  op->name, op->shape_text(), workload.name, graph.name,
+                                                  rows.back().latency_us, rows.back().bound_by,
+                                                  rows.back().mapping_origin)));
+    }
+  }
+  if (!saved.empty()) {
+    std::filesystem::create_directories(a.save_mappings);
+    for (const auto& [path, text] : saved) {
+      std::ofstream out(path + ".tmp");
+      out << text;
+      out.close();
+      if (!out) throw std::runtime_error("cannot write " + path);
+      std::filesystem::rename(path + ".tmp", path);
+    }
+  }
 
   if (a.format == "json") {
     std::cout << to_json(rows, graph, workload, a.explain).dump(2) << "\n";
@@ -147,6 +174,7 @@ Runner add_predict(CLI::App& app) {
   cmd->add_option("--mapping", args->mapping, "mapping for the operator (kind: mapping); free factors make it a template for the mapper");
   cmd->add_option("--format", args->format, "output format")->check(CLI::IsMember({"table", "json", "csv"}));
   cmd->add_flag("--explain", args->explain, "print the annotated mapping tree, traffic and residency");
+  cmd->add_option("--save-mappings", args->save_mappings, "write each operator's mapping to DIR/<arch>-<suite>-<op>.yaml");
   cmd->add_option("--budget", args->budget, "mapper evaluations per operator")->check(CLI::PositiveNumber);
   return [args] { return run_predict(*args); };
 }

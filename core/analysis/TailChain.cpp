@@ -22,15 +22,18 @@ bool make_tail_chain(int64_t size, std::span<Factor> chain) {
   std::vector<int64_t> below(chain.size(), 1);
   for (size_t i = chain.size() - 1; i-- > 0;) below[i] = below[i + 1] * chain[i + 1].full;
   int64_t rest = size;
+  bool only_tail = true;  // every level above runs once, so this one only ever runs its tail
   for (size_t i = 0; i < chain.size(); ++i) {
     int64_t count = (rest + below[i] - 1) / below[i];
     if (count < 1) return false;
-    if (i == 0) {
+    if (i == 0 || only_tail) {
+      if (i > 0 && count > chain[i].full) return false;
       chain[i].full = count;
     } else if (count > chain[i].full) {
       return false;
     }
     chain[i].tail = count;
+    only_tail = only_tail && count == 1;
     rest -= (count - 1) * below[i];
   }
   return rest == 1;

@@ -341,11 +341,45 @@ class Evaluator {
     }
     u.store_drain = drain + store_latency;
     u.overlapped = child.double_buffer;
+    apply_ports(child, cs, mode, u);
     if (!u.overlapped) {
       u.load += latency;
       u.store += store_latency;
     }
     return u;
+  }
+
+  // Loads and stores that meet in one memory with a combined port (reads and writes together)
+  // share it: the larger of the two stretches until both fit through the port.
+  void apply_ports(const ProgramNode& child, const NodeScratch& cs, DimMask mode, Unit& u) const {
+    struct PortUse {
+      int memory;
+      double bytes;
+    };
+    PortUse ports[4];
+    int used = 0;
+    auto add = [&](int memory, double bytes) {
+      if (g_.node(memory).port_bytes_per_s <= 0) return;
+      for (int i = 0; i < used; ++i)
+        if (ports[i].memory == memory) {
+          ports[i].bytes += bytes;
+          return;
+        }
+      if (used < 4) ports[used++] = PortUse{memory, bytes};
+    };
+    for (size_t k = 0; k < child.loads.size(); ++k)
+      add(child.loads[k].from_memory, footprint(p_, cs, child.loads[k].tensor, mode) * cs.load_fraction[k]);
+    for (size_t k = 0; k < child.stores.size(); ++k)
+      add(child.stores[k].to_memory, footprint(p_, cs, child.stores[k].tensor, mode) * cs.store_fraction[k]);
+    double port = 0;
+    for (int i = 0; i < used; ++i) {
+      const double per_user = g_.node(ports[i].memory).port_bytes_per_s / static_cast<double>(std::max<int64_t>(1, cs.par));
+      port = std::max(port, ports[i].bytes / per_user);
+    }
+    if (port <= std::max(u.load, u.store)) return;
+    double& longer = u.load >= u.store ? u.load : u.store;
+    const double other = u.load >= u.store ? u.store : u.load;
+    longer = u.overlapped ? std::max(longer, port) : std::max(longer, port - other);
   }
 
   Unit op_unit(int c, DimMask mode) {

@@ -56,6 +56,8 @@ double ArchitectureGraph::effective_bandwidth(int edge_id, int64_t users) const 
   const ArchNode& dst = node(e.to);
   if (src.read_port_bytes_per_s > 0) bw = std::min(bw, src.read_port_bytes_per_s / k);
   if (dst.write_port_bytes_per_s > 0) bw = std::min(bw, dst.write_port_bytes_per_s / k);
+  if (src.port_bytes_per_s > 0) bw = std::min(bw, src.port_bytes_per_s / k);
+  if (dst.port_bytes_per_s > 0) bw = std::min(bw, dst.port_bytes_per_s / k);
   return bw;
 }
 

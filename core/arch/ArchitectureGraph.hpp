@@ -36,6 +36,9 @@ struct ArchNode {
   int word_bytes = 1;
   double read_port_bytes_per_s = 0;   // 0: no port limit beyond the edges
   double write_port_bytes_per_s = 0;  // 0: no port limit beyond the edges
+  // Reads and writes together (an HBM stack's one figure); 0: none. Concurrent loads and stores
+  // through this memory share it, which separate read and write ports cannot express.
+  double port_bytes_per_s = 0;
   // compute
   std::vector<ComputeCapability> capabilities;
   SourceLocation where;

@@ -22,6 +22,7 @@ uint64_t ArchitectureGraph::content_hash() const {
     h.add_i64(n.word_bytes);
     h.add_double(n.read_port_bytes_per_s);
     h.add_double(n.write_port_bytes_per_s);
+    h.add_double(n.port_bytes_per_s);
     h.add_u64(n.capabilities.size());
     for (const ComputeCapability& c : n.capabilities) {
       h.add_i64(static_cast<int64_t>(c.op_class));

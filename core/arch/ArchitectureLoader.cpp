@@ -101,7 +101,7 @@ void ArchitectureReader::read_node(const YAML::Node& n) {
   std::string label = label_of(n, "node", "name");
   src_.check_keys(n,
                   {"name", "type", "clock", "instances", "capacity", "word_bytes", "read_bandwidth",
-                   "write_bandwidth", "operations"},
+                   "write_bandwidth", "bandwidth", "operations"},
                   label);
   ArchNode node;
   YAML::Node name = src_.require(n, "name", label);
@@ -140,10 +140,12 @@ void ArchitectureReader::read_memory(ArchNode& node, const YAML::Node& n) {
   if (n["write_bandwidth"].IsDefined())
     node.write_port_bytes_per_s =
         bandwidth_at(src_, n["write_bandwidth"], "write_bandwidth", node.clock_hz);
+  if (n["bandwidth"].IsDefined())
+    node.port_bytes_per_s = bandwidth_at(src_, n["bandwidth"], "bandwidth", node.clock_hz);
 }
 
 void ArchitectureReader::read_compute(ArchNode& node, const YAML::Node& n) {
-  for (std::string_view k : {"capacity", "word_bytes", "read_bandwidth", "write_bandwidth"})
+  for (std::string_view k : {"capacity", "word_bytes", "read_bandwidth", "write_bandwidth", "bandwidth"})
     if (auto key = src_.key_node(n, k))
       src_.fail(*key, "`" + std::string(k) + "` applies to memory nodes only; '" + node.name +
                           "' is a compute node");

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
 #include <algorithm>
@@ -86,9 +87,24 @@ class SearchSpace {
     build_path();
     build_chains();
     build_orders();
+    for (size_t k = 0; k < vars_.size(); ++k) {
+      const Variable& v = vars_[k];
+      bool placed = false;
+      if (!v.is_order)
+        for (auto& g : groups_)
+          if (!vars_[g.front()].is_order && chains_[static_cast<size_t>(vars_[g.front()].chain)].dim ==
+                                                chains_[static_cast<size_t>(v.chain)].dim) {
+            g.push_back(k);
+            placed = true;
+            break;
+          }
+      if (!placed) groups_.push_back({k});
+    }
   }
 
   const std::vector<Variable>& variables() const { return vars_; }
+  // Variables that the descent changes together: those of one dimension, or one loop order.
+  const std::vector<std::vector<size_t>>& groups() const { return groups_; }
   double size() const {
     double s = 1;
     for (const auto& v : vars_) s *= static_cast<double>(v.count());
@@ -252,6 +268,7 @@ class SearchSpace {
   int primary_op_ = -1;
   std::vector<DimChain> chains_;
   std::vector<Variable> vars_;
+  std::vector<std::vector<size_t>> groups_;
   std::vector<Fixed> fixed_;
 
  public:
@@ -281,6 +298,9 @@ Best better(const Best& a, const Best& b) {
 }
 
 class Search {
+  static constexpr size_t kStarts = 64;
+  static constexpr uint64_t kMaxGroupPoints = 4096;
+
  public:
   Search(const MappingProgram& t, const MapperOptions& o)
       : tmpl_(t), options_(o), space_(t), workers_([this] {
@@ -316,13 +336,31 @@ class Search {
           pt[k] = static_cast<uint32_t>(h % vars[k].count());
         }
       };
-      Best b = reduce(samples, sample);
+      // Score every sample, then descend from the few best distinct ones: one start alone
+      // often settles in the basin of a poor loop order.
+      std::vector<double> times(samples);
+      run_range(samples, [&](uint64_t i, Worker& w) {
+        sample(i, w.point);
+        times[i] = score(w);
+      });
       evaluations_ += samples;
-      if (b.index != std::numeric_limits<uint64_t>::max()) {
-        sample(b.index, best_point);
-        best_time = b.time;
+      std::vector<uint64_t> order(samples);
+      std::iota(order.begin(), order.end(), uint64_t(0));
+      const size_t starts = std::min<size_t>(kStarts, samples);
+      std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(starts), order.end(),
+                        [&](uint64_t a, uint64_t b) { return times[a] < times[b] || (times[a] == times[b] && a < b); });
+      // Descend from the best samples in turn, while the budget lasts.
+      for (size_t s = 0; s < starts && evaluations_ < options_.budget; ++s) {
+        if (!std::isfinite(times[order[s]])) break;
+        std::vector<uint32_t> point(vars.size());
+        sample(order[s], point);
+        double time = times[order[s]];
+        descend(point, time, options_.budget);
+        if (time < best_time) {
+          best_time = time;
+          best_point = point;
+        }
       }
-      descend(best_point, best_time);
     }
     result.evaluations = evaluations_;
     result.program = tmpl_;
@@ -365,23 +403,47 @@ class Search {
     return tbb::parallel_reduce(tbb::blocked_range<uint64_t>(0, n, 256), Best{}, body, better);
   }
 
-  // Coordinate descent: change one choice at a time while it helps and the budget lasts.
-  void descend(std::vector<uint32_t>& point, double& best) {
+  template <typename Body>
+  void run_range(uint64_t n, Body&& body) {
+    auto chunk = [&](const tbb::blocked_range<uint64_t>& r) {
+      Worker& w = workers_.local();
+      for (uint64_t i = r.begin(); i != r.end(); ++i) body(i, w);
+    };
+    if (!options_.parallel) chunk(tbb::blocked_range<uint64_t>(0, n));
+    else tbb::parallel_for(tbb::blocked_range<uint64_t>(0, n, 256), chunk);
+  }
+
+  // Block coordinate descent: change the choices of one dimension together (their factors trade
+  // against each other through the tails), or one loop order, while it helps and budget lasts.
+  void descend(std::vector<uint32_t>& point, double& best, uint64_t limit) {
+    const auto& groups = space_.groups();
     const auto& vars = space_.variables();
     bool improved = std::isfinite(best);
-    while (improved && evaluations_ < options_.budget) {
+    while (improved && evaluations_ < limit) {
       improved = false;
-      for (size_t k = 0; k < vars.size() && evaluations_ < options_.budget; ++k) {
-        const uint64_t n = vars[k].count();
-        Best b = reduce(n, [&](uint64_t i, std::vector<uint32_t>& pt) {
+      for (size_t g = 0; g < groups.size() && evaluations_ < limit; ++g) {
+        const auto& members = groups[g];
+        uint64_t n = 1;
+        for (size_t k : members) n *= vars[k].count();
+        if (n > kMaxGroupPoints) n = 0;
+        auto set = [&](uint64_t i, std::vector<uint32_t>& pt) {
           pt = point;
-          pt[k] = static_cast<uint32_t>(i);
-        });
+          for (size_t k : members) {
+            pt[k] = static_cast<uint32_t>(i % vars[k].count());
+            i /= vars[k].count();
+          }
+        };
+        if (n == 0) continue;
+        Best b = reduce(n, set);
         evaluations_ += n;
-        if (b.time < best && b.index != point[k]) {
-          best = b.time;
-          point[k] = static_cast<uint32_t>(b.index);
-          improved = true;
+        if (b.time < best) {
+          std::vector<uint32_t> next;
+          set(b.index, next);
+          if (next != point) {
+            best = b.time;
+            point = next;
+            improved = true;
+          }
         }
       }
     }

@@ -11,7 +11,7 @@
 namespace ts {
 
 struct MapperOptions {
-  uint64_t budget = 20000;  // evaluations per operator
+  uint64_t budget = 50000;  // evaluations per operator
   uint64_t seed = 0x7113c0bull;
   bool parallel = true;
 };

@@ -30,7 +30,7 @@ MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& grap
 }
 
 Prediction predict_operator(const Operator& op, const ArchitectureGraph& graph,
-                            const OperatorPredictionOptions& options) {
+                            const OperatorPredictionOptions& options, MappingProgram* resolved) {
   std::string origin;
   MappingProgram program = resolve_mapping(op, graph, options, &origin);
   Evaluation eval;
@@ -38,6 +38,7 @@ Prediction predict_operator(const Operator& op, const ArchitectureGraph& graph,
   throw_if_invalid(program, eval);
   Prediction p = make_prediction(program, eval);
   p.mapping_origin = origin;
+  if (resolved) *resolved = std::move(program);
   return p;
 }
 

@@ -12,8 +12,10 @@ struct OperatorPredictionOptions {
 
 // Throws InputError when the mapping does not fit the operator or the graph, or when the mapper
 // finds no valid mapping.
+// `resolved`, when given, receives the concrete mapping that was evaluated.
 Prediction predict_operator(const Operator& op, const ArchitectureGraph& graph,
-                            const OperatorPredictionOptions& options);
+                            const OperatorPredictionOptions& options,
+                            MappingProgram* resolved = nullptr);
 
 // The concrete program predict_operator evaluates (for benchmarks and the explain view).
 MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& graph,

@@ -208,3 +208,25 @@ TEST_CASE("factors that do not cover the problem are an error at the mapping", "
     CHECK(what.find("M=64") != std::string::npos);
   }
 }
+
+TEST_CASE("loads and stores share a memory's combined port", "[analysis]") {
+  // Edges are fast (1024 B/cycle per instance) but DRAM has one 64 B/cycle port for reads and
+  // writes together. Per iteration 16 KiB in and 8 KiB out: 24 KiB / 64 = 384 cycles.
+  // First load 16 KiB / 64 = 256, compute 64, last store 8 KiB / 64 = 128:
+  // 16 * 384 + (256 + 64 + 128 - 384) = 6208.
+  std::string arch = tiny_arch("per_instance", "1024B/cycle");
+  arch.replace(arch.find("capacity: 1GiB}"), 15, "capacity: 1GiB, bandwidth: 64GB/s}");
+  Case c;
+  run_case(c, arch, "add", R"(  tile: DRAM
+  temporal: {R: 16}
+  children:
+    - tile: SRAM
+      double_buffer: true
+      temporal: {R: 4, C: 32}
+      children:
+        - op: PE
+          factors: {C: 32}
+)");
+  REQUIRE(c.eval.valid());
+  CHECK(c.cycles() == Approx(6208.0));
+}

@@ -170,7 +170,7 @@ TEST_CASE("architecture structure errors name the key and the place", "[arch][lo
     CHECK(e.where().column == 42);
     CHECK(e.message() ==
           "unknown key 'capacty' in node 'M'; expected one of: name, type, clock, instances, "
-          "capacity, word_bytes, read_bandwidth, write_bandwidth, operations");
+          "capacity, word_bytes, read_bandwidth, write_bandwidth, bandwidth, operations");
   }
   SECTION("duplicate node names") {
     InputError e = arch_error(

@@ -1,0 +1,94 @@
+#include "analysis/MappingWriter.hpp"
+
+#include <fmt/format.h>
+
+#include <sstream>
+
+namespace ts {
+namespace {
+
+std::string factor_text(const Factor& f) {
+  if (f.has_tail()) return fmt::format("{}/{}", f.full, f.tail);
+  return fmt::format("{}", f.full);
+}
+
+std::string factors_text(const MappingProgram& p, const std::array<Factor, kMaxDims>& factors,
+                         const std::array<uint8_t, kMaxDims>* order, bool keep_ones) {
+  std::string text;
+  for (int k = 0; k < p.ndims; ++k) {
+    const int d = order ? (*order)[k] : k;
+    const Factor& f = factors[d];
+    if (!keep_ones && f.full == 1 && !f.has_tail()) continue;
+    text += fmt::format("{}{}: {}", text.empty() ? "" : ", ", p.op->dims[d].name, factor_text(f));
+  }
+  return text;
+}
+
+void write_node(std::ostringstream& out, const MappingProgram& p, int id, int indent, bool first_key_dash) {
+  const ProgramNode& n = p.nodes[static_cast<size_t>(id)];
+  const ArchitectureGraph& g = *p.graph;
+  const std::string pad(static_cast<size_t>(indent), ' ');
+  auto line = [&, first = first_key_dash](const std::string& text) mutable {
+    out << (first ? pad.substr(0, pad.size() - 2) + "- " : pad) << text << "\n";
+    first = false;
+  };
+  switch (n.kind) {
+    case MappingNodeKind::tile: {
+      line("tile: " + g.node(n.memory).name);
+      std::string buffers;
+      for (int t = 0; t < p.ntensors; ++t) {
+        if (n.buffer[t] == n.memory) continue;
+        if (n.buffer[t] < 0 && p.op->is_intermediate(t)) continue;  // placed by the analysis
+        // A tile that never holds a tensor because no stage below uses it needs no entry.
+        bool used = false;
+        for (size_t k = static_cast<size_t>(id); k < p.nodes.size(); ++k) {
+          const ProgramNode& below = p.nodes[k];
+          if (k != static_cast<size_t>(id) && below.depth <= n.depth) break;
+          if (below.kind != MappingNodeKind::op) continue;
+          const Stage& st = p.op->stages[static_cast<size_t>(below.stage)];
+          used = used || st.output == t;
+          for (int in : st.inputs) used = used || in == t;
+        }
+        if (!used) continue;
+        buffers += fmt::format("{}{}: {}", buffers.empty() ? "" : ", ", p.op->tensors[t].name,
+                               n.buffer[t] < 0 ? std::string("bypass") : g.node(n.buffer[t]).name);
+      }
+      if (!buffers.empty()) line("buffers: {" + buffers + "}");
+      if (n.double_buffer) line("double_buffer: true");
+      std::string temporal = factors_text(p, n.temporal, &n.order, false);
+      if (!temporal.empty()) line("temporal: {" + temporal + "}");
+      std::string spatial = factors_text(p, n.spatial, nullptr, false);
+      if (!spatial.empty()) line("spatial: {" + spatial + "}");
+      break;
+    }
+    case MappingNodeKind::op: {
+      line("op: " + g.node(n.compute).name);
+      if (p.op->stages.size() > 1) line("stage: " + p.op->stages[static_cast<size_t>(n.stage)].name);
+      std::string f = factors_text(p, n.op_factor, nullptr, false);
+      if (!f.empty()) line("factors: {" + f + "}");
+      break;
+    }
+    case MappingNodeKind::scope: line(std::string("scope: ") + std::string(to_string(n.scope))); break;
+    case MappingNodeKind::trans:
+      line("trans: " + p.op->tensors[static_cast<size_t>(n.tensor)].name);
+      line("to: " + g.node(n.target).name);
+      break;
+  }
+  if (!n.children.empty()) {
+    line("children:");
+    for (int c : n.children) write_node(out, p, c, indent + 4, true);
+  }
+}
+
+}  // namespace
+
+std::string mapping_yaml(const MappingProgram& p, const std::string& name, const std::string& header_comment) {
+  std::ostringstream out;
+  std::istringstream comment(header_comment);
+  for (std::string l; std::getline(comment, l);) out << "# " << l << "\n";
+  out << "version: 1\nkind: mapping\nname: " << name << "\noperator: " << p.op->name << "\ntree:\n";
+  write_node(out, p, 0, 2, false);
+  return out.str();
+}
+
+}  // namespace ts
