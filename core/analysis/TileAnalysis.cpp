@@ -228,6 +228,33 @@ class Evaluator {
     for (size_t k = 0; k < child.stores.size(); ++k) cs.store_fraction[k] = fraction_of(child.stores[k], true);
   }
 
+  // A compute unit keeps an operand (and an accumulating result) across consecutive calls while
+  // the innermost loops of its tile do not index it: a stationary operand is sent once.
+  void operand_fractions(int c) {
+    const ProgramNode& node = p_.nodes[c];
+    NodeScratch& s = e_.nodes[c];
+    int tile = node.parent;
+    while (tile >= 0 && p_.nodes[tile].kind != MappingNodeKind::tile) tile = p_.nodes[tile].parent;
+    for (size_t k = 0; k < node.operands.size(); ++k) {
+      const DimMask mask = p_.tensor_dims[node.operands[k].tensor];
+      double fills = 1, execs = 1;
+      bool suffix = true;
+      if (tile >= 0) {
+        const ProgramNode& t = p_.nodes[tile];
+        for (int j = p_.ndims - 1; j >= 0; --j) {
+          const int d = t.order[j];
+          const double trips = static_cast<double>(t.temporal[d].full);
+          if (trips <= 1) continue;
+          execs *= trips;
+          if (suffix && !((mask >> d) & 1u)) continue;
+          suffix = false;
+          fills *= trips;
+        }
+      }
+      s.load_fraction[k] = fills / execs;
+    }
+  }
+
   void top_down() {
     const int n = static_cast<int>(p_.nodes.size());
     NodeScratch& root = e_.nodes[0];
@@ -237,6 +264,7 @@ class Evaluator {
       const ProgramNode& node = p_.nodes[i];
       NodeScratch& s = e_.nodes[i];
       if (node.kind == MappingNodeKind::tile && i > 0) fractions(i);
+      if (node.kind == MappingNodeKind::op) operand_fractions(i);
       if (node.kind != MappingNodeKind::tile && node.kind != MappingNodeKind::scope) continue;
       int64_t active = 1;
       if (node.kind == MappingNodeKind::tile) {
@@ -409,8 +437,9 @@ class Evaluator {
     const double compute_s = ops / cap.ops_per_cycle / g_.node(node.compute).clock_hz;
     u.compute = compute_s;
     u.compute_bound = BoundBy::compute(node.compute);
-    for (const Flow& f : node.operands) {
-      const double bytes = footprint(p_, s, f.tensor, mode);
+    for (size_t j = 0; j < node.operands.size(); ++j) {
+      const Flow& f = node.operands[j];
+      const double bytes = footprint(p_, s, f.tensor, mode) * s.load_fraction[j];
       for (int edge : f.path) {
         const double t = bytes / g_.effective_bandwidth(edge, s.par);
         if (t > u.compute) {
@@ -579,8 +608,9 @@ class Evaluator {
         for (size_t k = 0; k < node.loads.size(); ++k) add(node.loads[k], s.load_fraction[k]);
         for (size_t k = 0; k < node.stores.size(); ++k) add(node.stores[k], s.store_fraction[k]);
       } else if (node.kind == MappingNodeKind::op) {
-        for (const Flow& f : node.operands) {
-          const double bytes = volume(f.tensor, s);
+        for (size_t j = 0; j < node.operands.size(); ++j) {
+          const Flow& f = node.operands[j];
+          const double bytes = volume(f.tensor, s) * s.load_fraction[j];
           for (int edge : f.path) e_.edge_bytes[edge] += bytes;
         }
       } else if (node.kind == MappingNodeKind::trans) {

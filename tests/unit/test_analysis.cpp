@@ -230,3 +230,75 @@ TEST_CASE("loads and stores share a memory's combined port", "[analysis]") {
   REQUIRE(c.eval.valid());
   CHECK(c.cycles() == Approx(6208.0));
 }
+
+TEST_CASE("a trans node moves an intermediate and its consumer reads it there", "[analysis]") {
+  // Add a UB beside each PE, reached from SRAM at 128 B/cycle, feeding the PE.
+  std::string arch = tiny_arch();
+  arch.replace(arch.find("  - name: PE"), 0, "  - {name: UB, type: memory, capacity: 16KiB, instances: 4}\n");
+  arch += "  - {from: SRAM, to: UB, bandwidth: 128B/cycle}\n  - {from: UB, to: PE, bandwidth: 1024B/cycle}\n";
+  const std::string workload = R"(version: 1
+kind: workload
+name: chain
+operators:
+  - {name: add_relu, type: fused, steps: [add, relu], rows: 64, cols: 1024}
+)";
+  auto mapping = [](bool move) {
+    return std::string(R"(version: 1
+kind: mapping
+name: m
+tree:
+  tile: DRAM
+  temporal: {R: 16}
+  children:
+    - tile: SRAM
+      double_buffer: true
+      temporal: {R: 4, C: 32}
+      children:
+        - scope: sequential
+          children:
+            - op: PE
+              stage: add
+              factors: {C: 32}
+)") + (move ? "            - trans: T1\n              to: UB\n" : "") +
+           R"(            - op: PE
+              stage: relu
+              factors: {C: 32}
+)";
+  };
+  ArchitectureGraph g = parse_architecture(arch, "tiny-ub.yaml");
+  Workload w = parse_workload(workload, "chain.yaml");
+  const Operator& op = w.operators.front();
+  MappingProgram moved = compile_mapping(parse_mapping(mapping(true), "m.yaml"), op, g);
+  MappingProgram stays = compile_mapping(parse_mapping(mapping(false), "m.yaml"), op, g);
+  // relu reads T1 from UB after the trans, from SRAM without it.
+  const ProgramNode& relu = moved.nodes.back();
+  REQUIRE(relu.kind == MappingNodeKind::op);
+  CHECK(g.node(relu.operands.front().from_memory).name == "UB");
+  CHECK(g.node(stays.nodes.back().operands.front().from_memory).name == "SRAM");
+  Evaluation em, es;
+  evaluate(moved, em);
+  evaluate(stays, es);
+  REQUIRE(em.valid());
+  REQUIRE(es.valid());
+  // Per SRAM iteration: add 0.5 cycle, trans of a 32-element T1 block (64 B at 128 B/cycle)
+  // 0.5, relu 0.5: 128 iterations x 1.5 = 192 cycles of compute under each root iteration.
+  // Root: 16 x max(256, 192, 128) + (256 + 192 + 128 - 256) = 4416; without trans 4096 + 256.
+  CHECK(em.device_s * 1e9 == Approx(4416.0));
+  CHECK(es.device_s * 1e9 == Approx(4352.0));
+  // The intermediate never reaches DRAM: only X and Z go in, only Y comes out.
+  Prediction p = make_prediction(moved, em);
+  for (const auto& t : p.traffic)
+    if (t.edge == "SRAM->DRAM") CHECK(t.bytes == Approx(64.0 * 1024 * 2));
+
+  // A trans to a memory with no path from SRAM is an error at the trans node.
+  std::string no_path = arch;
+  no_path.erase(no_path.find("  - {from: SRAM, to: UB"), std::string("  - {from: SRAM, to: UB, bandwidth: 128B/cycle}\n").size());
+  ArchitectureGraph cut = parse_architecture(no_path, "tiny-ub.yaml");
+  try {
+    compile_mapping(parse_mapping(mapping(true), "m.yaml"), op, cut);
+    FAIL("expected a missing path");
+  } catch (const InputError& e) {
+    CHECK(e.where().line == 17);
+    CHECK(std::string(e.what()).find("no path") != std::string::npos);
+  }
+}

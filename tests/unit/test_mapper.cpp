@@ -1,0 +1,123 @@
+// The mapper against an exhaustive search written here, on problems small enough to enumerate.
+#include <catch2/catch.hpp>
+#include <limits>
+
+#include "AnalysisFixtures.hpp"
+#include "mapper/Mapper.hpp"
+#include "workload/OperatorBuilders.hpp"
+
+using namespace ts;
+using namespace ts::test;
+
+namespace {
+
+const char* kTemplate = R"(version: 1
+kind: mapping
+name: t
+tree:
+  tile: DRAM
+  temporal: {M: "?", N: "?", K: "?"}
+  order: "?"
+  spatial: {M: "?"}
+  children:
+    - tile: SRAM
+      double_buffer: true
+      temporal: {M: "?", N: "?", K: "?"}
+      children:
+        - op: PE
+          factors: {M: 8, N: 8, K: 4}
+)";
+
+std::vector<int64_t> divisors(int64_t n) {
+  std::vector<int64_t> v;
+  for (int64_t d = 1; d <= n; ++d)
+    if (n % d == 0) v.push_back(d);
+  return v;
+}
+
+// Every mapping of the template with divisor factors (no tails needed), every loop order at the
+// root: the optimum by brute force, built as mapping text so nothing of the mapper is reused.
+double brute_force(const ArchitectureGraph& g, const Operator& op) {
+  const int64_t M = op.dims[0].size / 8, N = op.dims[1].size / 8, K = op.dims[2].size / 4;
+  const char* orders[] = {"M, N, K", "M, K, N", "N, M, K", "N, K, M", "K, M, N", "K, N, M"};
+  double best = std::numeric_limits<double>::infinity();
+  for (int64_t sm : divisors(M))
+    for (int64_t m1 : divisors(M / sm))
+      for (int64_t n1 : divisors(N))
+        for (int64_t k1 : divisors(K))
+          for (const char* order : orders) {
+            const int64_t m0 = M / sm / m1, n0 = N / n1, k0 = K / k1;
+            std::string text = "version: 1\nkind: mapping\nname: b\ntree:\n  tile: DRAM\n";
+            text += "  temporal: {M: " + std::to_string(m1) + ", N: " + std::to_string(n1) +
+                    ", K: " + std::to_string(k1) + "}\n  order: [" + order + "]\n";
+            text += "  spatial: {M: " + std::to_string(sm) + "}\n  children:\n    - tile: SRAM\n";
+            text += "      double_buffer: true\n      temporal: {M: " + std::to_string(m0) +
+                    ", N: " + std::to_string(n0) + ", K: " + std::to_string(k0) + "}\n";
+            text += "      children:\n        - op: PE\n          factors: {M: 8, N: 8, K: 4}\n";
+            Mapping m = parse_mapping(text, "brute.yaml");
+            MappingProgram p = compile_mapping(m, op, g);
+            Evaluation e;
+            best = std::min(best, evaluate(p, e));
+          }
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("the mapper finds the exhaustive optimum on small problems", "[mapper]") {
+  ArchitectureGraph g = parse_architecture(tiny_arch("shared", "64B/cycle"), "tiny.yaml");
+  Mapping tmpl = parse_mapping(kTemplate, "t.yaml");
+  for (auto [m, n, k] : {std::tuple{64, 64, 64}, std::tuple{128, 32, 64}, std::tuple{32, 96, 48}}) {
+    Operator op = make_gemm("g", m, n, k);
+    const double optimum = brute_force(g, op);
+    REQUIRE(std::isfinite(optimum));
+    MappingProgram program = compile_mapping(tmpl, op, g, true);
+    MapperOptions all;
+    all.budget = 10'000'000;  // more than the space: exhaustive
+    MapperResult exhaustive = search_mapping(program, all);
+    REQUIRE(exhaustive.found);
+    CHECK(exhaustive.exhaustive);
+    // The mapper's space holds every divisor split, and tails may do even better.
+    CHECK(exhaustive.device_s <= optimum * (1 + 1e-9));
+    MapperOptions small;
+    small.budget = 3000;  // less than the space: sampling then descent
+    MapperResult searched = search_mapping(program, small);
+    REQUIRE(searched.found);
+    CHECK_FALSE(searched.exhaustive);
+    CHECK(searched.device_s <= exhaustive.device_s * 1.05);
+  }
+}
+
+TEST_CASE("the mapper is deterministic whatever the threading", "[mapper]") {
+  ArchitectureGraph g = parse_architecture(tiny_arch(), "tiny.yaml");
+  Operator op = make_gemm("g", 96, 80, 64);
+  MappingProgram program = compile_mapping(parse_mapping(kTemplate, "t.yaml"), op, g, true);
+  MapperOptions parallel, serial;
+  parallel.budget = serial.budget = 2000;
+  serial.parallel = false;
+  MapperResult a = search_mapping(program, parallel);
+  MapperResult b = search_mapping(program, serial);
+  REQUIRE(a.found);
+  CHECK(a.device_s == b.device_s);
+  CHECK(a.evaluations == b.evaluations);
+  Evaluation ea, eb;
+  evaluate(a.program, ea);
+  evaluate(b.program, eb);
+  CHECK(ea.device_s == eb.device_s);
+}
+
+TEST_CASE("a mapped result keeps within capacity and covers the problem", "[mapper]") {
+  ArchitectureGraph g = parse_architecture(tiny_arch(), "tiny.yaml");
+  Operator op = make_gemm("g", 100, 70, 36);  // nothing divides evenly: tails everywhere
+  MappingProgram program = compile_mapping(parse_mapping(kTemplate, "t.yaml"), op, g, true);
+  MapperResult r = search_mapping(program, MapperOptions{});
+  REQUIRE(r.found);
+  Evaluation e;
+  evaluate(r.program, e);
+  REQUIRE(e.valid());
+  for (size_t k = 0; k < r.program.memories.size(); ++k)
+    CHECK(e.memory_usage[k] <= g.node(r.program.memories[k]).capacity_bytes);
+  CHECK(e.nodes[0].ext_tail[0] == 100);
+  CHECK(e.nodes[0].ext_tail[1] == 70);
+  CHECK(e.nodes[0].ext_tail[2] == 36);
+}
