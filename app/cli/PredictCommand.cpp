@@ -39,16 +39,29 @@ void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g
     bound_w = std::max(bound_w, r.bound_by.size());
   }
   std::cout << fmt::format("{} on {} ({} operators)\n", w.name, g.name, rows.size());
-  std::cout << fmt::format("{:<{}}  {:<{}}  {:>12}  {:>9}  {:>14}  {:<{}}  {:>6}  {}\n", "operator",
-                           name_w, "shape", shape_w, "latency_us", "launch_us", "cycles",
-                           "bound_by", bound_w, "util", "mapping");
+  std::string main_memory;
+  double largest = -1;
+  for (const auto& n : g.nodes)
+    if (n.kind == NodeKind::memory && n.capacity_bytes > largest) {
+      largest = n.capacity_bytes;
+      main_memory = n.name;
+    }
+  std::cout << fmt::format("{:<{}}  {:<{}}  {:>12}  {:>9}  {:>14}  {:<{}}  {:>6}  {:>12}  {}\n",
+                           "operator", name_w, "shape", shape_w, "latency_us", "launch_us",
+                           "cycles", "bound_by", bound_w, "util", main_memory + "_MB", "mapping");
   double total = 0;
   for (const auto& r : rows) {
     total += r.latency_us + r.launch_overhead_us;
-    std::cout << fmt::format("{:<{}}  {:<{}}  {:>12.3f}  {:>9.2f}  {:>14.0f}  {:<{}}  {:>5.1f}%  {}\n",
+    // Off-chip traffic: bytes in and out of the graph's largest memory (HBM, DRAM).
+    double offchip = 0;
+    for (const auto& t : r.traffic) {
+      const auto arrow = t.edge.find("->");
+      if (t.edge.substr(0, arrow) == main_memory || t.edge.substr(arrow + 2) == main_memory) offchip += t.bytes;
+    }
+    std::cout << fmt::format("{:<{}}  {:<{}}  {:>12.3f}  {:>9.2f}  {:>14.0f}  {:<{}}  {:>5.1f}%  {:>12}  {}\n",
                              r.op_name, name_w, r.shape, shape_w, r.latency_us,
                              r.launch_overhead_us, r.cycles, r.bound_by, bound_w,
-                             r.utilization * 100.0, r.mapping_origin);
+                             r.utilization * 100.0, fmt::format("{:.2f}", offchip / 1e6), r.mapping_origin);
     if (explain) {
       std::cout << r.explain;
       for (const auto& t : r.traffic)

@@ -188,41 +188,43 @@ class Evaluator {
     return true;
   }
 
-  // Reuse: a child's buffer is refilled on every iteration of the loops above it, except the
-  // innermost run of loops that do not index the tensor (the tile stays resident through them).
+  // Refills of a buffer over the loops above it, visited innermost first: the innermost run of
+  // loops that do not index the tensor keeps the tile resident; every other loop refills it.
+  struct ReuseCount {
+    double fills = 1, execs = 1, distinct = 1;
+    bool suffix = true;
+    void loop(double trips, bool relevant) {
+      if (trips <= 1) return;
+      execs *= trips;
+      if (relevant) distinct *= trips;
+      if (suffix && !relevant) return;
+      suffix = false;
+      fills *= trips;
+    }
+  };
+
+  void temporal_loops(const ProgramNode& tile, DimMask mask, ReuseCount& count) const {
+    for (int k = p_.ndims - 1; k >= 0; --k) {
+      const int d = tile.order[k];
+      count.loop(static_cast<double>(tile.temporal[d].full), (mask >> d) & 1u);
+    }
+  }
+
+  // Reuse of a child tile's buffers across the loops of every tile above it (waves are the
+  // outermost loop of their tile).
   void fractions(int c) {
     const ProgramNode& child = p_.nodes[c];
     NodeScratch& cs = e_.nodes[c];
     auto fraction_of = [&](const Flow& f, bool for_store) {
       const DimMask mask = p_.tensor_dims[f.tensor];
-      double fills = 1, execs = 1, distinct = 1;
-      bool suffix = true;
-      auto loop = [&](double trips, bool relevant) {
-        if (trips <= 1) return;
-        execs *= trips;
-        if (relevant) distinct *= trips;
-        if (suffix && !relevant) return;
-        suffix = false;
-        fills *= trips;
-      };
-      for (int a = child.parent; a >= 0; a = p_.nodes[a].parent) {
-        const ProgramNode& an = p_.nodes[a];
-        if (an.kind != MappingNodeKind::tile) continue;
-        for (int k = p_.ndims - 1; k >= 0; --k) {
-          int d = an.order[k];
-          loop(static_cast<double>(an.temporal[d].full), (mask >> d) & 1u);
-        }
-        const NodeScratch& as = e_.nodes[a];
-        if (as.waves > 1) {
-          DimMask spread = 0;
-          for (int d = 0; d < p_.ndims; ++d)
-            if (an.spatial[d].full > 1) spread |= DimMask(1) << d;
-          loop(static_cast<double>(as.waves), (mask & spread) != 0);
-        }
+      ReuseCount count;
+      for (int a = enclosing_tile(c); a >= 0; a = enclosing_tile(a)) {
+        temporal_loops(p_.nodes[a], mask, count);
+        if (e_.nodes[a].waves > 1)
+          count.loop(static_cast<double>(e_.nodes[a].waves), (mask & spread_dims(a)) != 0);
       }
-      if (for_store) return fills / execs;
-      if (f.accumulate) return (fills - distinct) / execs;
-      return fills / execs;
+      if (!for_store && f.accumulate) return (count.fills - count.distinct) / count.execs;
+      return count.fills / count.execs;
     };
     for (size_t k = 0; k < child.loads.size(); ++k) cs.load_fraction[k] = fraction_of(child.loads[k], false);
     for (size_t k = 0; k < child.stores.size(); ++k) cs.store_fraction[k] = fraction_of(child.stores[k], true);
@@ -233,25 +235,11 @@ class Evaluator {
   void operand_fractions(int c) {
     const ProgramNode& node = p_.nodes[c];
     NodeScratch& s = e_.nodes[c];
-    int tile = node.parent;
-    while (tile >= 0 && p_.nodes[tile].kind != MappingNodeKind::tile) tile = p_.nodes[tile].parent;
+    const int tile = enclosing_tile(c);
     for (size_t k = 0; k < node.operands.size(); ++k) {
-      const DimMask mask = p_.tensor_dims[node.operands[k].tensor];
-      double fills = 1, execs = 1;
-      bool suffix = true;
-      if (tile >= 0) {
-        const ProgramNode& t = p_.nodes[tile];
-        for (int j = p_.ndims - 1; j >= 0; --j) {
-          const int d = t.order[j];
-          const double trips = static_cast<double>(t.temporal[d].full);
-          if (trips <= 1) continue;
-          execs *= trips;
-          if (suffix && !((mask >> d) & 1u)) continue;
-          suffix = false;
-          fills *= trips;
-        }
-      }
-      s.load_fraction[k] = fills / execs;
+      ReuseCount count;
+      if (tile >= 0) temporal_loops(p_.nodes[tile], p_.tensor_dims[node.operands[k].tensor], count);
+      s.load_fraction[k] = count.fills / count.execs;
     }
   }
 

@@ -78,8 +78,9 @@ class ArchitectureGraph {
   void finalize();
 
   std::optional<int> find_node(std::string_view node_name) const;
-  const ArchNode& node(int id) const { return nodes.at(static_cast<size_t>(id)); }
-  const ArchEdge& edge(int id) const { return edges.at(static_cast<size_t>(id)); }
+  // Unchecked: ids come from the graph itself; the hot path of the analysis calls these.
+  const ArchNode& node(int id) const { return nodes[static_cast<size_t>(id)]; }
+  const ArchEdge& edge(int id) const { return edges[static_cast<size_t>(id)]; }
   const std::vector<int>& out_edges(int node_id) const { return out_.at(static_cast<size_t>(node_id)); }
 
   // The direct edge from a to b, or -1.
