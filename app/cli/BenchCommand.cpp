@@ -68,7 +68,7 @@ int run_model(const BenchArgs& a) {
   {
     tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
     const double rate = evaluations_per_second(program, a.seconds, a.repetitions);
-    std::cout << fmt::format("{:.0f} evaluations/s (one thread, best of {} x {:.1f} s)\n", rate,
+    std::cout << fmt::format("{:.0f} evaluations/s (one thread, best of {} x {:g} s)\n", rate,
                              a.repetitions, a.seconds);
   }
   {

@@ -128,7 +128,9 @@ int run_predict(const PredictArgs& a) {
   if (ops.empty()) {
     std::string names;
     for (const auto& op : workload.operators) names += (names.empty() ? "" : ", ") + op.name;
-    throw InputError(SourceLocation{a.workload, 0, 0},
+    // Named by the mapping file: the error belongs at its `operator:` line.
+    const bool from_mapping = mapping && a.op.empty();
+    throw InputError(from_mapping ? mapping->op_where : SourceLocation{a.workload, 0, 0},
                      fmt::format("no operator '{}' in workload '{}' (its operators: {})", only,
                                  workload.name, names));
   }

@@ -29,7 +29,8 @@ std::string check_mapping(const Mapping& m, const ValidateArgs& a) {
   for (const auto& o : w.operators)
     if (o.name == name || (name.empty() && w.operators.size() == 1)) op = &o;
   if (!op)
-    throw InputError(SourceLocation{m.source_file, m.root.where.line, m.root.where.column},
+    throw InputError(a.op.empty() && !m.op_name.empty() ? m.op_where
+                                                         : SourceLocation{m.source_file, m.root.where.line, m.root.where.column},
                      fmt::format("operator '{}' is not in workload '{}'; name one with --op", name, w.name));
   if (m.has_free_factors()) {
     compile_mapping(instantiate_template(m, *op), *op, graph, true);

@@ -248,8 +248,13 @@ void ArchitectureReader::read_templates(const YAML::Node& t) {
   for (const auto& entry : t) {
     OpClass cls = *parse_op_class(entry.first.Scalar());
     std::filesystem::path path = src_.text(entry.second, entry.first.Scalar());
-    g_.mapping_templates[cls] =
-        (path.is_absolute() ? path : base / path).lexically_normal().string();
+    std::filesystem::path resolved = (path.is_absolute() ? path : base / path).lexically_normal();
+    // A template is read only when the mapper needs it; a wrong path must fail here, at its line.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(resolved, ec))
+      src_.fail(entry.second, "mapping template '" + path.string() + "' not found (looked for " +
+                                  resolved.string() + "; paths are relative to this file)");
+    g_.mapping_templates[cls] = resolved.string();
   }
 }
 

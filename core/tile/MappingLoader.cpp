@@ -46,6 +46,7 @@ Mapping MappingReader::read() {
   m.name = src_.text_or(root, "name", file_stem(src_.file()));
   m.description = src_.text_or(root, "description", "");
   m.op_name = src_.text_or(root, "operator", "");
+  if (root["operator"].IsDefined()) m.op_where = src_.where(root["operator"]);
   m.root = read_node(src_.require(root, "tree", "a mapping"), false);
   return m;
 }

@@ -72,6 +72,7 @@ struct Mapping {
   std::string description;
   std::string source_file;
   std::string op_name;  // the operator it was written for, optional
+  SourceLocation op_where;
   MappingNode root;
 
   bool has_free_factors() const;

@@ -74,7 +74,7 @@ TEST_CASE("the example architecture of docs/formats.md loads in SI units", "[arc
   CHECK(g.edge_between(1, 2) == 1);
   CHECK(g.out_edges(1).size() == 2);
 
-  auto expected = (std::filesystem::path(TILESCOPE_FIXTURES) / "mappings/tiny-gemm-template.yaml")
+  auto expected = (std::filesystem::path(TILESCOPE_FIXTURES) / "mapping/tiny-gemm-template.yaml")
                       .lexically_normal()
                       .string();
   REQUIRE(g.mapping_templates.count(OpClass::matmul) == 1);

@@ -1,0 +1,279 @@
+// Bad input through the CLI: exit status 2, nothing on stdout, and exactly one line on stderr,
+// `<file>:<line>:<col>: <message>`, naming the offending file and the place of the fault in it.
+// Each case says the line and the text that starts at the reported column, so the expected
+// place is read off the fixture itself.
+#include <catch2/catch.hpp>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "RunTilescope.hpp"
+
+namespace {
+
+using namespace ts::cli_test;
+
+struct Fault {
+  std::string file;                   // as given on the command line, absolute here
+  int line = 0;                       // 1-based
+  std::string at;                     // the text that starts at the reported column of that line
+  std::vector<std::string> mentions;  // words the message must contain
+  bool exact_column = true;           // false: the line must match, any column on it will do
+};
+
+// The text of a line of a file, 1-based.
+std::string line_of(const std::string& file, int line) {
+  const std::vector<std::string> lines = split_lines(read_text(file));
+  REQUIRE(line >= 1);
+  REQUIRE(static_cast<size_t>(line) <= lines.size());
+  return lines[static_cast<size_t>(line - 1)];
+}
+
+void check_fault(const RunResult& r, const Fault& f) {
+  INFO(r.command << "\nexit " << r.status << "\nstdout: " << r.out << "\nstderr: " << r.err);
+  CHECK_FALSE(r.signaled);
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  REQUIRE_FALSE(r.err.empty());
+  CHECK(r.err.back() == '\n');
+  const std::vector<std::string> lines = split_lines(r.err);
+  REQUIRE(lines.size() == 1);
+  const std::string& err = lines[0];
+
+  // `<file>:<line>:<col>: <message>`
+  REQUIRE(err.rfind(f.file + ":", 0) == 0);
+  std::smatch m;
+  const std::string rest = err.substr(f.file.size() + 1);
+  REQUIRE(std::regex_match(rest, m, std::regex("([0-9]+):([0-9]+): (.+)")));
+  const int line = std::stoi(m[1].str());
+  const int column = std::stoi(m[2].str());
+  const std::string message = m[3].str();
+  CHECK(line == f.line);
+
+  const std::string text = line_of(f.file, f.line);
+  INFO("line " << f.line << " of " << f.file << ": " << text);
+  const size_t at = text.find(f.at);
+  REQUIRE(at != std::string::npos);  // the fixture still has the fault where this case says
+  if (f.exact_column) CHECK(column == static_cast<int>(at) + 1);
+  CHECK(column >= 1);
+  CHECK(static_cast<size_t>(column) <= text.size());
+
+  for (const std::string& word : f.mentions) {
+    INFO("the message should mention '" << word << "'");
+    CHECK(message.find(word) != std::string::npos);
+  }
+}
+
+const std::string kSuite = "samples/workloads/bert-base.yaml";
+const std::string kTiny = fixture("arch/tiny.yaml");
+const std::string kTwoUnits = fixture("cli/two-units.yaml");
+const std::string kSmall = fixture("cli/small-suite.yaml");
+const std::string kGemmOk = fixture("cli/gemm-ok.yaml");
+
+// A graph file at fault: through predict, through `validate FILE`, and through the graph a
+// mapping is validated against. `standalone`: the file is at fault on its own too, not only as a
+// graph (a file of another kind is checked as that kind by `validate FILE`).
+void check_graph_fault(const Fault& f, bool standalone = true) {
+  SECTION("predict") {
+    check_fault(run_tilescope({"predict", "--arch", f.file, "--workload", kSuite}), f);
+  }
+  SECTION("predict with a mapping") {
+    check_fault(run_tilescope({"predict", "--arch", f.file, "--workload", kSmall, "--mapping",
+                               kGemmOk, "--op", "gemm_small"}),
+                f);
+  }
+  if (standalone) {
+    SECTION("validate FILE") { check_fault(run_tilescope({"validate", f.file}), f); }
+  }
+  SECTION("validate --arch FILE MAPPING") {
+    check_fault(run_tilescope({"validate", "--arch", f.file, "--workload", kSmall, "--op",
+                               "gemm_small", kGemmOk}),
+                f);
+  }
+}
+
+// A mapping at fault for operator `op` of the small suite on graph `arch`.
+void check_mapping_fault(const std::string& arch, const std::string& op, const Fault& f) {
+  SECTION("predict --mapping") {
+    check_fault(run_tilescope({"predict", "--arch", arch, "--workload", kSmall, "--mapping", f.file,
+                               "--op", op}),
+                f);
+  }
+  SECTION("predict --mapping --format json --explain") {
+    check_fault(run_tilescope({"predict", "--arch", arch, "--workload", kSmall, "--mapping", f.file,
+                               "--op", op, "--format", "json", "--explain"}),
+                f);
+  }
+  SECTION("predict --mapping without --op (the mapping names its operator)") {
+    check_fault(
+        run_tilescope({"predict", "--arch", arch, "--workload", kSmall, "--mapping", f.file}), f);
+  }
+  SECTION("validate --arch --workload --op MAPPING") {
+    check_fault(
+        run_tilescope({"validate", "--arch", arch, "--workload", kSmall, "--op", op, f.file}), f);
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// The fixtures that must work: each error fixture below changes one thing in one of these.
+
+TEST_CASE("the valid CLI fixtures predict and validate", "[cli][errors]") {
+  SECTION("gemm-ok on tiny") {
+    const RunResult r = run_tilescope({"predict", "--arch", kTiny, "--workload", kSmall,
+                                       "--mapping", kGemmOk, "--format", "csv"});
+    INFO(r.command << "\n" << r.out << r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.err.empty());
+    const auto lines = split_lines(r.out);
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[1].rfind("gemm_small,", 0) == 0);
+    const RunResult v = run_tilescope(
+        {"validate", "--arch", kTiny, "--workload", kSmall, "--op", "gemm_small", kGemmOk});
+    INFO(v.command << "\n" << v.out << v.err);
+    CHECK(v.status == 0);
+    CHECK(v.err.empty());
+  }
+  SECTION("fused-ok on two-units") {
+    const std::string mapping = fixture("cli/fused-ok.yaml");
+    const RunResult r = run_tilescope({"predict", "--arch", kTwoUnits, "--workload", kSmall,
+                                       "--mapping", mapping, "--format", "csv"});
+    INFO(r.command << "\n" << r.out << r.err);
+    REQUIRE(r.status == 0);
+    const auto lines = split_lines(r.out);
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[1].rfind("add_relu,", 0) == 0);
+    const RunResult v = run_tilescope(
+        {"validate", "--arch", kTwoUnits, "--workload", kSmall, "--op", "add_relu", mapping});
+    INFO(v.command << "\n" << v.out << v.err);
+    CHECK(v.status == 0);
+  }
+  SECTION("the whole small suite on two-units, auto-mapped") {
+    const RunResult r =
+        run_tilescope({"predict", "--arch", kTwoUnits, "--workload", kSmall, "--format", "csv"});
+    INFO(r.command << "\n" << r.out << r.err);
+    REQUIRE(r.status == 0);
+    CHECK(split_lines(r.out).size() == 1 + 4);  // header + the 4 operators of small-suite.yaml
+  }
+  SECTION("validate the fixture files on their own") {
+    const RunResult r =
+        run_tilescope({"validate", kTwoUnits, kSmall, kGemmOk, fixture("cli/fused-ok.yaml")});
+    INFO(r.command << "\n" << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(split_lines(r.out).size() == 4);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Graph files.
+
+TEST_CASE("malformed YAML is reported where the parser breaks", "[cli][errors]") {
+  // Line 6 opens a flow map `{name: DRAM, ...` without closing it; in flow context the plain
+  // scalar `1GiB` runs on into line 7 and the parser breaks at the `{` of line 7.
+  check_graph_fault({fixture("arch/malformed.yaml"), 7, "{name: SRAM", {"YAML"}});
+}
+
+TEST_CASE("an edge to an unknown node", "[cli][errors]") {
+  check_graph_fault({fixture("arch/unknown-node-edge.yaml"), 15, "L9", {"L9"}});
+}
+
+TEST_CASE("an edge without bandwidth", "[cli][errors]") {
+  check_graph_fault({fixture("arch/edge-without-bandwidth.yaml"), 9, "{from: HBM", {"bandwidth"}});
+}
+
+TEST_CASE("a size with a bad unit", "[cli][errors]") {
+  check_graph_fault({fixture("arch/bad-unit.yaml"), 8, "64Gb", {"64Gb"}});
+}
+
+TEST_CASE("a graph file of the wrong kind", "[cli][errors]") {
+  // `validate FILE` reads it as the workload it says it is; as a graph it is the wrong kind.
+  check_graph_fault({fixture("arch/wrong-kind.yaml"), 2, "workload", {"architecture"}}, false);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workload and mapping files.
+
+TEST_CASE("a workload with an unknown operator type", "[cli][errors]") {
+  const Fault f{fixture("workload/unknown-type.yaml"), 7, "conv2d", {"conv2d"}};
+  SECTION("predict") {
+    check_fault(
+        run_tilescope({"predict", "--arch", "samples/arch/ascend910b3.yaml", "--workload", f.file}),
+        f);
+  }
+  SECTION("validate FILE") { check_fault(run_tilescope({"validate", f.file}), f); }
+}
+
+TEST_CASE("a tail larger than its count", "[cli][errors]") {
+  const Fault f{fixture("mapping/bad-factor.yaml"), 9, "4/8", {"4/8"}};
+  SECTION("predict --mapping") {
+    check_fault(run_tilescope({"predict", "--arch", kTiny, "--workload", kSmall, "--mapping",
+                               f.file, "--op", "gemm_small"}),
+                f);
+  }
+  SECTION("validate FILE") { check_fault(run_tilescope({"validate", f.file}), f); }
+}
+
+TEST_CASE("mapping factors that do not multiply to the problem size", "[cli][errors]") {
+  // M: 2 x 4 x 6 x 1 = 48 against M=64; reported at the root tile.
+  check_mapping_fault(kTiny, "gemm_small",
+                      {fixture("cli/gemm-wrong-factors.yaml"), 9, "tile: DRAM", {"48", "64"}});
+}
+
+TEST_CASE("a tile that overflows its memory", "[cli][errors]") {
+  // 112 KiB of buffers per SRAM instance of 64 KiB; reported at the SRAM tile.
+  check_mapping_fault(kTiny, "gemm_wide",
+                      {fixture("cli/gemm-overflow.yaml"), 15, "tile: SRAM", {"SRAM"}});
+}
+
+TEST_CASE("an op on a compute node that cannot run it", "[cli][errors]") {
+  // A matmul on VEC, which runs elementwise and reduction only; reported at the op.
+  check_mapping_fault(kTwoUnits, "gemm_small",
+                      {fixture("cli/gemm-on-vector.yaml"), 16, "op: VEC", {"VEC", "matmul"}});
+}
+
+TEST_CASE("a trans with no path in the graph", "[cli][errors]") {
+  // T1 moves from UB to ROM, which no edge enters; reported at the trans node.
+  check_mapping_fault(kTwoUnits, "add_relu",
+                      {fixture("cli/trans-no-path.yaml"), 22, "trans: T1", {"ROM", "T1"}});
+}
+
+TEST_CASE("validate reports each bad file and checks the rest", "[cli][errors]") {
+  const std::string good = fixture("cli/fused-ok.yaml");
+  const std::string bad = fixture("cli/trans-no-path.yaml");
+  const RunResult r = run_tilescope(
+      {"validate", "--arch", kTwoUnits, "--workload", kSmall, "--op", "add_relu", good, bad});
+  INFO(r.command << "\nstdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.status == 2);
+  const auto out = split_lines(r.out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].rfind(good + ":", 0) == 0);
+  const auto err = split_lines(r.err);
+  REQUIRE(err.size() == 1);
+  CHECK(err[0].rfind(bad + ":22:", 0) == 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files that name other files or operators: the error belongs to the place that names them.
+
+TEST_CASE("a graph whose mapping template does not exist", "[cli][errors]") {
+  // The template is loaded when an operator is auto-mapped; the fault is the entry in the graph
+  // that names the missing file, not the missing file itself.
+  const std::string graph = fixture("cli/missing-template.yaml");
+  const Fault f{graph, 21, "no-such-template.yaml", {"no-such-template.yaml"}, false};
+  check_fault(
+      run_tilescope({"predict", "--arch", graph, "--workload", kSmall, "--op", "gemm_small"}), f);
+}
+
+TEST_CASE("a mapping for an operator the workload does not have", "[cli][errors]") {
+  // The operator's name comes from the mapping's `operator:` (line 6), not from --op.
+  const Fault f{
+      fixture("cli/gemm-unknown-operator.yaml"), 6, "gemm_missing", {"gemm_missing"}, false};
+  SECTION("predict --mapping") {
+    check_fault(
+        run_tilescope({"predict", "--arch", kTiny, "--workload", kSmall, "--mapping", f.file}), f);
+  }
+  SECTION("validate --arch --workload MAPPING") {
+    check_fault(run_tilescope({"validate", "--arch", kTiny, "--workload", kSmall, f.file}), f);
+  }
+}
