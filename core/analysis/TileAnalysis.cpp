@@ -29,6 +29,9 @@ double footprint(const MappingProgram& p, const NodeScratch& s, int t, DimMask m
 // and stores out of them. Lfirst/Sdrain are the unamortised first load and last store.
 struct Unit {
   double load = 0, compute = 0, store = 0, load_first = 0, store_drain = 0;
+  // The child tile's own fill and drain. A pipelined parent pays it once, since the child's next
+  // execution starts loading while the current one drains; a sequential parent pays it each time.
+  double compute_edges = 0;
   BoundBy load_bound, compute_bound, store_bound;
   bool overlapped = true;  // loads and stores overlap compute (double buffering or streaming)
 };
@@ -39,6 +42,7 @@ void add_sequential(Unit& acc, const Unit& u) {
   if (u.store >= acc.store) acc.store_bound = u.store_bound;
   acc.load += u.load;
   acc.compute += u.compute;
+  acc.compute_edges += u.compute_edges;
   acc.store += u.store;
   acc.load_first += u.load_first;
   acc.store_drain += u.store_drain;
@@ -58,6 +62,7 @@ void add_parallel(Unit& acc, const Unit& u) {
     acc.store = u.store;
     acc.store_bound = u.store_bound;
   }
+  acc.compute_edges = std::max(acc.compute_edges, u.compute_edges);
   acc.load_first = std::max(acc.load_first, u.load_first);
   acc.store_drain = std::max(acc.store_drain, u.store_drain);
   acc.overlapped = acc.overlapped && u.overlapped;
@@ -309,7 +314,8 @@ class Evaluator {
   Unit tile_unit(int parent, int c, DimMask mode) {
     Unit u;
     const auto& memo = tile_time(c, mode);
-    u.compute = memo.time;
+    u.compute = memo.steady;
+    u.compute_edges = memo.time - memo.steady;
     u.compute_bound = memo.bound;
     const ProgramNode& child = p_.nodes[c];
     const NodeScratch& cs = e_.nodes[c];
@@ -531,7 +537,8 @@ class Evaluator {
           }
         }
         const double it = count * waves;
-        const double stage = u.overlapped ? std::max({u.load, u.compute, u.store}) : u.load + u.compute + u.store;
+        const double stage = u.overlapped ? std::max({u.load, u.compute, u.store})
+                                          : u.load + u.compute + u.compute_edges + u.store;
         total += it * stage;
         load_sum += it * u.load;
         compute_sum += it * u.compute;
@@ -545,9 +552,11 @@ class Evaluator {
     // Fill and drain: the first load and the last store are not hidden behind anything.
     double edges;
     if (last.overlapped)
-      edges = last.load_first + last.compute + last.store_drain - std::max({last.load, last.compute, last.store});
+      edges = last.load_first + last.compute + last.compute_edges + last.store_drain -
+              std::max({last.load, last.compute, last.store});
     else
       edges = (last.load_first - last.load) + (last.store_drain - last.store);
+    memo.steady = total;
     memo.time = total + std::max(0.0, edges);
     memo.iterations = iterations;
     memo.load = iterations > 0 ? load_sum / iterations : 0;

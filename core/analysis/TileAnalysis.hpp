@@ -66,6 +66,7 @@ struct Evaluation {
   // memo of tile times per (node, tail mode)
   struct Memo {
     double time = 0, load = 0, compute = 0, store = 0, iterations = 0;
+    double steady = 0;  // time without this tile's own fill and drain
     BoundBy bound;
     uint32_t stamp = 0;
   };
