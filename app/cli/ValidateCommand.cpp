@@ -18,6 +18,7 @@ namespace {
 struct ValidateArgs {
   std::vector<std::string> files;
   std::string arch, workload, op;
+  bool tree = false;
 };
 
 std::string check_mapping(const Mapping& m, const ValidateArgs& a) {
@@ -63,6 +64,7 @@ int run_validate(const ValidateArgs& a) {
                          fmt::format("unknown kind '{}'; expected architecture, workload or mapping", kind));
       }
       std::cout << fmt::format("{}: ok ({})\n", file, summary);
+      if (a.tree && kind == "mapping") std::cout << render_tree(load_mapping(file));
     } catch (const InputError& e) {
       std::cerr << e.what() << "\n";
       ++failures;
@@ -80,6 +82,7 @@ Runner add_validate(CLI::App& app) {
   cmd->add_option("--arch", args->arch, "check mappings against this architecture graph");
   cmd->add_option("--workload", args->workload, "check mappings against this workload's operator");
   cmd->add_option("--op", args->op, "the operator a mapping is for, when it names none");
+  cmd->add_flag("--tree", args->tree, "print each mapping's tree, one line per node");
   return [args] { return run_validate(*args); };
 }
 

@@ -121,3 +121,23 @@ TEST_CASE("a mapped result keeps within capacity and covers the problem", "[mapp
   CHECK(e.nodes[0].ext_tail[1] == 70);
   CHECK(e.nodes[0].ext_tail[2] == 36);
 }
+
+TEST_CASE("a graph without templates gets a generic chain along its memories", "[mapper]") {
+  // tiny_arch names no mapping_templates: the mapper builds DRAM -> SRAM -> PE itself.
+  ArchitectureGraph g = parse_architecture(tiny_arch(), "tiny.yaml");
+  REQUIRE(g.mapping_templates.empty());
+  Workload w = parse_workload(tiny_workload(), "tiny-suite.yaml");
+  for (const auto& op : w.operators) {
+    Mapping tmpl = default_template(op, g);
+    CHECK(tmpl.root.memory == "DRAM");
+    REQUIRE(tmpl.root.children.size() == 1);
+    CHECK(tmpl.root.children[0].memory == "SRAM");
+    MappingProgram program = compile_mapping(tmpl, op, g, true);
+    MapperResult r = search_mapping(program, MapperOptions{});
+    REQUIRE(r.found);
+    Evaluation e;
+    evaluate(r.program, e);
+    CHECK(e.valid());
+    CHECK(e.device_s > 0);
+  }
+}
