@@ -65,9 +65,10 @@ Mapping default_template(const Operator& op, const ArchitectureGraph& graph) {
   // Generic: tiles along the shortest path from the largest memory to a unit that runs the class.
   auto units = graph.compute_nodes_for(cls);
   if (units.empty())
-    throw InputError(SourceLocation{graph.source_file, 0, 0},
-                     fmt::format("graph '{}' has no compute node that runs {} (needed by '{}')",
-                                 graph.name, to_string(cls), op.name));
+    throw InputError(op.where,
+                     fmt::format("graph '{}' ({}) has no compute node that runs {}, which operator "
+                                 "'{}' needs",
+                                 graph.name, graph.source_file, to_string(cls), op.name));
   const int unit = units.front();
   int root = -1;
   std::vector<int> best_path;

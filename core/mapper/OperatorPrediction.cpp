@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "common/ByteFormat.hpp"
+
 namespace ts {
 
 MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& graph,
@@ -18,6 +20,18 @@ MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& grap
     tmpl = default_template(op, graph);
   }
   MappingProgram program = compile_mapping(tmpl, op, graph, true);
+  // Whatever the factors, the root holds whole tensors: say so rather than search in vain.
+  const ProgramNode& root = program.nodes.front();
+  double whole = 0;
+  for (int t = 0; t < program.ntensors; ++t)
+    if (root.buffer[t] == root.memory) whole += program.tensor_bytes[t];
+  const ArchNode& root_memory = graph.node(root.memory);
+  if (whole > root_memory.capacity_bytes)
+    throw InputError(op.where, fmt::format("operator '{}' ({}) needs {} for its tensors but {}, the "
+                                           "outermost memory of '{}', holds {}",
+                                           op.name, op.shape_text(), format_bytes(whole),
+                                           root_memory.name, graph.name,
+                                           format_bytes(root_memory.capacity_bytes)));
   MapperResult result = search_mapping(program, options.mapper);
   if (!result.found)
     throw InputError(SourceLocation{tmpl.source_file, tmpl.root.where.line, tmpl.root.where.column},
