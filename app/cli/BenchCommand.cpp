@@ -4,6 +4,7 @@
 #include <tbb/global_control.h>
 
 #include <chrono>
+#include <tuple>
 #include <iostream>
 
 #include "Commands.hpp"
@@ -85,10 +86,19 @@ int run_model(const BenchArgs& a) {
                              a.repetitions);
   }
   {
-    // A problem whose whole space can be enumerated, to see how far the default budget lands.
-    Operator small = make_gemm("gap_gemm", 384, 640, 512);
-    Mapping tmpl = default_template(small, graph);
-    MappingProgram t = compile_mapping(tmpl, small, graph, true);
+    // The largest of a few problems whose whole space can be enumerated in seconds, to see how
+    // far the default budget lands from the optimum.
+    constexpr double kEnumerable = 6e7;
+    Operator small;
+    MappingProgram t;
+    for (auto [m, n, k] : {std::tuple{384, 640, 512}, std::tuple{256, 384, 256}, std::tuple{256, 256, 256},
+                           std::tuple{128, 256, 128}, std::tuple{128, 128, 128}, std::tuple{64, 64, 64}}) {
+      small = make_gemm("gap_gemm", m, n, k);
+      t = compile_mapping(default_template(small, graph), small, graph, true);
+      MapperOptions probe;
+      probe.budget = 1;
+      if (search_mapping(t, probe).space_size <= kEnumerable) break;
+    }
     MapperOptions normal;
     MapperResult found = search_mapping(t, normal);
     MapperOptions all;
