@@ -3,9 +3,10 @@
 #include <fmt/format.h>
 #include <tbb/global_control.h>
 
+#include <algorithm>
 #include <chrono>
-#include <tuple>
 #include <iostream>
+#include <tuple>
 
 #include "Commands.hpp"
 #include "analysis/TileAnalysis.hpp"
@@ -25,6 +26,10 @@ struct BenchArgs {
   std::string root = TILESCOPE_SOURCE_DIR;
   double seconds = 1.0;
   int repetitions = 3;
+  std::vector<std::string> parts{"rate", "suite", "gap"};
+  bool wants(const std::string& part) const {
+    return std::find(parts.begin(), parts.end(), part) != parts.end();
+  }
 };
 
 double evaluations_per_second(const MappingProgram& program, double seconds, int repetitions) {
@@ -57,22 +62,24 @@ int run_model(const BenchArgs& a) {
   const Operator* op = nullptr;
   for (const auto& o : suite.operators)
     if (o.name == mapping.op_name) op = &o;
-  if (!op) throw InputError(SourceLocation{mapping_path, 1, 1}, "bench mapping names no operator of " + suite_path);
+  if (!op)
+    throw InputError(SourceLocation{mapping_path, 1, 1},
+                     "bench mapping names no operator of " + suite_path);
   MappingProgram program = compile_mapping(mapping, *op, graph, false);
   {
     Evaluation eval;
     evaluate(program, eval);
     throw_if_invalid(program, eval);
-    std::cout << fmt::format("bench mapping: {} for {} ({}) on {}: {:.3f} us\n", mapping.name, op->name,
-                             op->shape_text(), graph.name, eval.device_s * 1e6);
+    std::cout << fmt::format("bench mapping: {} for {} ({}) on {}: {:.3f} us\n", mapping.name,
+                             op->name, op->shape_text(), graph.name, eval.device_s * 1e6);
   }
-  {
+  if (a.wants("rate")) {
     tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
     const double rate = evaluations_per_second(program, a.seconds, a.repetitions);
     std::cout << fmt::format("{:.0f} evaluations/s (one thread, best of {} x {:g} s)\n", rate,
                              a.repetitions, a.seconds);
   }
-  {
+  if (a.wants("suite")) {
     Workload bert = load_workload(a.root + "/samples/workloads/bert-large.yaml");
     OperatorPredictionOptions options;
     double best = 1e300;
@@ -81,18 +88,19 @@ int run_model(const BenchArgs& a) {
       for (const auto& o : bert.operators) predict_operator(o, graph, options);
       best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count());
     }
-    std::cout << fmt::format("auto-mapped {} ({} operators) on {} in {:.3f} s (budget {} per operator, best of {})\n",
-                             bert.name, bert.operators.size(), graph.name, best, options.mapper.budget,
-                             a.repetitions);
+    std::cout << fmt::format(
+        "auto-mapped {} ({} operators) on {} in {:.3f} s (budget {} per operator, best of {})\n",
+        bert.name, bert.operators.size(), graph.name, best, options.mapper.budget, a.repetitions);
   }
-  {
+  if (a.wants("gap")) {
     // The largest of a few problems whose whole space can be enumerated in seconds, to see how
     // far the default budget lands from the optimum.
     constexpr double kEnumerable = 6e7;
     Operator small;
     MappingProgram t;
-    for (auto [m, n, k] : {std::tuple{384, 640, 512}, std::tuple{256, 384, 256}, std::tuple{256, 256, 256},
-                           std::tuple{128, 256, 128}, std::tuple{128, 128, 128}, std::tuple{64, 64, 64}}) {
+    for (auto [m, n, k] :
+         {std::tuple{384, 640, 512}, std::tuple{256, 384, 256}, std::tuple{256, 256, 256},
+          std::tuple{128, 256, 128}, std::tuple{128, 128, 128}, std::tuple{64, 64, 64}}) {
       small = make_gemm("gap_gemm", m, n, k);
       t = compile_mapping(default_template(small, graph), small, graph, true);
       MapperOptions probe;
@@ -105,10 +113,11 @@ int run_model(const BenchArgs& a) {
     all.budget = static_cast<uint64_t>(found.space_size) + 1;
     MapperResult optimum = search_mapping(t, all);
     const double gap = optimum.device_s > 0 ? (found.device_s / optimum.device_s - 1.0) : 0.0;
-    std::cout << fmt::format("mapper gap on {} ({}): {:.2f} % ({:.3f} us with {} evaluations vs exhaustive "
-                             "{:.3f} us over {:.0f} points)\n",
-                             small.name, small.shape_text(), gap * 100.0, found.device_s * 1e6,
-                             found.evaluations, optimum.device_s * 1e6, optimum.space_size);
+    std::cout << fmt::format(
+        "mapper gap on {} ({}): {:.2f} % ({:.3f} us with {} evaluations vs exhaustive "
+        "{:.3f} us over {:.0f} points)\n",
+        small.name, small.shape_text(), gap * 100.0, found.device_s * 1e6, found.evaluations,
+        optimum.device_s * 1e6, optimum.space_size);
   }
   return 0;
 }
@@ -121,7 +130,12 @@ Runner add_bench(CLI::App& app) {
   cmd->add_option("what", args->what, "what to benchmark")->check(CLI::IsMember({"model"}));
   cmd->add_option("--root", args->root, "project folder holding samples/");
   cmd->add_option("--seconds", args->seconds, "seconds per repetition")->check(CLI::PositiveNumber);
-  cmd->add_option("--repetitions", args->repetitions, "repetitions (the best is kept)")->check(CLI::PositiveNumber);
+  cmd->add_option("--repetitions", args->repetitions, "repetitions (the best is kept)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option(
+         "--part", args->parts,
+         "which figures: rate (evaluations/s), suite (auto-mapping time), gap (mapper vs optimum)")
+      ->check(CLI::IsMember({"rate", "suite", "gap"}));
   return [args] { return run_model(*args); };
 }
 

@@ -30,8 +30,8 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
-void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g,
-                 const Workload& w, bool explain) {
+void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g, const Workload& w,
+                 bool explain) {
   size_t name_w = 8, shape_w = 5, bound_w = 8;
   for (const auto& r : rows) {
     name_w = std::max(name_w, r.op_name.size());
@@ -56,19 +56,21 @@ void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g
     double offchip = 0;
     for (const auto& t : r.traffic) {
       const auto arrow = t.edge.find("->");
-      if (t.edge.substr(0, arrow) == main_memory || t.edge.substr(arrow + 2) == main_memory) offchip += t.bytes;
+      if (t.edge.substr(0, arrow) == main_memory || t.edge.substr(arrow + 2) == main_memory)
+        offchip += t.bytes;
     }
-    std::cout << fmt::format("{:<{}}  {:<{}}  {:>12.3f}  {:>9.2f}  {:>14.0f}  {:<{}}  {:>5.1f}%  {:>12}  {}\n",
-                             r.op_name, name_w, r.shape, shape_w, r.latency_us,
-                             r.launch_overhead_us, r.cycles, r.bound_by, bound_w,
-                             r.utilization * 100.0, fmt::format("{:.2f}", offchip / 1e6), r.mapping_origin);
+    std::cout << fmt::format(
+        "{:<{}}  {:<{}}  {:>12.3f}  {:>9.2f}  {:>14.0f}  {:<{}}  {:>5.1f}%  {:>12}  {}\n",
+        r.op_name, name_w, r.shape, shape_w, r.latency_us, r.launch_overhead_us, r.cycles,
+        r.bound_by, bound_w, r.utilization * 100.0, fmt::format("{:.2f}", offchip / 1e6),
+        r.mapping_origin);
     if (explain) {
       std::cout << r.explain;
       for (const auto& t : r.traffic)
         std::cout << fmt::format("    traffic {:<16} {:>14.0f} B\n", t.edge, t.bytes);
       for (const auto& m : r.residency)
-        std::cout << fmt::format("    resident {:<8} {:>12.0f} of {:.0f} B per instance\n", m.memory,
-                                 m.bytes_per_instance, m.capacity_bytes);
+        std::cout << fmt::format("    resident {:<8} {:>12.0f} of {:.0f} B per instance\n",
+                                 m.memory, m.bytes_per_instance, m.capacity_bytes);
       std::cout << "\n";
     }
   }
@@ -144,13 +146,14 @@ int run_predict(const PredictArgs& a) {
     rows.push_back(predict_operator(*op, graph, options, &program));
     if (!a.save_mappings.empty()) {
       const std::string name = graph.name + "-" + workload.name + "-" + op->name;
-      saved.emplace_back(a.save_mappings + "/" + name + ".yaml",
-                         mapping_yaml(program, name,
-                                      fmt::format("{} ({}) of {} on {}: {:.3f} us device time, bound by {}.\n"
-                                                  "Chosen by the tilescope mapper ({}).",
-                                                  op->name, op->shape_text(), workload.name, graph.name,
-                                                  rows.back().latency_us, rows.back().bound_by,
-                                                  rows.back().mapping_origin)));
+      saved.emplace_back(
+          a.save_mappings + "/" + name + ".yaml",
+          mapping_yaml(program, name,
+                       fmt::format("{} ({}) of {} on {}: {:.3f} us device time, bound by {}.\n"
+                                   "Chosen by the tilescope mapper ({}).",
+                                   op->name, op->shape_text(), workload.name, graph.name,
+                                   rows.back().latency_us, rows.back().bound_by,
+                                   rows.back().mapping_origin)));
     }
   }
   if (!saved.empty()) {
@@ -167,7 +170,8 @@ int run_predict(const PredictArgs& a) {
   if (a.format == "json") {
     std::cout << to_json(rows, graph, workload, a.explain).dump(2) << "\n";
   } else if (a.format == "csv") {
-    std::cout << "name,type,shape,latency_us,launch_overhead_us,cycles,bound_by,utilization,mapping\n";
+    std::cout
+        << "name,type,shape,latency_us,launch_overhead_us,cycles,bound_by,utilization,mapping\n";
     for (const auto& r : rows)
       std::cout << fmt::format("{},{},{},{:.6f},{:.3f},{:.0f},{},{:.6f},{}\n", csv_field(r.op_name),
                                r.op_type, csv_field(r.shape), r.latency_us, r.launch_overhead_us,
@@ -182,15 +186,22 @@ int run_predict(const PredictArgs& a) {
 
 Runner add_predict(CLI::App& app) {
   auto args = std::make_shared<PredictArgs>();
-  CLI::App* cmd = app.add_subcommand("predict", "Predict the latency of a workload's operators on an architecture graph");
+  CLI::App* cmd = app.add_subcommand(
+      "predict", "Predict the latency of a workload's operators on an architecture graph");
   cmd->add_option("--arch", args->arch, "architecture graph (kind: architecture)")->required();
   cmd->add_option("--workload", args->workload, "workload suite (kind: workload)")->required();
   cmd->add_option("--op", args->op, "only this operator");
-  cmd->add_option("--mapping", args->mapping, "mapping for the operator (kind: mapping); free factors make it a template for the mapper");
-  cmd->add_option("--format", args->format, "output format")->check(CLI::IsMember({"table", "json", "csv"}));
-  cmd->add_flag("--explain", args->explain, "print the annotated mapping tree, traffic and residency");
-  cmd->add_option("--save-mappings", args->save_mappings, "write each operator's mapping to DIR/<arch>-<suite>-<op>.yaml");
-  cmd->add_option("--budget", args->budget, "mapper evaluations per operator")->check(CLI::PositiveNumber);
+  cmd->add_option(
+      "--mapping", args->mapping,
+      "mapping for the operator (kind: mapping); free factors make it a template for the mapper");
+  cmd->add_option("--format", args->format, "output format")
+      ->check(CLI::IsMember({"table", "json", "csv"}));
+  cmd->add_flag("--explain", args->explain,
+                "print the annotated mapping tree, traffic and residency");
+  cmd->add_option("--save-mappings", args->save_mappings,
+                  "write each operator's mapping to DIR/<arch>-<suite>-<op>.yaml");
+  cmd->add_option("--budget", args->budget, "mapper evaluations per operator")
+      ->check(CLI::PositiveNumber);
   return [args] { return run_predict(*args); };
 }
 

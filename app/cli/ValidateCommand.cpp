@@ -22,7 +22,8 @@ struct ValidateArgs {
 };
 
 std::string check_mapping(const Mapping& m, const ValidateArgs& a) {
-  if (a.arch.empty() || a.workload.empty()) return "structure only; add --arch and --workload to check it against a graph";
+  if (a.arch.empty() || a.workload.empty())
+    return "structure only; add --arch and --workload to check it against a graph";
   ArchitectureGraph graph = load_architecture(a.arch);
   Workload w = load_workload(a.workload);
   std::string name = a.op.empty() ? m.op_name : a.op;
@@ -30,9 +31,11 @@ std::string check_mapping(const Mapping& m, const ValidateArgs& a) {
   for (const auto& o : w.operators)
     if (o.name == name || (name.empty() && w.operators.size() == 1)) op = &o;
   if (!op)
-    throw InputError(a.op.empty() && !m.op_name.empty() ? m.op_where
-                                                         : SourceLocation{m.source_file, m.root.where.line, m.root.where.column},
-                     fmt::format("operator '{}' is not in workload '{}'; name one with --op", name, w.name));
+    throw InputError(
+        a.op.empty() && !m.op_name.empty()
+            ? m.op_where
+            : SourceLocation{m.source_file, m.root.where.line, m.root.where.column},
+        fmt::format("operator '{}' is not in workload '{}'; name one with --op", name, w.name));
   if (m.has_free_factors()) {
     compile_mapping(instantiate_template(m, *op), *op, graph, true);
     return fmt::format("template fits '{}' on '{}'", op->name, graph.name);
@@ -52,7 +55,8 @@ int run_validate(const ValidateArgs& a) {
       std::string summary;
       if (kind == "architecture") {
         ArchitectureGraph g = load_architecture(file);
-        summary = fmt::format("architecture '{}': {} nodes, {} edges", g.name, g.nodes.size(), g.edges.size());
+        summary = fmt::format("architecture '{}': {} nodes, {} edges", g.name, g.nodes.size(),
+                              g.edges.size());
       } else if (kind == "workload") {
         Workload w = load_workload(file);
         summary = fmt::format("workload '{}': {} operators", w.name, w.operators.size());
@@ -60,8 +64,9 @@ int run_validate(const ValidateArgs& a) {
         Mapping m = load_mapping(file);
         summary = fmt::format("mapping '{}': {}", m.name, check_mapping(m, a));
       } else {
-        throw InputError(SourceLocation{file, 1, 1},
-                         fmt::format("unknown kind '{}'; expected architecture, workload or mapping", kind));
+        throw InputError(
+            SourceLocation{file, 1, 1},
+            fmt::format("unknown kind '{}'; expected architecture, workload or mapping", kind));
       }
       std::cout << fmt::format("{}: ok ({})\n", file, summary);
       if (a.tree && kind == "mapping") std::cout << render_tree(load_mapping(file));
@@ -77,7 +82,8 @@ int run_validate(const ValidateArgs& a) {
 
 Runner add_validate(CLI::App& app) {
   auto args = std::make_shared<ValidateArgs>();
-  CLI::App* cmd = app.add_subcommand("validate", "Check input files (architecture, workload, mapping)");
+  CLI::App* cmd =
+      app.add_subcommand("validate", "Check input files (architecture, workload, mapping)");
   cmd->add_option("files", args->files, "files to check")->required();
   cmd->add_option("--arch", args->arch, "check mappings against this architecture graph");
   cmd->add_option("--workload", args->workload, "check mappings against this workload's operator");

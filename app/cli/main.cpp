@@ -8,7 +8,8 @@
 #include "common/InputError.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"tilescope: predict, measure and compare deep-learning operators on architecture graphs"};
+  CLI::App app{
+      "tilescope: predict, measure and compare deep-learning operators on architecture graphs"};
   app.set_version_flag("--version", std::string("tilescope ") + TILESCOPE_VERSION);
   app.require_subcommand(1);
   std::map<CLI::App*, ts::cli::Runner> runners;

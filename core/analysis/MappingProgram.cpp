@@ -47,10 +47,10 @@ class Compiler {
     p_.ndims = static_cast<int>(op_.dims.size());
     p_.ntensors = static_cast<int>(op_.tensors.size());
     if (p_.ndims > kMaxDims || p_.ntensors > kMaxTensors)
-      throw InputError(op_.where, fmt::format("operator '{}' has {} dims and {} tensors; at most "
-                                              "{} and {} are supported",
-                                              op_.name, p_.ndims, p_.ntensors, kMaxDims,
-                                              kMaxTensors));
+      throw InputError(op_.where,
+                       fmt::format("operator '{}' has {} dims and {} tensors; at most "
+                                   "{} and {} are supported",
+                                   op_.name, p_.ndims, p_.ntensors, kMaxDims, kMaxTensors));
     for (int d = 0; d < p_.ndims; ++d) p_.size[d] = op_.dims[d].size;
     for (int t = 0; t < p_.ntensors; ++t) {
       DimMask mask = 0;
@@ -107,14 +107,21 @@ class Compiler {
     }
     if (parent >= 0) p_.nodes[parent].children.push_back(id);
     switch (m.kind) {
-      case MappingNodeKind::tile: compile_tile(m, id); break;
-      case MappingNodeKind::op: compile_op(m, id); break;
-      case MappingNodeKind::scope: p_.nodes[id].scope = m.scope; break;
-      case MappingNodeKind::trans: compile_trans(m, id); break;
+      case MappingNodeKind::tile:
+        compile_tile(m, id);
+        break;
+      case MappingNodeKind::op:
+        compile_op(m, id);
+        break;
+      case MappingNodeKind::scope:
+        p_.nodes[id].scope = m.scope;
+        break;
+      case MappingNodeKind::trans:
+        compile_trans(m, id);
+        break;
     }
     if (m.kind == MappingNodeKind::op || m.kind == MappingNodeKind::trans) {
-      if (!m.children.empty())
-        throw InputError(m.where, "an op or trans node has no children");
+      if (!m.children.empty()) throw InputError(m.where, "an op or trans node has no children");
     }
     if (m.kind == MappingNodeKind::scope && m.children.empty())
       throw InputError(m.where, "a scope needs at least one child");
@@ -137,9 +144,8 @@ class Compiler {
                                                "tensors: {})",
                                                pl.tensor, op_.name, join_names(names)));
       }
-      n.buffer[t] = pl.memory == "bypass"
-                        ? -1
-                        : resolve_node(graph_, pl.memory, NodeKind::memory, pl.where);
+      n.buffer[t] =
+          pl.memory == "bypass" ? -1 : resolve_node(graph_, pl.memory, NodeKind::memory, pl.where);
     }
     std::vector<uint8_t> order;
     for (const auto& f : m.temporal) {
@@ -211,11 +217,16 @@ class Compiler {
       DimMask a = p_.tensor_dims[st.inputs[0]], b = p_.tensor_dims[st.inputs[1]];
       for (int d : st.dims) {
         DimMask bit = DimMask(1) << d;
-        if ((out & bit) && (a & bit) && (b & bit)) n.role[d] = GranuleRole::batch;
-        else if ((out & bit) && (a & bit)) n.role[d] = GranuleRole::m;
-        else if ((out & bit) && (b & bit)) n.role[d] = GranuleRole::n;
-        else if (!(out & bit)) n.role[d] = GranuleRole::k;
-        else n.role[d] = GranuleRole::batch;
+        if ((out & bit) && (a & bit) && (b & bit))
+          n.role[d] = GranuleRole::batch;
+        else if ((out & bit) && (a & bit))
+          n.role[d] = GranuleRole::m;
+        else if ((out & bit) && (b & bit))
+          n.role[d] = GranuleRole::n;
+        else if (!(out & bit))
+          n.role[d] = GranuleRole::k;
+        else
+          n.role[d] = GranuleRole::batch;
       }
     } else {
       for (int d : st.dims) n.role[d] = GranuleRole::batch;
@@ -239,9 +250,10 @@ class Compiler {
       for (const auto& n : p_.nodes)
         if (n.kind == MappingNodeKind::op && n.stage == static_cast<int>(s)) ++count;
       if (count == 0)
-        throw InputError(mapping_.root.where,
-                         fmt::format("stage '{}' of operator '{}' has no `op:` node in mapping '{}'",
-                                     op_.stages[s].name, op_.name, mapping_.name));
+        throw InputError(
+            mapping_.root.where,
+            fmt::format("stage '{}' of operator '{}' has no `op:` node in mapping '{}'",
+                        op_.stages[s].name, op_.name, mapping_.name));
       if (count > 1)
         throw InputError(mapping_.root.where,
                          fmt::format("stage '{}' of operator '{}' has {} op nodes; expected one",
@@ -293,7 +305,8 @@ class Compiler {
         const ProgramNode& node = p_.nodes[i];
         if (node.kind != MappingNodeKind::op) continue;
         const Stage& st = op_.stages[node.stage];
-        bool uses = st.output == t || std::find(st.inputs.begin(), st.inputs.end(), t) != st.inputs.end();
+        bool uses =
+            st.output == t || std::find(st.inputs.begin(), st.inputs.end(), t) != st.inputs.end();
         if (!uses) continue;
         if (lca < 0) {
           lca = static_cast<int>(i);
@@ -302,7 +315,8 @@ class Compiler {
         }
       }
       int home = lca;
-      while (home >= 0 && p_.nodes[home].kind != MappingNodeKind::tile) home = p_.nodes[home].parent;
+      while (home >= 0 && p_.nodes[home].kind != MappingNodeKind::tile)
+        home = p_.nodes[home].parent;
       for (int x = home >= 0 ? p_.nodes[home].parent : -1; x >= 0; x = p_.nodes[x].parent)
         p_.nodes[x].buffer[t] = -1;
     }
@@ -326,8 +340,8 @@ class Compiler {
       for (int e : graph_.out_edges(from)) reach.push_back(graph_.node(graph_.edge(e).to).name);
       throw InputError(where, fmt::format("no path in graph '{}' from {} to {} for {} (edges from "
                                           "{} go to: {})",
-                                          graph_.name, graph_.node(from).name,
-                                          graph_.node(to).name, what, graph_.node(from).name,
+                                          graph_.name, graph_.node(from).name, graph_.node(to).name,
+                                          what, graph_.node(from).name,
                                           reach.empty() ? "nothing" : join_names(reach)));
     }
     return path;
@@ -401,9 +415,10 @@ class Compiler {
           int above = source_memory(id, t);
           if (above < 0) {
             if (op_.is_input(t))
-              throw InputError(n.where, fmt::format("input '{}' has no buffer above the tile at {}; "
-                                                    "the root tile must hold the operator's inputs",
-                                                    op_.tensors[t].name, graph_.node(n.memory).name));
+              throw InputError(n.where,
+                               fmt::format("input '{}' has no buffer above the tile at {}; "
+                                           "the root tile must hold the operator's inputs",
+                                           op_.tensors[t].name, graph_.node(n.memory).name));
             continue;
           }
           if (above == n.buffer[t]) continue;
@@ -413,7 +428,8 @@ class Compiler {
           if (read || (written && accumulates(t)))
             n.loads.push_back(make_flow(n, t, above, n.buffer[t], "tensor " + name));
           if (written)
-            n.stores.push_back(make_flow(n, t, n.buffer[t], above, "tensor " + name + " (written back)"));
+            n.stores.push_back(
+                make_flow(n, t, n.buffer[t], above, "tensor " + name + " (written back)"));
         }
         for (auto* flows : {&n.loads, &n.stores})
           for (auto& f : *flows)
@@ -426,17 +442,18 @@ class Compiler {
         for (int t : st.inputs) {
           int src = source_memory(id, t);
           if (src < 0)
-            throw InputError(n.where, fmt::format("operand '{}' of the op on {} is in no buffer "
-                                                  "above it",
-                                                  op_.tensors[t].name, graph_.node(n.compute).name));
+            throw InputError(n.where,
+                             fmt::format("operand '{}' of the op on {} is in no buffer "
+                                         "above it",
+                                         op_.tensors[t].name, graph_.node(n.compute).name));
           n.operands.push_back(make_flow(n, t, src, n.compute, "operand " + op_.tensors[t].name));
         }
         int dst = source_memory(id, st.output);
         if (dst < 0)
-          throw InputError(n.where, fmt::format("result '{}' of the op on {} has no buffer above "
-                                                "it",
-                                                op_.tensors[st.output].name,
-                                                graph_.node(n.compute).name));
+          throw InputError(n.where,
+                           fmt::format("result '{}' of the op on {} has no buffer above "
+                                       "it",
+                                       op_.tensors[st.output].name, graph_.node(n.compute).name));
         Flow out = make_flow(n, st.output, n.compute, dst, "result " + op_.tensors[st.output].name);
         out.accumulate = false;
         n.operands.push_back(std::move(out));
@@ -446,7 +463,8 @@ class Compiler {
           throw InputError(n.where, fmt::format("trans of '{}': the tensor is in no buffer above "
                                                 "this node",
                                                 op_.tensors[n.tensor].name));
-        n.transfer = make_flow(n, n.tensor, src, n.target, "trans of " + op_.tensors[n.tensor].name);
+        n.transfer =
+            make_flow(n, n.tensor, src, n.target, "trans of " + op_.tensors[n.tensor].name);
       }
     }
     // A scope spreads like its first child; settle slot counts bottom-up.

@@ -24,10 +24,10 @@ struct Flow {
   int tensor = -1;
   int from_memory = -1;
   int to_memory = -1;
-  std::vector<int> path;        // graph edge ids
-  std::vector<int> local_slots; // index of each path edge in the owner's local edge table
-  double latency_s = 0;         // sum of the path's edge latencies
-  bool accumulate = false;      // an output whose partial sums are re-read when evicted
+  std::vector<int> path;         // graph edge ids
+  std::vector<int> local_slots;  // index of each path edge in the owner's local edge table
+  double latency_s = 0;          // sum of the path's edge latencies
+  bool accumulate = false;       // an output whose partial sums are re-read when evicted
 };
 
 // How a matmul stage's dimensions meet a compute unit's [m, n, k] granule.
@@ -52,8 +52,8 @@ struct ProgramNode {
   std::array<bool, kMaxDims> spatial_free{};
   bool order_free = false;
   bool double_buffer = false;
-  std::vector<Flow> loads;   // into this tile's buffers from the nearest buffer above
-  std::vector<Flow> stores;  // out of this tile's buffers to the nearest buffer above
+  std::vector<Flow> loads;       // into this tile's buffers from the nearest buffer above
+  std::vector<Flow> stores;      // out of this tile's buffers to the nearest buffer above
   std::vector<int> local_edges;  // graph edges used by loads and stores, deduplicated
 
   // op

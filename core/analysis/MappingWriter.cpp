@@ -24,7 +24,8 @@ std::string factors_text(const MappingProgram& p, const std::array<Factor, kMaxD
   return text;
 }
 
-void write_node(std::ostringstream& out, const MappingProgram& p, int id, int indent, bool first_key_dash) {
+void write_node(std::ostringstream& out, const MappingProgram& p, int id, int indent,
+                bool first_key_dash) {
   const ProgramNode& n = p.nodes[static_cast<size_t>(id)];
   const ArchitectureGraph& g = *p.graph;
   const std::string pad(static_cast<size_t>(indent), ' ');
@@ -63,12 +64,15 @@ void write_node(std::ostringstream& out, const MappingProgram& p, int id, int in
     }
     case MappingNodeKind::op: {
       line("op: " + g.node(n.compute).name);
-      if (p.op->stages.size() > 1) line("stage: " + p.op->stages[static_cast<size_t>(n.stage)].name);
+      if (p.op->stages.size() > 1)
+        line("stage: " + p.op->stages[static_cast<size_t>(n.stage)].name);
       std::string f = factors_text(p, n.op_factor, nullptr, false);
       if (!f.empty()) line("factors: {" + f + "}");
       break;
     }
-    case MappingNodeKind::scope: line(std::string("scope: ") + std::string(to_string(n.scope))); break;
+    case MappingNodeKind::scope:
+      line(std::string("scope: ") + std::string(to_string(n.scope)));
+      break;
     case MappingNodeKind::trans:
       line("trans: " + p.op->tensors[static_cast<size_t>(n.tensor)].name);
       line("to: " + g.node(n.target).name);
@@ -82,7 +86,8 @@ void write_node(std::ostringstream& out, const MappingProgram& p, int id, int in
 
 }  // namespace
 
-std::string mapping_yaml(const MappingProgram& p, const std::string& name, const std::string& header_comment) {
+std::string mapping_yaml(const MappingProgram& p, const std::string& name,
+                         const std::string& header_comment) {
   std::ostringstream out;
   std::istringstream comment(header_comment);
   for (std::string l; std::getline(comment, l);) out << "# " << l << "\n";

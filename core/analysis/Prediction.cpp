@@ -63,11 +63,14 @@ std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
             if (n.buffer[k] < 0) continue;
             double bytes = p.element_bytes[k];
             for (int d = 0; d < p.ndims; ++d)
-              if ((p.tensor_dims[k] >> d) & 1u) bytes *= static_cast<double>(e.nodes[i].ext_full[d]);
+              if ((p.tensor_dims[k] >> d) & 1u)
+                bytes *= static_cast<double>(e.nodes[i].ext_full[d]);
             buffers += fmt::format("{}{}@{} {}", buffers.empty() ? "" : ", ", p.op->tensors[k].name,
                                    g.node(n.buffer[k]).name, format_bytes(bytes));
           }
-        if (!buffers.empty()) line += "\n" + std::string(static_cast<size_t>(n.depth) * 2 + 4, ' ') + "buffers: " + buffers;
+        if (!buffers.empty())
+          line +=
+              "\n" + std::string(static_cast<size_t>(n.depth) * 2 + 4, ' ') + "buffers: " + buffers;
         break;
       }
       case MappingNodeKind::op: {
@@ -76,7 +79,9 @@ std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
         if (!f.empty()) line += "  block " + f;
         break;
       }
-      case MappingNodeKind::scope: line += "scope " + std::string(to_string(n.scope)); break;
+      case MappingNodeKind::scope:
+        line += "scope " + std::string(to_string(n.scope));
+        break;
       case MappingNodeKind::trans:
         line += "trans " + p.op->tensors[n.tensor].name + " -> " + g.node(n.target).name;
         break;
@@ -84,12 +89,13 @@ std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
     if (n.kind == MappingNodeKind::tile && i < e.reports.size() && e.reports[i].evaluated) {
       const NodeReport& r = e.reports[i];
       line += "\n" + std::string(static_cast<size_t>(n.depth) * 2 + 4, ' ') +
-              fmt::format("time {}  iterations {:.0f}{}  per iteration: load {}, child {}, store {}  "
-                          "bound by {}",
-                          time_text(r.time_s), r.iterations,
-                          r.waves > 1 ? fmt::format(" ({} waves)", r.waves) : std::string(),
-                          time_text(r.load_s), time_text(r.compute_s), time_text(r.store_s),
-                          bound_text(g, r.bound));
+              fmt::format(
+                  "time {}  iterations {:.0f}{}  per iteration: load {}, child {}, store {}  "
+                  "bound by {}",
+                  time_text(r.time_s), r.iterations,
+                  r.waves > 1 ? fmt::format(" ({} waves)", r.waves) : std::string(),
+                  time_text(r.load_s), time_text(r.compute_s), time_text(r.store_s),
+                  bound_text(g, r.bound));
     }
     out += line + "\n";
   }

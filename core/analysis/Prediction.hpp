@@ -26,9 +26,9 @@ struct Prediction {
   std::string mapping_origin;  // "file" or "mapper"
   double latency_us = 0;       // device time
   double launch_overhead_us = 0;
-  double cycles = 0;           // device time in cycles of the graph clock
-  std::string bound_by;        // compute:<node>, edge:<from>-><to>, or launch
-  double utilization = 0;      // of the bound (or the op's) compute node's peak, 0..1
+  double cycles = 0;       // device time in cycles of the graph clock
+  std::string bound_by;    // compute:<node>, edge:<from>-><to>, or launch
+  double utilization = 0;  // of the bound (or the op's) compute node's peak, 0..1
   double flops = 0;
   std::vector<EdgeTraffic> traffic;
   std::vector<MemoryResidency> residency;

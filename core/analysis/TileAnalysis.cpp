@@ -21,7 +21,8 @@ inline int64_t pad_to(int64_t x, int64_t granule) {
 
 double footprint(const MappingProgram& p, const NodeScratch& s, int t, DimMask mode) {
   double bytes = p.element_bytes[t];
-  for (DimMask m = p.tensor_dims[t]; m; m &= m - 1) bytes *= static_cast<double>(ext_at(s, std::countr_zero(m), mode));
+  for (DimMask m = p.tensor_dims[t]; m; m &= m - 1)
+    bytes *= static_cast<double>(ext_at(s, std::countr_zero(m), mode));
   return bytes;
 }
 
@@ -166,8 +167,10 @@ class Evaluator {
       if (node.parent >= 0) {
         double* up = &e_.memory_usage_scratch[static_cast<size_t>(node.parent) * m];
         const ProgramNode& parent = p_.nodes[node.parent];
-        const bool shared = parent.kind == MappingNodeKind::scope && parent.scope == ScopeKind::sharing;
-        for (size_t k = 0; k < m; ++k) up[k] = shared ? std::max(up[k], usage[k]) : up[k] + usage[k];
+        const bool shared =
+            parent.kind == MappingNodeKind::scope && parent.scope == ScopeKind::sharing;
+        for (size_t k = 0; k < m; ++k)
+          up[k] = shared ? std::max(up[k], usage[k]) : up[k] + usage[k];
       }
     }
     for (size_t k = 0; k < m; ++k) {
@@ -231,8 +234,10 @@ class Evaluator {
       if (!for_store && f.accumulate) return (count.fills - count.distinct) / count.execs;
       return count.fills / count.execs;
     };
-    for (size_t k = 0; k < child.loads.size(); ++k) cs.load_fraction[k] = fraction_of(child.loads[k], false);
-    for (size_t k = 0; k < child.stores.size(); ++k) cs.store_fraction[k] = fraction_of(child.stores[k], true);
+    for (size_t k = 0; k < child.loads.size(); ++k)
+      cs.load_fraction[k] = fraction_of(child.loads[k], false);
+    for (size_t k = 0; k < child.stores.size(); ++k)
+      cs.store_fraction[k] = fraction_of(child.stores[k], true);
   }
 
   // A compute unit keeps an operand (and an accumulating result) across consecutive calls while
@@ -279,8 +284,10 @@ class Evaluator {
         for (int d = 0; d < p_.ndims; ++d) {
           double t = s.tiles_above[d];
           if (node.kind == MappingNodeKind::tile) {
-            t = (t - 1) * static_cast<double>(node.temporal[d].full) + static_cast<double>(node.temporal[d].tail);
-            t = (t - 1) * static_cast<double>(node.spatial[d].full) + static_cast<double>(node.spatial[d].tail);
+            t = (t - 1) * static_cast<double>(node.temporal[d].full) +
+                static_cast<double>(node.temporal[d].tail);
+            t = (t - 1) * static_cast<double>(node.spatial[d].full) +
+                static_cast<double>(node.spatial[d].tail);
           }
           cs.tiles_above[d] = t;
         }
@@ -306,7 +313,8 @@ class Evaluator {
   // tensor that all spatial siblings share.
   int64_t users_for(const Flow& f, int edge, int c, int parent_tile) const {
     const ArchEdge& e = g_.edge(edge);
-    if (e.broadcast && parent_tile >= 0 && (p_.tensor_dims[f.tensor] & spread_dims(parent_tile)) == 0)
+    if (e.broadcast && parent_tile >= 0 &&
+        (p_.tensor_dims[f.tensor] & spread_dims(parent_tile)) == 0)
       return e_.nodes[parent_tile].par;
     return e_.nodes[c].par;
   }
@@ -390,12 +398,15 @@ class Evaluator {
       if (used < 4) ports[used++] = PortUse{memory, bytes};
     };
     for (size_t k = 0; k < child.loads.size(); ++k)
-      add(child.loads[k].from_memory, footprint(p_, cs, child.loads[k].tensor, mode) * cs.load_fraction[k]);
+      add(child.loads[k].from_memory,
+          footprint(p_, cs, child.loads[k].tensor, mode) * cs.load_fraction[k]);
     for (size_t k = 0; k < child.stores.size(); ++k)
-      add(child.stores[k].to_memory, footprint(p_, cs, child.stores[k].tensor, mode) * cs.store_fraction[k]);
+      add(child.stores[k].to_memory,
+          footprint(p_, cs, child.stores[k].tensor, mode) * cs.store_fraction[k]);
     double port = 0;
     for (int i = 0; i < used; ++i) {
-      const double per_user = g_.node(ports[i].memory).port_bytes_per_s / static_cast<double>(std::max<int64_t>(1, cs.par));
+      const double per_user = g_.node(ports[i].memory).port_bytes_per_s /
+                              static_cast<double>(std::max<int64_t>(1, cs.par));
       port = std::max(port, ports[i].bytes / per_user);
     }
     if (port <= std::max(u.load, u.store)) return;
@@ -414,16 +425,27 @@ class Evaluator {
     for (int d : st.dims) {
       const int64_t x = ext_at(s, d, mode);
       switch (node.role[d]) {
-        case GranuleRole::m: m *= x; break;
-        case GranuleRole::n: n *= x; break;
-        case GranuleRole::k: k *= x; break;
-        case GranuleRole::vector: vec *= x; break;
-        default: batch *= x; break;
+        case GranuleRole::m:
+          m *= x;
+          break;
+        case GranuleRole::n:
+          n *= x;
+          break;
+        case GranuleRole::k:
+          k *= x;
+          break;
+        case GranuleRole::vector:
+          vec *= x;
+          break;
+        default:
+          batch *= x;
+          break;
       }
     }
     double ops;
     if (st.op_class == OpClass::matmul)
-      ops = static_cast<double>(pad_to(m, cap.granule[0])) * static_cast<double>(pad_to(n, cap.granule[1])) *
+      ops = static_cast<double>(pad_to(m, cap.granule[0])) *
+            static_cast<double>(pad_to(n, cap.granule[1])) *
             static_cast<double>(pad_to(k, cap.granule[2])) * static_cast<double>(batch);
     else
       ops = static_cast<double>(pad_to(vec, cap.granule[0])) * static_cast<double>(batch);
@@ -472,9 +494,12 @@ class Evaluator {
   Unit unit_of(int parent_tile, int c, DimMask mode) {
     const ProgramNode& node = p_.nodes[c];
     switch (node.kind) {
-      case MappingNodeKind::tile: return tile_unit(parent_tile, c, mode);
-      case MappingNodeKind::op: return op_unit(c, mode);
-      case MappingNodeKind::trans: return trans_unit(c, mode);
+      case MappingNodeKind::tile:
+        return tile_unit(parent_tile, c, mode);
+      case MappingNodeKind::op:
+        return op_unit(c, mode);
+      case MappingNodeKind::trans:
+        return trans_unit(c, mode);
       case MappingNodeKind::scope: {
         Unit acc;
         bool first = true;
@@ -572,7 +597,8 @@ class Evaluator {
 
     NodeReport& r = e_.reports[n];
     if (!r.evaluated || mode == 0) {
-      r = NodeReport{memo.time, memo.load, memo.compute, memo.store, iterations, s.waves, memo.bound, true};
+      r = NodeReport{memo.time,  memo.load, memo.compute, memo.store,
+                     iterations, s.waves,   memo.bound,   true};
     }
     return memo;
   }
@@ -630,10 +656,13 @@ std::string dim_chain(const MappingProgram& p, int d) {
   for (const auto& node : p.nodes) {
     std::vector<std::string> parts;
     if (node.kind == MappingNodeKind::tile) {
-      if (node.temporal[d].full != 1 || node.temporal[d].has_tail()) parts.push_back(factor_text(node.temporal[d]));
-      if (node.spatial[d].full != 1 || node.spatial[d].has_tail()) parts.push_back(factor_text(node.spatial[d]));
+      if (node.temporal[d].full != 1 || node.temporal[d].has_tail())
+        parts.push_back(factor_text(node.temporal[d]));
+      if (node.spatial[d].full != 1 || node.spatial[d].has_tail())
+        parts.push_back(factor_text(node.spatial[d]));
     } else if (node.kind == MappingNodeKind::op) {
-      if (node.op_factor[d].full != 1 || node.op_factor[d].has_tail()) parts.push_back(factor_text(node.op_factor[d]));
+      if (node.op_factor[d].full != 1 || node.op_factor[d].has_tail())
+        parts.push_back(factor_text(node.op_factor[d]));
     }
     for (auto& part : parts) text += (text.empty() ? "" : " x ") + part;
   }
@@ -653,7 +682,8 @@ void prepare(const MappingProgram& program, Evaluation& eval) {
   eval.memory_usage.assign(program.memories.size(), 0.0);
   eval.memory_usage_scratch.assign(program.memories.size() * n, 0.0);
   eval.memory_index.assign(program.graph->nodes.size(), -1);
-  for (size_t k = 0; k < program.memories.size(); ++k) eval.memory_index[program.memories[k]] = static_cast<int>(k);
+  for (size_t k = 0; k < program.memories.size(); ++k)
+    eval.memory_index[program.memories[k]] = static_cast<int>(k);
 }
 
 double evaluate(const MappingProgram& program, Evaluation& eval) {
@@ -670,11 +700,12 @@ void throw_if_invalid(const MappingProgram& p, const Evaluation& e) {
     case EvaluationFailure::coverage: {
       const int d = e.failure_dim;
       const auto& dim = p.op->dims[static_cast<size_t>(d)];
-      throw InputError(where, fmt::format("factors for dimension {} ({}) cover {} but operator '{}' "
-                                          "has {}={}; the factors along the tree must multiply to "
-                                          "the size, tails included",
-                                          dim.name, dim_chain(p, d), e.nodes[0].ext_tail[d],
-                                          p.op->name, dim.name, dim.size));
+      throw InputError(where,
+                       fmt::format("factors for dimension {} ({}) cover {} but operator '{}' "
+                                   "has {}={}; the factors along the tree must multiply to "
+                                   "the size, tails included",
+                                   dim.name, dim_chain(p, d), e.nodes[0].ext_tail[d], p.op->name,
+                                   dim.name, dim.size));
     }
     case EvaluationFailure::scope_mismatch: {
       const auto& dim = p.op->dims[static_cast<size_t>(e.failure_dim)];
@@ -694,12 +725,14 @@ void throw_if_invalid(const MappingProgram& p, const Evaluation& e) {
           parts += fmt::format("{}{} {}{}", parts.empty() ? "" : ", ", p.op->tensors[t].name,
                                format_bytes(bytes), node.double_buffer ? " x2" : "");
         }
-      throw InputError(where, fmt::format("tile does not fit: buffers in {} need {} per instance ({}) "
-                                          "but {} holds {}",
-                                          mem.name, format_bytes(e.failure_bytes), parts, mem.name,
-                                          format_bytes(mem.capacity_bytes)));
+      throw InputError(where,
+                       fmt::format("tile does not fit: buffers in {} need {} per instance ({}) "
+                                   "but {} holds {}",
+                                   mem.name, format_bytes(e.failure_bytes), parts, mem.name,
+                                   format_bytes(mem.capacity_bytes)));
     }
-    case EvaluationFailure::none: break;
+    case EvaluationFailure::none:
+      break;
   }
 }
 

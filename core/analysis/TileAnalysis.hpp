@@ -29,10 +29,10 @@ struct NodeScratch {
   std::array<int64_t, kMaxDims> ext_full{};
   std::array<int64_t, kMaxDims> ext_tail{};
   std::array<double, kMaxDims> tiles_above{};  // distinct tiles of this level along each dim
-  DimMask tail_dims = 0;                        // dims whose tail extent differs
-  int64_t par = 1;    // instances of this level busy at once, chip-wide
-  int64_t slots = 1;  // child instances available per instance of this level
-  int64_t spread = 1; // spatial children per iteration (full case)
+  DimMask tail_dims = 0;                       // dims whose tail extent differs
+  int64_t par = 1;                             // instances of this level busy at once, chip-wide
+  int64_t slots = 1;   // child instances available per instance of this level
+  int64_t spread = 1;  // spatial children per iteration (full case)
   int64_t waves = 1;
   std::array<double, kMaxTensors> load_fraction{};   // per flow of `loads`
   std::array<double, kMaxTensors> store_fraction{};  // per flow of `stores`
@@ -59,8 +59,8 @@ struct Evaluation {
   BoundBy bound;
   std::vector<NodeScratch> nodes;
   std::vector<NodeReport> reports;
-  std::vector<double> edge_bytes;     // per graph edge, whole operator
-  std::vector<double> memory_usage;   // per program memory, bytes per instance
+  std::vector<double> edge_bytes;    // per graph edge, whole operator
+  std::vector<double> memory_usage;  // per program memory, bytes per instance
   bool valid() const { return failure == EvaluationFailure::none; }
 
   // memo of tile times per (node, tail mode)
@@ -75,7 +75,6 @@ struct Evaluation {
   int mode_stride = 1;
   std::vector<double> memory_usage_scratch;  // per (node, program memory)
   std::vector<int> memory_index;             // graph node -> program memory, -1
-
 };
 
 void prepare(const MappingProgram& program, Evaluation& eval);

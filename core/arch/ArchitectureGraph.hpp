@@ -81,7 +81,9 @@ class ArchitectureGraph {
   // Unchecked: ids come from the graph itself; the hot path of the analysis calls these.
   const ArchNode& node(int id) const { return nodes[static_cast<size_t>(id)]; }
   const ArchEdge& edge(int id) const { return edges[static_cast<size_t>(id)]; }
-  const std::vector<int>& out_edges(int node_id) const { return out_.at(static_cast<size_t>(node_id)); }
+  const std::vector<int>& out_edges(int node_id) const {
+    return out_.at(static_cast<size_t>(node_id));
+  }
 
   // The direct edge from a to b, or -1.
   int edge_between(int from, int to) const;

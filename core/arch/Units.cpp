@@ -30,9 +30,18 @@ std::optional<double> prefix_multiplier(std::string_view prefix) {
     double factor;
   };
   static constexpr Entry table[] = {
-      {"", 1.0},       {"k", 1e3},          {"K", 1e3},          {"M", 1e6},
-      {"G", 1e9},      {"T", 1e12},         {"P", 1e15},         {"Ki", 1024.0},
-      {"Mi", 1048576.0}, {"Gi", 1073741824.0}, {"Ti", 1099511627776.0}, {"Pi", 1125899906842624.0},
+      {"", 1.0},
+      {"k", 1e3},
+      {"K", 1e3},
+      {"M", 1e6},
+      {"G", 1e9},
+      {"T", 1e12},
+      {"P", 1e15},
+      {"Ki", 1024.0},
+      {"Mi", 1048576.0},
+      {"Gi", 1073741824.0},
+      {"Ti", 1099511627776.0},
+      {"Pi", 1125899906842624.0},
   };
   for (const auto& e : table)
     if (e.name == prefix) return e.factor;

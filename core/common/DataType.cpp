@@ -5,23 +5,32 @@ namespace ts {
 int bytes_of(DataType type) {
   switch (type) {
     case DataType::fp32:
-    case DataType::int32: return 4;
+    case DataType::int32:
+      return 4;
     case DataType::fp16:
-    case DataType::bf16: return 2;
+    case DataType::bf16:
+      return 2;
     case DataType::fp8:
-    case DataType::int8: return 1;
+    case DataType::int8:
+      return 1;
   }
   return 4;
 }
 
 std::string_view to_string(DataType type) {
   switch (type) {
-    case DataType::fp32: return "fp32";
-    case DataType::fp16: return "fp16";
-    case DataType::bf16: return "bf16";
-    case DataType::fp8: return "fp8";
-    case DataType::int8: return "int8";
-    case DataType::int32: return "int32";
+    case DataType::fp32:
+      return "fp32";
+    case DataType::fp16:
+      return "fp16";
+    case DataType::bf16:
+      return "bf16";
+    case DataType::fp8:
+      return "fp8";
+    case DataType::int8:
+      return "int8";
+    case DataType::int32:
+      return "int32";
   }
   return "fp32";
 }
@@ -35,9 +44,12 @@ std::optional<DataType> parse_data_type(std::string_view text) {
 
 std::string_view to_string(OpClass cls) {
   switch (cls) {
-    case OpClass::matmul: return "matmul";
-    case OpClass::elementwise: return "elementwise";
-    case OpClass::reduction: return "reduction";
+    case OpClass::matmul:
+      return "matmul";
+    case OpClass::elementwise:
+      return "elementwise";
+    case OpClass::reduction:
+      return "reduction";
   }
   return "matmul";
 }

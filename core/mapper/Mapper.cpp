@@ -44,9 +44,12 @@ struct Variable {
 Factor& slot_factor(MappingProgram& p, const Slot& s, int d) {
   ProgramNode& n = p.nodes[static_cast<size_t>(s.node)];
   switch (s.kind) {
-    case SlotKind::temporal: return n.temporal[d];
-    case SlotKind::spatial: return n.spatial[d];
-    case SlotKind::op: return n.op_factor[d];
+    case SlotKind::temporal:
+      return n.temporal[d];
+    case SlotKind::spatial:
+      return n.spatial[d];
+    case SlotKind::op:
+      return n.op_factor[d];
   }
   return n.temporal[d];
 }
@@ -54,9 +57,12 @@ Factor& slot_factor(MappingProgram& p, const Slot& s, int d) {
 bool slot_free(const MappingProgram& p, const Slot& s, int d) {
   const ProgramNode& n = p.nodes[static_cast<size_t>(s.node)];
   switch (s.kind) {
-    case SlotKind::temporal: return n.temporal_free[d];
-    case SlotKind::spatial: return n.spatial_free[d];
-    case SlotKind::op: return n.op_free[d];
+    case SlotKind::temporal:
+      return n.temporal_free[d];
+    case SlotKind::spatial:
+      return n.spatial_free[d];
+    case SlotKind::op:
+      return n.op_free[d];
   }
   return false;
 }
@@ -92,8 +98,9 @@ class SearchSpace {
       bool placed = false;
       if (!v.is_order)
         for (auto& g : groups_)
-          if (!vars_[g.front()].is_order && chains_[static_cast<size_t>(vars_[g.front()].chain)].dim ==
-                                                chains_[static_cast<size_t>(v.chain)].dim) {
+          if (!vars_[g.front()].is_order &&
+              chains_[static_cast<size_t>(vars_[g.front()].chain)].dim ==
+                  chains_[static_cast<size_t>(v.chain)].dim) {
             g.push_back(k);
             placed = true;
             break;
@@ -120,7 +127,8 @@ class SearchSpace {
         p.nodes[static_cast<size_t>(v.node)].order = v.orders[point[i]];
       } else {
         const DimChain& c = chains_[static_cast<size_t>(v.chain)];
-        slot_factor(p, c.slots[static_cast<size_t>(v.slot)], c.dim) = Factor::exact(v.values[point[i]]);
+        slot_factor(p, c.slots[static_cast<size_t>(v.slot)], c.dim) =
+            Factor::exact(v.values[point[i]]);
       }
     }
     std::array<Factor, 16> chain{};
@@ -170,7 +178,8 @@ class SearchSpace {
         primary_op_ = static_cast<int>(i);
         break;
       }
-    for (int x = primary_op_; x >= 0; x = tmpl_.nodes[static_cast<size_t>(x)].parent) path_.push_back(x);
+    for (int x = primary_op_; x >= 0; x = tmpl_.nodes[static_cast<size_t>(x)].parent)
+      path_.push_back(x);
     std::reverse(path_.begin(), path_.end());
   }
 
@@ -214,12 +223,16 @@ class SearchSpace {
           const int64_t slots = spatial_slots(s.node);
           std::vector<int64_t> kept;
           for (int64_t x : v.values)
-            if (x <= slots || x == limit || (x <= 4 * slots && (x % slots == 0 || std::has_single_bit(static_cast<uint64_t>(x)))))
+            if (x <= slots || x == limit ||
+                (x <= 4 * slots &&
+                 (x % slots == 0 || std::has_single_bit(static_cast<uint64_t>(x)))))
               kept.push_back(x);
           v.values = kept;
         }
-        if (v.values.size() > 1) vars_.push_back(std::move(v));
-        else if (!v.values.empty()) fixed_.push_back({chain_index, static_cast<int>(k), v.values[0]});
+        if (v.values.size() > 1)
+          vars_.push_back(std::move(v));
+        else if (!v.values.empty())
+          fixed_.push_back({chain_index, static_cast<int>(k), v.values[0]});
       }
     }
   }
@@ -239,8 +252,10 @@ class SearchSpace {
       std::vector<uint8_t> active, rest;
       for (int k = 0; k < tmpl_.ndims; ++k) {
         const int d = n.order[k];
-        if (n.temporal_free[d] || n.temporal[d].full > 1) active.push_back(static_cast<uint8_t>(d));
-        else rest.push_back(static_cast<uint8_t>(d));
+        if (n.temporal_free[d] || n.temporal[d].full > 1)
+          active.push_back(static_cast<uint8_t>(d));
+        else
+          rest.push_back(static_cast<uint8_t>(d));
       }
       if (active.size() <= 1) continue;
       std::sort(active.begin(), active.end());
@@ -347,8 +362,10 @@ class Search {
       std::vector<uint64_t> order(samples);
       std::iota(order.begin(), order.end(), uint64_t(0));
       const size_t starts = std::min<size_t>(kStarts, samples);
-      std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(starts), order.end(),
-                        [&](uint64_t a, uint64_t b) { return times[a] < times[b] || (times[a] == times[b] && a < b); });
+      std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(starts),
+                        order.end(), [&](uint64_t a, uint64_t b) {
+                          return times[a] < times[b] || (times[a] == times[b] && a < b);
+                        });
       // Descend from the best samples in turn, while the budget lasts.
       for (size_t s = 0; s < starts && evaluations_ < options_.budget; ++s) {
         if (!std::isfinite(times[order[s]])) break;
@@ -409,8 +426,10 @@ class Search {
       Worker& w = workers_.local();
       for (uint64_t i = r.begin(); i != r.end(); ++i) body(i, w);
     };
-    if (!options_.parallel) chunk(tbb::blocked_range<uint64_t>(0, n));
-    else tbb::parallel_for(tbb::blocked_range<uint64_t>(0, n, 256), chunk);
+    if (!options_.parallel)
+      chunk(tbb::blocked_range<uint64_t>(0, n));
+    else
+      tbb::parallel_for(tbb::blocked_range<uint64_t>(0, n, 256), chunk);
   }
 
   // Block coordinate descent: change the choices of one dimension together (their factors trade

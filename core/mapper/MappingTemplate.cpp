@@ -104,7 +104,7 @@ Mapping default_template(const Operator& op, const ArchitectureGraph& graph) {
     for (const auto& d : op.dims) t.temporal.push_back(free_factor(d.name));
     const int64_t here = graph.node(level).instances;
     const int64_t below = index + 1 < levels.size() ? graph.node(levels[index + 1]).instances
-                                                     : graph.node(unit).instances;
+                                                    : graph.node(unit).instances;
     if (below > here)
       for (int d : out.dims) t.spatial.push_back(free_factor(op.dims[d].name));
     return t;
@@ -115,18 +115,26 @@ Mapping default_template(const Operator& op, const ArchitectureGraph& graph) {
   if (cls == OpClass::matmul && first.inputs.size() >= 2) {
     const auto& a = op.tensors[first.inputs[0]].dims;
     const auto& b = op.tensors[first.inputs[1]].dims;
-    auto has = [](const std::vector<int>& v, int d) { return std::find(v.begin(), v.end(), d) != v.end(); };
+    auto has = [](const std::vector<int>& v, int d) {
+      return std::find(v.begin(), v.end(), d) != v.end();
+    };
     bool m = false, n = false, k = false;
     for (int d : first.dims) {
       int64_t g = 1;
-      if (!m && has(out.dims, d) && has(a, d) && !has(b, d)) g = cap->granule[0], m = true;
-      else if (!n && has(out.dims, d) && has(b, d) && !has(a, d)) g = cap->granule[1], n = true;
-      else if (!k && !has(out.dims, d)) g = cap->granule[2], k = true;
-      if (g > 1) leaf.op_factors.push_back({op.dims[d].name, Factor::exact(std::min(g, op.dims[d].size)), {}});
+      if (!m && has(out.dims, d) && has(a, d) && !has(b, d))
+        g = cap->granule[0], m = true;
+      else if (!n && has(out.dims, d) && has(b, d) && !has(a, d))
+        g = cap->granule[1], n = true;
+      else if (!k && !has(out.dims, d))
+        g = cap->granule[2], k = true;
+      if (g > 1)
+        leaf.op_factors.push_back(
+            {op.dims[d].name, Factor::exact(std::min(g, op.dims[d].size)), {}});
     }
   } else if (!out.dims.empty()) {
     const int d = out.dims.back();
-    leaf.op_factors.push_back({op.dims[d].name, Factor::exact(std::min(cap->granule[0], op.dims[d].size)), {}});
+    leaf.op_factors.push_back(
+        {op.dims[d].name, Factor::exact(std::min(cap->granule[0], op.dims[d].size)), {}});
   }
   MappingNode root_node = tile_at(levels[0], 0);
   MappingNode* cursor = &root_node;

@@ -27,11 +27,11 @@ MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& grap
     if (root.buffer[t] == root.memory) whole += program.tensor_bytes[t];
   const ArchNode& root_memory = graph.node(root.memory);
   if (whole > root_memory.capacity_bytes)
-    throw InputError(op.where, fmt::format("operator '{}' ({}) needs {} for its tensors but {}, the "
-                                           "outermost memory of '{}', holds {}",
-                                           op.name, op.shape_text(), format_bytes(whole),
-                                           root_memory.name, graph.name,
-                                           format_bytes(root_memory.capacity_bytes)));
+    throw InputError(op.where,
+                     fmt::format("operator '{}' ({}) needs {} for its tensors but {}, the "
+                                 "outermost memory of '{}', holds {}",
+                                 op.name, op.shape_text(), format_bytes(whole), root_memory.name,
+                                 graph.name, format_bytes(root_memory.capacity_bytes)));
   MapperResult result = search_mapping(program, options.mapper);
   if (!result.found)
     throw InputError(SourceLocation{tmpl.source_file, tmpl.root.where.line, tmpl.root.where.column},

@@ -19,6 +19,7 @@ Prediction predict_operator(const Operator& op, const ArchitectureGraph& graph,
 
 // The concrete program predict_operator evaluates (for benchmarks and the explain view).
 MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& graph,
-                               const OperatorPredictionOptions& options, std::string* origin = nullptr);
+                               const OperatorPredictionOptions& options,
+                               std::string* origin = nullptr);
 
 }  // namespace ts

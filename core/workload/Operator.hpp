@@ -25,9 +25,9 @@ struct TensorSpec {
 struct Stage {
   std::string name;  // e.g. "gemm", "add", "layernorm"
   OpClass op_class = OpClass::matmul;
-  std::vector<int> inputs;  // tensor indices
-  int output = -1;          // tensor index
-  std::vector<int> dims;    // its iteration space (indices into Operator::dims)
+  std::vector<int> inputs;   // tensor indices
+  int output = -1;           // tensor index
+  std::vector<int> dims;     // its iteration space (indices into Operator::dims)
   double ops_per_point = 1;  // operations per point of the iteration space
 };
 
@@ -39,7 +39,7 @@ struct Operator {
   std::vector<Stage> stages;
   SourceLocation where;
 
-  int find_dim(std::string_view dim_name) const;     // -1 when absent
+  int find_dim(std::string_view dim_name) const;        // -1 when absent
   int find_tensor(std::string_view tensor_name) const;  // -1 when absent
   bool is_fused() const { return stages.size() > 1; }
   OpClass primary_class() const;  // matmul if any stage is, else the first stage's class

@@ -11,7 +11,8 @@
 
 namespace ts {
 
-Operator make_gemm(std::string name, int64_t m, int64_t n, int64_t k, DataType dtype = DataType::fp16);
+Operator make_gemm(std::string name, int64_t m, int64_t n, int64_t k,
+                   DataType dtype = DataType::fp16);
 Operator make_batched_gemm(std::string name, int64_t batch, int64_t m, int64_t n, int64_t k,
                            DataType dtype = DataType::fp16);
 

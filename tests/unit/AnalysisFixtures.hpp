@@ -29,8 +29,10 @@ nodes:
       - {class: matmul, dtype: fp16, ops_per_cycle: 256, granule: [8, 8, 4]}
       - {class: elementwise, dtype: fp16, ops_per_cycle: 64, granule: [32]}
 edges:
-  - {from: DRAM, to: SRAM, bandwidth: )" + dram_bw + ", sharing: " + sharing + R"(}
-  - {from: SRAM, to: DRAM, bandwidth: )" + dram_bw + ", sharing: " + sharing + R"(}
+  - {from: DRAM, to: SRAM, bandwidth: )" +
+         dram_bw + ", sharing: " + sharing + R"(}
+  - {from: SRAM, to: DRAM, bandwidth: )" +
+         dram_bw + ", sharing: " + sharing + R"(}
   - {from: SRAM, to: PE, bandwidth: 1024B/cycle}
   - {from: PE, to: SRAM, bandwidth: 1024B/cycle}
 )";

@@ -98,7 +98,8 @@ TEST_CASE("double buffers count twice against capacity", "[analysis]") {
   temporal: {R: 8}
   children:
     - tile: SRAM
-      double_buffer: )") + (db ? "true" : "false") + R"(
+      double_buffer: )") +
+           (db ? "true" : "false") + R"(
       temporal: {R: 8, C: 32}
       children:
         - op: PE
@@ -234,8 +235,11 @@ TEST_CASE("loads and stores share a memory's combined port", "[analysis]") {
 TEST_CASE("a trans node moves an intermediate and its consumer reads it there", "[analysis]") {
   // Add a UB beside each PE, reached from SRAM at 128 B/cycle, feeding the PE.
   std::string arch = tiny_arch();
-  arch.replace(arch.find("  - name: PE"), 0, "  - {name: UB, type: memory, capacity: 16KiB, instances: 4}\n");
-  arch += "  - {from: SRAM, to: UB, bandwidth: 128B/cycle}\n  - {from: UB, to: PE, bandwidth: 1024B/cycle}\n";
+  arch.replace(arch.find("  - name: PE"), 0,
+               "  - {name: UB, type: memory, capacity: 16KiB, instances: 4}\n");
+  arch +=
+      "  - {from: SRAM, to: UB, bandwidth: 128B/cycle}\n  - {from: UB, to: PE, bandwidth: "
+      "1024B/cycle}\n";
   const std::string workload = R"(version: 1
 kind: workload
 name: chain
@@ -292,7 +296,8 @@ tree:
 
   // A trans to a memory with no path from SRAM is an error at the trans node.
   std::string no_path = arch;
-  no_path.erase(no_path.find("  - {from: SRAM, to: UB"), std::string("  - {from: SRAM, to: UB, bandwidth: 128B/cycle}\n").size());
+  no_path.erase(no_path.find("  - {from: SRAM, to: UB"),
+                std::string("  - {from: SRAM, to: UB, bandwidth: 128B/cycle}\n").size());
   ArchitectureGraph cut = parse_architecture(no_path, "tiny-ub.yaml");
   try {
     compile_mapping(parse_mapping(mapping(true), "m.yaml"), op, cut);
@@ -323,7 +328,8 @@ tree:
   tile: DRAM
   temporal: {R: 64}
   children:
-    - scope: )" + scope + R"(
+    - scope: )" +
+           scope + R"(
       children:
         - tile: SRAM
           temporal: {C: 32}
@@ -364,7 +370,8 @@ tree:
       double_buffer: true
       temporal: {R: 4, C: 32}
       children:
-        - scope: )" + scope + R"(
+        - scope: )" +
+           scope + R"(
           children:
             - {op: PE, stage: add, factors: {C: 32}}
             - {op: PE, stage: relu, factors: {C: 32}}

@@ -16,7 +16,8 @@ TEST_CASE("a chain with tails covers (f-1) x inner + tail case", "[tail]") {
 
 TEST_CASE("make_tail_chain places the remainder in tails from the top down", "[tail]") {
   // 1576 = ViT-B tokens over [?, 5, 8, 16]: blocks of 640, 128 and 16 rows.
-  std::vector<Factor> chain{Factor::exact(1), Factor::exact(5), Factor::exact(8), Factor::exact(16)};
+  std::vector<Factor> chain{Factor::exact(1), Factor::exact(5), Factor::exact(8),
+                            Factor::exact(16)};
   REQUIRE(make_tail_chain(1576, chain));
   // ceil(1576/640) = 3; 1576 - 2x640 = 296 -> ceil(296/128) = 3; 296 - 256 = 40 -> 3 of 16; 8.
   CHECK(chain[0].full == 3);
@@ -29,7 +30,8 @@ TEST_CASE("make_tail_chain places the remainder in tails from the top down", "[t
 
 TEST_CASE("a level that can only run its tail is written as its tail", "[tail]") {
   // 2304 over [1, 64, 12, 16]: the top runs once, so the 64 never runs in full: it becomes 12.
-  std::vector<Factor> chain{Factor::exact(1), Factor::exact(64), Factor::exact(12), Factor::exact(16)};
+  std::vector<Factor> chain{Factor::exact(1), Factor::exact(64), Factor::exact(12),
+                            Factor::exact(16)};
   REQUIRE(make_tail_chain(2304, chain));
   CHECK(chain[0].full == 1);
   CHECK(chain[1].full == 12);
