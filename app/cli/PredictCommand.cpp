@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include <unistd.h>
+
 #include "Commands.hpp"
 #include "analysis/MappingWriter.hpp"
 #include "arch/ArchitectureLoader.hpp"
@@ -141,7 +143,12 @@ int run_predict(const PredictArgs& a) {
   options.mapper.budget = a.budget;
   std::vector<Prediction> rows;
   std::vector<std::pair<std::string, std::string>> saved;  // written only once all succeeded
+  // Progress on a terminal only, so that pipes and CI logs stay clean. Ctrl-C needs no handler:
+  // nothing is written before every operator has been predicted.
+  const bool progress = ops.size() > 1 && isatty(STDERR_FILENO);
   for (const Operator* op : ops) {
+    if (progress)
+      std::cerr << fmt::format("\r\033[K[{}/{}] {}", rows.size() + 1, ops.size(), op->name) << std::flush;
     MappingProgram program;
     rows.push_back(predict_operator(*op, graph, options, &program));
     if (!a.save_mappings.empty()) {
@@ -156,6 +163,7 @@ int run_predict(const PredictArgs& a) {
                                    rows.back().mapping_origin)));
     }
   }
+  if (progress) std::cerr << "\r\033[K" << std::flush;
   if (!saved.empty()) {
     std::filesystem::create_directories(a.save_mappings);
     for (const auto& [path, text] : saved) {

@@ -5,14 +5,10 @@
 #include <algorithm>
 #include <functional>
 
+#include "common/NameList.hpp"
+
 namespace ts {
 namespace {
-
-std::string join_names(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
 
 std::string node_names(const ArchitectureGraph& g, NodeKind kind) {
   std::vector<std::string> names;

@@ -211,12 +211,6 @@ std::string peek_kind(const std::string& path) {
   return source.text(root["kind"], "kind");
 }
 
-std::string join_names(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
 std::string describe(const YAML::Node& node) {
   if (!node.IsDefined() || node.IsNull()) return "nothing";
   if (node.IsScalar()) return "'" + node.Scalar() + "'";

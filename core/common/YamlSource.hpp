@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/InputError.hpp"
+#include "common/NameList.hpp"
 
 namespace ts {
 
@@ -67,8 +68,6 @@ class YamlSource {
 // The `kind:` of a file, for dispatching a file of unknown type to its loader.
 std::string peek_kind(const std::string& path);
 
-// "a, b, c": for messages listing what was expected.
-std::string join_names(const std::vector<std::string>& names);
 // A node's value as written, for messages: the scalar, or "a map"/"a list"/"nothing".
 std::string describe(const YAML::Node& node);
 // The file name without directory and extension: the default name of what a file declares.
