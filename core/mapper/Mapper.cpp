@@ -41,15 +41,13 @@ struct Variable {
   size_t count() const { return is_order ? orders.size() : values.size(); }
 };
 
-Factor& slot_factor(MappingProgram& p, const Slot& s, int d) {
-  ProgramNode& n = p.nodes[static_cast<size_t>(s.node)];
+template <typename Program>
+auto& slot_factor(Program& p, const Slot& s, int d) {
+  auto& n = p.nodes[static_cast<size_t>(s.node)];
   switch (s.kind) {
-    case SlotKind::temporal:
-      return n.temporal[d];
-    case SlotKind::spatial:
-      return n.spatial[d];
-    case SlotKind::op:
-      return n.op_factor[d];
+    case SlotKind::temporal: return n.temporal[d];
+    case SlotKind::spatial: return n.spatial[d];
+    case SlotKind::op: return n.op_factor[d];
   }
   return n.temporal[d];
 }
@@ -212,7 +210,7 @@ class SearchSpace {
         int64_t inner = 1;
         for (size_t j = k + 1; j < c.slots.size(); ++j)
           if (!slot_free(tmpl_, c.slots[j], d))
-            inner *= slot_factor(const_cast<MappingProgram&>(tmpl_), c.slots[j], d).full;
+            inner *= slot_factor(tmpl_, c.slots[j], d).full;
         const int64_t limit = std::max<int64_t>(1, (size + inner - 1) / inner);
         Variable v;
         v.chain = chain_index;
