@@ -8,7 +8,9 @@
 using namespace ts::cli_test;
 
 TEST_CASE("bench model runs and reports evaluations per second", "[cli][bench]") {
-  const RunResult r = run_tilescope({"bench", "model", "--seconds", "0.05", "--repetitions", "1"});
+  // The suite and gap parts search for seconds; the rate alone shows the command works.
+  const RunResult r =
+      run_tilescope({"bench", "model", "--seconds", "0.05", "--repetitions", "1", "--part", "rate"});
   INFO(r.command << "\nstdout: " << r.out << "\nstderr: " << r.err);
   REQUIRE(r.status == 0);
   int rates = 0;
@@ -16,4 +18,10 @@ TEST_CASE("bench model runs and reports evaluations per second", "[cli][bench]")
   for (const std::string& line : split_lines(r.out))
     if (std::regex_match(line, rate)) ++rates;
   CHECK(rates == 1);
+}
+
+TEST_CASE("bench model --part chooses the figures", "[cli][bench]") {
+  const RunResult r = run_tilescope({"bench", "model", "--part", "nothing"});
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
 }
