@@ -52,7 +52,7 @@ std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
     std::string line(static_cast<size_t>(n.depth) * 2, ' ');
     switch (n.kind) {
       case MappingNodeKind::tile: {
-        line += "tile " + g.node(n.memory).name;
+        line += fmt::format("tile {}", g.node(n.memory).name);
         std::string t = loops_text(p, n.temporal, &n.order), s = loops_text(p, n.spatial, nullptr);
         if (!t.empty()) line += "  temporal " + t;
         if (!s.empty()) line += "  spatial " + s;
@@ -69,26 +69,25 @@ std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
                                    g.node(n.buffer[k]).name, format_bytes(bytes));
           }
         if (!buffers.empty())
-          line +=
-              "\n" + std::string(static_cast<size_t>(n.depth) * 2 + 4, ' ') + "buffers: " + buffers;
+          line += fmt::format("\n{:{}}buffers: {}", "", n.depth * 2 + 4, buffers);
         break;
       }
       case MappingNodeKind::op: {
-        line += "op " + g.node(n.compute).name + " (" + p.op->stages[n.stage].name + ")";
+        line += fmt::format("op {} ({})", g.node(n.compute).name, p.op->stages[n.stage].name);
         std::string f = loops_text(p, n.op_factor, nullptr);
-        if (!f.empty()) line += "  block " + f;
+        if (!f.empty()) line += fmt::format("  block {}", f);
         break;
       }
       case MappingNodeKind::scope:
-        line += "scope " + std::string(to_string(n.scope));
+        line += fmt::format("scope {}", to_string(n.scope));
         break;
       case MappingNodeKind::trans:
-        line += "trans " + p.op->tensors[n.tensor].name + " -> " + g.node(n.target).name;
+        line += fmt::format("trans {} -> {}", p.op->tensors[n.tensor].name, g.node(n.target).name);
         break;
     }
     if (n.kind == MappingNodeKind::tile && i < e.reports.size() && e.reports[i].evaluated) {
       const NodeReport& r = e.reports[i];
-      line += "\n" + std::string(static_cast<size_t>(n.depth) * 2 + 4, ' ') +
+      line += fmt::format("\n{:{}}", "", n.depth * 2 + 4) +
               fmt::format(
                   "time {}  iterations {:.0f}{}  per iteration: load {}, child {}, store {}  "
                   "bound by {}",
