@@ -378,6 +378,29 @@ class Compiler {
     return false;
   }
 
+  // The dims that reduction stages under node `id` reduce tensor `t` over: those of the stage
+  // that the output lacks, or, for row-wise operators (softmax, layernorm) whose output keeps
+  // every dim, the contiguous one.
+  DimMask reduced_dims_below(int id, int t) const {
+    DimMask mask = 0;
+    for (size_t i = static_cast<size_t>(id); i < p_.nodes.size(); ++i) {
+      const ProgramNode& n = p_.nodes[i];
+      if (i != static_cast<size_t>(id) && n.depth <= p_.nodes[static_cast<size_t>(id)].depth) break;
+      if (n.kind != MappingNodeKind::op) continue;
+      const Stage& st = op_.stages[static_cast<size_t>(n.stage)];
+      if (st.op_class != OpClass::reduction) continue;
+      if (std::find(st.inputs.begin(), st.inputs.end(), t) == st.inputs.end()) continue;
+      const DimMask out = p_.tensor_dims[st.output];
+      DimMask own = 0;
+      for (int d : st.dims)
+        if (!((out >> d) & 1u)) own |= DimMask(1) << d;
+      if (own == 0 && !op_.tensors[st.output].dims.empty())
+        own = DimMask(1) << op_.tensors[st.output].dims.back();
+      mask |= own & p_.tensor_dims[t];
+    }
+    return mask;
+  }
+
   int local_slot(ProgramNode& n, int edge) {
     for (size_t i = 0; i < n.local_edges.size(); ++i)
       if (n.local_edges[i] == edge) return static_cast<int>(i);
@@ -421,8 +444,10 @@ class Compiler {
           const bool read = ((consumed_[i] >> t) & 1u) && !((produced_[i] >> t) & 1u);
           const bool written = (produced_[i] >> t) & 1u;
           const std::string& name = op_.tensors[t].name;
-          if (read || (written && accumulates(t)))
+          if (read || (written && accumulates(t))) {
             n.loads.push_back(make_flow(n, t, above, n.buffer[t], "tensor " + name));
+            n.loads.back().reduced_dims = reduced_dims_below(id, t);
+          }
           if (written)
             n.stores.push_back(
                 make_flow(n, t, n.buffer[t], above, "tensor " + name + " (written back)"));

@@ -28,6 +28,10 @@ struct Flow {
   std::vector<int> local_slots;  // index of each path edge in the owner's local edge table
   double latency_s = 0;          // sum of the path's edge latencies
   bool accumulate = false;       // an output whose partial sums are re-read when evicted
+  // Dimensions a reduction below reduces this input over. A tile that holds only part of them
+  // cannot finish the reduction in one pass: the input is read once for the statistics and once
+  // more to apply them.
+  DimMask reduced_dims = 0;
 };
 
 // How a matmul stage's dimensions meet a compute unit's [m, n, k] granule.

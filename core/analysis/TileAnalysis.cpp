@@ -232,7 +232,11 @@ class Evaluator {
           count.loop(static_cast<double>(e_.nodes[a].waves), (mask & spread_dims(a)) != 0);
       }
       if (!for_store && f.accumulate) return (count.fills - count.distinct) / count.execs;
-      return count.fills / count.execs;
+      double passes = 1;
+      if (!for_store)
+        for (DimMask m = f.reduced_dims; m; m &= m - 1)
+          if (cs.ext_full[std::countr_zero(m)] < p_.size[std::countr_zero(m)]) passes = 2;
+      return passes * count.fills / count.execs;
     };
     for (size_t k = 0; k < child.loads.size(); ++k)
       cs.load_fraction[k] = fraction_of(child.loads[k], false);

@@ -28,6 +28,7 @@ nodes:
     operations:
       - {class: matmul, dtype: fp16, ops_per_cycle: 256, granule: [8, 8, 4]}
       - {class: elementwise, dtype: fp16, ops_per_cycle: 64, granule: [32]}
+      - {class: reduction, dtype: fp16, ops_per_cycle: 64, granule: [32]}
 edges:
   - {from: DRAM, to: SRAM, bandwidth: )" +
          dram_bw + ", sharing: " + sharing + R"(}
@@ -50,6 +51,7 @@ operators:
   - {name: mm320, type: gemm, M: 320, N: 64, K: 64}
   - {name: add, type: add, rows: 64, cols: 1024}
   - {name: add128, type: add, rows: 128, cols: 1024}
+  - {name: softmax, type: softmax, rows: 64, cols: 1024}
 )";
 }
 

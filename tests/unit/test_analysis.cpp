@@ -390,3 +390,44 @@ tree:
     CHECK(e.device_s * 1e9 == Approx(expected));
   }
 }
+
+TEST_CASE("a row split across tiles costs a reduction a second pass over its input", "[analysis]") {
+  // DRAM at 16 B/cycle. Softmax: 5 operations per element at 64 per cycle.
+  const std::string arch = tiny_arch("shared", "16B/cycle");
+  Case whole, split;
+  run_case(whole, arch, "softmax", R"(  tile: DRAM
+  temporal: {R: 64}
+  children:
+    - tile: SRAM
+      double_buffer: true
+      temporal: {C: 32}
+      children:
+        - op: PE
+          factors: {C: 32}
+)");
+  run_case(split, arch, "softmax", R"(  tile: DRAM
+  temporal: {R: 64, C: 2}
+  children:
+    - tile: SRAM
+      double_buffer: true
+      temporal: {C: 16}
+      children:
+        - op: PE
+          factors: {C: 32}
+)");
+  REQUIRE(whole.eval.valid());
+  REQUIRE(split.eval.valid());
+  // Whole rows: load X 2 KiB / 16 = 128, store Y 128, compute 32 x 32 x 5 / 64 = 80;
+  // 64 x 128 + (128 + 80 + 128 - 128) = 8400.
+  CHECK(whole.cycles() == Approx(8400.0));
+  // Half rows: X is read twice (statistics, then normalise): 2 x 1 KiB / 16 = 128, store 64,
+  // compute 40; 128 x 128 + (64 + 40 + 64 - 128) = 16424.
+  CHECK(split.cycles() == Approx(16424.0));
+  auto read = [](const Case& c) {
+    for (const auto& t : make_prediction(c.program, c.eval).traffic)
+      if (t.edge == "DRAM->SRAM") return t.bytes;
+    return 0.0;
+  };
+  CHECK(read(whole) == Approx(64.0 * 1024 * 2));
+  CHECK(read(split) == Approx(2 * 64.0 * 1024 * 2));
+}
