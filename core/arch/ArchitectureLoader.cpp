@@ -208,8 +208,10 @@ int ArchitectureReader::node_id(const YAML::Node& name) {
 void ArchitectureReader::read_edge(const YAML::Node& e) {
   src_.expect_map(e, "an edge");
   std::string label = "edge";
-  if (e["from"].IsScalar() && e["to"].IsScalar())
-    label += " " + e["from"].Scalar() + "->" + e["to"].Scalar();
+  // A missing key is a zombie node in yaml-cpp: ask IsDefined before anything else.
+  const YAML::Node from = e["from"], to = e["to"];
+  if (from.IsDefined() && to.IsDefined() && from.IsScalar() && to.IsScalar())
+    label += " " + from.Scalar() + "->" + to.Scalar();
   src_.check_keys(e, {"from", "to", "bandwidth", "sharing", "latency", "broadcast"}, label);
   ArchEdge edge;
   edge.where = src_.where(e);
