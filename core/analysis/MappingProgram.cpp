@@ -486,6 +486,15 @@ class Compiler {
                                                 op_.tensors[n.tensor].name));
         n.transfer =
             make_flow(n, n.tensor, src, n.target, "trans of " + op_.tensors[n.tensor].name);
+        // A trans into the memory it is already in moves it to another instance of that memory
+        // (a neighbour's scratchpad) over the node's self-edge, where the graph has one.
+        if (src == n.target) {
+          const int self = graph_.edge_between(src, src);
+          if (self >= 0) {
+            n.transfer.path = {self};
+            n.transfer.latency_s = path_latency(n.transfer.path);
+          }
+        }
       }
     }
     // A scope spreads like its first child; settle slot counts bottom-up.

@@ -83,6 +83,9 @@ std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
         break;
       case MappingNodeKind::trans:
         line += fmt::format("trans {} -> {}", p.op->tensors[n.tensor].name, g.node(n.target).name);
+        for (size_t k = 0; k < n.transfer.path.size(); ++k)
+          line += fmt::format("{}{}", k == 0 ? "  via " : ", ",
+                              bound_text(g, BoundBy::edge(n.transfer.path[k])).substr(5));
         break;
     }
     if (n.kind == MappingNodeKind::tile && i < e.reports.size() && e.reports[i].evaluated) {
