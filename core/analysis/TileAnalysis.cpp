@@ -75,6 +75,7 @@ class Evaluator {
 
   double run() {
     e_.failure = EvaluationFailure::none;
+    e_.failure_bytes = 0;
     e_.device_s = std::numeric_limits<double>::infinity();
     if (!extents() || !residency()) return e_.device_s;
     top_down();
@@ -132,6 +133,15 @@ class Evaluator {
           for (int d = 0; d < p_.ndims; ++d) {
             const Factor& sp = node.spatial[d];
             const Factor& tp = node.temporal[d];
+            // Factors from a file can be anything; an extent past any real size cannot cover
+            // the problem, and must not overflow on the way to saying so.
+            constexpr double kLargest = 4e18;
+            const double reach = static_cast<double>(sp.full) * static_cast<double>(tp.full) *
+                                 static_cast<double>(s.ext_full[d]);
+            if (reach > kLargest) {
+              e_.failure_bytes = reach;  // the extent, for the message
+              return fail(EvaluationFailure::coverage, 0, d);
+            }
             int64_t sf = sp.full * s.ext_full[d];
             int64_t st = (sp.tail - 1) * s.ext_full[d] + s.ext_tail[d];
             s.ext_full[d] = tp.full * sf;
@@ -704,12 +714,15 @@ void throw_if_invalid(const MappingProgram& p, const Evaluation& e) {
     case EvaluationFailure::coverage: {
       const int d = e.failure_dim;
       const auto& dim = p.op->dims[static_cast<size_t>(d)];
+      const std::string covered = e.failure_bytes > 0
+                                      ? fmt::format("about {:.3g}", e.failure_bytes)
+                                      : fmt::format("{}", e.nodes[0].ext_tail[d]);
       throw InputError(where,
                        fmt::format("factors for dimension {} ({}) cover {} but operator '{}' "
                                    "has {}={}; the factors along the tree must multiply to "
                                    "the size, tails included",
-                                   dim.name, dim_chain(p, d), e.nodes[0].ext_tail[d], p.op->name,
-                                   dim.name, dim.size));
+                                   dim.name, dim_chain(p, d), covered, p.op->name, dim.name,
+                                   dim.size));
     }
     case EvaluationFailure::scope_mismatch: {
       const auto& dim = p.op->dims[static_cast<size_t>(e.failure_dim)];

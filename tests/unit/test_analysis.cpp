@@ -431,3 +431,24 @@ TEST_CASE("a row split across tiles costs a reduction a second pass over its inp
   CHECK(read(whole) == Approx(64.0 * 1024 * 2));
   CHECK(read(split) == Approx(2 * 64.0 * 1024 * 2));
 }
+
+TEST_CASE("absurd factors are a coverage error, not an overflow", "[analysis]") {
+  // 2^32 three times over is 2^96 rows: past int64, and far past M=64.
+  Case c;
+  run_case(c, tiny_arch(), "mm64", R"(  tile: DRAM
+  temporal: {M: 4294967296}
+  children:
+    - tile: SRAM
+      temporal: {M: 4294967296, N: 8, K: 16}
+      children:
+        - op: PE
+          factors: {M: 4294967296, N: 8, K: 4}
+)");
+  REQUIRE(c.eval.failure == EvaluationFailure::coverage);
+  try {
+    throw_if_invalid(c.program, c.eval);
+    FAIL("expected a coverage error");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("cover about") != std::string::npos);
+  }
+}
