@@ -28,6 +28,11 @@ struct DimChain {
   int dim = -1;
   std::vector<Slot> slots;  // root to leaf along the primary path
   int absorb = -1;          // the slot that takes whatever the inner slots leave
+  // Per slot: the variable that chooses it (-1: none) and otherwise its full count. A point is
+  // built from these alone, never from a previous point's program, so that scores do not
+  // depend on which thread evaluated what before.
+  std::vector<int> slot_var;
+  std::vector<int64_t> base_full;
 };
 
 struct Variable {
@@ -45,9 +50,12 @@ template <typename Program>
 auto& slot_factor(Program& p, const Slot& s, int d) {
   auto& n = p.nodes[static_cast<size_t>(s.node)];
   switch (s.kind) {
-    case SlotKind::temporal: return n.temporal[d];
-    case SlotKind::spatial: return n.spatial[d];
-    case SlotKind::op: return n.op_factor[d];
+    case SlotKind::temporal:
+      return n.temporal[d];
+    case SlotKind::spatial:
+      return n.spatial[d];
+    case SlotKind::op:
+      return n.op_factor[d];
   }
   return n.temporal[d];
 }
@@ -91,6 +99,18 @@ class SearchSpace {
     build_path();
     build_chains();
     build_orders();
+    for (DimChain& c : chains_) {
+      c.slot_var.assign(c.slots.size(), -1);
+      c.base_full.resize(c.slots.size());
+      for (size_t k = 0; k < c.slots.size(); ++k)
+        c.base_full[k] = slot_factor(tmpl_, c.slots[k], c.dim).full;
+    }
+    for (size_t k = 0; k < vars_.size(); ++k)
+      if (!vars_[k].is_order)
+        chains_[static_cast<size_t>(vars_[k].chain)].slot_var[static_cast<size_t>(vars_[k].slot)] =
+            static_cast<int>(k);
+    for (const auto& f : fixed_)
+      chains_[static_cast<size_t>(f.chain)].base_full[static_cast<size_t>(f.slot)] = f.value;
     for (size_t k = 0; k < vars_.size(); ++k) {
       const Variable& v = vars_[k];
       bool placed = false;
@@ -121,13 +141,7 @@ class SearchSpace {
   bool apply(const std::vector<uint32_t>& point, MappingProgram& p) const {
     for (size_t i = 0; i < vars_.size(); ++i) {
       const Variable& v = vars_[i];
-      if (v.is_order) {
-        p.nodes[static_cast<size_t>(v.node)].order = v.orders[point[i]];
-      } else {
-        const DimChain& c = chains_[static_cast<size_t>(v.chain)];
-        slot_factor(p, c.slots[static_cast<size_t>(v.slot)], c.dim) =
-            Factor::exact(v.values[point[i]]);
-      }
+      if (v.is_order) p.nodes[static_cast<size_t>(v.node)].order = v.orders[point[i]];
     }
     std::array<Factor, 16> chain{};
     for (const DimChain& c : chains_) {
@@ -135,9 +149,11 @@ class SearchSpace {
       const size_t n = c.slots.size() - static_cast<size_t>(c.absorb);
       if (n > chain.size()) return false;
       for (size_t k = 0; k < n; ++k) {
-        const Slot& s = c.slots[static_cast<size_t>(c.absorb) + k];
-        Factor f = slot_factor(p, s, c.dim);
-        chain[k] = Factor::exact(f.full);
+        const size_t slot = static_cast<size_t>(c.absorb) + k;
+        const int var = c.slot_var[slot];
+        chain[k] = Factor::exact(
+            var >= 0 ? vars_[static_cast<size_t>(var)].values[point[static_cast<size_t>(var)]]
+                     : c.base_full[slot]);
       }
       if (!make_tail_chain(tmpl_.size[c.dim], std::span<Factor>(chain.data(), n))) return false;
       for (size_t k = 0; k < n; ++k) {
@@ -209,8 +225,7 @@ class SearchSpace {
         if (!slot_free(tmpl_, s, d)) continue;
         int64_t inner = 1;
         for (size_t j = k + 1; j < c.slots.size(); ++j)
-          if (!slot_free(tmpl_, c.slots[j], d))
-            inner *= slot_factor(tmpl_, c.slots[j], d).full;
+          if (!slot_free(tmpl_, c.slots[j], d)) inner *= slot_factor(tmpl_, c.slots[j], d).full;
         const int64_t limit = std::max<int64_t>(1, (size + inner - 1) / inner);
         Variable v;
         v.chain = chain_index;
