@@ -10,9 +10,6 @@ namespace {
 
 std::string dim_chain(const MappingProgram& p, int d) {
   std::string text;
-  auto factor_text = [](const Factor& f) {
-    return f.has_tail() ? fmt::format("{}/{}", f.full, f.tail) : fmt::format("{}", f.full);
-  };
   for (const auto& node : p.nodes) {
     std::vector<std::string> parts;
     if (node.kind == MappingNodeKind::tile) {

@@ -7,11 +7,6 @@
 namespace ts {
 namespace {
 
-std::string factor_text(const Factor& f) {
-  if (f.has_tail()) return fmt::format("{}/{}", f.full, f.tail);
-  return fmt::format("{}", f.full);
-}
-
 std::string factors_text(const MappingProgram& p, const std::array<Factor, kMaxDims>& factors,
                          const std::array<uint8_t, kMaxDims>* order, bool keep_ones) {
   std::string text;

@@ -19,11 +19,6 @@ std::string bound_text(const ArchitectureGraph& graph, BoundBy bound) {
 
 namespace {
 
-std::string factor_text(const Factor& f) {
-  if (f.free) return "?";
-  return f.has_tail() ? fmt::format("{}/{}", f.full, f.tail) : fmt::format("{}", f.full);
-}
-
 std::string loops_text(const MappingProgram& p, const std::array<Factor, kMaxDims>& factors,
                        const std::array<uint8_t, kMaxDims>* order) {
   std::string text;

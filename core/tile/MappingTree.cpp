@@ -3,13 +3,14 @@
 #include <algorithm>
 
 namespace ts {
-namespace {
 
 std::string factor_text(const Factor& f) {
   if (f.free) return "?";
   if (f.has_tail()) return std::to_string(f.full) + "/" + std::to_string(f.tail);
   return std::to_string(f.full);
 }
+
+namespace {
 
 std::string factors_text(const std::vector<DimFactor>& factors, std::string_view sep) {
   std::string text;

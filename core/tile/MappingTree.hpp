@@ -78,6 +78,9 @@ struct Mapping {
   bool has_free_factors() const;
 };
 
+// A factor as written in a mapping file: `8`, `8/4` (with a tail), `?` (free).
+std::string factor_text(const Factor& f);
+
 // Indented one-line-per-node rendering for the CLI and logs.
 std::string render_tree(const Mapping& mapping);
 // Canonical text (stable ordering, no comments) whose hash identifies a mapping.
