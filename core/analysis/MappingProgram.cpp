@@ -520,15 +520,6 @@ class Compiler {
 
 }  // namespace
 
-bool MappingProgram::is_template() const {
-  for (const auto& n : nodes) {
-    if (n.order_free) return true;
-    for (int d = 0; d < ndims; ++d)
-      if (n.temporal_free[d] || n.spatial_free[d] || n.op_free[d]) return true;
-  }
-  return false;
-}
-
 MappingProgram compile_mapping(const Mapping& mapping, const Operator& op,
                                const ArchitectureGraph& graph, bool template_mode) {
   return Compiler(mapping, op, graph, template_mode).run();

@@ -92,7 +92,6 @@ struct MappingProgram {
   std::vector<ProgramNode> nodes;  // preorder: a parent comes before its children; 0 is the root
   std::vector<int> memories;       // memory nodes used by some buffer (for residency)
 
-  bool is_template() const;  // has free factors or orders
 };
 
 // Resolves a mapping for an operator on a graph. Throws InputError at the mapping's node for an
