@@ -1,0 +1,57 @@
+#pragma once
+// The results database: one SQLite file (WAL) with devices, runs, operators, mappings,
+// measurements and predictions. Every write is its own transaction, so a crash or Ctrl-C keeps
+// every completed measurement and never leaves half a row; a run stays `incomplete` until
+// finish_run. Older schemas are migrated on open (in one transaction); a file that is not a
+// tilescope database, is corrupt, or has a newer schema is refused with an InputError naming the
+// file, and nothing on disk is changed.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "measure/MeasurementRecord.hpp"
+
+namespace SQLite {
+class Database;
+}
+
+namespace ts {
+
+class ResultStore {
+ public:
+  enum class Mode {
+    read_only,  // the file must exist; nothing is written (not even a migration)
+    read_write  // created when missing; migrated when older
+  };
+  static constexpr int kSchemaVersion = 1;
+
+  explicit ResultStore(const std::string& path, Mode mode = Mode::read_write);
+  ~ResultStore();
+  ResultStore(ResultStore&&) noexcept;
+  ResultStore& operator=(ResultStore&&) noexcept;
+
+  const std::string& path() const { return path_; }
+  int schema_version() const;
+
+  int64_t begin_run(const RunStart& start);  // status incomplete, started_at now
+  void add_measurement(int64_t run, const Measurement& m);
+  void finish_run(int64_t run, RunStatus status);  // sets finished_at
+  // Replaces an earlier prediction with the same (operator, mapping, arch hash).
+  void add_prediction(const PredictionRecord& p);
+
+  std::vector<RunInfo> runs() const;
+  std::optional<RunInfo> run(int64_t id) const;
+  std::optional<int64_t> latest_run() const;
+  std::vector<Measurement> measurements(int64_t run) const;
+  // The prediction for an operator and mapping (mapping_hash empty: mapper-chosen) on a graph.
+  std::optional<PredictionRecord> prediction(const OperatorKey& op, const std::string& mapping_hash,
+                                             const std::string& arch_hash) const;
+  std::vector<PredictionRecord> predictions(const std::string& arch_hash) const;
+
+ private:
+  std::string path_;
+  std::unique_ptr<SQLite::Database> db_;
+};
+
+}  // namespace ts
