@@ -11,5 +11,10 @@ using Runner = std::function<int()>;
 Runner add_predict(CLI::App& app);
 Runner add_validate(CLI::App& app);
 Runner add_bench(CLI::App& app);
+Runner add_calibrate(CLI::App& app);
+Runner add_measure(CLI::App& app);
+Runner add_correlate(CLI::App& app);
+Runner add_fit(CLI::App& app);
+Runner add_db(CLI::App& app);
 
 }  // namespace ts::cli

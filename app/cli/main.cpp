@@ -22,6 +22,11 @@ int main(int argc, char** argv) {
   reg(&ts::cli::add_predict);
   reg(&ts::cli::add_validate);
   reg(&ts::cli::add_bench);
+  reg(&ts::cli::add_calibrate);
+  reg(&ts::cli::add_measure);
+  reg(&ts::cli::add_correlate);
+  reg(&ts::cli::add_fit);
+  reg(&ts::cli::add_db);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
