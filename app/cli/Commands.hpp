@@ -3,10 +3,15 @@
 // InputError into `file:line:col: message` and exit status 2.
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
 
 namespace ts::cli {
 
 using Runner = std::function<int()>;
+
+// The command line as typed, for files and databases that record how they were made.
+const std::string& command_line();
+void set_command_line(int argc, char** argv);
 
 Runner add_predict(CLI::App& app);
 Runner add_validate(CLI::App& app);

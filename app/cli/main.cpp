@@ -7,7 +7,23 @@
 #include "Commands.hpp"
 #include "common/InputError.hpp"
 
+namespace ts::cli {
+namespace {
+std::string g_command_line;
+}
+const std::string& command_line() { return g_command_line; }
+void set_command_line(int argc, char** argv) {
+  g_command_line.clear();
+  for (int i = 0; i < argc; ++i) {
+    std::string arg = i == 0 ? std::string("tilescope") : std::string(argv[i]);
+    const bool quote = arg.empty() || arg.find_first_of(" \t'\"$") != std::string::npos;
+    g_command_line += (i ? " " : "") + (quote ? "'" + arg + "'" : arg);
+  }
+}
+}  // namespace ts::cli
+
 int main(int argc, char** argv) {
+  ts::cli::set_command_line(argc, argv);
   CLI::App app{
       "tilescope: predict, measure and compare deep-learning operators on architecture graphs"};
   app.set_version_flag("--version", std::string("tilescope ") + TILESCOPE_VERSION);

@@ -319,10 +319,33 @@ struct Best {
   uint64_t index = std::numeric_limits<uint64_t>::max();
 };
 
-Best better(const Best& a, const Best& b) {
-  if (a.time < b.time) return a;
-  if (b.time < a.time) return b;
-  return a.index <= b.index ? a : b;
+bool before(const Best& a, const Best& b) {
+  return a.time < b.time || (a.time == b.time && a.index < b.index);
+}
+
+// The best few (time, index) pairs, sorted; merging is deterministic whatever the split.
+struct TopK {
+  static constexpr size_t kMax = 8;
+  std::array<Best, kMax> entries{};
+  size_t size = 0;
+  size_t capacity = 1;
+
+  void offer(const Best& b) {
+    if (!std::isfinite(b.time)) return;
+    if (size == capacity && !before(b, entries[size - 1])) return;
+    size_t k = size < capacity ? size++ : size - 1;
+    while (k > 0 && before(b, entries[k - 1])) {
+      entries[k] = entries[k - 1];
+      --k;
+    }
+    entries[k] = b;
+  }
+  Best best() const { return size > 0 ? entries[0] : Best{}; }
+};
+
+TopK merged(TopK a, const TopK& b) {
+  for (size_t k = 0; k < b.size; ++k) a.offer(b.entries[k]);
+  return a;
 }
 
 class Search {
@@ -343,17 +366,19 @@ class Search {
     MapperResult result;
     const auto& vars = space_.variables();
     result.space_size = space_.size();
-    std::vector<uint32_t> best_point(vars.size(), 0);
-    double best_time = std::numeric_limits<double>::infinity();
+    // Every point worth returning, with its time: the best is the first after sorting.
+    std::vector<std::pair<double, std::vector<uint32_t>>> found;
 
     if (result.space_size <= static_cast<double>(options_.budget)) {
       result.exhaustive = true;
       const uint64_t n = static_cast<uint64_t>(result.space_size);
-      Best b = reduce(n, [&](uint64_t i, std::vector<uint32_t>& pt) { decode(i, pt); });
+      TopK top =
+          reduce(n, [&](uint64_t i, std::vector<uint32_t>& pt) { decode(i, pt); }, options_.keep);
       evaluations_ += n;
-      if (b.index != std::numeric_limits<uint64_t>::max()) {
-        decode(b.index, best_point);
-        best_time = b.time;
+      for (size_t k = 0; k < top.size; ++k) {
+        std::vector<uint32_t> pt(vars.size());
+        decode(top.entries[k].index, pt);
+        found.push_back({top.entries[k].time, std::move(pt)});
       }
     } else {
       const uint64_t samples = std::max<uint64_t>(1, options_.budget / 2);
@@ -385,23 +410,64 @@ class Search {
         std::vector<uint32_t> point(vars.size());
         sample(order[s], point);
         double time = times[order[s]];
+        if (options_.keep > 1) found.push_back({time, point});
         descend(point, time, options_.budget);
-        if (time < best_time) {
-          best_time = time;
-          best_point = point;
-        }
+        found.push_back({time, point});
       }
     }
+    // Stable order: by time, then by the point itself, so that ties do not depend on threads.
+    std::sort(found.begin(), found.end());
+    found.erase(std::unique(found.begin(), found.end(),
+                            [](const auto& a, const auto& b) { return a.second == b.second; }),
+                found.end());
     result.evaluations = evaluations_;
-    result.program = tmpl_;
-    space_.apply_fixed(result.program);
-    if (std::isfinite(best_time) && space_.apply(best_point, result.program)) {
-      SearchSpace::settle(result.program);
+    for (const auto& [time, point] : found) {
+      if (result.ranked.size() >= std::max<size_t>(1, options_.keep)) break;
+      MappingProgram p = tmpl_;
+      space_.apply_fixed(p);
+      if (!std::isfinite(time) || !space_.apply(point, p)) continue;
+      SearchSpace::settle(p);
       Evaluation eval;
-      result.device_s = evaluate(result.program, eval);
-      result.found = eval.valid();
+      const double device_s = evaluate(p, eval);
+      if (!eval.valid()) continue;
+      result.ranked.push_back(std::move(p));
+      result.ranked_device_s.push_back(device_s);
+    }
+    if (!result.ranked.empty()) {
+      result.program = result.ranked.front();
+      result.device_s = result.ranked_device_s.front();
+      result.found = true;
+    } else {
+      result.program = tmpl_;
+      space_.apply_fixed(result.program);
     }
     return result;
+  }
+
+  // Uniform draws over the space, kept when valid and not far slower than the reference.
+  std::vector<MappingProgram> sample(size_t count, uint64_t seed, double limit_s,
+                                     uint64_t max_tries) {
+    const auto& vars = space_.variables();
+    std::vector<MappingProgram> out;
+    std::vector<std::vector<uint32_t>> seen;
+    Worker& w = workers_.local();
+    for (uint64_t i = 0; i < max_tries && out.size() < count; ++i) {
+      uint64_t h = splitmix(seed ^ (i * 0x9e3779b97f4a7c15ull));
+      for (size_t k = 0; k < vars.size(); ++k) {
+        h = splitmix(h);
+        w.point[k] = static_cast<uint32_t>(h % vars[k].count());
+      }
+      if (std::find(seen.begin(), seen.end(), w.point) != seen.end()) continue;
+      const double t = score(w);
+      if (!std::isfinite(t) || (limit_s > 0 && t > limit_s)) continue;
+      seen.push_back(w.point);
+      MappingProgram p = tmpl_;
+      space_.apply_fixed(p);
+      space_.apply(w.point, p);
+      SearchSpace::settle(p);
+      out.push_back(std::move(p));
+    }
+    return out;
   }
 
  private:
@@ -420,17 +486,19 @@ class Search {
   }
 
   template <typename Decode>
-  Best reduce(uint64_t n, Decode&& make_point) {
-    auto body = [&](const tbb::blocked_range<uint64_t>& r, Best acc) {
+  TopK reduce(uint64_t n, Decode&& make_point, size_t keep = 1) {
+    TopK empty;
+    empty.capacity = std::clamp<size_t>(keep, 1, TopK::kMax);
+    auto body = [&](const tbb::blocked_range<uint64_t>& r, TopK acc) {
       Worker& w = workers_.local();
       for (uint64_t i = r.begin(); i != r.end(); ++i) {
         make_point(i, w.point);
-        acc = better(acc, Best{score(w), i});
+        acc.offer(Best{score(w), i});
       }
       return acc;
     };
-    if (!options_.parallel) return body(tbb::blocked_range<uint64_t>(0, n), Best{});
-    return tbb::parallel_reduce(tbb::blocked_range<uint64_t>(0, n, 256), Best{}, body, better);
+    if (!options_.parallel) return body(tbb::blocked_range<uint64_t>(0, n), empty);
+    return tbb::parallel_reduce(tbb::blocked_range<uint64_t>(0, n, 256), empty, body, merged);
   }
 
   template <typename Body>
@@ -466,7 +534,7 @@ class Search {
           }
         };
         if (n == 0) continue;
-        Best b = reduce(n, set);
+        Best b = reduce(n, set).best();
         evaluations_ += n;
         if (b.time < best) {
           std::vector<uint32_t> next;
@@ -492,6 +560,15 @@ class Search {
 
 MapperResult search_mapping(const MappingProgram& template_program, const MapperOptions& options) {
   return Search(template_program, options).run();
+}
+
+std::vector<MappingProgram> sample_valid_mappings(const MappingProgram& template_program,
+                                                  size_t count, uint64_t seed, double reference_s,
+                                                  double max_slowdown, uint64_t max_tries) {
+  MapperOptions options;
+  options.parallel = false;
+  const double limit = reference_s > 0 && max_slowdown > 0 ? reference_s * max_slowdown : 0;
+  return Search(template_program, options).sample(count, seed, limit, max_tries);
 }
 
 }  // namespace ts

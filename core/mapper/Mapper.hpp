@@ -4,6 +4,7 @@
 // exhaustive when the space fits the budget, otherwise seeded sampling then coordinate descent.
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "analysis/MappingProgram.hpp"
 #include "tile/MappingTree.hpp"
@@ -14,6 +15,8 @@ struct MapperOptions {
   uint64_t budget = 50000;  // evaluations per operator
   uint64_t seed = 0x7113c0bull;
   bool parallel = true;
+  // How many of the best distinct points to return in MapperResult::ranked (at most 8).
+  size_t keep = 1;
 };
 
 struct MapperResult {
@@ -23,9 +26,23 @@ struct MapperResult {
   double space_size = 0;  // points in the search space
   bool exhaustive = false;
   bool found = false;  // false when no point of the space is valid
+  // The best `keep` distinct points the search evaluated, best first (ranked[0] is `program`).
+  // Distinct points can still write the same tree (a loop order over factors of 1); callers
+  // that need distinct trees compare their canonical text.
+  std::vector<MappingProgram> ranked;
+  std::vector<double> ranked_device_s;
 };
 
 MapperResult search_mapping(const MappingProgram& template_program, const MapperOptions& options);
+
+// Up to `count` distinct valid points of the template's space drawn uniformly with a fixed seed
+// (at most `max_tries` draws), in the order drawn; for mapping sets that test whether the model
+// ranks mappings. Points predicted slower than `max_slowdown` x `reference_s` are redrawn so that
+// a measurement of the set stays bounded (0: no limit).
+std::vector<MappingProgram> sample_valid_mappings(const MappingProgram& template_program,
+                                                  size_t count, uint64_t seed,
+                                                  double reference_s = 0, double max_slowdown = 0,
+                                                  uint64_t max_tries = 200000);
 
 // The mapper's starting tree for an operator on a graph: the graph's template for the operator's
 // class when it names one, else a chain of tiles along the shortest memory path to a compute node

@@ -3,7 +3,10 @@
 #include <limits>
 
 #include "AnalysisFixtures.hpp"
+#include "analysis/MappingWriter.hpp"
 #include "mapper/Mapper.hpp"
+
+#include <set>
 #include "workload/OperatorBuilders.hpp"
 
 using namespace ts;
@@ -163,4 +166,63 @@ TEST_CASE("mapper results do not depend on what a thread evaluated before", "[ma
   // And the chosen mapping evaluates, on its own, to what the search reported.
   Evaluation e;
   CHECK(evaluate(reference.program, e) == reference.device_s);
+}
+
+TEST_CASE("the mapper's ranked points are its best distinct ones, best first", "[mapper]") {
+  ArchitectureGraph g = parse_architecture(tiny_arch("shared", "64B/cycle"), "tiny.yaml");
+  Operator op = make_gemm("g", 64, 64, 64);
+  MappingProgram program = compile_mapping(parse_mapping(kTemplate, "t.yaml"), op, g, true);
+  MapperOptions all;
+  all.budget = 10'000'000;  // exhaustive: the ranking must be the true top 5
+  all.keep = 5;
+  MapperResult r = search_mapping(program, all);
+  REQUIRE(r.exhaustive);
+  REQUIRE(r.ranked.size() == 5);
+  Evaluation e0;
+  CHECK(evaluate(r.program, e0) == r.device_s);
+  CHECK(r.ranked_device_s.front() == r.device_s);
+  for (size_t k = 0; k < r.ranked.size(); ++k) {
+    Evaluation e;
+    CHECK(evaluate(r.ranked[k], e) == r.ranked_device_s[k]);  // each re-evaluates to its time
+    if (k > 0) CHECK(r.ranked_device_s[k - 1] <= r.ranked_device_s[k]);
+  }
+  // Nothing in a uniform sample of the space beats the 5th ranked point but the top 4.
+  std::vector<MappingProgram> draws = sample_valid_mappings(program, 200, 7);
+  size_t better = 0;
+  for (const auto& p : draws) {
+    Evaluation e;
+    better += evaluate(p, e) < r.ranked_device_s.back();
+  }
+  CHECK(better <= 4);
+  // keep = 1 and keep = 5 agree on the best.
+  all.keep = 1;
+  CHECK(search_mapping(program, all).device_s == r.device_s);
+}
+
+TEST_CASE("draws from the valid space are valid, distinct, seeded and bounded", "[mapper]") {
+  ArchitectureGraph g = parse_architecture(tiny_arch(), "tiny.yaml");
+  Operator op = make_gemm("g", 100, 70, 36);
+  MappingProgram program = compile_mapping(parse_mapping(kTemplate, "t.yaml"), op, g, true);
+  MapperOptions exhaustive;
+  exhaustive.budget = 10'000'000;
+  const MapperResult best = search_mapping(program, exhaustive);
+  REQUIRE(best.exhaustive);
+  auto draws = sample_valid_mappings(program, 10, 99, best.device_s, 5.0);
+  REQUIRE(draws.size() == 10);
+  auto again = sample_valid_mappings(program, 10, 99, best.device_s, 5.0);
+  auto other = sample_valid_mappings(program, 10, 100, best.device_s, 5.0);
+  std::set<std::string> texts;
+  bool differs = false;
+  for (size_t k = 0; k < draws.size(); ++k) {
+    Evaluation e, e2, e3;
+    const double t = evaluate(draws[k], e);
+    CHECK(e.valid());
+    CHECK(t <= best.device_s * 5.0);
+    CHECK(t >= best.device_s);  // nothing beats the exhaustive optimum
+    CHECK(evaluate(again[k], e2) == t);
+    differs = differs || evaluate(other[k], e3) != t;
+    texts.insert(mapping_yaml(draws[k], "d", ""));
+  }
+  CHECK(differs);
+  CHECK(texts.size() == draws.size());
 }

@@ -1,0 +1,43 @@
+#include "mapper/MappingSet.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "common/Fnv1a.hpp"
+#include "mapper/OperatorPrediction.hpp"
+#include "measure/OperatorIdentity.hpp"
+
+namespace ts {
+
+std::vector<NamedProgram> suite_mappings(const Operator& op, const ArchitectureGraph& graph,
+                                         size_t count, uint64_t seed,
+                                         const MapperOptions& options) {
+  constexpr size_t kTop = 3;
+  constexpr double kMaxSlowdown = 20;
+  const MappingProgram tmpl =
+      compile_mapping(default_template(op, graph), op, graph, true);
+  MapperOptions o = options;
+  o.keep = 8;
+  MapperResult best = search_mapping(tmpl, o);
+  if (!best.found)
+    throw InputError(op.where, fmt::format("the mapper found no valid mapping for '{}' ({}) on '{}'",
+                                           op.name, op.shape_text(), graph.name));
+  std::vector<NamedProgram> out;
+  std::set<std::string> seen;
+  auto take = [&](MappingProgram p, const std::string& name) {
+    if (out.size() >= count) return;
+    const std::string hash = mapping_record(p, name).hash;
+    if (!seen.insert(hash).second) return;
+    out.push_back({name, std::move(p)});
+  };
+  for (size_t k = 0; k < best.ranked.size() && out.size() < std::min(kTop, count); ++k)
+    take(best.ranked[k], fmt::format("{}-top{}", op.name, out.size() + 1));
+  const size_t top = out.size();
+  std::vector<MappingProgram> draws = sample_valid_mappings(
+      tmpl, 4 * count, seed ^ fnv1a(op.name), best.device_s, kMaxSlowdown);
+  for (auto& p : draws) take(std::move(p), fmt::format("{}-draw{}", op.name, out.size() - top + 1));
+  return out;
+}
+
+}  // namespace ts
