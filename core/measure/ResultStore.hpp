@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "measure/MeasurementRecord.hpp"
@@ -48,9 +49,12 @@ class ResultStore {
   std::optional<PredictionRecord> prediction(const OperatorKey& op, const std::string& mapping_hash,
                                              const std::string& arch_hash) const;
   std::vector<PredictionRecord> predictions(const std::string& arch_hash) const;
+  // Rows per table, in the order the schema declares them (for `tilescope db info`).
+  std::vector<std::pair<std::string, int64_t>> table_counts() const;
 
  private:
   std::string path_;
+  Mode mode_ = Mode::read_write;
   std::unique_ptr<SQLite::Database> db_;
 };
 
