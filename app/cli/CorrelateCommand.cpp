@@ -1,16 +1,380 @@
-// Placeholder until the command lands.
+// `tilescope correlate`: predicted against measured latencies, per group and overall (count,
+// Pearson, Spearman, Kendall tau-b, MAPE, log-RMSE), the worst predictions, the per-shape
+// ranking of mappings, and with --fit a cross-validated fit. See docs/correlate.md.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "Commands.hpp"
+#include "arch/ArchitectureLoader.hpp"
+#include "calibrate/GraphParameter.hpp"
+#include "measure/CorrelationData.hpp"
+#include "measure/CorrelationFolds.hpp"
 
 namespace ts::cli {
+namespace {
+
+struct CorrelateArgs {
+  std::string db, csv, op, dtype = "fp16", timing_scope = "host_call", arch, by, format = "table";
+  std::optional<int64_t> run;
+  std::vector<std::string> fit;
+  int folds = 5;
+  int max_evaluations = 400;
+  uint64_t budget = MapperOptions{}.budget;
+};
+
+nlohmann::json stats_json(const AgreementStats& s) {
+  return {{"count", s.count},     {"pearson", s.pearson}, {"spearman", s.spearman},
+          {"kendall", s.kendall}, {"mape", s.mape},       {"log_rmse", s.log_rmse}};
+}
+
+nlohmann::json groups_json(const std::vector<GroupStats>& groups) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const GroupStats& g : groups) {
+    nlohmann::json j = stats_json(g.stats);
+    j["group"] = g.group;
+    out.push_back(j);
+  }
+  return out;
+}
+
+std::string size_rule(const std::vector<double>& t) {
+  if (t.size() != 2) {
+    std::string s;
+    for (double v : t) s += (s.empty() ? "" : ", ") + fmt::format("{:.4g}", v);
+    return "FLOP thresholds " + s;
+  }
+  return fmt::format("small < {:.4g} GFLOP <= medium < {:.4g} GFLOP <= large", t[0] / 1e9,
+                     t[1] / 1e9);
+}
+
+// "host_call with device + launch, device with device alone", for what this input holds.
+std::string comparison_text(const std::vector<ComparedPoint>& points) {
+  size_t host = 0, device = 0;
+  for (const ComparedPoint& p : points) (p.scope == TimingScope::host_call ? host : device)++;
+  std::string text;
+  if (host) text += fmt::format("{} host_call measurements with device + launch", host);
+  if (device)
+    text +=
+        fmt::format("{}{} device measurements with device time alone", host ? "; " : "", device);
+  return text;
+}
+
+class TerminalProgress {
+ public:
+  TerminalProgress() : tty_(isatty(STDERR_FILENO)) {}
+  void show(const std::string& text) {
+    if (tty_) std::cerr << "\r\033[K" << text << std::flush;
+  }
+  void clear() {
+    if (tty_) std::cerr << "\r\033[K" << std::flush;
+  }
+
+ private:
+  bool tty_;
+};
+
+void print_stats_row(const std::string& name, size_t width, const AgreementStats& s,
+                     const AgreementStats* training) {
+  std::cout << fmt::format("{:<{}}  {:>6}  {:>7.4f}  {:>8.4f}  {:>7.4f}  {:>7.2f}%  {:>8.4f}", name,
+                           width, s.count, s.pearson, s.spearman, s.kendall, s.mape * 100,
+                           s.log_rmse);
+  if (training)
+    std::cout << fmt::format("  {:>9.2f}%  {:>10.4f}", training->mape * 100, training->log_rmse);
+  std::cout << "\n";
+}
+
+int run_correlate(const CorrelateArgs& a) {
+  const bool from_csv = !a.csv.empty();
+  if (from_csv == !a.db.empty())
+    throw InputError(SourceLocation{"correlate", 0, 0},
+                     "give the measurements with either --db FILE or --csv FILE (with --op)");
+  if (from_csv && a.op.empty())
+    throw InputError(SourceLocation{"--csv", 0, 0},
+                     "a CSV table needs --op CLASS, the builder its rows are shapes of (gemm, "
+                     "batched_gemm, softmax, ...)");
+  if (from_csv && a.arch.empty())
+    throw InputError(SourceLocation{"--csv", 0, 0},
+                     "a CSV table holds no predictions; give the graph to predict it on with "
+                     "--arch");
+  if (!a.fit.empty() && a.arch.empty())
+    throw InputError(SourceLocation{"--fit", 0, 0},
+                     "fitting needs the graph whose parameters it fits; give it with --arch");
+  const Grouping grouping = parse_grouping(a.by);
+  const auto dtype = parse_data_type(a.dtype);
+  if (!dtype)
+    throw InputError(SourceLocation{"--dtype", 0, 0},
+                     fmt::format("unknown data type '{}'; expected fp32, fp16, bf16, fp8, int8 "
+                                 "or int32",
+                                 a.dtype));
+  const auto scope = parse_timing_scope(a.timing_scope);
+  if (!scope)
+    throw InputError(
+        SourceLocation{"--timing-scope", 0, 0},
+        fmt::format("unknown timing scope '{}'; expected device or host_call", a.timing_scope));
+
+  std::optional<ArchitectureGraph> graph;
+  if (!a.arch.empty()) graph = load_architecture(a.arch);
+  // Parameters are checked before any long work, so that a typo fails at once.
+  std::vector<GraphParameter> params;
+  for (const std::string& text : a.fit)
+    params.push_back(parse_graph_parameter(text, *graph, "--fit"));
+
+  TerminalProgress progress;
+  auto show_prediction = [&](size_t done, size_t total) {
+    progress.show(fmt::format("predicting {}/{}", done, total));
+  };
+  MapperOptions mapper;
+  mapper.budget = a.budget;
+  CorrelationInput input;
+  if (from_csv) {
+    CsvInputOptions o;
+    o.path = a.csv;
+    o.op_type = a.op;
+    o.dtype = *dtype;
+    o.scope = *scope;
+    o.mapper = mapper;
+    o.with_samples = !params.empty();
+    o.progress = show_prediction;
+    input = csv_input(*graph, o);
+  } else {
+    DbInputOptions o;
+    o.path = a.db;
+    o.run = a.run;
+    o.graph = graph ? &*graph : nullptr;
+    o.store_predictions = graph.has_value();
+    o.mapper = mapper;
+    o.with_samples = !params.empty();
+    o.progress = show_prediction;
+    input = db_input(o);
+  }
+  progress.clear();
+
+  std::optional<CrossValidation> cv;
+  if (!params.empty()) {
+    if (a.folds < 2 || static_cast<size_t>(a.folds) > input.points.size())
+      throw InputError(SourceLocation{"--folds", 0, 0},
+                       fmt::format("--folds {}: a cross-validated fit needs from 2 folds up to "
+                                   "one per point ({} points)",
+                                   a.folds, input.points.size()));
+    cv = cross_validate(*graph, params, input.points, input.samples, a.folds, grouping,
+                        a.max_evaluations, [&](int fold, int evaluations, double log_rmse) {
+                          progress.show(fmt::format("fold {}/{}: evaluation {}, log-RMSE {:.4f}",
+                                                    fold + 1, a.folds, evaluations, log_rmse));
+                        });
+    progress.clear();
+  }
+  const std::vector<ComparedPoint>& points = cv ? cv->points : input.points;
+  const CorrelationReport report = correlate_points(points, grouping);
+  const bool per_shape_wanted = !from_csv;
+  const std::vector<ShapeRanking> per_shape =
+      per_shape_wanted ? per_shape_ranking(points) : std::vector<ShapeRanking>{};
+  std::vector<std::string> notes = input.notes;
+  if (report.failed_predictions > 0)
+    notes.push_back(
+        fmt::format("{} points whose mapping became invalid under a fold's fit are "
+                    "left out of the figures",
+                    report.failed_predictions));
+  const std::string by_name = a.by.empty() ? "none" : a.by.substr(0, a.by.find('='));
+  const std::string folds_method =
+      "points ordered by FLOPs (ties by input order) are dealt out to the folds in turn";
+
+  if (a.format == "json") {
+    nlohmann::json j;
+    j["schema_version"] = 1;
+    j["source"] = input.source;
+    if (graph) {
+      j["architecture"] = graph->name;
+    }
+    j["architecture_hash"] = input.arch_hash;
+    j["compared"] = comparison_text(points);
+    j["by"] = by_name;
+    if (grouping.by == GroupBy::size) j["size_thresholds"] = report.size_thresholds;
+    j["overall"] = stats_json(report.overall);
+    j["groups"] = groups_json(report.groups);
+    nlohmann::json worst = nlohmann::json::array();
+    for (const WorstPrediction& w : report.worst)
+      worst.push_back({{"operator", w.op_name},
+                       {"shape", w.shape},
+                       {"mapping", w.mapping},
+                       {"predicted_us", w.predicted_s * 1e6},
+                       {"measured_us", w.measured_s * 1e6},
+                       {"error", w.error},
+                       {"bound_by", w.bound_by}});
+    j["worst"] = worst;
+    if (per_shape_wanted) {
+      nlohmann::json shapes = nlohmann::json::array();
+      for (const ShapeRanking& s : per_shape)
+        shapes.push_back({{"operator", s.op}, {"mappings", s.mappings}, {"spearman", s.spearman}});
+      j["per_shape"] = shapes;
+      j["mean_per_shape_spearman"] = mean_spearman(per_shape);
+    }
+    j["cross_validated"] = cv.has_value();
+    if (cv) {
+      nlohmann::json training = stats_json(cv->training);
+      training["kind"] = "mean over the folds' training sets";
+      training["groups"] = groups_json(cv->training_groups);
+      j["training"] = training;
+      nlohmann::json parameters = nlohmann::json::array();
+      for (const GraphParameter& p : params)
+        parameters.push_back({{"path", p.path},
+                              {"initial", p.initial},
+                              {"lower", p.lower},
+                              {"upper", p.upper},
+                              {"unit", parameter_unit(p.path)}});
+      nlohmann::json folds = nlohmann::json::array();
+      for (const FoldResult& f : cv->fold_results) {
+        nlohmann::json values = nlohmann::json::object();
+        for (size_t i = 0; i < params.size(); ++i) values[params[i].path] = f.values[i];
+        folds.push_back({{"fold", f.fold},
+                         {"train_count", f.train_count},
+                         {"test_count", f.test_count},
+                         {"values", values},
+                         {"evaluations", f.evaluations},
+                         {"training", stats_json(f.training)},
+                         {"test", stats_json(f.test)}});
+      }
+      j["cross_validation"] = {{"folds", cv->folds},
+                               {"method", folds_method},
+                               {"parameters", parameters},
+                               {"fold_results", folds}};
+    }
+    j["notes"] = notes;
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+
+  std::cout << fmt::format("correlate: {}\n", input.source);
+  if (graph)
+    std::cout << fmt::format("predicted on {} ({}, graph {}){}\n", graph->name, a.arch,
+                             input.arch_hash, from_csv ? " with the mapper" : "");
+  else
+    std::cout << fmt::format("stored predictions of graph {}\n", input.arch_hash);
+  std::cout << fmt::format("compared: {}\n", comparison_text(points));
+  if (grouping.by == GroupBy::size)
+    std::cout << fmt::format("grouped by size: {}\n", size_rule(report.size_thresholds));
+  else if (grouping.by != GroupBy::none)
+    std::cout << fmt::format("grouped by {}\n", by_name);
+  if (cv) {
+    std::cout << fmt::format(
+        "cross-validated: {} folds ({}); each fold is predicted with parameters fitted on the "
+        "other {}; training = mean over the folds' training sets\n",
+        cv->folds, folds_method, cv->folds - 1);
+    for (const GraphParameter& p : params)
+      std::cout << fmt::format(
+          "  fit {} from {} within [{}, {}]\n", p.path, format_parameter(p.path, p.initial),
+          format_parameter(p.path, p.lower), format_parameter(p.path, p.upper));
+  }
+  std::cout << "\n";
+
+  size_t width = 7;
+  for (const GroupStats& g : report.groups) width = std::max(width, g.group.size());
+  std::cout << fmt::format("{:<{}}  {:>6}  {:>7}  {:>8}  {:>7}  {:>8}  {:>8}", "group", width,
+                           "count", "pearson", "spearman", "kendall", "MAPE", "log-RMSE");
+  if (cv) std::cout << fmt::format("  {:>10}  {:>10}", "train MAPE", "train logR");
+  std::cout << "\n";
+  for (size_t g = 0; g < report.groups.size(); ++g)
+    print_stats_row(report.groups[g].group, width, report.groups[g].stats,
+                    cv ? &cv->training_groups[g].stats : nullptr);
+  print_stats_row("overall", width, report.overall, cv ? &cv->training : nullptr);
+
+  if (cv) {
+    // One column per parameter, as wide as its path or its widest value.
+    std::vector<size_t> widths;
+    for (size_t i = 0; i < params.size(); ++i) {
+      size_t w = params[i].path.size();
+      for (const FoldResult& f : cv->fold_results)
+        w = std::max(w, format_parameter(params[i].path, f.values[i]).size());
+      widths.push_back(w);
+    }
+    std::cout << "\nfold  train  test";
+    for (size_t i = 0; i < params.size(); ++i)
+      std::cout << fmt::format("  {:>{}}", params[i].path, widths[i]);
+    std::cout << "  train logR  test logR\n";
+    for (const FoldResult& f : cv->fold_results) {
+      std::cout << fmt::format("{:>4}  {:>5}  {:>4}", f.fold + 1, f.train_count, f.test_count);
+      for (size_t i = 0; i < params.size(); ++i)
+        std::cout << fmt::format("  {:>{}}", format_parameter(params[i].path, f.values[i]),
+                                 widths[i]);
+      std::cout << fmt::format("  {:>10.4f}  {:>9.4f}\n", f.training.log_rmse, f.test.log_rmse);
+    }
+  }
+
+  if (!report.worst.empty()) {
+    std::cout << fmt::format("\n{} worst predictions (by |ln(predicted / measured)|):\n",
+                             report.worst.size());
+    size_t name_w = 8, shape_w = 5, mapping_w = 7;
+    for (const WorstPrediction& w : report.worst) {
+      name_w = std::max(name_w, w.op_name.size());
+      shape_w = std::max(shape_w, w.shape.size());
+      mapping_w = std::max(mapping_w, w.mapping.size());
+    }
+    std::cout << fmt::format("{:<{}}  {:<{}}  {:<{}}  {:>12}  {:>11}  {:>8}  {}\n", "operator",
+                             name_w, "shape", shape_w, "mapping", mapping_w, "predicted_us",
+                             "measured_us", "error", "bound_by");
+    for (const WorstPrediction& w : report.worst)
+      std::cout << fmt::format("{:<{}}  {:<{}}  {:<{}}  {:>12.3f}  {:>11.3f}  {:>+7.1f}%  {}\n",
+                               w.op_name, name_w, w.shape, shape_w, w.mapping, mapping_w,
+                               w.predicted_s * 1e6, w.measured_s * 1e6, w.error * 100, w.bound_by);
+  }
+
+  if (per_shape_wanted) {
+    std::cout << "\nper-shape ranking (tiled matmul, operators with >= 3 mappings):\n";
+    if (per_shape.empty()) {
+      std::cout << "  none: no operator has 3 or more measured tiled mappings\n";
+    } else {
+      for (const ShapeRanking& s : per_shape)
+        std::cout << fmt::format("  {:<48}  {:>3} mappings  spearman {:>7.4f}\n", s.op, s.mappings,
+                                 s.spearman);
+      std::cout << fmt::format("mean per-shape Spearman: {:.4f} over {} operators\n",
+                               mean_spearman(per_shape), per_shape.size());
+    }
+  }
+  if (!notes.empty()) {
+    std::cout << "\nnotes:\n";
+    for (const std::string& n : notes) std::cout << "  " << n << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
 
 Runner add_correlate(CLI::App& app) {
-  app.add_subcommand("correlate", "not yet implemented");
-  return [] {
-    std::cerr << "error: `correlate` is not implemented yet\n";
-    return 1;
-  };
+  auto a = std::make_shared<CorrelateArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "correlate", "compare predicted with measured latencies: agreement per group and overall");
+  auto* db = cmd->add_option("--db", a->db, "results database (SQLite)");
+  auto* csv = cmd->add_option(
+      "--csv", a->csv, "a table of shapes and measured_us (columns named after the dimensions)");
+  db->excludes(csv);
+  cmd->add_option("--run", a->run, "run id in the database (default: the latest)")->needs(db);
+  cmd->add_option("--op", a->op,
+                  "operator class of the CSV rows: gemm, batched_gemm, softmax, ...");
+  cmd->add_option("--dtype", a->dtype, "data type of the CSV operators")->capture_default_str();
+  cmd->add_option("--timing-scope", a->timing_scope,
+                  "what the CSV latencies cover: host_call (device + launch) or device")
+      ->capture_default_str();
+  cmd->add_option("--arch", a->arch,
+                  "graph to predict on (required for --csv; with --db re-predicts and stores)");
+  cmd->add_option("--by", a->by, "group by class, suite, mapping, size or size=T1,T2,...");
+  cmd->add_option("--fit", a->fit,
+                  "fit a graph parameter, cross-validated (PATH or PATH=LOW:HIGH; repeatable)");
+  cmd->add_option("--folds", a->folds, "folds of the cross-validated fit")->capture_default_str();
+  cmd->add_option("--max-evaluations", a->max_evaluations, "objective evaluations per fit")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--budget", a->budget, "mapper evaluations per operator")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--format", a->format, "output format")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
+  return [a] { return run_correlate(*a); };
 }
 
 }  // namespace ts::cli

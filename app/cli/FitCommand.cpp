@@ -1,16 +1,205 @@
-// Placeholder until the command lands.
+// `tilescope fit`: fits chosen parameters of an architecture graph to measurements (a results
+// database or a CSV table) and writes the fitted graph, with a header that says how it was made.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "Commands.hpp"
+#include "arch/ArchitectureLoader.hpp"
+#include "arch/ArchitectureWriter.hpp"
+#include "calibrate/GraphParameter.hpp"
+#include "calibrate/ParameterFit.hpp"
+#include "common/Fnv1a.hpp"
+#include "measure/CorrelationData.hpp"
 
 namespace ts::cli {
+namespace {
+
+struct FitArgs {
+  std::string arch, measurements, out, op, dtype = "fp16", timing_scope = "host_call";
+  std::vector<std::string> params;
+  std::optional<int64_t> run;
+  int max_evaluations = 400;
+  uint64_t budget = MapperOptions{}.budget;
+};
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+// Size and FNV-1a of a file's bytes: enough to tell later whether the data changed.
+std::pair<uintmax_t, std::string> file_fingerprint(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  Fnv1a h;
+  uintmax_t size = 0;
+  char buffer[1 << 16];
+  while (in) {
+    in.read(buffer, sizeof buffer);
+    const std::streamsize n = in.gcount();
+    for (std::streamsize i = 0; i < n; ++i) h.add_byte(static_cast<uint8_t>(buffer[i]));
+    size += static_cast<uintmax_t>(n);
+  }
+  return {size, hash_text(h.value())};
+}
+
+int run_fit(const FitArgs& a) {
+  if (!std::filesystem::exists(a.measurements))
+    throw InputError(SourceLocation{a.measurements, 0, 0},
+                     "no such file; expected a results database or a CSV table of measurements");
+  const bool from_db = is_sqlite_file(a.measurements);
+  if (!from_db && a.op.empty())
+    throw InputError(SourceLocation{"--measurements", 0, 0},
+                     fmt::format("'{}' is a CSV table; say what its rows are shapes of with --op "
+                                 "(gemm, batched_gemm, softmax, ...)",
+                                 a.measurements));
+  const auto dtype = parse_data_type(a.dtype);
+  if (!dtype)
+    throw InputError(SourceLocation{"--dtype", 0, 0},
+                     fmt::format("unknown data type '{}'; expected fp32, fp16, bf16, fp8, int8 "
+                                 "or int32",
+                                 a.dtype));
+  const auto scope = parse_timing_scope(a.timing_scope);
+  if (!scope)
+    throw InputError(
+        SourceLocation{"--timing-scope", 0, 0},
+        fmt::format("unknown timing scope '{}'; expected device or host_call", a.timing_scope));
+  const ArchitectureGraph graph = load_architecture(a.arch);
+  std::vector<GraphParameter> params;
+  for (const std::string& text : a.params)
+    params.push_back(parse_graph_parameter(text, graph, "--param"));
+
+  const bool tty = isatty(STDERR_FILENO);
+  auto show = [&](const std::string& text) {
+    if (tty) std::cerr << "\r\033[K" << text << std::flush;
+  };
+  MapperOptions mapper;
+  mapper.budget = a.budget;
+  CorrelationInput input;
+  if (from_db) {
+    DbInputOptions o;
+    o.path = a.measurements;
+    o.run = a.run;
+    o.graph = &graph;
+    o.mapper = mapper;
+    o.with_samples = true;
+    o.progress = [&](size_t done, size_t total) {
+      show(fmt::format("predicting {}/{}", done, total));
+    };
+    input = db_input(o);
+  } else {
+    CsvInputOptions o;
+    o.path = a.measurements;
+    o.op_type = a.op;
+    o.dtype = *dtype;
+    o.scope = *scope;
+    o.mapper = mapper;
+    o.with_samples = true;
+    o.progress = [&](size_t done, size_t total) {
+      show(fmt::format("mapping {}/{}", done, total));
+    };
+    input = csv_input(graph, o);
+  }
+  const FitResult fit = fit_parameters(
+      graph, params, input.samples, a.max_evaluations, [&](int evaluations, double log_rmse) {
+        show(fmt::format("fitting: evaluation {}, log-RMSE {:.4f}", evaluations, log_rmse));
+      });
+  if (tty) std::cerr << "\r\033[K" << std::flush;
+
+  const auto [size, hash] = file_fingerprint(a.measurements);
+  std::string header;
+  header += fmt::format("Fitted by tilescope {} on {}\n", TILESCOPE_VERSION, utc_now());
+  header += fmt::format("command: {}\n", command_line());
+  header += fmt::format("measurements: {} ({} bytes, FNV-1a {})\n", a.measurements, size, hash);
+  header += fmt::format("  {}; {} samples\n", input.source, input.samples.size());
+  if (from_db)
+    header +=
+        "  mappings: each measurement's own; black boxes: the mapper's choice on the "
+        "initial graph, fixed during the fit\n";
+  else
+    header += fmt::format(
+        "  timing scope {}; mappings: the mapper's choice on the initial graph, "
+        "fixed during the fit\n",
+        a.timing_scope);
+  for (const std::string& note : input.notes) header += "  note: " + note + "\n";
+  header += fmt::format("initial graph: {} ({}, graph {})\n", a.arch, graph.name,
+                        hash_text(graph.content_hash()));
+  header += fmt::format(
+      "objective: mean squared log error, NLopt LN_BOBYQA in log space, {} "
+      "evaluations\n",
+      fit.evaluations);
+  header += "parameters (before -> after, bounds):\n";
+  for (size_t i = 0; i < params.size(); ++i)
+    header += fmt::format("  {}: {} -> {}  [{}, {}]\n", params[i].path,
+                          format_parameter(params[i].path, params[i].initial),
+                          format_parameter(params[i].path, fit.values[i]),
+                          format_parameter(params[i].path, params[i].lower),
+                          format_parameter(params[i].path, params[i].upper));
+  header += fmt::format("training log-RMSE: {:.4f} -> {:.4f}\n", fit.initial_log_rmse,
+                        fit.final_log_rmse);
+  header += fmt::format("training MAPE: {:.2f}% -> {:.2f}%\n", fit.initial_mape * 100,
+                        fit.final_mape * 100);
+  header +=
+      "These are training figures (the fit saw every sample); `tilescope correlate --fit "
+      "... --folds K` gives cross-validated ones.";
+
+  if (auto parent = std::filesystem::path(a.out).parent_path(); !parent.empty())
+    std::filesystem::create_directories(parent);
+  write_architecture(fit.graph, header, a.out);
+
+  std::cout << fmt::format("fit {} to {} samples from {}\n", graph.name, input.samples.size(),
+                           input.source);
+  for (size_t i = 0; i < params.size(); ++i)
+    std::cout << fmt::format("  {:<32} {:>16} -> {}\n", params[i].path,
+                             format_parameter(params[i].path, params[i].initial),
+                             format_parameter(params[i].path, fit.values[i]));
+  std::cout << fmt::format(
+      "training log-RMSE {:.4f} -> {:.4f}, MAPE {:.2f}% -> {:.2f}% ({} "
+      "evaluations)\n",
+      fit.initial_log_rmse, fit.final_log_rmse, fit.initial_mape * 100, fit.final_mape * 100,
+      fit.evaluations);
+  for (const std::string& note : input.notes) std::cout << "note: " << note << "\n";
+  std::cout << fmt::format("wrote {}\n", a.out);
+  return 0;
+}
+
+}  // namespace
 
 Runner add_fit(CLI::App& app) {
-  app.add_subcommand("fit", "not yet implemented");
-  return [] {
-    std::cerr << "error: `fit` is not implemented yet\n";
-    return 1;
-  };
+  auto a = std::make_shared<FitArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "fit", "fit architecture-graph parameters to measurements and write the fitted graph");
+  cmd->add_option("--arch", a->arch, "the graph to start from (kind: architecture)")->required();
+  cmd->add_option("--measurements", a->measurements,
+                  "a results database (SQLite) or a CSV table (shape columns and measured_us)")
+      ->required();
+  cmd->add_option("--param", a->params,
+                  "a parameter to fit: PATH or PATH=LOW:HIGH (repeatable; see docs/correlate.md)")
+      ->required();
+  cmd->add_option("--out", a->out, "where to write the fitted graph")->required();
+  cmd->add_option("--op", a->op, "CSV: operator class of the rows (gemm, batched_gemm, ...)");
+  cmd->add_option("--dtype", a->dtype, "CSV: data type of the operators")->capture_default_str();
+  cmd->add_option("--timing-scope", a->timing_scope,
+                  "CSV: what the latencies cover, host_call (device + launch) or device")
+      ->capture_default_str();
+  cmd->add_option("--run", a->run, "database: the run to fit to (default: the latest)");
+  cmd->add_option("--max-evaluations", a->max_evaluations, "objective evaluations")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--budget", a->budget, "mapper evaluations per operator")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  return [a] { return run_fit(*a); };
 }
 
 }  // namespace ts::cli

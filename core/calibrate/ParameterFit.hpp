@@ -3,6 +3,7 @@
 // log space between predicted (device + launch, or device alone for `device` measurements) and
 // measured latencies. Parameters are searched in log space within their bounds.
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "analysis/MappingProgram.hpp"
@@ -27,6 +28,8 @@ struct FitResult {
   double initial_log_rmse = 0;
   double final_log_rmse = 0;
   int evaluations = 0;
+  double initial_mape = 0;  // a fraction, over the valid samples
+  double final_mape = 0;
 };
 
 // Predicted latency (s) of each sample on a graph, comparable with its measurement.
@@ -35,5 +38,34 @@ std::vector<double> predict_samples(const ArchitectureGraph& graph,
 
 FitResult fit_parameters(const ArchitectureGraph& graph, const std::vector<GraphParameter>& params,
                          const std::vector<FitSample>& samples, int max_evaluations = 400);
+
+// ---- additions ---------------------------------------------------------------------------
+
+// A sample's prediction in full: what `correlate` shows for it.
+struct SamplePrediction {
+  double device_s = 0;
+  double launch_s = 0;
+  double compared_s = 0;  // device + launch for host_call, device alone for device; inf: invalid
+  std::string bound_by;   // as `predict` says it: compute:<node>, edge:<from>-><to> or launch
+  bool valid = false;     // false when the mapping no longer fits the graph
+};
+std::vector<SamplePrediction> predict_samples_detailed(const ArchitectureGraph& graph,
+                                                       const std::vector<FitSample>& samples);
+
+// The fit's objective: mean over samples of (ln predicted - ln measured)^2, where a sample whose
+// mapping is invalid on the graph counts kInvalidSamplePenalty.
+constexpr double kInvalidSamplePenalty = 47.7;  // (ln 1000)^2: as bad as a factor of 1000
+double mean_squared_log_error(const std::vector<double>& predicted,
+                              const std::vector<FitSample>& samples);
+
+// Called after each evaluation of the objective with the count so far and the best log-RMSE.
+using FitProgress = std::function<void(int evaluations, double best_log_rmse)>;
+FitResult fit_parameters(const ArchitectureGraph& graph, const std::vector<GraphParameter>& params,
+                         const std::vector<FitSample>& samples, int max_evaluations,
+                         const FitProgress& progress);
+
+// A resolved program as a concrete mapping tree (through its written form), for a FitSample
+// whose mapping the mapper chose.
+Mapping concrete_mapping(const MappingProgram& program, const std::string& name);
 
 }  // namespace ts

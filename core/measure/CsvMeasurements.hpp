@@ -1,0 +1,62 @@
+#pragma once
+// Measurements as a plain table, one shape per row: `M,N,K,measured_us` for `gemm`. What
+// `correlate --csv` and `fit --measurements FILE.csv` read. The reader is strict: a header row
+// is required, column names are matched exactly, every row has as many fields as the header,
+// and any malformed value is reported as `file:line:col` (exit 2), never skipped.
+#include <string>
+#include <vector>
+
+#include "common/DataType.hpp"
+#include "workload/Operator.hpp"
+
+namespace ts {
+
+// A comma-separated table. Fields may be quoted ("a,b", with "" for a quote); unquoted fields
+// are trimmed of spaces and tabs. Blank lines are skipped; CRLF line ends are accepted.
+struct CsvRow {
+  int line = 0;  // 1-based line in the file
+  std::vector<std::string> fields;
+  std::vector<int> columns;  // 1-based character column where each field starts
+};
+
+struct CsvTable {
+  std::string file;
+  std::vector<std::string> header;
+  std::vector<CsvRow> rows;
+
+  int column_index(const std::string& name) const;  // -1 when absent
+};
+
+// Throws InputError when the file cannot be read, has no header, a header names a column twice,
+// a quote is not closed, or a row's field count differs from the header's.
+CsvTable read_csv(const std::string& path);
+CsvTable parse_csv(const std::string& text, const std::string& file_name);
+
+// The operator classes a table can describe: the builders of workload/OperatorBuilders.hpp
+// (gemm, batched_gemm and the vector steps: softmax, gelu, layernorm, ...).
+std::vector<std::string> csv_operator_types();
+// The shape columns of an operator class, named after its dimensions: gemm M,N,K; batched_gemm
+// B,M,N,K; vector steps R,C. Throws InputError (file `option`, line 0) for an unknown class.
+std::vector<std::string> shape_columns(const std::string& op_type,
+                                       const std::string& option = "--op");
+// Builds one operator of the class; `sizes` in the order of shape_columns.
+Operator build_operator(const std::string& op_type, const std::string& name,
+                        const std::vector<int64_t>& sizes, DataType dtype);
+
+struct CsvShapeMeasurement {
+  Operator op;  // named `<type>@<line>`, or after the row's `name` column when there is one
+  double measured_s = 0;
+  int line = 0;
+};
+
+// Reads the shape columns and `measured_us` (microseconds) of every row; other columns are
+// ignored. A missing column is an InputError at line 1 that names it and lists the expected
+// columns; a size that is not a positive integer, or a latency that is not a positive number,
+// is an InputError at its line and column.
+std::vector<CsvShapeMeasurement> read_shape_measurements(const std::string& path,
+                                                         const std::string& op_type,
+                                                         DataType dtype);
+std::vector<CsvShapeMeasurement> shape_measurements(const CsvTable& table,
+                                                    const std::string& op_type, DataType dtype);
+
+}  // namespace ts
