@@ -1,0 +1,86 @@
+#pragma once
+// The microbenchmarks behind `calibrate host`. Each function returns one measurement (one run);
+// the caller repeats them and takes medians. Every kernel is timed with steady_clock in short
+// slices for about `seconds` in all (after a warm-up pass over its working set), and the fastest
+// fifth of the slices counts: interference from other work only ever slows a slice down.
+//
+// The kernels are written with GCC vector extensions at the widest native width this file is
+// compiled for (-march=native in the collector): 64-byte vectors where AVX-512F is available,
+// 32-byte vectors otherwise, and enough independent accumulators to hide the latency of the
+// add or FMA units, so that what they measure is throughput, not latency.
+#include <cstddef>
+#include <cstdint>
+
+namespace ts::host {
+class HostTopology;
+}
+
+namespace ts::host::bench {
+
+#if defined(__AVX512F__)
+inline constexpr int kVectorBytes = 64;
+inline constexpr int kArchVectorRegisters = 32;  // zmm0-31
+inline constexpr const char* kIsaName = "AVX-512";
+#else
+inline constexpr int kVectorBytes = 32;
+inline constexpr int kArchVectorRegisters = 16;  // ymm0-15
+inline constexpr const char* kIsaName = "AVX2";
+#endif
+inline constexpr int kFp32Lanes = kVectorBytes / 4;
+
+// Memory the bandwidth kernels run over: page-aligned, touched (written) on allocation by the
+// threads that will use it, so that pages are mapped before anything is timed, and on a NUMA
+// machine each slice lives near the core that uses it.
+class Buffer {
+ public:
+  // `slices` equal slices of `bytes_per_slice`; slice i is first touched by a thread bound to
+  // core i (`topology` may be null: no binding).
+  Buffer(size_t bytes_per_slice, int slices, const HostTopology* topology);
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  float* data() const { return data_; }
+  size_t bytes() const { return bytes_; }
+  size_t slice_bytes() const { return slice_bytes_; }
+  float* slice(int i) const {
+    return data_ + (slice_bytes_ / sizeof(float)) * static_cast<size_t>(i);
+  }
+
+ private:
+  float* data_ = nullptr;
+  size_t bytes_ = 0;
+  size_t slice_bytes_ = 0;
+};
+
+// Bytes the kernels move per loop step; working sets are rounded down to a multiple of it.
+size_t kernel_granule_bytes();
+
+// Clock frequency in Hz: a dependent chain of integer adds, one cycle each on every x86 core
+// since the P6, so adds per second is cycles per second (the frequency the core runs at under
+// load, turbo included).
+double clock_hz(double seconds);
+
+// Vector FMAs per second on one core: independent FMA chains on fp32 vectors.
+double vector_fma_per_second(double seconds);
+
+// Bytes per second one core reads (a vectorised sum) or writes (vector stores) over a working
+// set of `bytes` at `buffer`, looped over many times. Runs on the calling thread, bound to core 0.
+double read_bytes_per_second(const Buffer& buffer, size_t bytes, double seconds,
+                             const HostTopology* topology);
+double write_bytes_per_second(const Buffer& buffer, size_t bytes, double seconds,
+                              const HostTopology* topology);
+
+// The same with `threads` threads (one per core, OpenMP), thread i on `bytes` of slice i: the
+// total bytes over the wall time from a common start to the last thread's end.
+double parallel_read_bytes_per_second(const Buffer& buffer, size_t bytes, int threads,
+                                      double seconds, const HostTopology* topology);
+double parallel_write_bytes_per_second(const Buffer& buffer, size_t bytes, int threads,
+                                       double seconds, const HostTopology* topology);
+
+// Wall time of starting and joining an OpenMP parallel region of `threads` threads with an
+// almost empty body: the 10th percentile of many regions run back to back for about `seconds`
+// (at least 200 unless that takes more than 4x `seconds`).
+double parallel_region_seconds(int threads, double seconds);
+
+}  // namespace ts::host::bench
