@@ -1,0 +1,244 @@
+// The measurement loop (docs/host.md, "Host collector"): per group of jobs, operands allocated
+// and filled, every job warmed up, then repetitions interleaved across the group with an
+// untimed cache flush before each, a steady clock around the call only, and after the group one
+// check of every job's last output against its reference.
+#include "host/HostCollector.hpp"
+
+#include <cblas.h>
+#include <fmt/format.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <optional>
+
+#include "host/CacheFlush.hpp"
+#include "host/ReferenceKernels.hpp"
+#include "host/TiledGemm.hpp"
+#include "host/VectorKernels.hpp"
+#include "measure/OperatorIdentity.hpp"
+
+namespace ts::host {
+namespace {
+
+// 64-byte aligned fp32 storage: rows of B and C start on cache lines as a library's would.
+struct AlignedFloats {
+  struct Free {
+    void operator()(float* p) const { std::free(p); }
+  };
+  std::unique_ptr<float[], Free> data;
+  size_t size = 0;
+
+  explicit AlignedFloats(size_t n) : size(n) {
+    const size_t bytes = std::max<size_t>((n * sizeof(float) + 63) / 64 * 64, 64);
+    data.reset(static_cast<float*>(std::aligned_alloc(64, bytes)));
+    if (!data) throw std::bad_alloc();
+  }
+};
+
+// splitmix64: fast, and the same values on every machine for a seed.
+struct OperandRng {
+  uint64_t state;
+  float next() {  // uniform in [-1, 1)
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return static_cast<float>(static_cast<double>(z >> 40) * 0x1.0p-23 - 1.0);
+  }
+};
+
+int64_t tensor_elements(const Operator& op, int t) {
+  int64_t n = 1;
+  for (int d : op.tensors[static_cast<size_t>(t)].dims) n *= op.dims[static_cast<size_t>(d)].size;
+  return n;
+}
+
+int64_t dim_size(const Operator& op, std::string_view name) {
+  const int d = op.find_dim(name);
+  return d >= 0 ? op.dims[static_cast<size_t>(d)].size : 1;
+}
+
+bool is_gemm(const Operator& op) { return op.type == "gemm" || op.type == "batched_gemm"; }
+
+// A job's kernel, built before anything is timed so that a job the kernels cannot run fails
+// the whole call before any time is spent.
+struct PreparedJob {
+  const HostJob* job = nullptr;
+  std::optional<MappingProgram> program;  // the job's program, bound to job->op
+  std::unique_ptr<TiledGemm> tiled;
+  std::unique_ptr<VectorKernel> vector;
+  double tolerance = 0;
+};
+
+PreparedJob prepare(const HostJob& job, int threads) {
+  PreparedJob p;
+  p.job = &job;
+  const Operator& op = job.op;
+  switch (job.kernel) {
+    case HostKernel::tiled: {
+      if (!job.program)
+        throw InputError(op.where,
+                         fmt::format("the tiled kernel needs a mapping for '{}'", op.name));
+      // The program may have been resolved against another copy of the operator: bind it to
+      // this one (same dims, checked) so that nothing dangles.
+      p.program = *job.program;
+      bool same = p.program->ndims == static_cast<int>(op.dims.size());
+      for (int d = 0; same && d < p.program->ndims; ++d)
+        same = p.program->size[d] == op.dims[static_cast<size_t>(d)].size;
+      if (!same)
+        throw InputError(op.where, fmt::format("the mapping of '{}' was resolved for other "
+                                               "dimensions than {}",
+                                               op.name, op.shape_text()));
+      p.program->op = &op;
+      p.tiled = std::make_unique<TiledGemm>(*p.program, threads);
+      p.tolerance = kGemmTolerance;
+      break;
+    }
+    case HostKernel::openblas:
+      if (!is_gemm(op))
+        throw InputError(op.where, fmt::format("OpenBLAS runs gemm and batched_gemm; '{}' is {}",
+                                               op.name, op.type));
+      p.tolerance = kGemmTolerance;
+      break;
+    case HostKernel::vector:
+      p.vector = std::make_unique<VectorKernel>(op, threads);
+      p.tolerance = kVectorTolerance;
+      break;
+  }
+  return p;
+}
+
+// One job's operands and its timed call.
+struct JobRun {
+  const PreparedJob* prepared = nullptr;
+  std::vector<AlignedFloats> storage;
+  std::vector<float*> tensors;  // per operator tensor; null for intermediates of a fused chain
+  int output = -1;
+  std::vector<double> times_ns;
+
+  JobRun(const PreparedJob& p, uint64_t seed) : prepared(&p) {
+    const Operator& op = p.job->op;
+    OperandRng rng{seed};
+    tensors.assign(op.tensors.size(), nullptr);
+    for (size_t t = 0; t < op.tensors.size(); ++t) {
+      const int ti = static_cast<int>(t);
+      if (op.is_intermediate(ti) && p.vector) continue;  // the fused kernel keeps them in cache
+      storage.emplace_back(static_cast<size_t>(tensor_elements(op, ti)));
+      float* data = storage.back().data.get();
+      tensors[t] = data;
+      const size_t n = storage.back().size;
+      if (op.is_input(ti)) {
+        for (size_t i = 0; i < n; ++i) data[i] = rng.next();
+      } else {
+        std::memset(data, 0, n * sizeof(float));
+      }
+      if (op.is_output(ti)) output = ti;
+    }
+  }
+
+  void call() const {
+    const PreparedJob& p = *prepared;
+    if (p.tiled) {
+      p.tiled->run(tensors[0], tensors[1], tensors[2]);
+    } else if (p.vector) {
+      p.vector->run(tensors);
+    } else {
+      const Operator& op = p.job->op;
+      const int64_t batch = dim_size(op, "B"), m = dim_size(op, "M"), n = dim_size(op, "N"),
+                    k = dim_size(op, "K");
+      for (int64_t b = 0; b < batch; ++b)
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m),
+                    static_cast<int>(n), static_cast<int>(k), 1.0f, tensors[0] + b * m * k,
+                    static_cast<int>(k), tensors[1] + b * k * n, static_cast<int>(n), 0.0f,
+                    tensors[2] + b * m * n, static_cast<int>(n));
+    }
+  }
+
+  double error() const {
+    const Operator& op = prepared->job->op;
+    const Reference ref =
+        prepared->vector
+            ? reference_vector(op, std::vector<const float*>(tensors.begin(), tensors.end()))
+            : reference_gemm(op, tensors[0], tensors[1]);
+    const float* out = tensors[static_cast<size_t>(output)];
+    return max_relative_error(
+        std::span<const float>(out, static_cast<size_t>(tensor_elements(op, output))), ref);
+  }
+};
+
+Measurement summarise(const JobRun& run, int repetitions) {
+  const HostJob& job = *run.prepared->job;
+  Measurement m;
+  m.op = operator_key(job.op, job.suite);
+  m.mapping = job.mapping;
+  m.implementation = std::string(to_string(job.kernel));
+  m.scope = TimingScope::host_call;
+  m.repetitions = repetitions;
+  std::vector<double> t = run.times_ns;
+  std::sort(t.begin(), t.end());
+  const size_t n = t.size();
+  m.min_ns = t.front();
+  m.median_ns = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+  m.spread = m.median_ns > 0 ? (t.back() - t.front()) / m.median_ns : 0;
+  m.max_error = run.error();
+  m.checked = m.max_error <= run.prepared->tolerance;
+  return m;
+}
+
+}  // namespace
+
+size_t run_host_jobs(const std::vector<HostJob>& jobs, const HostCollectorOptions& options,
+                     const std::function<void(const Measurement&)>& on_result,
+                     const std::function<void(const HostProgress&)>& on_progress,
+                     const std::atomic<bool>* cancel) {
+  const int threads = options.threads > 0 ? options.threads : omp_get_num_procs();
+  const int repetitions = std::max(options.repetitions, 5);
+  const size_t group_size = static_cast<size_t>(std::max(options.group_size, 1));
+  openblas_set_num_threads(threads);
+
+  std::vector<PreparedJob> prepared;
+  prepared.reserve(jobs.size());
+  for (const HostJob& job : jobs) prepared.push_back(prepare(job, threads));
+
+  std::optional<CacheFlush> flush;
+  if (options.flush_caches && !jobs.empty()) flush.emplace();
+  auto cancelled = [&] { return cancel && cancel->load(); };
+
+  HostProgress progress;
+  progress.total = jobs.size() * static_cast<size_t>(repetitions);
+  size_t delivered = 0;
+  for (size_t first = 0; first < jobs.size(); first += group_size) {
+    const size_t last = std::min(jobs.size(), first + group_size);
+    if (cancelled()) return delivered;
+    std::vector<JobRun> group;
+    group.reserve(last - first);
+    for (size_t j = first; j < last; ++j)
+      group.emplace_back(prepared[j], options.seed + 0x632be59bd9b4e019ull * (j + 1));
+    for (const JobRun& run : group)
+      for (int w = 0; w < options.warmup; ++w) run.call();
+    for (int r = 0; r < repetitions; ++r)
+      for (JobRun& run : group) {
+        if (cancelled()) return delivered;
+        if (flush) flush->run();
+        const auto t0 = std::chrono::steady_clock::now();
+        run.call();
+        const auto t1 = std::chrono::steady_clock::now();
+        run.times_ns.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count());
+        ++progress.done;
+        progress.current = run.prepared->job->op.name;
+        if (on_progress) on_progress(progress);
+      }
+    for (const JobRun& run : group) {
+      const Measurement m = summarise(run, repetitions);
+      if (on_result) on_result(m);
+      ++delivered;
+    }
+  }
+  return delivered;
+}
+
+}  // namespace ts::host

@@ -1,0 +1,164 @@
+// The host collector's measurement loop on small jobs: one checked measurement per job, the
+// statistics it reports, progress, cancellation between repetitions, and the cache flush.
+#include <catch2/catch.hpp>
+
+#include "arch/ArchitectureLoader.hpp"
+#include "host/CacheFlush.hpp"
+#include "host/HostCollector.hpp"
+#include "host/OpenBlasCore.hpp"
+#include "mapper/OperatorPrediction.hpp"
+#include "measure/OperatorIdentity.hpp"
+#include "tile/MappingLoader.hpp"
+#include "workload/OperatorBuilders.hpp"
+
+using namespace ts;
+using namespace ts::host;
+
+namespace {
+
+const std::string kDir = std::string(TILESCOPE_FIXTURES) + "/host-kernels/";
+
+struct Suite {
+  ArchitectureGraph graph = load_architecture(kDir + "host-like.yaml");
+  std::vector<HostJob> jobs;
+
+  Suite() {
+    const Operator gemm = make_gemm("gemm_odd", 77, 130, 61, DataType::fp32);
+    const Mapping mapping = load_mapping(kDir + "gemm-tails-k-outermost.yaml");
+    const MappingProgram program = compile_mapping(mapping, gemm, graph);
+    jobs.push_back(
+        {gemm, HostKernel::tiled, program, mapping_record(program, mapping.name), "host-test"});
+    jobs.push_back({gemm, HostKernel::openblas, std::nullopt, std::nullopt, "host-test"});
+    jobs.push_back({make_batched_gemm("bgemm", 3, 20, 24, 16, DataType::fp32), HostKernel::openblas,
+                    std::nullopt, std::nullopt, "host-test"});
+    jobs.push_back({make_vector_op("softmax", "softmax", 64, 200, DataType::fp32),
+                    HostKernel::vector, std::nullopt, std::nullopt, "host-test"});
+    jobs.push_back({make_fused_chain("bias_gelu", {"bias", "gelu"}, 50, 300, DataType::fp32),
+                    HostKernel::vector, std::nullopt, std::nullopt, "host-test"});
+  }
+};
+
+HostCollectorOptions quick() {
+  HostCollectorOptions o;
+  o.repetitions = 5;
+  o.threads = 2;
+  o.group_size = 2;
+  o.flush_caches = false;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("run_host_jobs delivers one checked measurement per job", "[host][collector]") {
+  Suite suite;
+  // The tiled job's program was resolved against an operator that no longer exists: the
+  // collector binds it to the job's own copy.
+  {
+    const Operator gone = make_gemm("gemm_odd", 77, 130, 61, DataType::fp32);
+    const Mapping mapping = load_mapping(kDir + "gemm-tails-k-outermost.yaml");
+    suite.jobs[0].program = compile_mapping(mapping, gone, suite.graph);
+  }
+  HostCollectorOptions options = quick();
+  options.repetitions = 3;  // at least 5 are enforced
+  std::vector<Measurement> got;
+  std::vector<HostProgress> progress;
+  const size_t n = run_host_jobs(
+      suite.jobs, options, [&](const Measurement& m) { got.push_back(m); },
+      [&](const HostProgress& p) { progress.push_back(p); }, nullptr);
+  REQUIRE(n == suite.jobs.size());
+  REQUIRE(got.size() == suite.jobs.size());
+  const char* implementations[] = {"tiled", "openblas", "openblas", "vector", "vector"};
+  for (size_t i = 0; i < got.size(); ++i) {
+    const Measurement& m = got[i];
+    INFO(m.op.name << " " << m.implementation << ": error " << m.max_error);
+    CHECK(m.op.name == suite.jobs[i].op.name);
+    CHECK(m.op.suite == "host-test");
+    CHECK(m.op.dims == suite.jobs[i].op.shape_text());
+    CHECK(m.implementation == implementations[i]);
+    CHECK(m.scope == TimingScope::host_call);
+    CHECK(m.repetitions >= 5);
+    CHECK(m.min_ns > 0);
+    CHECK(m.min_ns <= m.median_ns);
+    CHECK(m.spread >= 0);
+    CHECK(m.checked);
+    CHECK(m.max_error <= 1e-5);
+    CHECK(m.mapping.has_value() == (i == 0));
+  }
+  CHECK(got[0].mapping->hash == suite.jobs[0].mapping->hash);
+  // Progress after every timed repetition, interleaved within a group of two.
+  REQUIRE(progress.size() == suite.jobs.size() * 5);
+  CHECK(progress.back().done == progress.back().total);
+  CHECK(progress[0].current == "gemm_odd");
+  CHECK(progress[1].current == "gemm_odd");  // the openblas job of the same operator
+  CHECK(progress[2].current == "gemm_odd");  // round 2 of the group's first job
+}
+
+TEST_CASE("run_host_jobs stops between repetitions when cancelled", "[host][collector]") {
+  Suite suite;
+  std::atomic<bool> cancel{false};
+  std::vector<Measurement> got;
+  size_t calls = 0;
+
+  SECTION("inside the first group: nothing delivered") {
+    const size_t n = run_host_jobs(
+        suite.jobs, quick(), [&](const Measurement& m) { got.push_back(m); },
+        [&](const HostProgress& p) {
+          ++calls;
+          if (p.done == 3) cancel = true;
+        },
+        &cancel);
+    CHECK(n == 0);
+    CHECK(got.empty());
+    CHECK(calls == 3);
+  }
+  SECTION("after the first group: its results are kept") {
+    const size_t n = run_host_jobs(
+        suite.jobs, quick(), [&](const Measurement& m) { got.push_back(m); },
+        [&](const HostProgress& p) {
+          ++calls;
+          if (p.done == 2 * 5) cancel = true;  // the last repetition of group one
+        },
+        &cancel);
+    CHECK(n == 2);
+    CHECK(got.size() == 2);
+    CHECK(calls == 10);
+  }
+}
+
+TEST_CASE("run_host_jobs flushes the caches between repetitions", "[host][collector]") {
+  Suite suite;
+  HostCollectorOptions options = quick();
+  options.flush_caches = true;
+  options.threads = 1;
+  std::vector<HostJob> one{suite.jobs[3]};
+  std::vector<Measurement> got;
+  REQUIRE(run_host_jobs(
+              one, options, [&](const Measurement& m) { got.push_back(m); }, nullptr, nullptr) ==
+          1);
+  CHECK(got[0].checked);
+}
+
+TEST_CASE("a tiled job without a mapping is an input error", "[host][collector]") {
+  Suite suite;
+  std::vector<HostJob> jobs{suite.jobs[0]};
+  jobs[0].program.reset();
+  CHECK_THROWS_AS(run_host_jobs(jobs, quick(), nullptr, nullptr, nullptr), InputError);
+  jobs = {suite.jobs[3]};
+  jobs[0].kernel = HostKernel::openblas;
+  CHECK_THROWS_AS(run_host_jobs(jobs, quick(), nullptr, nullptr, nullptr), InputError);
+}
+
+TEST_CASE("the cache flush knows the last-level cache", "[host][collector]") {
+  CHECK(last_level_cache_bytes() >= 64 * 1024);
+  CacheFlush flush(1 << 20);
+  CHECK(flush.bytes() == 1 << 20);
+  flush.run();
+  flush.run();
+}
+
+TEST_CASE("OpenBLAS says which kernels it runs", "[host][collector]") {
+  const OpenBlasCore core = openblas_core();
+  CHECK_FALSE(core.name.empty());
+  CHECK(core.below_cpu == !core.advice.empty());
+  if (core.below_cpu) CHECK(core.advice.find("OPENBLAS_CORETYPE=") != std::string::npos);
+}
