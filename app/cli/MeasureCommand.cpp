@@ -1,16 +1,284 @@
-// Placeholder until the command lands.
+// `tilescope measure`: run a suite's operators on a collector, store every measurement with the
+// prediction for the same operator and mapping, so that `correlate` can join them.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
 
 #include "Commands.hpp"
+#include "analysis/MappingWriter.hpp"
+#include "arch/ArchitectureLoader.hpp"
+#include "host/HostCollector.hpp"
+#include "host/OpenBlasCore.hpp"
+#include "mapper/OperatorPrediction.hpp"
+#include "measure/OperatorIdentity.hpp"
+#include "measure/ResultStore.hpp"
+#include "mapper/MappingSet.hpp"
+#include "tile/MappingLoader.hpp"
+#include "workload/WorkloadLoader.hpp"
 
 namespace ts::cli {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_interrupt(int) { g_stop.store(true); }
+
+struct MeasureArgs {
+  std::string collector = "host", workload, arch = "out/host.yaml", mappings, db, save_mappings;
+  size_t per_gemm = 8;
+  uint64_t seed = 20261129;
+  int repetitions = 7, threads = 0, group = 8;
+  bool no_flush = false, no_openblas = false;
+  uint64_t budget = MapperOptions{}.budget;
+};
+
+bool is_gemm(const Operator& op) { return op.type == "gemm" || op.type == "batched_gemm"; }
+
+// The mapping files of a folder, by the operator they name.
+std::map<std::string, std::vector<Mapping>> load_mapping_folder(const std::string& dir) {
+  if (!std::filesystem::is_directory(dir))
+    throw InputError(SourceLocation{dir, 0, 0}, "--mappings expects a folder of mapping files");
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.is_regular_file() && e.path().extension() == ".yaml") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  std::map<std::string, std::vector<Mapping>> by_op;
+  for (const auto& f : files) {
+    Mapping m = load_mapping(f.string());
+    if (m.op_name.empty())
+      throw InputError(SourceLocation{f.string(), 1, 1},
+                       "a measured mapping must name its operator (`operator: NAME`)");
+    by_op[m.op_name].push_back(std::move(m));
+  }
+  return by_op;
+}
+
+PredictionRecord prediction_record(const Prediction& p, const OperatorKey& key,
+                                   const std::optional<MappingRecord>& mapping,
+                                   const ArchitectureGraph& g, const std::string& chosen_yaml) {
+  PredictionRecord r;
+  r.op = key;
+  r.mapping = mapping;
+  r.arch_hash = hash_text(g.content_hash());
+  r.arch_name = g.name;
+  r.device_s = p.latency_us * 1e-6;
+  r.launch_s = p.launch_overhead_us * 1e-6;
+  r.bound_by = p.bound_by;
+  r.chosen_mapping_yaml = chosen_yaml;
+  return r;
+}
+
+class ProgressBar {
+ public:
+  explicit ProgressBar(bool tty) : tty_(tty) {}
+  void show(const host::HostProgress& p) {
+    if (!tty_ || p.total == 0) return;
+    const int width = 30;
+    const int filled = static_cast<int>(width * p.done / p.total);
+    std::cerr << fmt::format("\r\033[K[{}{}] {}/{} repetitions  {}", std::string(filled, '#'),
+                             std::string(width - filled, '-'), p.done, p.total, p.current)
+              << std::flush;
+  }
+  void clear() {
+    if (tty_) std::cerr << "\r\033[K" << std::flush;
+  }
+
+ private:
+  bool tty_;
+};
+
+int run_measure(const MeasureArgs& a, const std::string& command_line) {
+  if (a.collector != "host")
+    throw InputError(SourceLocation{"--collector", 0, 0},
+                     "unknown collector '" + a.collector + "' (this build has: host)");
+  if (!std::filesystem::exists(a.arch))
+    throw InputError(SourceLocation{a.arch, 0, 0},
+                     "no such architecture graph; `tilescope calibrate host --out " + a.arch +
+                         "` writes one for this machine");
+  const ArchitectureGraph graph = load_architecture(a.arch);
+  const Workload workload = load_workload(a.workload);
+  std::map<std::string, std::vector<Mapping>> given;
+  if (!a.mappings.empty()) given = load_mapping_folder(a.mappings);
+
+  MapperOptions mapper;
+  mapper.budget = a.budget;
+  std::vector<host::HostJob> jobs;
+  std::vector<PredictionRecord> predictions;
+  const bool tty = isatty(STDERR_FILENO);
+  for (size_t i = 0; i < workload.operators.size(); ++i) {
+    const Operator& op = workload.operators[i];
+    if (tty)
+      std::cerr << fmt::format("\r\033[Kpredicting {}/{}: {}", i + 1, workload.operators.size(),
+                               op.name)
+                << std::flush;
+    const OperatorKey key = operator_key(op, workload.name);
+    if (is_gemm(op)) {
+      std::vector<NamedProgram> programs;
+      if (auto it = given.find(op.name); it != given.end()) {
+        for (const Mapping& m : it->second) {
+          OperatorPredictionOptions o;
+          o.mapping = &m;
+          o.mapper = mapper;
+          programs.push_back({m.name, resolve_mapping(op, graph, o)});
+        }
+      } else {
+        programs = suite_mappings(op, graph, a.per_gemm, a.seed, mapper);
+      }
+      for (NamedProgram& np : programs) {
+        Evaluation eval;
+        evaluate(np.program, eval);
+        throw_if_invalid(np.program, eval);
+        const MappingRecord rec = mapping_record(np.program, np.name);
+        predictions.push_back(prediction_record(make_prediction(np.program, eval), key, rec, graph, ""));
+        if (!a.save_mappings.empty()) {
+          std::filesystem::create_directories(a.save_mappings);
+          std::ofstream(a.save_mappings + "/" + np.name + ".yaml")
+              << mapping_yaml(np.program, np.name,
+                              fmt::format("{} on {}: {}", op.name, graph.name, op.shape_text()));
+        }
+        host::HostJob job;
+        job.op = op;
+        job.kernel = host::HostKernel::tiled;
+        job.program = std::move(np.program);
+        job.mapping = rec;
+        job.suite = workload.name;
+        jobs.push_back(std::move(job));
+      }
+    }
+    if (is_gemm(op) && a.no_openblas) continue;
+    // A black box (OpenBLAS) or the vector kernels: the mapper's choice is the prediction.
+    MappingProgram chosen;
+    OperatorPredictionOptions o;
+    o.mapper = mapper;
+    const Prediction p = predict_operator(op, graph, o, &chosen);
+    predictions.push_back(
+        prediction_record(p, key, std::nullopt, graph, mapping_yaml(chosen, op.name + "-mapper", "")));
+    host::HostJob job;
+    job.op = op;
+    job.kernel = is_gemm(op) ? host::HostKernel::openblas : host::HostKernel::vector;
+    job.suite = workload.name;
+    jobs.push_back(std::move(job));
+  }
+  if (tty) std::cerr << "\r\033[K" << std::flush;
+  // Mixed order, fixed seed: the repetitions of a group interleave different operators.
+  std::shuffle(jobs.begin(), jobs.end(), std::mt19937_64(a.seed));
+
+  if (auto parent = std::filesystem::path(a.db).parent_path(); !parent.empty())
+    std::filesystem::create_directories(parent);
+  ResultStore store(a.db, ResultStore::Mode::read_write);
+  for (const auto& p : predictions) store.add_prediction(p);
+
+  host::HostCollectorOptions options;
+  options.repetitions = a.repetitions;
+  options.threads = a.threads;
+  options.group_size = a.group;
+  options.flush_caches = !a.no_flush;
+  options.seed = a.seed;
+
+  RunStart start;
+  start.collector = a.collector;
+  start.workload = workload.name;
+  start.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
+  nlohmann::json settings = {{"command", command_line},
+                             {"workload_file", a.workload},
+                             {"arch_file", a.arch},
+                             {"arch_hash", hash_text(graph.content_hash())},
+                             {"repetitions", options.repetitions},
+                             {"warmup", options.warmup},
+                             {"threads", options.threads},
+                             {"group_size", options.group_size},
+                             {"flush_caches", options.flush_caches},
+                             {"seed", a.seed},
+                             {"mappings", a.mappings.empty() ? std::string("generated")
+                                                             : a.mappings},
+                             {"mappings_per_gemm", a.per_gemm},
+                             {"mapper_budget", a.budget}};
+  start.settings_json = settings.dump();
+  start.device.name = graph.name;
+  start.device.kind = "host-cpu";
+  start.device.arch_hash = hash_text(graph.content_hash());
+  const host::OpenBlasCore blas = host::openblas_core();
+  if (!blas.advice.empty() && !a.no_openblas) std::cerr << "warning: " << blas.advice << "\n";
+  start.device.properties_json = nlohmann::json{{"description", graph.description},
+                                                {"arch_file", a.arch},
+                                                {"openblas_core", blas.name},
+                                                {"openblas_config", blas.config}}
+                                     .dump();
+  const int64_t run = store.begin_run(start);
+
+  g_stop.store(false);
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  struct sigaction old_int {}, old_term {};
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+
+  ProgressBar bar(tty);
+  size_t unchecked = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  const size_t delivered = host::run_host_jobs(
+      jobs, options,
+      [&](const Measurement& m) {
+        if (!m.checked) ++unchecked;
+        store.add_measurement(run, m);
+      },
+      [&](const host::HostProgress& p) { bar.show(p); }, &g_stop);
+  bar.clear();
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  const bool stopped = g_stop.load();
+  store.finish_run(run, stopped ? RunStatus::cancelled : RunStatus::complete);
+  std::cerr << fmt::format("run {}: {} of {} measurements in {:.1f} s{} -> {}\n", run, delivered,
+                           jobs.size(), seconds, stopped ? " (stopped: run marked cancelled)" : "",
+                           a.db);
+  if (unchecked > 0)
+    std::cerr << fmt::format("warning: {} measurements disagree with their reference "
+                             "implementation (stored with checked = 0; correlate skips them)\n",
+                             unchecked);
+  return stopped ? 130 : 0;
+}
+
+}  // namespace
 
 Runner add_measure(CLI::App& app) {
-  app.add_subcommand("measure", "not yet implemented");
-  return [] {
-    std::cerr << "error: `measure` is not implemented yet\n";
-    return 1;
-  };
+  auto a = std::make_shared<MeasureArgs>();
+  auto* cmd = app.add_subcommand(
+      "measure", "run a suite's operators on a collector and store measurements and predictions");
+  cmd->add_option("--collector", a->collector, "where to measure (host)")->capture_default_str();
+  cmd->add_option("--workload", a->workload, "workload suite (YAML)")->required();
+  cmd->add_option("--arch", a->arch, "the collector's architecture graph (from calibrate)")
+      ->capture_default_str();
+  cmd->add_option("--db", a->db, "results database (SQLite), created when missing")->required();
+  cmd->add_option("--mappings", a->mappings,
+                  "folder of mapping files (each names its operator) for the GEMMs; default: "
+                  "the mapper's top 3 and seeded samples of its valid space");
+  cmd->add_option("--mappings-per-gemm", a->per_gemm, "mappings per GEMM when generated")
+      ->capture_default_str();
+  cmd->add_option("--seed", a->seed, "seed for drawn mappings, job order and operand values")
+      ->capture_default_str();
+  cmd->add_option("--save-mappings", a->save_mappings, "write the measured mappings to a folder");
+  cmd->add_option("--repetitions", a->repetitions, "timed repetitions per operator (>= 5)")
+      ->capture_default_str();
+  cmd->add_option("--threads", a->threads, "threads (0: one per core)")->capture_default_str();
+  cmd->add_option("--group", a->group, "operators whose repetitions are interleaved")
+      ->capture_default_str();
+  cmd->add_option("--budget", a->budget, "mapper evaluations per operator")->capture_default_str();
+  cmd->add_flag("--no-flush", a->no_flush, "do not flush the caches before each repetition");
+  cmd->add_flag("--no-openblas", a->no_openblas, "skip the OpenBLAS GEMMs");
+  return [a] { return run_measure(*a, command_line()); };
 }
 
 }  // namespace ts::cli

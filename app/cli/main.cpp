@@ -1,11 +1,15 @@
 // tilescope: the headless face of the engine.
 #include <yaml-cpp/exceptions.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <iostream>
 #include <map>
 
 #include "Commands.hpp"
 #include "common/InputError.hpp"
+#include "host/OpenBlasCore.hpp"
 
 namespace ts::cli {
 namespace {
@@ -23,6 +27,16 @@ void set_command_line(int argc, char** argv) {
 }  // namespace ts::cli
 
 int main(int argc, char** argv) {
+  // OpenBLAS picks its kernels when it loads, from the CPU model and OPENBLAS_CORETYPE alone; a
+  // release older than this CPU falls back to SSE kernels. Start again once with the right
+  // coretype so that OpenBLAS is measured at what it can do here (the run records the core).
+  if (!std::getenv("OPENBLAS_CORETYPE")) {
+    const ts::host::OpenBlasCore core = ts::host::openblas_core();
+    if (core.below_cpu && !core.suggested_coretype.empty()) {
+      ::setenv("OPENBLAS_CORETYPE", core.suggested_coretype.c_str(), 1);
+      ::execv("/proc/self/exe", argv);  // on failure, carry on with what OpenBLAS chose
+    }
+  }
   ts::cli::set_command_line(argc, argv);
   CLI::App app{
       "tilescope: predict, measure and compare deep-learning operators on architecture graphs"};

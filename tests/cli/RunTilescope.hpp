@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
@@ -100,6 +101,65 @@ inline RunResult run_tilescope(const std::vector<std::string>& args) {
   r.err = read_text(err.path());
   return r;
 }
+
+// A `tilescope` started in the background (TILESCOPE_ROOT as working folder, output to files),
+// for tests that interrupt or kill it while it works.
+class BackgroundRun {
+ public:
+  explicit BackgroundRun(const std::vector<std::string>& args) {
+    std::vector<std::string> owned{TILESCOPE_BINARY};
+    owned.insert(owned.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& s : owned) argv.push_back(s.data());
+    argv.push_back(nullptr);
+    pid_ = ::fork();
+    if (pid_ < 0) throw std::runtime_error("fork failed");
+    if (pid_ == 0) {
+      if (::chdir(TILESCOPE_ROOT) != 0) ::_exit(126);
+      const int devnull = ::open("/dev/null", O_RDONLY);
+      if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
+      ::dup2(out_.fd(), STDOUT_FILENO);
+      ::dup2(err_.fd(), STDERR_FILENO);
+      ::alarm(300);
+      ::execv(argv[0], argv.data());
+      ::_exit(127);
+    }
+  }
+  ~BackgroundRun() {
+    if (pid_ > 0 && !waited_) {
+      ::kill(pid_, SIGKILL);
+      wait();
+    }
+  }
+  BackgroundRun(const BackgroundRun&) = delete;
+  BackgroundRun& operator=(const BackgroundRun&) = delete;
+
+  void signal(int sig) const { ::kill(pid_, sig); }
+  bool running() const { return !waited_ && ::waitpid(pid_, nullptr, WNOHANG) == 0; }
+  // Waits for the exit; the status as in RunResult.
+  RunResult wait() {
+    RunResult r;
+    int wstatus = 0;
+    while (::waitpid(pid_, &wstatus, 0) < 0) {
+      if (errno != EINTR) throw std::runtime_error("waitpid failed");
+    }
+    waited_ = true;
+    if (WIFEXITED(wstatus)) {
+      r.status = WEXITSTATUS(wstatus);
+    } else if (WIFSIGNALED(wstatus)) {
+      r.signaled = true;
+      r.status = 128 + WTERMSIG(wstatus);
+    }
+    r.out = read_text(out_.path());
+    r.err = read_text(err_.path());
+    return r;
+  }
+
+ private:
+  TempFile out_, err_;
+  pid_t pid_ = -1;
+  bool waited_ = false;
+};
 
 // Lines of a text without their newlines; a final newline does not make an empty last line.
 inline std::vector<std::string> split_lines(const std::string& text) {

@@ -162,7 +162,7 @@ TEST_CASE("size groups: terciles as the validation README defines them", "[corre
         std::vector<std::string>{"<1G", "[1G,2G)", "[2G,4G)", ">=4G"});
 }
 
-TEST_CASE("--by parses the groupings and refuses anything else", "[correlate]") {
+TEST_CASE("the --by option parses the groupings and refuses anything else", "[correlate]") {
   CHECK(parse_grouping("class").by == GroupBy::op_class);
   CHECK(parse_grouping("suite").by == GroupBy::suite);
   CHECK(parse_grouping("mapping").by == GroupBy::mapping);
