@@ -18,10 +18,10 @@
 #include "arch/ArchitectureLoader.hpp"
 #include "host/HostCollector.hpp"
 #include "host/OpenBlasCore.hpp"
+#include "mapper/MappingSet.hpp"
 #include "mapper/OperatorPrediction.hpp"
 #include "measure/OperatorIdentity.hpp"
 #include "measure/ResultStore.hpp"
-#include "mapper/MappingSet.hpp"
 #include "tile/MappingLoader.hpp"
 #include "workload/WorkloadLoader.hpp"
 
@@ -138,7 +138,8 @@ int run_measure(const MeasureArgs& a, const std::string& command_line) {
         evaluate(np.program, eval);
         throw_if_invalid(np.program, eval);
         const MappingRecord rec = mapping_record(np.program, np.name);
-        predictions.push_back(prediction_record(make_prediction(np.program, eval), key, rec, graph, ""));
+        predictions.push_back(
+            prediction_record(make_prediction(np.program, eval), key, rec, graph, ""));
         if (!a.save_mappings.empty()) {
           std::filesystem::create_directories(a.save_mappings);
           std::ofstream(a.save_mappings + "/" + np.name + ".yaml")
@@ -160,8 +161,8 @@ int run_measure(const MeasureArgs& a, const std::string& command_line) {
     OperatorPredictionOptions o;
     o.mapper = mapper;
     const Prediction p = predict_operator(op, graph, o, &chosen);
-    predictions.push_back(
-        prediction_record(p, key, std::nullopt, graph, mapping_yaml(chosen, op.name + "-mapper", "")));
+    predictions.push_back(prediction_record(p, key, std::nullopt, graph,
+                                            mapping_yaml(chosen, op.name + "-mapper", "")));
     host::HostJob job;
     job.op = op;
     job.kernel = is_gemm(op) ? host::HostKernel::openblas : host::HostKernel::vector;
@@ -188,38 +189,40 @@ int run_measure(const MeasureArgs& a, const std::string& command_line) {
   start.collector = a.collector;
   start.workload = workload.name;
   start.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
-  nlohmann::json settings = {{"command", command_line},
-                             {"workload_file", a.workload},
-                             {"arch_file", a.arch},
-                             {"arch_hash", hash_text(graph.content_hash())},
-                             {"repetitions", options.repetitions},
-                             {"warmup", options.warmup},
-                             {"threads", options.threads},
-                             {"group_size", options.group_size},
-                             {"flush_caches", options.flush_caches},
-                             {"seed", a.seed},
-                             {"mappings", a.mappings.empty() ? std::string("generated")
-                                                             : a.mappings},
-                             {"mappings_per_gemm", a.per_gemm},
-                             {"mapper_budget", a.budget}};
+  nlohmann::json settings = {
+      {"command", command_line},
+      {"workload_file", a.workload},
+      {"arch_file", a.arch},
+      {"arch_hash", hash_text(graph.content_hash())},
+      {"repetitions", options.repetitions},
+      {"warmup", options.warmup},
+      {"threads", options.threads},
+      {"group_size", options.group_size},
+      {"flush_caches", options.flush_caches},
+      {"seed", a.seed},
+      {"mappings", a.mappings.empty() ? std::string("generated") : a.mappings},
+      {"mappings_per_gemm", a.per_gemm},
+      {"mapper_budget", a.budget}};
   start.settings_json = settings.dump();
   start.device.name = graph.name;
   start.device.kind = "host-cpu";
   start.device.arch_hash = hash_text(graph.content_hash());
   const host::OpenBlasCore blas = host::openblas_core();
   if (!blas.advice.empty() && !a.no_openblas) std::cerr << "warning: " << blas.advice << "\n";
-  start.device.properties_json = nlohmann::json{{"description", graph.description},
-                                                {"arch_file", a.arch},
-                                                {"openblas_core", blas.name},
-                                                {"openblas_config", blas.config}}
-                                     .dump();
+  start.device.properties_json = nlohmann::json{
+      {"description", graph.description},
+      {"arch_file", a.arch},
+      {"openblas_core", blas.name},
+      {"openblas_config",
+       blas.config}}.dump();
   const int64_t run = store.begin_run(start);
 
   g_stop.store(false);
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;
   sigemptyset(&sa.sa_mask);
-  struct sigaction old_int {}, old_term {};
+  struct sigaction old_int {
+  }, old_term{};
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
 
@@ -245,9 +248,10 @@ int run_measure(const MeasureArgs& a, const std::string& command_line) {
                            jobs.size(), seconds, stopped ? " (stopped: run marked cancelled)" : "",
                            a.db);
   if (unchecked > 0)
-    std::cerr << fmt::format("warning: {} measurements disagree with their reference "
-                             "implementation (stored with checked = 0; correlate skips them)\n",
-                             unchecked);
+    std::cerr << fmt::format(
+        "warning: {} measurements disagree with their reference "
+        "implementation (stored with checked = 0; correlate skips them)\n",
+        unchecked);
   return stopped ? 130 : 0;
 }
 

@@ -1,7 +1,6 @@
 // tilescope: the headless face of the engine.
-#include <yaml-cpp/exceptions.h>
-
 #include <unistd.h>
+#include <yaml-cpp/exceptions.h>
 
 #include <cstdlib>
 #include <iostream>

@@ -1,7 +1,8 @@
 #pragma once
 // Evicts the operands of the previous repetition before the next one: writes and then reads a
-// buffer twice the size of the last-level cache (at most 128 MiB) with ordinary loads and stores (non-temporal
-// stores would bypass the caches and evict nothing). The buffer is allocated once and kept.
+// buffer twice the size of the last-level cache (at most 128 MiB) with ordinary loads and stores
+// (non-temporal stores would bypass the caches and evict nothing). The buffer is allocated once and
+// kept.
 #include <cstddef>
 #include <vector>
 

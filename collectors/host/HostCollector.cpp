@@ -191,6 +191,24 @@ Measurement summarise(const JobRun& run, int repetitions) {
 
 }  // namespace
 
+// Runs the thread pool the next call uses once, so that its workers are awake and spinning.
+void wake_workers(HostKernel kernel, int threads) {
+  if (kernel == HostKernel::openblas) {
+    // OpenBLAS keeps its own pool; a small multi-threaded sgemm wakes it.
+    static thread_local std::vector<float> a(256 * 256, 0.f), c(256 * 256, 0.f);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 256, 256, 256, 1.f, a.data(), 256,
+                a.data(), 256, 0.f, c.data(), 256);
+    return;
+  }
+  for (int i = 0; i < 2; ++i) {
+#pragma omp parallel num_threads(threads)
+    {
+      volatile int sink = omp_get_thread_num();
+      (void)sink;
+    }
+  }
+}
+
 size_t run_host_jobs(const std::vector<HostJob>& jobs, const HostCollectorOptions& options,
                      const std::function<void(const Measurement&)>& on_result,
                      const std::function<void(const HostProgress&)>& on_progress,
@@ -223,7 +241,13 @@ size_t run_host_jobs(const std::vector<HostJob>& jobs, const HostCollectorOption
     for (int r = 0; r < repetitions; ++r)
       for (JobRun& run : group) {
         if (cancelled()) return delivered;
-        if (flush) flush->run();
+        if (flush) {
+          flush->run();
+          // The flush ran on this thread alone; on a VM the other vCPUs halt meanwhile, and
+          // waking one costs from microseconds to milliseconds, which is the hypervisor's and
+          // not the operator's. Wake the workers (untimed) before the clock starts.
+          wake_workers(run.prepared->job->kernel, threads);
+        }
         const auto t0 = std::chrono::steady_clock::now();
         run.call();
         const auto t1 = std::chrono::steady_clock::now();

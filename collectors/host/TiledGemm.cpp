@@ -10,6 +10,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "analysis/TailChain.hpp"
@@ -49,6 +50,9 @@ struct TiledGemm::Plan {
   bool parallel = false;  // some level is spatial and threads > 1
   RegisterBlock block;
   int64_t block_cols = 1;  // columns of the register block actually used
+  // The level whose tile is copied into contiguous per-thread buffers (A and B), or -1: the tile
+  // just above the register tile, i.e. what the mapping places in L1.
+  int pack_level = -1;
 
   void run(const float* a, const float* b, float* c, int thread, int team) const;
   struct Walk;
@@ -61,6 +65,65 @@ struct TiledGemm::Plan::Walk {
   float* c;
   int thread;
   int team;  // threads actually running (the runtime may give fewer than asked)
+
+  // The A and B tiles of the packing level, copied with row strides that are not multiples of
+  // 4 KiB: the mapping says the tile is held in L1, and a strided view of a matrix whose rows
+  // are 4 KiB apart (N = 1024, 2048, 3072 floats) maps all its rows to a few L1 sets instead.
+  // A tile whose ranges did not change since the last copy is reused, as the model reuses it.
+  struct Packed {
+    bool active = false;
+    int64_t batch = -1, r0 = 0, r1 = 0, c0 = 0, c1 = 0, ka0 = 0, ka1 = 0, kb0 = 0, kb1 = 0;
+    float* a = nullptr;
+    int64_t lda = 0;
+    float* b = nullptr;
+    int64_t ldb = 0;
+  };
+  mutable Packed packed;
+
+  static int64_t leading(int64_t extent) {
+    int64_t ld = (extent + 15) / 16 * 16;
+    if ((ld * static_cast<int64_t>(sizeof(float))) % 4096 == 0) ld += 16;
+    return ld;
+  }
+
+  void pack(const Box& box) const {
+    if (box.hi[kBatch] - box.lo[kBatch] != 1) {
+      packed.active = false;
+      return;
+    }
+    static thread_local std::vector<float> abuf, bbuf;
+    const int64_t m = plan.size[kRow], n = plan.size[kCol], k = plan.size[kDepth];
+    const int64_t bi = box.lo[kBatch];
+    const int64_t r0 = box.lo[kRow], r1 = box.hi[kRow], c0 = box.lo[kCol], c1 = box.hi[kCol];
+    const int64_t k0 = box.lo[kDepth], k1 = box.hi[kDepth];
+    const bool same_batch = packed.active && packed.batch == bi;
+    if (!same_batch || packed.r0 != r0 || packed.r1 != r1 || packed.ka0 != k0 || packed.ka1 != k1) {
+      const int64_t lda = leading(k1 - k0);
+      if (abuf.size() < static_cast<size_t>((r1 - r0) * lda + 16))
+        abuf.resize(static_cast<size_t>((r1 - r0) * lda + 16));
+      const float* src = a + bi * m * k;
+      for (int64_t i = r0; i < r1; ++i)
+        std::memcpy(abuf.data() + (i - r0) * lda, src + i * k + k0,
+                    static_cast<size_t>(k1 - k0) * sizeof(float));
+      packed.a = abuf.data();
+      packed.lda = lda;
+      packed.r0 = r0, packed.r1 = r1, packed.ka0 = k0, packed.ka1 = k1;
+    }
+    if (!same_batch || packed.c0 != c0 || packed.c1 != c1 || packed.kb0 != k0 || packed.kb1 != k1) {
+      const int64_t ldb = leading(c1 - c0);
+      if (bbuf.size() < static_cast<size_t>((k1 - k0) * ldb + 16))
+        bbuf.resize(static_cast<size_t>((k1 - k0) * ldb + 16));
+      const float* src = b + bi * k * n;
+      for (int64_t kk = k0; kk < k1; ++kk)
+        std::memcpy(bbuf.data() + (kk - k0) * ldb, src + kk * n + c0,
+                    static_cast<size_t>(c1 - c0) * sizeof(float));
+      packed.b = bbuf.data();
+      packed.ldb = ldb;
+      packed.c0 = c0, packed.c1 = c1, packed.kb0 = k0, packed.kb1 = k1;
+    }
+    packed.batch = bi;
+    packed.active = true;
+  }
 
   // The box is changed in place and restored: no copy per iteration.
   void temporal(size_t li, int pos, Box& box) const {
@@ -102,6 +165,7 @@ struct TiledGemm::Plan::Walk {
 
   void descend(size_t li, const Box& box) const {
     if (plan.levels[li].innermost) return kernel(box);
+    if (static_cast<int>(li) + 1 == plan.pack_level) pack(box);
     Box inner = box;
     temporal(li + 1, 0, inner);
   }
@@ -124,7 +188,12 @@ struct TiledGemm::Plan::Walk {
           const int nv = (w + kVectorLanes - 1) / kVectorLanes;
           const int last = w - (nv - 1) * kVectorLanes;
           MicroKernel fn = micro_kernel(r, nv, last != kVectorLanes);
-          fn(kc, ab + i * k + k0, k, bb + k0 * n + j, n, cb + i * n + j, n, last, accumulate);
+          if (packed.active && packed.batch == bi)
+            fn(kc, packed.a + (i - packed.r0) * packed.lda + (k0 - packed.ka0), packed.lda,
+               packed.b + (k0 - packed.kb0) * packed.ldb + (j - packed.c0), packed.ldb,
+               cb + i * n + j, n, last, accumulate);
+          else
+            fn(kc, ab + i * k + k0, k, bb + k0 * n + j, n, cb + i * n + j, n, last, accumulate);
         }
       }
     }
@@ -153,7 +222,9 @@ void TiledGemm::Plan::run(const float* a, const float* b, float* c, int thread, 
     root.lo[ax] = 0;
     root.hi[ax] = size[ax];
   }
-  Walk{*this, a, b, c, thread, team}.temporal(0, 0, root);
+  Walk walk{*this, a, b, c, thread, team};
+  if (pack_level == 0) walk.pack(root);
+  walk.temporal(0, 0, root);
 }
 
 TiledGemm::TiledGemm(const MappingProgram& program, int threads) : plan_(std::make_unique<Plan>()) {
@@ -291,6 +362,7 @@ TiledGemm::TiledGemm(const MappingProgram& program, int threads) : plan_(std::ma
       if (loops) level.order[level.loops++] = ax;
     }
   }
+  plan.pack_level = static_cast<int>(path.size()) - 2;
   if (spatial_levels > 1)
     throw InputError(root_where,
                      "the tiled GEMM spreads one tile level over threads; this mapping has spatial "

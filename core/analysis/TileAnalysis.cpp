@@ -156,6 +156,39 @@ class Evaluator {
     return true;
   }
 
+  // The op a tile feeds directly, or -1: its buffers hold whole granules of the compute unit
+  // (a register holds a whole vector, a cube's L0C whole fractal blocks).
+  int direct_op(const ProgramNode& tile) const {
+    for (int c : tile.children)
+      if (p_.nodes[c].kind == MappingNodeKind::op) return c;
+    return -1;
+  }
+
+  double granule_footprint(const NodeScratch& s, int t, int op) const {
+    const ProgramNode& o = p_.nodes[op];
+    const ComputeCapability& cap = *o.capability;
+    double bytes = p_.element_bytes[t];
+    for (DimMask m = p_.tensor_dims[t]; m; m &= m - 1) {
+      const int d = std::countr_zero(m);
+      int64_t x = ext_at(s, d, 0);
+      switch (o.role[d]) {
+        case GranuleRole::m:
+          x = pad_to(x, cap.granule[0]);
+          break;
+        case GranuleRole::n:
+          x = pad_to(x, cap.granule[1]);
+          break;
+        case GranuleRole::k:
+          x = pad_to(x, cap.granule[2]);
+          break;
+        default:
+          break;
+      }
+      bytes *= static_cast<double>(x);
+    }
+    return bytes;
+  }
+
   bool residency() {
     const size_t m = p_.memories.size();
     std::fill(e_.memory_usage_scratch.begin(), e_.memory_usage_scratch.end(), 0.0);
@@ -166,9 +199,11 @@ class Evaluator {
       if (node.kind == MappingNodeKind::tile) {
         const NodeScratch& s = e_.nodes[i];
         const double copies = node.double_buffer ? 2.0 : 1.0;
+        const int op = direct_op(node);
         for (int t = 0; t < p_.ntensors; ++t)
           if (node.buffer[t] >= 0)
-            usage[e_.memory_index[node.buffer[t]]] += copies * footprint(p_, s, t, 0);
+            usage[e_.memory_index[node.buffer[t]]] +=
+                copies * (op >= 0 ? granule_footprint(s, t, op) : footprint(p_, s, t, 0));
       }
       if (node.parent >= 0) {
         double* up = &e_.memory_usage_scratch[static_cast<size_t>(node.parent) * m];
@@ -463,17 +498,40 @@ class Evaluator {
     const double compute_s = ops / cap.ops_per_cycle / g_.node(node.compute).clock_hz;
     u.compute = compute_s;
     u.compute_bound = BoundBy::compute(node.compute);
+    // A SIMD FMA unit (granule [1, lanes, 1]) broadcasts each element of an operand that has no
+    // N dimension to a whole vector: every element occupies the path as one vector access.
+    const bool simd_fma = st.op_class == OpClass::matmul && cap.granule[0] == 1 &&
+                          cap.granule[1] > 1 && cap.granule[2] == 1;
+    // Operands that share an edge share its bandwidth: their times add up per edge.
+    int edge_ids[kMaxLocalEdges];
+    double edge_time[kMaxLocalEdges];
+    int used = 0;
     for (size_t j = 0; j < node.operands.size(); ++j) {
       const Flow& f = node.operands[j];
-      const double bytes = footprint(p_, s, f.tensor, mode) * s.load_fraction[j];
+      double bytes = footprint(p_, s, f.tensor, mode) * s.load_fraction[j];
+      if (simd_fma && p_.op->is_input(f.tensor)) {
+        bool has_n = false;
+        for (DimMask m = p_.tensor_dims[f.tensor]; m; m &= m - 1)
+          has_n = has_n || node.role[std::countr_zero(m)] == GranuleRole::n;
+        if (!has_n) bytes *= static_cast<double>(cap.granule[1]);
+      }
       for (int edge : f.path) {
         const double t = bytes / g_.effective_bandwidth(edge, s.par);
-        if (t > u.compute) {
-          u.compute = t;
-          u.compute_bound = BoundBy::edge(edge);
+        int k = 0;
+        while (k < used && edge_ids[k] != edge) ++k;
+        if (k == used) {
+          if (used == kMaxLocalEdges) continue;
+          edge_ids[used] = edge;
+          edge_time[used++] = 0;
         }
+        edge_time[k] += t;
       }
     }
+    for (int k = 0; k < used; ++k)
+      if (edge_time[k] > u.compute) {
+        u.compute = edge_time[k];
+        u.compute_bound = BoundBy::edge(edge_ids[k]);
+      }
     u.overlapped = true;
     return u;
   }

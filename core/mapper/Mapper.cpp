@@ -372,8 +372,8 @@ class Search {
     if (result.space_size <= static_cast<double>(options_.budget)) {
       result.exhaustive = true;
       const uint64_t n = static_cast<uint64_t>(result.space_size);
-      TopK top =
-          reduce(n, [&](uint64_t i, std::vector<uint32_t>& pt) { decode(i, pt); }, options_.keep);
+      TopK top = reduce(
+          n, [&](uint64_t i, std::vector<uint32_t>& pt) { decode(i, pt); }, options_.keep);
       evaluations_ += n;
       for (size_t k = 0; k < top.size; ++k) {
         std::vector<uint32_t> pt(vars.size());
@@ -525,24 +525,38 @@ class Search {
         const auto& members = groups[g];
         uint64_t n = 1;
         for (size_t k : members) n *= vars[k].count();
-        if (n > kMaxGroupPoints) n = 0;
-        auto set = [&](uint64_t i, std::vector<uint32_t>& pt) {
-          pt = point;
-          for (size_t k : members) {
-            pt[k] = static_cast<uint32_t>(i % vars[k].count());
-            i /= vars[k].count();
-          }
-        };
-        if (n == 0) continue;
-        Best b = reduce(n, set).best();
-        evaluations_ += n;
-        if (b.time < best) {
-          std::vector<uint32_t> next;
-          set(b.index, next);
-          if (next != point) {
-            best = b.time;
-            point = next;
-            improved = true;
+        // A dimension split over many levels has too many joint choices to try at once: move
+        // its choices two at a time then (one level's factor trades against another's).
+        std::vector<std::vector<size_t>> moves;
+        if (n <= kMaxGroupPoints) {
+          moves.push_back(members);
+        } else {
+          for (size_t a = 0; a < members.size(); ++a)
+            for (size_t b = a + 1; b < members.size(); ++b)
+              if (vars[members[a]].count() * vars[members[b]].count() <= kMaxGroupPoints)
+                moves.push_back({members[a], members[b]});
+        }
+        for (const auto& move : moves) {
+          if (evaluations_ >= limit) break;
+          uint64_t m = 1;
+          for (size_t k : move) m *= vars[k].count();
+          auto set = [&](uint64_t i, std::vector<uint32_t>& pt) {
+            pt = point;
+            for (size_t k : move) {
+              pt[k] = static_cast<uint32_t>(i % vars[k].count());
+              i /= vars[k].count();
+            }
+          };
+          Best b = reduce(m, set).best();
+          evaluations_ += m;
+          if (b.time < best) {
+            std::vector<uint32_t> next;
+            set(b.index, next);
+            if (next != point) {
+              best = b.time;
+              point = next;
+              improved = true;
+            }
           }
         }
       }

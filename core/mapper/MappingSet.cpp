@@ -15,14 +15,14 @@ std::vector<NamedProgram> suite_mappings(const Operator& op, const ArchitectureG
                                          const MapperOptions& options) {
   constexpr size_t kTop = 3;
   constexpr double kMaxSlowdown = 20;
-  const MappingProgram tmpl =
-      compile_mapping(default_template(op, graph), op, graph, true);
+  const MappingProgram tmpl = compile_mapping(default_template(op, graph), op, graph, true);
   MapperOptions o = options;
   o.keep = 8;
   MapperResult best = search_mapping(tmpl, o);
   if (!best.found)
-    throw InputError(op.where, fmt::format("the mapper found no valid mapping for '{}' ({}) on '{}'",
-                                           op.name, op.shape_text(), graph.name));
+    throw InputError(op.where,
+                     fmt::format("the mapper found no valid mapping for '{}' ({}) on '{}'", op.name,
+                                 op.shape_text(), graph.name));
   std::vector<NamedProgram> out;
   std::set<std::string> seen;
   auto take = [&](MappingProgram p, const std::string& name) {
@@ -34,8 +34,8 @@ std::vector<NamedProgram> suite_mappings(const Operator& op, const ArchitectureG
   for (size_t k = 0; k < best.ranked.size() && out.size() < std::min(kTop, count); ++k)
     take(best.ranked[k], fmt::format("{}-top{}", op.name, out.size() + 1));
   const size_t top = out.size();
-  std::vector<MappingProgram> draws = sample_valid_mappings(
-      tmpl, 4 * count, seed ^ fnv1a(op.name), best.device_s, kMaxSlowdown);
+  std::vector<MappingProgram> draws =
+      sample_valid_mappings(tmpl, 4 * count, seed ^ fnv1a(op.name), best.device_s, kMaxSlowdown);
   for (auto& p : draws) take(std::move(p), fmt::format("{}-draw{}", op.name, out.size() - top + 1));
   return out;
 }

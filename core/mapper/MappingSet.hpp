@@ -17,7 +17,6 @@ struct NamedProgram {
 // mapper's top 3, then uniform draws (seeded by `seed` and the operator's name) predicted at most
 // 20x slower than the best, which keeps the measurement of a set bounded.
 std::vector<NamedProgram> suite_mappings(const Operator& op, const ArchitectureGraph& graph,
-                                         size_t count, uint64_t seed,
-                                         const MapperOptions& options);
+                                         size_t count, uint64_t seed, const MapperOptions& options);
 
 }  // namespace ts

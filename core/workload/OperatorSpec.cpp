@@ -39,9 +39,8 @@ Operator operator_from_spec(const std::string& spec, const std::string& file_nam
   if (spec.empty())
     throw InputError(SourceLocation{file_name, 1, 1},
                      "the operator has no stored spec (einsum operators cannot be rebuilt)");
-  Workload w = parse_workload("version: 1\nkind: workload\nname: spec\noperators:\n  - " + spec +
-                                  "\n",
-                              file_name);
+  Workload w = parse_workload(
+      "version: 1\nkind: workload\nname: spec\noperators:\n  - " + spec + "\n", file_name);
   return w.operators.at(0);
 }
 

@@ -12,7 +12,8 @@ namespace fs = std::filesystem;
 
 TEST_CASE("host suite: predictions from the calibrated graph agree with measurements",
           "[accuracy][host]") {
-  const fs::path dir = fs::temp_directory_path() / ("tilescope-accuracy-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("tilescope-accuracy-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string arch = (dir / "host.yaml").string(), db = (dir / "host.sqlite").string();
   RunResult cal = run_tilescope({"calibrate", "host", "--out", arch});

@@ -76,13 +76,21 @@ long measurements_so_far(const std::string& db) {
 }
 
 std::vector<std::string> measure_args(const std::string& db, int repetitions) {
-  return {"measure",       "--collector", "host",
-          "--workload",    fixture("measure/small-host-suite.yaml"),
-          "--arch",        host_graph(),
-          "--db",          db,
-          "--repetitions", std::to_string(repetitions),
-          "--group",       "1",
-          "--mappings-per-gemm", "4",
+  return {"measure",
+          "--collector",
+          "host",
+          "--workload",
+          fixture("measure/small-host-suite.yaml"),
+          "--arch",
+          host_graph(),
+          "--db",
+          db,
+          "--repetitions",
+          std::to_string(repetitions),
+          "--group",
+          "1",
+          "--mappings-per-gemm",
+          "4",
           "--no-flush"};
 }
 
@@ -103,8 +111,9 @@ TEST_CASE("measure stores a checked measurement and a prediction for every job",
   CHECK(d.text("SELECT count(*) FROM measurements WHERE min_ns > 0 AND min_ns <= median_ns") ==
         "12");
   CHECK(std::stol(d.text("SELECT count(*) FROM predictions")) >= 12);
-  CHECK(d.text("SELECT count(DISTINCT mapping_id) FROM measurements WHERE mapping_id IS NOT NULL") ==
-        "8");
+  CHECK(
+      d.text("SELECT count(DISTINCT mapping_id) FROM measurements WHERE mapping_id IS NOT NULL") ==
+      "8");
 }
 
 TEST_CASE("kill -9 in the middle of measure keeps every completed measurement", "[cli][measure]") {

@@ -102,6 +102,19 @@ TEST_CASE("the calibrated host graph has the documented shape", "[host][calibrat
   CHECK(g.has_path(*g.find_node("DRAM"), *g.find_node("Core")));
   CHECK(g.has_path(*g.find_node("Core"), *g.find_node("DRAM")));
   CHECK(node(g, "DRAM").port_bytes_per_s > 0);
+
+  // Starting a register tile costs cycles (a call, bookkeeping): measured, on the edge into RF
+  // only, and within reason (more than a cycle, less than a microsecond).
+  const int rf = *g.find_node("RF");
+  int with_latency = 0;
+  for (const ArchEdge& e : g.edges) {
+    if (e.latency_cycles == 0) continue;
+    ++with_latency;
+    CHECK(e.to == rf);
+    CHECK(e.latency_cycles > 1);
+    CHECK(e.latency_cycles / g.clock_hz < 1e-6);
+  }
+  CHECK(with_latency == 1);
 }
 
 TEST_CASE("every figure has its runs, median and spread", "[host][calibrate]") {

@@ -1,12 +1,11 @@
 // The mapper against an exhaustive search written here, on problems small enough to enumerate.
 #include <catch2/catch.hpp>
 #include <limits>
+#include <set>
 
 #include "AnalysisFixtures.hpp"
 #include "analysis/MappingWriter.hpp"
 #include "mapper/Mapper.hpp"
-
-#include <set>
 #include "workload/OperatorBuilders.hpp"
 
 using namespace ts;
