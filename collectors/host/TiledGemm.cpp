@@ -379,7 +379,7 @@ TiledGemm::TiledGemm(const MappingProgram& program, int threads) : plan_(std::ma
       const int registers =
           static_cast<int>(program.graph->node(*rf).capacity_bytes / vector_bytes);
       if (registers > 0)
-        max_accumulators = std::min(max_accumulators, std::max(1, registers * 7 / 8));
+        max_accumulators = std::min(max_accumulators, std::max(1, registers));
     }
   }
   const int64_t op_rows = full(opn.op_factor[dim_of_axis[kRow]]);
