@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "Commands.hpp"
+#include "OptionValues.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "calibrate/GraphParameter.hpp"
 #include "measure/CorrelationData.hpp"
@@ -106,17 +107,8 @@ int run_correlate(const CorrelateArgs& a) {
     throw InputError(SourceLocation{"--fit", 0, 0},
                      "fitting needs the graph whose parameters it fits; give it with --arch");
   const Grouping grouping = parse_grouping(a.by);
-  const auto dtype = parse_data_type(a.dtype);
-  if (!dtype)
-    throw InputError(SourceLocation{"--dtype", 0, 0},
-                     fmt::format("unknown data type '{}'; expected fp32, fp16, bf16, fp8, int8 "
-                                 "or int32",
-                                 a.dtype));
-  const auto scope = parse_timing_scope(a.timing_scope);
-  if (!scope)
-    throw InputError(
-        SourceLocation{"--timing-scope", 0, 0},
-        fmt::format("unknown timing scope '{}'; expected device or host_call", a.timing_scope));
+  const DataType dtype = data_type_option(a.dtype);
+  const TimingScope scope = timing_scope_option(a.timing_scope);
 
   std::optional<ArchitectureGraph> graph;
   if (!a.arch.empty()) graph = load_architecture(a.arch);
@@ -136,8 +128,8 @@ int run_correlate(const CorrelateArgs& a) {
     CsvInputOptions o;
     o.path = a.csv;
     o.op_type = a.op;
-    o.dtype = *dtype;
-    o.scope = *scope;
+    o.dtype = dtype;
+    o.scope = scope;
     o.mapper = mapper;
     o.with_samples = !params.empty();
     o.progress = show_prediction;

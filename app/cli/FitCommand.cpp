@@ -11,11 +11,13 @@
 #include <optional>
 
 #include "Commands.hpp"
+#include "OptionValues.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "arch/ArchitectureWriter.hpp"
 #include "calibrate/GraphParameter.hpp"
 #include "calibrate/ParameterFit.hpp"
 #include "common/Fnv1a.hpp"
+#include "common/UtcTime.hpp"
 #include "measure/CorrelationData.hpp"
 
 namespace ts::cli {
@@ -28,15 +30,6 @@ struct FitArgs {
   int max_evaluations = 400;
   uint64_t budget = MapperOptions{}.budget;
 };
-
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
 
 // Size and FNV-1a of a file's bytes: enough to tell later whether the data changed.
 std::pair<uintmax_t, std::string> file_fingerprint(const std::string& path) {
@@ -63,17 +56,8 @@ int run_fit(const FitArgs& a) {
                      fmt::format("'{}' is a CSV table; say what its rows are shapes of with --op "
                                  "(gemm, batched_gemm, softmax, ...)",
                                  a.measurements));
-  const auto dtype = parse_data_type(a.dtype);
-  if (!dtype)
-    throw InputError(SourceLocation{"--dtype", 0, 0},
-                     fmt::format("unknown data type '{}'; expected fp32, fp16, bf16, fp8, int8 "
-                                 "or int32",
-                                 a.dtype));
-  const auto scope = parse_timing_scope(a.timing_scope);
-  if (!scope)
-    throw InputError(
-        SourceLocation{"--timing-scope", 0, 0},
-        fmt::format("unknown timing scope '{}'; expected device or host_call", a.timing_scope));
+  const DataType dtype = data_type_option(a.dtype);
+  const TimingScope scope = timing_scope_option(a.timing_scope);
   const ArchitectureGraph graph = load_architecture(a.arch);
   std::vector<GraphParameter> params;
   for (const std::string& text : a.params)
@@ -101,8 +85,8 @@ int run_fit(const FitArgs& a) {
     CsvInputOptions o;
     o.path = a.measurements;
     o.op_type = a.op;
-    o.dtype = *dtype;
-    o.scope = *scope;
+    o.dtype = dtype;
+    o.scope = scope;
     o.mapper = mapper;
     o.with_samples = true;
     o.progress = [&](size_t done, size_t total) {
@@ -118,7 +102,7 @@ int run_fit(const FitArgs& a) {
 
   const auto [size, hash] = file_fingerprint(a.measurements);
   std::string header;
-  header += fmt::format("Fitted by tilescope {} on {}\n", TILESCOPE_VERSION, utc_now());
+  header += fmt::format("Fitted by tilescope {} on {}\n", TILESCOPE_VERSION, utc_now_iso());
   header += fmt::format("command: {}\n", command_line());
   header += fmt::format("measurements: {} ({} bytes, FNV-1a {})\n", a.measurements, size, hash);
   header += fmt::format("  {}; {} samples\n", input.source, input.samples.size());

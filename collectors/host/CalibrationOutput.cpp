@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "arch/ArchitectureWriter.hpp"
+#include "common/AtomicFile.hpp"
 #include "common/InputError.hpp"
 #include "host/Microbench.hpp"
 
@@ -15,25 +16,6 @@ namespace ts::host {
 namespace {
 
 namespace fs = std::filesystem;
-
-void write_file(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  auto fail = [&](const std::string& what) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw InputError(SourceLocation{path, 0, 0}, what);
-  };
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) fail(fmt::format("cannot write '{}': {}", tmp, std::strerror(errno)));
-    out << text;
-    out.close();
-    if (!out) fail(fmt::format("cannot write '{}': {}", tmp, std::strerror(errno)));
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) fail(fmt::format("cannot rename '{}' to '{}': {}", tmp, path, ec.message()));
-}
 
 std::string runs_text(const MeasuredFigure& f) {
   std::string s;
@@ -107,8 +89,8 @@ CalibrationFiles write_host_calibration(HostCalibration& cal, const std::string&
   files.vector_template = (dir / (stem + "-vector-template.yaml")).string();
 
   cal.graph.name = stem;
-  write_file(files.gemm_template, host_gemm_template_yaml(cal.graph));
-  write_file(files.vector_template, host_vector_template_yaml(cal.graph));
+  write_file_atomically(files.gemm_template, host_gemm_template_yaml(cal.graph));
+  write_file_atomically(files.vector_template, host_vector_template_yaml(cal.graph));
   cal.graph.mapping_templates = {{OpClass::matmul, files.gemm_template},
                                  {OpClass::elementwise, files.vector_template},
                                  {OpClass::reduction, files.vector_template}};

@@ -12,6 +12,7 @@
 #include <map>
 
 #include "common/ByteFormat.hpp"
+#include "common/UtcTime.hpp"
 #include "host/HostTopology.hpp"
 #include "host/Microbench.hpp"
 #include "host/RegisterTileCost.hpp"
@@ -31,15 +32,6 @@ double dram_working_set(const HostTopology& topo) {
   double bytes = std::max(4 * llc, 256.0 * (1 << 20));
   if (topo.memory_bytes() > 0) bytes = std::min(bytes, topo.memory_bytes() / 4);
   return bytes;
-}
-
-std::string utc_now() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
 }
 
 MeasuredFigure summarise(std::string name, std::string unit, std::vector<double> runs) {
@@ -95,7 +87,7 @@ HostCalibration calibrate_host(const HostCalibrationOptions& options,
   HostTopology topo;
   const int cores = topo.cores();
   HostCalibration cal;
-  cal.when = utc_now();
+  cal.when = utc_now_iso();
   cal.cpu_name = topo.cpu_model();
   say(fmt::format("{}: {}", topo.cpu_model(), topo.summary()));
 
@@ -222,8 +214,8 @@ HostCalibration calibrate_host(const HostCalibrationOptions& options,
   // is 7/8 of the registers: what a register block's accumulators may hold, the rest holding
   // the B vectors and the A broadcast (the tiled kernel's own rule, MicroKernel.hpp).
   const int rf = static_cast<int>(g.nodes.size());
-  g.nodes.push_back(memory("RF", bench::kArchVectorRegisters * 7 / 8 * bench::kVectorBytes, cores,
-                           clock_hz));
+  g.nodes.push_back(
+      memory("RF", bench::kArchVectorRegisters * 7 / 8 * bench::kVectorBytes, cores, clock_hz));
 
   ArchNode core;
   core.name = "Core";

@@ -222,7 +222,7 @@ void TiledGemm::Plan::run(const float* a, const float* b, float* c, int thread, 
     root.lo[ax] = 0;
     root.hi[ax] = size[ax];
   }
-  Walk walk{*this, a, b, c, thread, team};
+  Walk walk{*this, a, b, c, thread, team, {}};
   if (pack_level == 0) walk.pack(root);
   walk.temporal(0, 0, root);
 }

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "arch/Units.hpp"
+#include "common/AtomicFile.hpp"
 
 namespace ts {
 namespace {
@@ -220,22 +221,7 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
 void write_architecture(const ArchitectureGraph& graph, const std::string& header_comment,
                         const std::string& out_file) {
   const std::string text = architecture_yaml(graph, header_comment, out_file);
-  const std::string tmp = out_file + ".tmp";
-  auto fail = [&](const std::string& what) {
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
-    throw InputError(SourceLocation{out_file, 0, 0}, what);
-  };
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) fail(fmt::format("cannot write '{}': {}", tmp, std::strerror(errno)));
-    out << text;
-    out.close();
-    if (!out) fail(fmt::format("cannot write '{}': {}", tmp, std::strerror(errno)));
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, out_file, ec);
-  if (ec) fail(fmt::format("cannot rename '{}' to '{}': {}", tmp, out_file, ec.message()));
+  write_file_atomically(out_file, text);
 }
 
 }  // namespace ts

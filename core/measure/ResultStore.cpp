@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "common/InputError.hpp"
+#include "common/UtcTime.hpp"
 #include "measure/StoreSchema.hpp"
 
 namespace ts {
@@ -37,15 +38,6 @@ constexpr std::array<const char*, 6> kTables = {"devices",  "runs",         "ope
 
 [[noreturn]] void refuse_not_ours(const std::string& path, const std::string& why) {
   refuse(path, "not a tilescope results database: " + why);
-}
-
-std::string now_utc() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
 }
 
 // The fields of the 100-byte SQLite header that say whose file it is, read without SQLite so
@@ -337,7 +329,7 @@ int64_t ResultStore::begin_run(const RunStart& start) {
   SQLite::Statement s(*db_,
                       "INSERT INTO runs (started_at, status, collector, workload, tool_version, "
                       "settings_json, device_id) VALUES (?, 'incomplete', ?, ?, ?, ?, ?)");
-  s.bind(1, now_utc());
+  s.bind(1, utc_now_iso());
   s.bind(2, start.collector);
   s.bind(3, start.workload);
   s.bind(4, start.tool_version);
@@ -388,7 +380,7 @@ void ResultStore::finish_run(int64_t run, RunStatus status) {
   require_writable(mode_, path_);
   SQLite::Statement s(*db_, "UPDATE runs SET status = ?, finished_at = ? WHERE id = ?");
   s.bind(1, std::string(to_string(status)));
-  s.bind(2, now_utc());
+  s.bind(2, utc_now_iso());
   s.bind(3, run);
   if (s.exec() == 0)
     throw std::invalid_argument(fmt::format("{}: no run {} to finish", path_, run));

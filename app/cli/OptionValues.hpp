@@ -1,0 +1,32 @@
+#pragma once
+// Option values that several subcommands take, checked the same way everywhere: a bad value is
+// an InputError naming the option (exit status 2).
+#include <fmt/format.h>
+
+#include <string>
+
+#include "common/DataType.hpp"
+#include "common/InputError.hpp"
+#include "measure/MeasurementRecord.hpp"
+
+namespace ts::cli {
+
+inline DataType data_type_option(const std::string& text) {
+  const auto dtype = parse_data_type(text);
+  if (!dtype)
+    throw InputError(SourceLocation{"--dtype", 0, 0},
+                     fmt::format("unknown data type '{}'; expected fp32, fp16, bf16, fp8, int8 "
+                                 "or int32",
+                                 text));
+  return *dtype;
+}
+
+inline TimingScope timing_scope_option(const std::string& text) {
+  const auto scope = parse_timing_scope(text);
+  if (!scope)
+    throw InputError(SourceLocation{"--timing-scope", 0, 0},
+                     fmt::format("unknown timing scope '{}'; expected device or host_call", text));
+  return *scope;
+}
+
+}  // namespace ts::cli
