@@ -16,6 +16,7 @@
 #include "host/HostTopology.hpp"
 #include "host/Microbench.hpp"
 #include "host/RegisterTileCost.hpp"
+#include "host/TileCopy.hpp"
 
 namespace ts::host {
 namespace {
@@ -171,6 +172,19 @@ HostCalibration calibrate_host(const HostCalibrationOptions& options,
       b.all_write = bandwidth(name, Kind::write, true, share);
     }
   }
+  // The tiled kernel moves its L1 tile by copying rows of the level above into a buffer (its
+  // packing): the edge into L1 carries what that copy achieves from an L2-resident matrix.
+  double tile_copy = 0;
+  for (const CacheLevel& c : topo.caches())
+    if (c.level == 2)
+      tile_copy = add("tile copy into L1 (the tiled kernel's packing), per core", "GB/s",
+                      repeat("the tile copy into L1",
+                             [&] {
+                               return tile_copy_bytes_per_second(
+                                          c.size_bytes * kEffectiveCacheFraction, seconds) /
+                                      1e9;
+                             })) *
+                  1e9;
   LevelBandwidth& dram_bw = levels[0];
   dram_bw.read = bandwidth("DRAM", Kind::read, false, buffer.bytes());
   dram_bw.write = bandwidth("DRAM", Kind::write, false, buffer.bytes());
@@ -248,8 +262,10 @@ HostCalibration calibrate_host(const HostCalibrationOptions& options,
     const int lower = i + 1 < chain.size() ? chain[i + 1].node : rf;
     const LevelBandwidth& b = *chain[i].bw;
     const bool is_dram = i == 0;
-    edge(upper, lower, is_dram ? b.all_read : b.read,
-         is_dram ? EdgeSharing::shared : EdgeSharing::per_instance);
+    double down = is_dram ? b.all_read : b.read;
+    if (tile_copy > 0 && g.node(lower).name == "L1" && g.node(upper).name == "L2")
+      down = std::min(down, tile_copy);
+    edge(upper, lower, down, is_dram ? EdgeSharing::shared : EdgeSharing::per_instance);
     edge(lower, upper, is_dram ? b.all_write : b.write,
          is_dram ? EdgeSharing::shared : EdgeSharing::per_instance);
   }

@@ -16,6 +16,7 @@
 #include "analysis/TailChain.hpp"
 #include "host/MicroKernel.hpp"
 #include "host/MicroKernelIsa.hpp"
+#include "host/TileCopy.hpp"
 
 namespace ts::host {
 namespace {
@@ -101,10 +102,7 @@ struct TiledGemm::Plan::Walk {
       const int64_t lda = leading(k1 - k0);
       if (abuf.size() < static_cast<size_t>((r1 - r0) * lda + 16))
         abuf.resize(static_cast<size_t>((r1 - r0) * lda + 16));
-      const float* src = a + bi * m * k;
-      for (int64_t i = r0; i < r1; ++i)
-        std::memcpy(abuf.data() + (i - r0) * lda, src + i * k + k0,
-                    static_cast<size_t>(k1 - k0) * sizeof(float));
+      copy_tile(abuf.data(), lda, a + bi * m * k + r0 * k + k0, k, r1 - r0, k1 - k0);
       packed.a = abuf.data();
       packed.lda = lda;
       packed.r0 = r0, packed.r1 = r1, packed.ka0 = k0, packed.ka1 = k1;
@@ -113,10 +111,7 @@ struct TiledGemm::Plan::Walk {
       const int64_t ldb = leading(c1 - c0);
       if (bbuf.size() < static_cast<size_t>((k1 - k0) * ldb + 16))
         bbuf.resize(static_cast<size_t>((k1 - k0) * ldb + 16));
-      const float* src = b + bi * k * n;
-      for (int64_t kk = k0; kk < k1; ++kk)
-        std::memcpy(bbuf.data() + (kk - k0) * ldb, src + kk * n + c0,
-                    static_cast<size_t>(c1 - c0) * sizeof(float));
+      copy_tile(bbuf.data(), ldb, b + bi * k * n + k0 * n + c0, n, k1 - k0, c1 - c0);
       packed.b = bbuf.data();
       packed.ldb = ldb;
       packed.c0 = c0, packed.c1 = c1, packed.kb0 = k0, packed.kb1 = k1;
@@ -378,8 +373,7 @@ TiledGemm::TiledGemm(const MappingProgram& program, int threads) : plan_(std::ma
       const double vector_bytes = kVectorLanes * sizeof(float);
       const int registers =
           static_cast<int>(program.graph->node(*rf).capacity_bytes / vector_bytes);
-      if (registers > 0)
-        max_accumulators = std::min(max_accumulators, std::max(1, registers));
+      if (registers > 0) max_accumulators = std::min(max_accumulators, std::max(1, registers));
     }
   }
   const int64_t op_rows = full(opn.op_factor[dim_of_axis[kRow]]);

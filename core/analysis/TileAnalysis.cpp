@@ -364,6 +364,18 @@ class Evaluator {
     return e_.nodes[c].par;
   }
 
+  // The edge of a flow's path with the longest latency (-1 when none has any).
+  int slowest_edge(const Flow& f) const {
+    int best = -1;
+    double most = 0;
+    for (int e : f.path)
+      if (g_.edge(e).latency_cycles > most) {
+        most = g_.edge(e).latency_cycles;
+        best = e;
+      }
+    return best;
+  }
+
   Unit tile_unit(int parent, int c, DimMask mode) {
     Unit u;
     const auto& memo = tile_time(c, mode);
@@ -374,6 +386,7 @@ class Evaluator {
     const NodeScratch& cs = e_.nodes[c];
     double steady[kMaxLocalEdges] = {}, first[kMaxLocalEdges] = {};
     double latency = 0;
+    int latency_edge = -1;  // where the latency comes from, to name it when it alone bounds
     for (size_t k = 0; k < child.loads.size(); ++k) {
       const Flow& f = child.loads[k];
       const double bytes = footprint(p_, cs, f.tensor, mode);
@@ -382,7 +395,10 @@ class Evaluator {
         steady[f.local_slots[j]] += bytes * cs.load_fraction[k] / bw;
         if (!f.accumulate) first[f.local_slots[j]] += bytes / bw;
       }
-      latency = std::max(latency, f.latency_s);
+      if (f.latency_s > latency) {
+        latency = f.latency_s;
+        latency_edge = slowest_edge(f);
+      }
     }
     const size_t slots = child.local_edges.size();
     double best_first = 0;
@@ -420,6 +436,8 @@ class Evaluator {
     if (!u.overlapped) {
       u.load += latency;
       u.store += store_latency;
+      if (u.load_bound.code == BoundBy::kNone && latency_edge >= 0)
+        u.load_bound = BoundBy::edge(latency_edge);
     }
     return u;
   }
