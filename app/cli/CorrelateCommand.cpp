@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "calibrate/GraphParameter.hpp"
 #include "measure/CorrelationData.hpp"
 #include "measure/CorrelationFolds.hpp"
+#include "measure/ResultStore.hpp"
 
 namespace ts::cli {
 namespace {
@@ -90,7 +92,26 @@ void print_stats_row(const std::string& name, size_t width, const AgreementStats
   std::cout << "\n";
 }
 
-int run_correlate(const CorrelateArgs& a) {
+// The graph file a stored run was predicted with (`measure` records it), when it still exists.
+std::string recorded_arch_file(const std::string& db, std::optional<int64_t> run_id) {
+  ResultStore store(db, ResultStore::Mode::read_only);
+  const std::optional<int64_t> id = run_id ? run_id : store.latest_run();
+  if (!id) return {};
+  const std::optional<RunInfo> run = store.run(*id);
+  if (!run) return {};
+  const auto settings = nlohmann::json::parse(run->start.settings_json, nullptr, false);
+  if (!settings.is_object() || !settings.contains("arch_file")) return {};
+  const std::string file = settings["arch_file"].get<std::string>();
+  return std::filesystem::exists(file) ? file : std::string();
+}
+
+int run_correlate(const CorrelateArgs& args) {
+  CorrelateArgs a = args;
+  // Fitting a stored run without --arch fits the graph the run was predicted with.
+  if (!a.fit.empty() && a.arch.empty() && !a.db.empty()) {
+    a.arch = recorded_arch_file(a.db, a.run);
+    if (!a.arch.empty()) std::cerr << "fitting " << a.arch << ", the run's graph\n";
+  }
   const bool from_csv = !a.csv.empty();
   if (from_csv == !a.db.empty())
     throw InputError(SourceLocation{"correlate", 0, 0},
@@ -105,7 +126,8 @@ int run_correlate(const CorrelateArgs& a) {
                      "--arch");
   if (!a.fit.empty() && a.arch.empty())
     throw InputError(SourceLocation{"--fit", 0, 0},
-                     "fitting needs the graph whose parameters it fits; give it with --arch");
+                     "fitting needs the graph whose parameters it fits; give it with --arch (the "
+                     "run's recorded graph file is not there)");
   const Grouping grouping = parse_grouping(a.by);
   const DataType dtype = data_type_option(a.dtype);
   const TimingScope scope = timing_scope_option(a.timing_scope);

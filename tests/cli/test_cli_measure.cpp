@@ -114,6 +114,20 @@ TEST_CASE("measure stores a checked measurement and a prediction for every job",
   CHECK(
       d.text("SELECT count(DISTINCT mapping_id) FROM measurements WHERE mapping_id IS NOT NULL") ==
       "8");
+
+  // The stored predictions join the measurements; a fit without --arch fits the run's graph and
+  // prints cross-validated figures beside training ones.
+  RunResult cor = run_tilescope({"correlate", "--db", db, "--format", "json"});
+  INFO(cor.err);
+  REQUIRE(cor.status == 0);
+  CHECK(nlohmann::json::parse(cor.out).at("overall").at("count").get<int>() == 12);
+  RunResult fit = run_tilescope({"correlate", "--db", db, "--fit", "node:Core.efficiency", "--fit",
+                                 "launch_overhead", "--folds", "3", "--format", "json"});
+  INFO(fit.err);
+  REQUIRE(fit.status == 0);
+  const auto j = nlohmann::json::parse(fit.out);
+  CHECK(j.contains("training"));
+  CHECK(j.at("overall").at("count").get<int>() == 12);
 }
 
 TEST_CASE("kill -9 in the middle of measure keeps every completed measurement", "[cli][measure]") {
