@@ -80,8 +80,11 @@ TEST_CASE("fused chains match the reference and the unfused composition", "[host
         kernel.run(no_intermediates);
         kernel.run_unfused(unfused.ptr);
         const Reference ref = reference_vector(op, fused.cptr);
-        CHECK(max_relative_error(fused.output(op), ref) <= 4e-6);
-        CHECK(max_relative_error(unfused.output(op), ref) <= 4e-6);
+        // fp32 against a double reference through up to 7 steps and rows of 3000: a few ulp per
+        // step, and the order of a row's sums depends on how the compiler vectorised it (an
+        // ASan build at -O2 measured 6.0e-6); the collector itself accepts 1e-5.
+        CHECK(max_relative_error(fused.output(op), ref) <= 1e-5);
+        CHECK(max_relative_error(unfused.output(op), ref) <= 1e-5);
         // Same steps, same arithmetic per element: only the order inside a row's reductions may
         // differ with the buffers' alignment.
         Reference unfused_as_ref;
@@ -139,7 +142,7 @@ TEST_CASE("vector kernels stay finite at the edges of exp", "[host][vector]") {
     x.data[0][i] = (i % 2 ? 1.0f : -1.0f) * float(i * 3);
   VectorKernel(op, 2).run(x.ptr);
   for (float y : x.output(op)) CHECK(std::isfinite(y));
-  CHECK(max_relative_error(x.output(op), reference_vector(op, x.cptr)) <= 4e-6);
+  CHECK(max_relative_error(x.output(op), reference_vector(op, x.cptr)) <= 1e-5);
 }
 
 TEST_CASE("vector kernels refuse operators that are not vector steps", "[host][vector]") {
