@@ -7,30 +7,14 @@
 #include <string>
 
 #include "RunTilescope.hpp"
+#include "TempDir.hpp"
+
+using ts::test::TempDir;
 
 using namespace ts::cli_test;
 namespace fs = std::filesystem;
 
-namespace {
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "tilescope-cli-calibrate-XXXXXX").string();
-    if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("calibrate host writes a graph that predict and validate read", "[cli][calibrate]") {
   TempDir dir;

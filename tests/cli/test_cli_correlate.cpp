@@ -10,6 +10,9 @@
 #include <string>
 
 #include "RunTilescope.hpp"
+#include "TempDir.hpp"
+
+using ts::test::TempDir;
 
 namespace {
 
@@ -37,17 +40,6 @@ void check_stats(const json& s) {
   CHECK(s.at("mape").get<double>() < 1);  // a fraction, not a percentage
   CHECK(std::abs(s.at("spearman").get<double>()) <= 1);
 }
-
-// A folder removed at the end of the test.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("tilescope-correlate-" + std::to_string(::getpid()));
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
 
 }  // namespace
 

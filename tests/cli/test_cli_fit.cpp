@@ -7,21 +7,14 @@
 #include <string>
 
 #include "RunTilescope.hpp"
+#include "TempDir.hpp"
+
+using ts::test::TempDir;
 
 namespace {
 
 using namespace ts::cli_test;
 namespace fs = std::filesystem;
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("tilescope-fit-" + std::to_string(::getpid()));
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
 
 double overall_mape(const std::string& correlate_json) {
   return nlohmann::json::parse(correlate_json).at("overall").at("mape").get<double>();

@@ -9,25 +9,14 @@
 #include <thread>
 
 #include "RunTilescope.hpp"
+#include "TempDir.hpp"
+
+using ts::test::TempDir;
 
 using namespace ts::cli_test;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A folder that lives as long as the test.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "tilescope-measure-XXXXXX").string();
-    std::vector<char> buf(pattern.begin(), pattern.end());
-    buf.push_back('\0');
-    if (!::mkdtemp(buf.data())) throw std::runtime_error("mkdtemp failed");
-    path = buf.data();
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
 
 // The host graph of this machine, calibrated once for all tests here (quick settings).
 const std::string& host_graph() {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 
+#include "TempDir.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "host/CalibrationOutput.hpp"
 #include "host/HostCalibration.hpp"
@@ -13,27 +14,12 @@
 #include "tile/MappingLoader.hpp"
 #include "workload/OperatorBuilders.hpp"
 
+using ts::test::TempDir;
+
 using namespace ts;
 namespace fs = std::filesystem;
 
 namespace {
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "tilescope-calibration-XXXXXX").string();
-    if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 // One calibration for the whole test binary: it takes a few seconds (the DRAM working set must
 // be larger than the last-level cache whatever the timing).

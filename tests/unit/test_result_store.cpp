@@ -17,40 +17,16 @@
 #include <vector>
 
 #include "InputErrorCapture.hpp"
+#include "TempDir.hpp"
 #include "measure/ResultStore.hpp"
 #include "measure/StoreSchema.hpp"
+
+using ts::test::TempDir;
 
 using namespace ts;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A fresh directory, removed with everything in it at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "tilescope-store-test-XXXXXX").string();
-    if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  // The names in the directory, sorted: shows any -wal, -shm or -journal left beside a file.
-  std::vector<std::string> names() const {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(path_)) out.push_back(e.path().filename());
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-
- private:
-  fs::path path_;
-};
 
 std::string bytes_of(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
