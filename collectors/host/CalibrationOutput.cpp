@@ -52,7 +52,8 @@ std::string calibration_header(const HostCalibration& cal, const std::string& co
   h += "  A cache is not a scratchpad: lines of other operands, conflict misses and prefetched\n";
   h += "  lines take room, so a tile planned to fill a whole cache is evicted while reused.\n";
   h += fmt::format(
-      "- RF: {} architectural vector registers x {} B ({}): an ISA fact, derived, not measured.\n",
+      "- RF: 7/8 of the {} architectural vector registers x {} B ({}): the accumulators one\n"
+      "  register block may hold (the tiled kernel's rule); ISA facts, derived, not measured.\n",
       bench::kArchVectorRegisters, vb, bench::kIsaName);
   h += "- DRAM: capacity = the memory hwloc reports; one port for reads and writes together at\n";
   h += "  the all-core read figure; its edges carry the all-core read (down) and write (up)\n";
@@ -60,6 +61,9 @@ std::string calibration_header(const HostCalibration& cal, const std::string& co
   h += "- Cache edges, per instance: one core's read of the upper level (down) and write to it\n";
   h += "  (up). A shared cache's read and write ports are the all-core figures, which cap what\n";
   h += "  all cores get together. L1->RF and RF->L1: one core's L1 read and write.\n";
+  h += "- L2->L1: the smaller of one core's L2 read and the tile copy into L1 (the tiled\n";
+  h += "  kernel packs its L1 tile by copying rows).\n";
+  h += "- L1->RF latency: the register-tile start, charged once per RF tile by the analysis.\n";
   h += fmt::format(
       "- RF->Core = 3 x {} B x FMAs/cycle (an FMA reads three registers), Core->RF = 1 x {} B x\n"
       "  FMAs/cycle (it writes one): what the FMA units use at peak, so never the bound.\n",
