@@ -129,6 +129,7 @@ class Compiler {
     n.memory = resolve_node(graph_, m.memory, NodeKind::memory, m.where);
     n.slot_instances = graph_.node(n.memory).instances;
     n.double_buffer = m.double_buffer;
+    n.streamed = m.streamed;
     n.order_free = m.order_free;
     for (int t = 0; t < p_.ntensors; ++t) n.buffer[t] = n.memory;
     for (const auto& pl : m.placements) {

@@ -56,6 +56,7 @@ struct ProgramNode {
   std::array<bool, kMaxDims> spatial_free{};
   bool order_free = false;
   bool double_buffer = false;
+  bool streamed = false;         // loads and stores overlap the children (MappingNode::streamed)
   std::vector<Flow> loads;       // into this tile's buffers from the nearest buffer above
   std::vector<Flow> stores;      // out of this tile's buffers to the nearest buffer above
   std::vector<int> local_edges;  // graph edges used by loads and stores, deduplicated
@@ -91,7 +92,6 @@ struct MappingProgram {
   std::array<int, kMaxTensors> element_bytes{};
   std::vector<ProgramNode> nodes;  // preorder: a parent comes before its children; 0 is the root
   std::vector<int> memories;       // memory nodes used by some buffer (for residency)
-
 };
 
 // Resolves a mapping for an operator on a graph. Throws InputError at the mapping's node for an

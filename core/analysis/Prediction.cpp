@@ -52,6 +52,7 @@ std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
         if (!t.empty()) line += "  temporal " + t;
         if (!s.empty()) line += "  spatial " + s;
         if (n.double_buffer) line += "  [double-buffered]";
+        if (n.streamed) line += "  [streamed]";
         std::string buffers;
         if (i < e.nodes.size())
           for (int k = 0; k < p.ntensors; ++k) {

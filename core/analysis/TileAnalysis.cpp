@@ -31,6 +31,9 @@ struct Unit {
   double compute_edges = 0;
   BoundBy load_bound, compute_bound, store_bound;
   bool overlapped = true;  // loads and stores overlap compute (double buffering or streaming)
+  // A streamed child: its loads and stores overlap all of its own time, fill and drain included,
+  // and only the edge latencies (load_first, store_drain) are exposed.
+  bool streamed = false;
 };
 
 void add_sequential(Unit& acc, const Unit& u) {
@@ -44,6 +47,7 @@ void add_sequential(Unit& acc, const Unit& u) {
   acc.load_first += u.load_first;
   acc.store_drain += u.store_drain;
   acc.overlapped = acc.overlapped && u.overlapped;
+  acc.streamed = acc.streamed && u.streamed;
 }
 
 void add_parallel(Unit& acc, const Unit& u) {
@@ -63,6 +67,7 @@ void add_parallel(Unit& acc, const Unit& u) {
   acc.load_first = std::max(acc.load_first, u.load_first);
   acc.store_drain = std::max(acc.store_drain, u.store_drain);
   acc.overlapped = acc.overlapped && u.overlapped;
+  acc.streamed = acc.streamed && u.streamed;
 }
 
 class Evaluator {
@@ -432,6 +437,16 @@ class Evaluator {
     }
     u.store_drain = drain + store_latency;
     u.overlapped = child.double_buffer;
+    if (child.streamed) {
+      // The buffer fills as the work below asks for it: nothing waits for the whole tile, only
+      // for the first bytes to arrive, and the child's own fill and drain run under the stream.
+      u.load_first = latency;
+      u.store_drain = store_latency;
+      u.compute += u.compute_edges;
+      u.compute_edges = 0;
+      u.overlapped = true;
+      u.streamed = true;
+    }
     apply_ports(child, cs, mode, u);
     if (!u.overlapped) {
       u.load += latency;
@@ -662,7 +677,9 @@ class Evaluator {
     }
     // Fill and drain: the first load and the last store are not hidden behind anything.
     double edges;
-    if (last.overlapped)
+    if (last.streamed)
+      edges = last.load_first + last.store_drain;
+    else if (last.overlapped)
       edges = last.load_first + last.compute + last.compute_edges + last.store_drain -
               std::max({last.load, last.compute, last.store});
     else

@@ -83,11 +83,14 @@ void MappingReader::read_tile(MappingNode& node, const YAML::Node& n) {
   node.memory = src_.text(n["tile"], "tile");
   std::string label = "tile '" + node.memory + "'";
   src_.check_keys(
-      n, {"tile", "temporal", "spatial", "order", "double_buffer", "buffers", "children"}, label);
+      n,
+      {"tile", "temporal", "spatial", "order", "double_buffer", "streamed", "buffers", "children"},
+      label);
   if (n["temporal"].IsDefined()) node.temporal = read_factors(n["temporal"], "temporal");
   if (n["spatial"].IsDefined()) node.spatial = read_factors(n["spatial"], "spatial");
   if (n["order"].IsDefined()) read_order(node, n["order"]);
   node.double_buffer = src_.boolean_or(n, "double_buffer", false);
+  node.streamed = src_.boolean_or(n, "streamed", false);
   if (YAML::Node buffers = n["buffers"]; buffers.IsDefined()) {
     src_.expect_map(buffers, "`buffers`");
     for (const auto& entry : buffers) {

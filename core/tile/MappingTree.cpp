@@ -48,6 +48,7 @@ std::string render_line(const MappingNode& n) {
         for (const auto& p : n.placements) line += " " + p.tensor + "=" + p.memory;
       }
       if (n.double_buffer) line += "  [db]";
+      if (n.streamed) line += "  [streamed]";
       break;
     case MappingNodeKind::op:
       line = "op " + n.compute;
@@ -85,7 +86,7 @@ std::string canonical_line(const MappingNode& n) {
       return "tile(" + n.memory + ";t=" + factors_text(temporal, ",") +
              ";order=" + (n.order_free ? "free" : "fixed") +
              ";s=" + factors_text(by_dim(n.spatial), ",") + ";db=" + (n.double_buffer ? "1" : "0") +
-             ";b=" + buffers + ")";
+             ";b=" + buffers + (n.streamed ? ";st=1" : "") + ")";
     }
     case MappingNodeKind::op:
       return "op(" + n.compute + ";stage=" + n.stage +

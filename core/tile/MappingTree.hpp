@@ -51,6 +51,9 @@ struct MappingNode {
   std::vector<DimFactor> spatial;   // spread over instances of the memory below
   bool order_free = false;          // the mapper chooses the temporal order
   bool double_buffer = false;
+  // The buffer fills while the work below runs (a cache filled on demand, or a prefetching
+  // engine): its loads and stores overlap the children and only edge latency is exposed.
+  bool streamed = false;
 
   // op: the leaf computation on a compute node, optionally processing a block per call
   std::string compute;
