@@ -124,6 +124,24 @@ class Compiler {
     for (const auto& c : m.children) flatten(c, id, depth + 1);
   }
 
+  // A matmul unit with a wider accumulator keeps its partial sums at that type in the buffer it
+  // writes into directly (an edge from the unit to that memory): the fp16 C of a cube GEMM takes
+  // fp32 bytes in L0C. Buffers further up hold the converted result.
+  void widen_accumulator(int op_id, int tensor, int memory) {
+    const ProgramNode& o = p_.nodes[op_id];
+    const ComputeCapability* cap = o.capability;
+    if (!cap || cap->op_class != OpClass::matmul || !cap->accumulator) return;
+    if (graph_.edge_between(o.compute, memory) < 0) return;
+    const double scale = static_cast<double>(bytes_of(*cap->accumulator)) /
+                         static_cast<double>(p_.element_bytes[tensor]);
+    for (int a = o.parent; a >= 0; a = p_.nodes[a].parent) {
+      ProgramNode& t = p_.nodes[a];
+      if (t.kind != MappingNodeKind::tile || t.buffer[tensor] < 0) continue;
+      if (t.buffer[tensor] == memory) t.buffer_scale[tensor] = std::max(1.0, scale);
+      return;
+    }
+  }
+
   void compile_tile(const MappingNode& m, int id) {
     ProgramNode& n = p_.nodes[id];
     n.memory = resolve_node(graph_, m.memory, NodeKind::memory, m.where);
@@ -132,6 +150,7 @@ class Compiler {
     n.streamed = m.streamed;
     n.order_free = m.order_free;
     for (int t = 0; t < p_.ntensors; ++t) n.buffer[t] = n.memory;
+    n.buffer_scale.fill(1.0);
     for (const auto& pl : m.placements) {
       int t = op_.find_tensor(pl.tensor);
       if (t < 0) {
@@ -479,6 +498,7 @@ class Compiler {
         Flow out = make_flow(n, st.output, n.compute, dst, "result " + op_.tensors[st.output].name);
         out.accumulate = false;
         n.operands.push_back(std::move(out));
+        widen_accumulator(id, st.output, dst);
       } else if (n.kind == MappingNodeKind::trans) {
         int src = source_memory(id, n.tensor);
         if (src < 0)

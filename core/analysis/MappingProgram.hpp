@@ -49,6 +49,9 @@ struct ProgramNode {
   // tile
   int memory = -1;
   std::array<int, kMaxTensors> buffer{};  // memory holding each tensor's buffer here, -1: none
+  // Bytes held per byte of the tensor's own type: above 1 where a matmul unit keeps its partial
+  // sums at a wider accumulator type (ComputeCapability::accumulator).
+  std::array<double, kMaxTensors> buffer_scale{};
   std::array<Factor, kMaxDims> temporal{};
   std::array<Factor, kMaxDims> spatial{};
   std::array<uint8_t, kMaxDims> order{};  // temporal dims, outermost first

@@ -208,7 +208,8 @@ class Evaluator {
         for (int t = 0; t < p_.ntensors; ++t)
           if (node.buffer[t] >= 0)
             usage[e_.memory_index[node.buffer[t]]] +=
-                copies * (op >= 0 ? granule_footprint(s, t, op) : footprint(p_, s, t, 0));
+                copies * node.buffer_scale[t] *
+                (op >= 0 ? granule_footprint(s, t, op) : footprint(p_, s, t, 0));
       }
       if (node.parent >= 0) {
         double* up = &e_.memory_usage_scratch[static_cast<size_t>(node.parent) * m];

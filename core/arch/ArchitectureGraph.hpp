@@ -23,6 +23,10 @@ struct ComputeCapability {
   // Native block the unit works in. matmul: {m, n, k}; vector classes: {elements, 1, 1}.
   // Work is padded up to whole granules.
   std::array<int64_t, 3> granule{1, 1, 1};
+  // matmul: the type partial sums are kept in, in the memory the unit writes into directly (a
+  // cube's L0C, a core's registers); unset: the operator's own type. An fp16 GEMM on a cube
+  // that accumulates in fp32 needs twice the bytes for C there.
+  std::optional<DataType> accumulator;
   SourceLocation where;
 };
 

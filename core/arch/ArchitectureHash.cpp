@@ -29,6 +29,8 @@ uint64_t ArchitectureGraph::content_hash() const {
       h.add_i64(static_cast<int64_t>(c.dtype));
       h.add_double(c.ops_per_cycle);
       for (int64_t g : c.granule) h.add_i64(g);
+      // Only when set, so that the hashes of graphs without it stay what they were.
+      if (c.accumulator) h.add_i64(1000 + static_cast<int64_t>(*c.accumulator));
     }
   }
   h.add_u64(edges.size());

@@ -169,7 +169,7 @@ void ArchitectureReader::read_compute(ArchNode& node, const YAML::Node& n) {
 
 ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const YAML::Node& o) {
   std::string label = "an operation of '" + node.name + "'";
-  src_.check_keys(o, {"class", "dtype", "ops_per_cycle", "granule"}, label);
+  src_.check_keys(o, {"class", "dtype", "ops_per_cycle", "granule", "accumulator"}, label);
   ComputeCapability c;
   c.where = src_.where(o);
   YAML::Node cls = src_.require(o, "class", label);
@@ -193,6 +193,15 @@ ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const
                        (want == 3 ? "[m, n, k]" : "[elements]") + ", got " +
                        std::to_string(g.size()) + " values");
     for (size_t i = 0; i < want; ++i) c.granule[i] = src_.positive_integer(g[i], "granule");
+  }
+  if (YAML::Node a = o["accumulator"]; a.IsDefined()) {
+    if (c.op_class != OpClass::matmul)
+      src_.fail(a, "`accumulator` applies to matmul operations only");
+    auto acc = parse_data_type(src_.text(a, "accumulator"));
+    if (!acc)
+      src_.fail(a, "unknown accumulator " + describe(a) +
+                       "; expected one of: fp32, fp16, bf16, fp8, int8, int32");
+    c.accumulator = *acc;
   }
   return c;
 }

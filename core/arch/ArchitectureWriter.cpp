@@ -192,9 +192,11 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
     } else {
       y += "    operations:\n";
       for (const ComputeCapability& c : n.capabilities)
-        y += fmt::format("      - {{class: {}, dtype: {}, ops_per_cycle: {}, granule: {}}}\n",
+        y += fmt::format("      - {{class: {}, dtype: {}, ops_per_cycle: {}, granule: {}{}}}\n",
                          to_string(c.op_class), to_string(c.dtype), number_text(c.ops_per_cycle),
-                         granule_text(c));
+                         granule_text(c),
+                         c.accumulator ? fmt::format(", accumulator: {}", to_string(*c.accumulator))
+                                       : std::string());
     }
   }
 

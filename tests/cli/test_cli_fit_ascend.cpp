@@ -1,11 +1,10 @@
 // The committed fitted Ascend graph is reproducible: re-running the command recorded in its
 // header on the committed measurements gives the same parameters within stated tolerances.
 //
-// Tolerances: the Cube efficiency and the launch overhead are well determined by 629 shapes
-// (the 5 folds of `correlate --folds 5` agree within 0.5 % and 12 %), so they must reproduce
-// within 1 % and 3 %, and the training log-RMSE within 1 %. The HBM bandwidth and the L2 -> L1
-// latency lie along flat directions of the objective (the folds spread them over 1.6-3.8 TB/s
-// and 230-2670 cycles), so only a gross change (25 %) in them is a failure.
+// Tolerances: the three parameters are well determined by 629 shapes. The 5 folds of
+// `correlate --folds 5` agree within 0.5 % on the Cube efficiency, 3 % on the launch overhead and
+// 2 % on the HBM bandwidth, so a refit on all of them must reproduce the committed values within
+// 1 %, 3 % and 5 %, and the training log-RMSE within 1 %.
 #include <catch2/catch.hpp>
 #include <map>
 #include <sstream>
@@ -90,12 +89,11 @@ TEST_CASE("the committed fitted Ascend graph reproduces from its recorded comman
   const std::string refit = read_text(out);
 
   const auto want = fitted_parameters(committed), got = fitted_parameters(refit);
-  REQUIRE(want.size() == 4);
+  REQUIRE(want.size() == 3);
   REQUIRE(got.size() == want.size());
   const std::map<std::string, double> tolerance{{"node:Cube.efficiency", 0.01},
                                                 {"launch_overhead", 0.03},
-                                                {"node:HBM.bandwidth", 0.25},
-                                                {"edge:L2->L1.latency", 0.25}};
+                                                {"node:HBM.bandwidth", 0.05}};
   for (const auto& [name, w] : want) {
     INFO(name);
     REQUIRE(got.count(name) == 1);

@@ -494,3 +494,30 @@ TEST_CASE("a streamed edge-bound loop pays no fill, and counts once against capa
   CHECK(c.cycles() == Approx(4096.0));
   CHECK(bound_text(c.graph, c.eval.bound) == "edge:DRAM->SRAM");
 }
+
+TEST_CASE("a wider accumulator widens C only where the unit writes it", "[analysis]") {
+  // mm64 on one PE, SRAM double-buffered: A, B and C are 64 x 64 fp16 = 8 KiB each, so SRAM
+  // holds 2 x 24 KiB = 48 KiB. With fp32 partial sums in SRAM (the PE writes SRAM over its own
+  // edge), C takes 16 KiB there: 2 x (8 + 8 + 16) = 64 KiB, exactly the capacity. DRAM, which
+  // the PE does not write into, keeps C at 8 KiB.
+  auto sram_and_dram = [](const std::string& arch) {
+    Case c;
+    run_case(c, arch, "mm64", kGemmOnePe);
+    REQUIRE(c.eval.valid());
+    std::pair<double, double> usage{-1, -1};
+    for (size_t k = 0; k < c.program.memories.size(); ++k) {
+      const std::string& name = c.graph.node(c.program.memories[k]).name;
+      if (name == "SRAM") usage.first = c.eval.memory_usage[k];
+      if (name == "DRAM") usage.second = c.eval.memory_usage[k];
+    }
+    return usage;
+  };
+  std::string widened = tiny_arch();
+  const std::string plain = "granule: [8, 8, 4]}";
+  widened.replace(widened.find(plain), plain.size(), "granule: [8, 8, 4], accumulator: fp32}");
+  const auto [sram_plain, dram_plain] = sram_and_dram(tiny_arch());
+  const auto [sram_wide, dram_wide] = sram_and_dram(widened);
+  CHECK(sram_plain == Approx(48.0 * 1024));
+  CHECK(sram_wide == Approx(64.0 * 1024));
+  CHECK(dram_wide == Approx(dram_plain));
+}

@@ -223,6 +223,22 @@ TEST_CASE("architecture structure errors name the key and the place", "[arch][lo
     CHECK(e.where().column == 74);
     CHECK(e.message() == "a matmul granule is [m, n, k], got 2 values");
   }
+  SECTION("an accumulator type on a vector operation") {
+    InputError e = arch_error(
+        "nodes:\n  - name: PE\n    type: compute\n"
+        "    operations: [{class: elementwise, dtype: fp16, ops_per_cycle: 1, accumulator: "
+        "fp32}]\n");
+    CHECK(e.where().line == 8);
+    CHECK(e.message() == "`accumulator` applies to matmul operations only");
+  }
+  SECTION("an unknown accumulator type") {
+    InputError e = arch_error(
+        "nodes:\n  - name: PE\n    type: compute\n"
+        "    operations: [{class: matmul, dtype: fp16, ops_per_cycle: 1, accumulator: fp64}]\n");
+    CHECK(e.where().line == 8);
+    CHECK(e.message() ==
+          "unknown accumulator 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int32");
+  }
   SECTION("unknown data type") {
     InputError e = arch_error(
         "nodes:\n  - name: PE\n    type: compute\n"

@@ -112,7 +112,7 @@ TEST_CASE("awkward values survive the round trip exactly", "[arch][writer]") {
   c.kind = NodeKind::compute;
   c.instances = 3;
   c.clock_hz = g.clock_hz;
-  c.capabilities.push_back({OpClass::matmul, DataType::bf16, 1.0 / 3, {4, 8, 2}, {}});
+  c.capabilities.push_back({OpClass::matmul, DataType::bf16, 1.0 / 3, {4, 8, 2}, DataType::fp32});
   c.capabilities.push_back({OpClass::reduction, DataType::fp32, 12.5, {16, 1, 1}, {}});
   g.nodes.push_back(c);
   ArchEdge e;
@@ -148,6 +148,8 @@ TEST_CASE("awkward values survive the round trip exactly", "[arch][writer]") {
   CHECK(back.edges[0].broadcast);
   CHECK(back.edges[1].sharing == EdgeSharing::shared);
   CHECK(back.nodes[1].capabilities[1].granule[0] == 16);
+  CHECK(back.nodes[1].capabilities[0].accumulator == DataType::fp32);
+  CHECK_FALSE(back.nodes[1].capabilities[1].accumulator.has_value());
 }
 
 TEST_CASE("a failed write names the path and leaves nothing behind", "[arch][writer]") {
