@@ -37,6 +37,18 @@ std::string time_text(double s) {
   return fmt::format("{:.1f} ns", s * 1e9);
 }
 
+// Spatial tiles against the instances that run them: a short last wave is where small problems
+// lose the chip (each wave costs as much as a full one).
+std::string waves_text(const NodeScratch& s) {
+  if (s.spread <= 1) return {};
+  const int64_t last = s.spread - (s.waves - 1) * s.slots;
+  std::string text = fmt::format(" ({} tiles on {} instances: {} wave{}", s.spread, s.slots,
+                                 s.waves, s.waves == 1 ? "" : "s");
+  if (last < s.slots)
+    text += fmt::format(", {} {} busy", s.waves == 1 ? "only" : "the last with", last);
+  return text + ")";
+}
+
 }  // namespace
 
 std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
@@ -90,10 +102,8 @@ std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
               fmt::format(
                   "time {}  iterations {:.0f}{}  per iteration: load {}, child {}, store {}  "
                   "bound by {}",
-                  time_text(r.time_s), r.iterations,
-                  r.waves > 1 ? fmt::format(" ({} waves)", r.waves) : std::string(),
-                  time_text(r.load_s), time_text(r.compute_s), time_text(r.store_s),
-                  bound_text(g, r.bound));
+                  time_text(r.time_s), r.iterations, waves_text(e.nodes[i]), time_text(r.load_s),
+                  time_text(r.compute_s), time_text(r.store_s), bound_text(g, r.bound));
     }
     out += line + "\n";
   }

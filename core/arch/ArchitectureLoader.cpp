@@ -145,7 +145,8 @@ void ArchitectureReader::read_memory(ArchNode& node, const YAML::Node& n) {
 }
 
 void ArchitectureReader::read_compute(ArchNode& node, const YAML::Node& n) {
-  for (std::string_view k : {"capacity", "word_bytes", "read_bandwidth", "write_bandwidth", "bandwidth"})
+  for (std::string_view k :
+       {"capacity", "word_bytes", "read_bandwidth", "write_bandwidth", "bandwidth"})
     if (auto key = src_.key_node(n, k))
       src_.fail(*key, "`" + std::string(k) + "` applies to memory nodes only; '" + node.name +
                           "' is a compute node");

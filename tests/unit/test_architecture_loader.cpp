@@ -315,7 +315,8 @@ TEST_CASE("architecture header errors", "[arch][loader]") {
 TEST_CASE("an edge whose `from:` lost its colon is an unknown key, not a crash", "[arch][loader]") {
   // `{from UB, to: X}` is a map with the key "from UB" and no `from`.
   InputError e = arch_error(
-      "nodes:\n  - {name: M, type: memory, capacity: 1}\nedges:\n  - {from M, to: M, bandwidth: 1B/s}\n");
+      "nodes:\n  - {name: M, type: memory, capacity: 1}\nedges:\n  - {from M, to: M, bandwidth: "
+      "1B/s}\n");
   CHECK(e.where().line == 8);
   CHECK(e.message().find("unknown key 'from M'") != std::string::npos);
 }
