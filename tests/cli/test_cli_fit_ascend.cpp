@@ -1,10 +1,11 @@
 // The committed fitted Ascend graph is reproducible: re-running the command recorded in its
 // header on the committed measurements gives the same parameters within stated tolerances.
 //
-// Tolerances: the three parameters are well determined by 629 shapes. The 5 folds of
-// `correlate --folds 5` agree within 0.5 % on the Cube efficiency, 3 % on the launch overhead and
-// 2 % on the HBM bandwidth, so a refit on all of them must reproduce the committed values within
-// 1 %, 3 % and 5 %, and the training log-RMSE within 1 %.
+// Tolerances: the refit sees the same data and the same mapper, so only arithmetic that differs
+// between machines can move it; the bounds follow how firmly the data pins each parameter. The
+// 5 folds of `correlate --folds 5` agree within 0.6 % on the Cube efficiency and 3 % on the
+// launch overhead; the HBM bandwidth, which few shapes are bound by, within 2 % but for one fold
+// at 13 %. So: 1 %, 3 % and 5 %, and 1 % on the training log-RMSE.
 #include <catch2/catch.hpp>
 #include <map>
 #include <sstream>
@@ -91,9 +92,8 @@ TEST_CASE("the committed fitted Ascend graph reproduces from its recorded comman
   const auto want = fitted_parameters(committed), got = fitted_parameters(refit);
   REQUIRE(want.size() == 3);
   REQUIRE(got.size() == want.size());
-  const std::map<std::string, double> tolerance{{"node:Cube.efficiency", 0.01},
-                                                {"launch_overhead", 0.03},
-                                                {"node:HBM.bandwidth", 0.05}};
+  const std::map<std::string, double> tolerance{
+      {"node:Cube.efficiency", 0.01}, {"launch_overhead", 0.03}, {"node:HBM.bandwidth", 0.05}};
   for (const auto& [name, w] : want) {
     INFO(name);
     REQUIRE(got.count(name) == 1);

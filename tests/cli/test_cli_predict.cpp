@@ -464,8 +464,8 @@ TEST_CASE("predict --explain shows the annotated mapping tree", "[cli][predict]"
 }
 
 TEST_CASE(
-    "predict --explain: a small Ascend GEMM is launch-bound in one short wave, a large "
-    "one cube-bound over full waves",
+    "predict --explain: a small Ascend GEMM is launch-bound in a short wave, a large one "
+    "cube-bound in full waves",
     "[cli][predict][ascend]") {
   const json doc = predict_json({"--arch", "samples/arch/ascend910b3-fitted.yaml", "--workload",
                                  "tests/fixtures/workload/ascend-small-large.yaml", "--explain"});
@@ -477,15 +477,17 @@ TEST_CASE(
   const std::string small_tree = small["explain"], large_tree = large["explain"];
   INFO(small_tree << "\n" << large_tree);
   // 256^3 is 33.6 MFLOP (16.8 M multiply-accumulates): at the fitted cube rate (0.84 x 294.9
-  // TFLOP/s) about 0.14 us of work, far below the 12.65 us launch floor; and its output blocks do
+  // TFLOP/s) about 0.14 us of work, far below the 12.67 us launch floor; and its output blocks do
   // not fill the 20 cube cores evenly, so the tree shows a wave with idle cores.
   CHECK(small["bound_by"] == "launch");
   CHECK(small["latency_us"].get<double>() < small["launch_overhead_us"].get<double>());
   CHECK((small_tree.find("wave, only") != std::string::npos ||
          small_tree.find("the last with") != std::string::npos));
-  // 7680 x 7936 x 7936 is 967 GFLOP, about 3.9 ms at the fitted rate: bound by the cube over
-  // several waves, at a utilisation near the fitted peak.
+  // 7680 x 7936 x 7936 is 967 GFLOP, about 3.9 ms at the fitted rate: bound by the cube, in
+  // full waves, at a utilisation near the fitted peak.
   CHECK(large["bound_by"] == "compute:Cube");
-  CHECK(large_tree.find(" waves") != std::string::npos);
+  // Every wave fills all 20 cube cores: no wave with idle cores.
+  CHECK(large_tree.find("on 20 instances") != std::string::npos);
+  CHECK(large_tree.find("busy") == std::string::npos);
   CHECK(large["utilization"].get<double>() > 0.9);
 }
