@@ -8,6 +8,8 @@
 #include "analysis/TileAnalysis.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/YamlSource.hpp"
+#include "dist/ParallelStrategy.hpp"
+#include "dist/TransformerModel.hpp"
 #include "mapper/Mapper.hpp"
 #include "tile/MappingLoader.hpp"
 #include "workload/WorkloadLoader.hpp"
@@ -63,10 +65,22 @@ int run_validate(const ValidateArgs& a) {
       } else if (kind == "mapping") {
         Mapping m = load_mapping(file);
         summary = fmt::format("mapping '{}': {}", m.name, check_mapping(m, a));
+      } else if (kind == "model") {
+        TransformerModel m = load_transformer_model(file);
+        summary = fmt::format("model '{}': {} {} layers, hidden {}, {:.3g} parameters", m.name,
+                              to_string(m.family), m.layers, m.hidden, m.parameters());
+      } else if (kind == "strategy") {
+        ParallelStrategy s = load_parallel_strategy(file);
+        summary = fmt::format(
+            "strategy '{}': DP {} x TP {} x PP {} = {} GPUs, {} schedule, "
+            "recompute {}",
+            s.name, s.dp.value, s.tp.value, s.pp.value, s.gpus(), to_string(s.schedule.value),
+            to_string(s.recompute));
       } else {
-        throw InputError(
-            SourceLocation{file, 1, 1},
-            fmt::format("unknown kind '{}'; expected architecture, workload or mapping", kind));
+        throw InputError(SourceLocation{file, 1, 1},
+                         fmt::format("unknown kind '{}'; expected architecture, workload, "
+                                     "mapping, model or strategy",
+                                     kind));
       }
       std::cout << fmt::format("{}: ok ({})\n", file, summary);
       if (a.tree && kind == "mapping") std::cout << render_tree(load_mapping(file));
@@ -82,8 +96,9 @@ int run_validate(const ValidateArgs& a) {
 
 Runner add_validate(CLI::App& app) {
   auto args = std::make_shared<ValidateArgs>();
-  CLI::App* cmd =
-      app.add_subcommand("validate", "Check input files (architecture, workload, mapping)");
+  CLI::App* cmd = app.add_subcommand("validate",
+                                     "Check input files (architecture, workload, mapping, "
+                                     "model, strategy)");
   cmd->add_option("files", args->files, "files to check")->required();
   cmd->add_option("--arch", args->arch, "check mappings against this architecture graph");
   cmd->add_option("--workload", args->workload, "check mappings against this workload's operator");

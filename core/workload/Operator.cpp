@@ -61,6 +61,13 @@ double Operator::total_flops() const {
   return flops;
 }
 
+double Operator::matmul_flops() const {
+  double flops = 0;
+  for (const Stage& s : stages)
+    if (s.op_class == OpClass::matmul) flops += 2.0 * points(*this, s) * s.ops_per_point;
+  return flops;
+}
+
 int Operator::producer(int tensor) const {
   for (size_t s = 0; s < stages.size(); ++s)
     if (stages[s].output == tensor) return static_cast<int>(s);

@@ -1,0 +1,108 @@
+#include "dist/LayerOperators.hpp"
+
+#include "workload/OperatorBuilders.hpp"
+
+namespace ts {
+
+std::string_view to_string(Recompute r) {
+  switch (r) {
+    case Recompute::none:
+      return "none";
+    case Recompute::selective:
+      return "selective";
+    case Recompute::full:
+      return "full";
+  }
+  return "none";
+}
+
+namespace {
+
+// The attention core on `tp` shards: scores, softmax, context. `kv_len` is the length attended
+// over (the encoder's for cross-attention).
+void append_attention_core(std::vector<Operator>& ops, const std::string& prefix,
+                           const TransformerModel& m, int64_t b, int64_t tp, int64_t kv_len) {
+  const int64_t heads = m.heads / tp, head_dim = m.hidden / m.heads, s = m.seq_len;
+  ops.push_back(make_batched_gemm(prefix + "score", b * heads, s, kv_len, head_dim));
+  ops.push_back(make_vector_op(prefix + "softmax", "softmax", b * heads * s, kv_len));
+  ops.push_back(make_batched_gemm(prefix + "context", b * heads, s, head_dim, kv_len));
+}
+
+bool is_attention_core(const Operator& op) {
+  const std::string& n = op.name;
+  auto ends_with = [&](std::string_view suffix) {
+    return n.size() >= suffix.size() &&
+           n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  return ends_with("score") || ends_with("softmax") || ends_with("context");
+}
+
+}  // namespace
+
+std::vector<Operator> layer_forward_operators(const TransformerModel& m, int64_t micro_batch,
+                                              int64_t tp, bool decoder) {
+  const int64_t b = micro_batch, h = m.hidden, s = m.seq_len, tokens = b * s;
+  std::vector<Operator> ops;
+  ops.push_back(make_vector_op("ln_attn", "layernorm", tokens, h));
+  ops.push_back(make_gemm("qkv", tokens, 3 * h / tp, h));
+  append_attention_core(ops, "attn_", m, b, tp, s);
+  ops.push_back(make_gemm("attn_proj", tokens, h, h / tp));
+  ops.push_back(make_vector_op("attn_residual", "add", tokens, h));
+  if (decoder) {
+    ops.push_back(make_vector_op("ln_cross", "layernorm", tokens, h));
+    ops.push_back(make_gemm("cross_q", tokens, h / tp, h));
+    ops.push_back(make_gemm("cross_kv", tokens, 2 * h / tp, h));
+    append_attention_core(ops, "cross_", m, b, tp, s);
+    ops.push_back(make_gemm("cross_proj", tokens, h, h / tp));
+    ops.push_back(make_vector_op("cross_residual", "add", tokens, h));
+  }
+  ops.push_back(make_vector_op("ln_mlp", "layernorm", tokens, h));
+  // A token visits top_k experts; with one expert this is the dense MLP.
+  const int64_t routed = tokens * m.top_k, f = m.ffn / tp;
+  if (m.experts > 1) ops.push_back(make_gemm("router", tokens, m.experts, h));
+  if (m.family == ModelFamily::llama) {
+    ops.push_back(make_gemm("mlp_gate_up", routed, 2 * f, h));
+    ops.push_back(make_vector_op("mlp_act", "mul", routed, f));
+  } else {
+    ops.push_back(make_gemm("mlp_up", routed, f, h));
+    ops.push_back(make_vector_op("mlp_act", "gelu", routed, f));
+  }
+  ops.push_back(make_gemm("mlp_down", routed, h, f));
+  ops.push_back(make_vector_op("mlp_residual", "add", tokens, h));
+  return ops;
+}
+
+Operator logits_operator(const TransformerModel& m, int64_t micro_batch, int64_t tp) {
+  return make_gemm("logits", micro_batch * m.seq_len, m.vocab / tp, m.hidden);
+}
+
+double iteration_matmul_flops(const TransformerModel& m, int64_t global_batch,
+                              Recompute recompute) {
+  const int64_t decoders = m.family == ModelFamily::t5 ? m.layers / 2 : 0;
+  // One encoder-type layer and, for t5, one decoder layer, times their counts.
+  auto layer_flops = [&](bool decoder, double& core) {
+    double total = 0;
+    core = 0;
+    for (const Operator& op : layer_forward_operators(m, global_batch, 1, decoder)) {
+      const double f = op.matmul_flops();
+      total += f;
+      if (is_attention_core(op)) core += f;
+    }
+    return total;
+  };
+  double core_enc = 0, core_dec = 0;
+  const double enc = layer_flops(false, core_enc);
+  const double dec = decoders > 0 ? layer_flops(true, core_dec) : 0;
+  const auto encoders = static_cast<double>(m.layers - decoders);
+  const double layers_fwd = encoders * enc + static_cast<double>(decoders) * dec;
+  const double core_fwd = encoders * core_enc + static_cast<double>(decoders) * core_dec;
+  const double logits_fwd = logits_operator(m, global_batch, 1).matmul_flops();
+  // Backward: gradients with respect to the inputs and to the weights, each as large as the
+  // forward pass.
+  double total = 3 * (layers_fwd + logits_fwd);
+  if (recompute == Recompute::full) total += layers_fwd;
+  if (recompute == Recompute::selective) total += core_fwd;
+  return total;
+}
+
+}  // namespace ts

@@ -1,0 +1,54 @@
+#pragma once
+// How a model is split over a cluster (`kind: strategy` files, docs/formats.md): data parallelism
+// with a ZeRO stage, tensor parallelism with or without sequence parallelism, pipeline
+// parallelism with its schedule, expert parallelism, activation recomputation, and the batch.
+#include <cstdint>
+#include <string>
+
+#include "common/InputError.hpp"
+#include "dist/LayerOperators.hpp"
+#include "dist/TransformerModel.hpp"
+
+namespace ts {
+
+enum class PipelineSchedule {
+  gpipe,        // all forward micro-batches, then all backward
+  one_f_one_b,  // 1F1B: warm-up forwards, then one forward and one backward in turn
+  interleaved,  // 1F1B over `chunks` model chunks per device (virtual stages)
+};
+std::string_view to_string(PipelineSchedule s);
+
+// A degree or setting with the place it was written, so that errors can point at it.
+template <typename T>
+struct Located {
+  T value{};
+  SourceLocation where;
+};
+
+struct ParallelStrategy {
+  std::string name;
+  std::string file;
+  Located<int64_t> dp{1}, tp{1}, pp{1}, ep{1};
+  Located<int> zero{0};
+  bool sequence_parallel = false;
+  Located<PipelineSchedule> schedule{PipelineSchedule::one_f_one_b};
+  Located<int64_t> chunks{1};  // model chunks per device (interleaved only)
+  Located<int64_t> global_batch{1}, micro_batch{1};
+  Recompute recompute = Recompute::none;
+
+  int64_t gpus() const { return dp.value * tp.value * pp.value; }
+  // Micro-batches each pipeline runs per iteration.
+  int64_t micro_batches() const { return global_batch.value / (micro_batch.value * dp.value); }
+};
+
+ParallelStrategy parse_parallel_strategy(const std::string& text, const std::string& file_name);
+ParallelStrategy load_parallel_strategy(const std::string& path);
+
+// Throws InputError at the strategy's field that does not fit the model or the cluster, naming
+// the field and both numbers: degrees whose product is not the GPU count, a tensor-parallel
+// degree that does not divide the heads, more pipeline stages (times chunks) than layers or a
+// layer count they do not divide, a global batch that micro-batches and data parallelism do not
+// divide, expert parallelism that does not divide the experts or the data-parallel degree.
+void check_strategy_fits(const ParallelStrategy& s, const TransformerModel& model, int64_t gpus);
+
+}  // namespace ts
