@@ -1,0 +1,47 @@
+#pragma once
+// The distributed execution graph and its executor: tasks on streams (a device's compute
+// stream, a link's transfers), each with a duration and the tasks it waits for. A stream runs its
+// tasks one at a time in the order given; a task starts when its stream is free and everything it
+// waits for has finished. This is the discrete-event core the simulator's schedules run on.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ts {
+
+struct Task {
+  int stream = 0;
+  double duration_s = 0;
+  std::vector<int> after;  // tasks that must finish first
+  std::string label;       // for timelines and errors, e.g. "F mb3 c1"
+};
+
+struct TaskGraph {
+  int streams = 0;
+  std::vector<Task> tasks;
+  // Per stream, its tasks in the order the stream runs them.
+  std::vector<std::vector<int>> order;
+
+  int add_stream() {
+    order.emplace_back();
+    return streams++;
+  }
+  int add(Task t) {
+    const int id = static_cast<int>(tasks.size());
+    order.at(static_cast<size_t>(t.stream)).push_back(id);
+    tasks.push_back(std::move(t));
+    return id;
+  }
+};
+
+struct TaskTimes {
+  std::vector<double> start_s, end_s;
+  double makespan_s = 0;
+  std::vector<double> busy_s;  // per stream
+};
+
+// Runs the graph. Throws std::logic_error naming a task when the streams' orders and the
+// dependencies deadlock (a task waits for one queued behind it on the same stream, or a cycle).
+TaskTimes run_task_graph(const TaskGraph& graph);
+
+}  // namespace ts
