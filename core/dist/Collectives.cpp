@@ -1,0 +1,103 @@
+#include "dist/Collectives.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace ts {
+
+double bus_bandwidth_factor(CollectiveKind kind, int64_t n) {
+  const double r = static_cast<double>(n);
+  switch (kind) {
+    case CollectiveKind::all_reduce:
+      return 2 * (r - 1) / r;
+    case CollectiveKind::reduce_scatter:
+    case CollectiveKind::all_gather:
+    case CollectiveKind::all_to_all:
+      return (r - 1) / r;
+  }
+  return 1;
+}
+
+namespace {
+
+std::string kind_name(CollectiveKind kind) {
+  switch (kind) {
+    case CollectiveKind::all_reduce:
+      return "all-reduce";
+    case CollectiveKind::reduce_scatter:
+      return "reduce-scatter";
+    case CollectiveKind::all_gather:
+      return "all-gather";
+    case CollectiveKind::all_to_all:
+      return "all-to-all";
+  }
+  return "collective";
+}
+
+}  // namespace
+
+std::vector<int> add_collective(TaskGraph& g, CollectiveKind kind, const std::vector<Link>& links,
+                                double bytes, const std::vector<int>& after) {
+  const auto n = static_cast<int64_t>(links.size());
+  if (n < 1 || after.size() != links.size())
+    throw std::invalid_argument("a collective needs one link and one predecessor per rank");
+  std::vector<int> last(after.begin(), after.end());
+  if (n == 1) return last;
+  const double chunk = bytes / static_cast<double>(n);
+  auto send = [&](int64_t r, double size, const std::vector<int>& wait, const std::string& what) {
+    const Link& l = links[static_cast<size_t>(r)];
+    Task t;
+    t.stream = l.stream;
+    t.duration_s = size / l.bandwidth_bytes_per_s + l.latency_s;
+    for (int w : wait)
+      if (w >= 0) t.after.push_back(w);
+    t.label = kind_name(kind) + " " + what + " rank " + std::to_string(r);
+    return g.add(std::move(t));
+  };
+  if (kind == CollectiveKind::all_to_all) {
+    // Each rank sends its n - 1 other chunks straight to their owners, one after another on its
+    // own link; a rank is done when every chunk meant for it has arrived.
+    std::vector<std::vector<int>> arrivals(static_cast<size_t>(n));
+    for (int64_t r = 0; r < n; ++r) {
+      int prev = last[static_cast<size_t>(r)];
+      for (int64_t k = 1; k < n; ++k) {
+        prev = send(r, chunk, {prev}, "to " + std::to_string((r + k) % n));
+        arrivals[static_cast<size_t>((r + k) % n)].push_back(prev);
+      }
+    }
+    std::vector<int> done(static_cast<size_t>(n));
+    for (int64_t r = 0; r < n; ++r) {
+      Task join;
+      join.stream = links[static_cast<size_t>(r)].stream;
+      join.after = arrivals[static_cast<size_t>(r)];
+      join.label = "all-to-all done rank " + std::to_string(r);
+      done[static_cast<size_t>(r)] = g.add(std::move(join));
+    }
+    return done;
+  }
+  // Ring: in each step every rank sends one chunk to its neighbour, and a rank's next send waits
+  // for what it received in this step (it forwards, or reduces into, that chunk).
+  const int64_t steps = kind == CollectiveKind::all_reduce ? 2 * (n - 1) : n - 1;
+  for (int64_t step = 0; step < steps; ++step) {
+    std::vector<int> sent(static_cast<size_t>(n));
+    for (int64_t r = 0; r < n; ++r) {
+      const int64_t from = (r + n - 1) % n;  // what rank r received last step came from here
+      std::vector<int> wait{last[static_cast<size_t>(r)]};
+      if (step > 0) wait.push_back(last[static_cast<size_t>(from)]);
+      sent[static_cast<size_t>(r)] = send(r, chunk, wait, "step " + std::to_string(step));
+    }
+    last = sent;
+  }
+  // Rank r is complete when its neighbour's last send (into r) has arrived.
+  std::vector<int> done(static_cast<size_t>(n));
+  for (int64_t r = 0; r < n; ++r)
+    done[static_cast<size_t>(r)] = last[static_cast<size_t>((r + n - 1) % n)];
+  return done;
+}
+
+double point_to_point_s(double bytes, double bandwidth_bytes_per_s, int hops,
+                        double hop_latency_s) {
+  return bytes / bandwidth_bytes_per_s + static_cast<double>(hops) * hop_latency_s;
+}
+
+}  // namespace ts
