@@ -8,6 +8,7 @@
 #include "analysis/TileAnalysis.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/YamlSource.hpp"
+#include "dist/Cluster.hpp"
 #include "dist/ParallelStrategy.hpp"
 #include "dist/TransformerModel.hpp"
 #include "mapper/Mapper.hpp"
@@ -76,10 +77,14 @@ int run_validate(const ValidateArgs& a) {
             "recompute {}",
             s.name, s.dp.value, s.tp.value, s.pp.value, s.gpus(), to_string(s.schedule.value),
             to_string(s.recompute));
+      } else if (kind == "cluster") {
+        Cluster c = load_cluster(file);
+        summary = fmt::format("cluster '{}': {} nodes x {} {} = {} GPUs", c.name, c.nodes,
+                              c.devices_per_node, c.device.name, c.gpus());
       } else {
         throw InputError(SourceLocation{file, 1, 1},
                          fmt::format("unknown kind '{}'; expected architecture, workload, "
-                                     "mapping, model or strategy",
+                                     "mapping, model, strategy or cluster",
                                      kind));
       }
       std::cout << fmt::format("{}: ok ({})\n", file, summary);
@@ -98,7 +103,7 @@ Runner add_validate(CLI::App& app) {
   auto args = std::make_shared<ValidateArgs>();
   CLI::App* cmd = app.add_subcommand("validate",
                                      "Check input files (architecture, workload, mapping, "
-                                     "model, strategy)");
+                                     "model, strategy, cluster)");
   cmd->add_option("files", args->files, "files to check")->required();
   cmd->add_option("--arch", args->arch, "check mappings against this architecture graph");
   cmd->add_option("--workload", args->workload, "check mappings against this workload's operator");

@@ -1,0 +1,39 @@
+#pragma once
+// The machines a training job runs on (`kind: cluster` files, docs/formats.md): nodes of
+// identical devices, each device an architecture graph (its compute and HBM), the links inside
+// a node and the network between nodes.
+#include <cstdint>
+#include <string>
+
+#include "arch/ArchitectureGraph.hpp"
+#include "common/InputError.hpp"
+
+namespace ts {
+
+struct ClusterLink {
+  double bandwidth_bytes_per_s = 0;  // per device (intra-node) or per NIC, each direction
+  double latency_s = 0;
+  SourceLocation where;
+};
+
+struct Cluster {
+  std::string name;
+  std::string file;
+  int64_t nodes = 1;
+  int64_t devices_per_node = 1;
+  std::string device_file;  // resolved against the cluster file
+  ArchitectureGraph device;
+  ClusterLink intra_node;  // a device's link into the node's switch (NVLink to NVSwitch)
+  int64_t nics_per_node = 1;
+  ClusterLink nic;  // one NIC into the network
+  // Bandwidth of the network's upper levels over what the NICs can inject: 1 is non-blocking.
+  double oversubscription = 1;
+  SourceLocation where, nodes_where;
+
+  int64_t gpus() const { return nodes * devices_per_node; }
+};
+
+Cluster parse_cluster(const std::string& text, const std::string& file_name);
+Cluster load_cluster(const std::string& path);
+
+}  // namespace ts

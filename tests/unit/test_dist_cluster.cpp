@@ -1,0 +1,85 @@
+// Clusters and per-layer times from the tile model, for the training simulator.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "InputErrorCapture.hpp"
+#include "arch/ArchitectureLoader.hpp"
+#include "dist/Cluster.hpp"
+#include "dist/LayerTimes.hpp"
+
+using namespace ts;
+using ts::test::input_error_of;
+
+namespace {
+std::string sample(const std::string& path) { return std::string(TILESCOPE_SAMPLES) + path; }
+}  // namespace
+
+TEST_CASE("the Selene cluster loads with its device graph and links", "[dist][cluster]") {
+  const Cluster c = load_cluster(sample("/dist/clusters/selene.yaml"));
+  CHECK(c.gpus() == 4480);
+  CHECK(c.device.name == "nvidia-a100");
+  CHECK(c.intra_node.bandwidth_bytes_per_s == Approx(300e9));
+  CHECK(c.nics_per_node == 8);
+  CHECK(c.nic.bandwidth_bytes_per_s == Approx(25e9));
+  CHECK(c.oversubscription == 1);
+}
+
+TEST_CASE("malformed clusters are reported where they are wrong", "[dist][cluster]") {
+  const std::string head = "version: 1\nkind: cluster\nnodes: 2\ndevices_per_node: 8\n";
+  SECTION("a device graph that does not exist") {
+    const InputError e = input_error_of([&] {
+      parse_cluster(head +
+                        "device: missing.yaml\nintra_node: {bandwidth: 1GB/s}\n"
+                        "inter_node: {bandwidth: 1GB/s}\n",
+                    "/tmp/c.yaml");
+    });
+    CHECK(e.where().line == 5);
+    CHECK_THAT(e.message(), Catch::StartsWith("device graph 'missing.yaml' not found"));
+  }
+  SECTION("a link rate per cycle, which a network has no clock for") {
+    const InputError e = input_error_of([&] {
+      parse_cluster(head + "device: " + sample("/arch/nvidia-a100.yaml") +
+                        "\nintra_node: {bandwidth: 64B/cycle}\ninter_node: {bandwidth: 1GB/s}\n",
+                    "c.yaml");
+    });
+    CHECK(e.where().line == 6);
+    CHECK_THAT(e.message(), Catch::StartsWith("expected a positive bandwidth such as `300GB/s`"));
+  }
+  SECTION("an unknown key in a link") {
+    const InputError e = input_error_of([&] {
+      parse_cluster(head + "device: " + sample("/arch/nvidia-a100.yaml") +
+                        "\nintra_node: {bandwidth: 1GB/s, lanes: 4}\ninter_node: {bandwidth: "
+                        "1GB/s}\n",
+                    "c.yaml");
+    });
+    CHECK(e.where().line == 6);
+    CHECK_THAT(e.message(), Catch::Contains("lanes"));
+  }
+}
+
+TEST_CASE("a layer's time on the A100 graph is bounded by its matmul work at peak",
+          "[dist][cluster]") {
+  const ArchitectureGraph a100 = load_architecture(sample("/arch/nvidia-a100.yaml"));
+  const TransformerModel gpt3 = load_transformer_model(sample("/dist/models/gpt3-175b.yaml"));
+  // GPT-3 175B, one sequence of 2048, one of 8 tensor-parallel shards: (24 b s h^2 + 4 b s^2 h)
+  // / 8 = 1.01e12 FLOP of matmuls; the A100 graph's peak is 108 SMs x 1024 MAC/cycle x 2 x
+  // 1.41 GHz = 311.9 TFLOP/s, so no less than 3.2 ms.
+  const LayerTime one = layer_forward_time(gpt3, 1, 8, a100);
+  const double b = 1, s = 2048, h = 12288;
+  const double flops = (24 * b * s * h * h + 4 * b * s * s * h) / 8;
+  CHECK(one.matmul_flops == Approx(flops).epsilon(1e-12));
+  const double peak = 108.0 * 1024 * 2 * 1.41e9;
+  CHECK(one.forward_s >= flops / peak);
+  // These GEMMs are large enough to keep the tensor cores busy: the layer runs at more than half
+  // of peak, the rest going to the vector operators and the attention core.
+  CHECK(one.forward_s <= 2 * flops / peak);
+  // Every operator was predicted, and the large GEMMs (2048 rows, thousands of columns, K of
+  // thousands) run within 25 % of peak.
+  CHECK(one.operators.size() == 12);
+  for (const OperatorTime& op : one.operators) {
+    INFO(op.name << " " << op.bound_by);
+    CHECK(op.seconds > 0);
+    if (op.name == "qkv" || op.name == "mlp_up" || op.name == "mlp_down")
+      CHECK(op.seconds <= 1.25 * op.matmul_flops / peak);
+  }
+}
