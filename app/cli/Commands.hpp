@@ -21,5 +21,6 @@ Runner add_measure(CLI::App& app);
 Runner add_correlate(CLI::App& app);
 Runner add_fit(CLI::App& app);
 Runner add_db(CLI::App& app);
+Runner add_simulate(CLI::App& app);
 
 }  // namespace ts::cli

@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
   reg(&ts::cli::add_correlate);
   reg(&ts::cli::add_fit);
   reg(&ts::cli::add_db);
+  reg(&ts::cli::add_simulate);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

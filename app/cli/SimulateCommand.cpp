@@ -1,0 +1,71 @@
+// `tilescope simulate --model M --strategy S --cluster C`: one training iteration, simulated
+// (core/dist/TrainingSimulation.hpp says what the engine models so far).
+#include <fmt/format.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "Commands.hpp"
+#include "dist/TrainingSimulation.hpp"
+
+namespace ts::cli {
+namespace {
+
+struct SimulateArgs {
+  std::string model, strategy, cluster, format = "table";
+};
+
+int run_simulate(const SimulateArgs& a) {
+  const TransformerModel model = load_transformer_model(a.model);
+  const ParallelStrategy strategy = load_parallel_strategy(a.strategy);
+  const Cluster cluster = load_cluster(a.cluster);
+  const TrainingSimulation r = simulate_training(model, strategy, cluster);
+  const double gib = 1024.0 * 1024 * 1024;
+  if (a.format == "json") {
+    nlohmann::json j;
+    j["schema_version"] = 1;
+    j["model"] = model.name;
+    j["strategy"] = strategy.name;
+    j["cluster"] = cluster.name;
+    j["gpus"] = strategy.gpus();
+    j["summary"] = {{"iteration_s", r.iteration_s},
+                    {"tokens_per_s", r.tokens_per_s},
+                    {"mfu", r.mfu},
+                    {"hfu", r.hfu},
+                    {"bubble_fraction", r.bubble_fraction},
+                    {"model_state_gib_per_gpu", r.model_state_bytes / gib}};
+    nlohmann::json parts = nlohmann::json::array();
+    for (const TimeShare& t : r.breakdown) parts.push_back({{"what", t.what}, {"s", t.seconds}});
+    j["summary"]["breakdown"] = parts;
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << fmt::format("{} with {} on {} ({} of {} GPUs)\n", model.name, strategy.name,
+                           cluster.name, strategy.gpus(), cluster.gpus());
+  std::cout << fmt::format("iteration        {:.3f} s\n", r.iteration_s);
+  std::cout << fmt::format("tokens/s         {:.0f}\n", r.tokens_per_s);
+  std::cout << fmt::format("MFU / HFU        {:.1f} % / {:.1f} %\n", r.mfu * 100, r.hfu * 100);
+  std::cout << fmt::format("pipeline bubble  {:.1f} % of busy time\n", r.bubble_fraction * 100);
+  std::cout << fmt::format("model state      {:.2f} GiB per GPU (weights, gradients, optimizer)\n",
+                           r.model_state_bytes / gib);
+  std::cout << "where the time goes (one pipeline device)\n";
+  for (const TimeShare& t : r.breakdown)
+    std::cout << fmt::format("  {:<32} {:9.3f} s\n", t.what, t.seconds);
+  return 0;
+}
+
+}  // namespace
+
+Runner add_simulate(CLI::App& app) {
+  auto args = std::make_shared<SimulateArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "simulate", "Simulate one training iteration of a model under a strategy on a cluster");
+  cmd->add_option("--model", args->model, "transformer model (kind: model)")->required();
+  cmd->add_option("--strategy", args->strategy, "parallel strategy (kind: strategy)")->required();
+  cmd->add_option("--cluster", args->cluster, "cluster (kind: cluster)")->required();
+  cmd->add_option("--format", args->format, "output format")
+      ->check(CLI::IsMember({"table", "json"}));
+  return [args] { return run_simulate(*args); };
+}
+
+}  // namespace ts::cli

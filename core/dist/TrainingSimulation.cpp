@@ -1,0 +1,139 @@
+#include "dist/TrainingSimulation.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "dist/Collectives.hpp"
+#include "dist/LayerOperators.hpp"
+#include "dist/LayerTimes.hpp"
+#include "dist/ModelState.hpp"
+#include "dist/PipelineOrder.hpp"
+#include "mapper/OperatorPrediction.hpp"
+
+namespace ts {
+
+namespace {
+
+// A ring collective among `ranks` devices, alone on its links: the executor's time for it.
+double ring_time(CollectiveKind kind, int64_t ranks, double bytes, const ClusterLink& link) {
+  if (ranks <= 1 || bytes <= 0) return 0;
+  TaskGraph g;
+  std::vector<Link> links;
+  for (int64_t r = 0; r < ranks; ++r)
+    links.push_back({g.add_stream(), link.bandwidth_bytes_per_s, link.latency_s});
+  add_collective(g, kind, links, bytes, std::vector<int>(static_cast<size_t>(ranks), -1));
+  return run_task_graph(g).makespan_s;
+}
+
+double matmul_peak_flops(const ArchitectureGraph& g) {
+  double best = 0;
+  for (const ArchNode& n : g.nodes)
+    for (const ComputeCapability& c : n.capabilities)
+      if (c.op_class == OpClass::matmul)
+        best = std::max(best, 2 * c.ops_per_cycle * static_cast<double>(n.instances) * n.clock_hz);
+  return best;
+}
+
+}  // namespace
+
+TrainingSimulation simulate_training(const TransformerModel& m, const ParallelStrategy& s,
+                                     const Cluster& cluster) {
+  check_strategy_fits(s, m, s.gpus());
+  if (s.gpus() > cluster.gpus())
+    throw InputError(s.dp.where, "the strategy needs " + std::to_string(s.gpus()) +
+                                     " GPUs, but cluster '" + cluster.name + "' has " +
+                                     std::to_string(cluster.gpus()));
+  const ArchitectureGraph& device = cluster.device;
+  const int64_t tp = s.tp.value, pp = s.pp.value, v = s.chunks.value, mb = s.micro_batch.value;
+  const int64_t micro_batches = s.micro_batches();
+  const double act_bytes = static_cast<double>(mb * m.seq_len * m.hidden) * 2;  // fp16/bf16
+
+  // Tensor-parallel groups sit inside a node when they fit; otherwise they cross the NICs.
+  const ClusterLink& tp_link = tp <= cluster.devices_per_node ? cluster.intra_node : cluster.nic;
+  // Per layer, forward: two all-reduces of the layer's activations (after the attention
+  // projection and after the MLP), or with sequence parallelism two reduce-scatters and two
+  // all-gathers, which move the same bytes. Backward: the same again.
+  const double tp_collective = ring_time(CollectiveKind::all_reduce, tp, act_bytes, tp_link);
+  const double tp_per_layer_fwd = 2 * tp_collective;
+
+  // One layer's operators on one shard, from the tile model. With sequence parallelism the
+  // vector operators outside the attention core run on a tp-th of the tokens.
+  const LayerTime layer = layer_forward_time(m, mb, tp, device);
+  double layer_fwd = 0, core_fwd = 0;
+  for (const OperatorTime& op : layer.operators) {
+    const bool core =
+        op.name == "attn_score" || op.name == "attn_softmax" || op.name == "attn_context";
+    const bool vector = op.matmul_flops == 0;
+    const double t = (s.sequence_parallel && vector && !core) ? op.seconds / tp : op.seconds;
+    layer_fwd += t;
+    if (core) core_fwd += t;
+  }
+  const double layers_per_chunk = static_cast<double>(m.layers) / static_cast<double>(pp * v);
+  const double chunk_fwd = layers_per_chunk * (layer_fwd + tp_per_layer_fwd);
+  double recompute = 0;
+  if (s.recompute == Recompute::full) recompute = chunk_fwd;
+  if (s.recompute == Recompute::selective) recompute = layers_per_chunk * core_fwd;
+  // Backward: gradients for inputs and for weights, each as long as the forward compute, plus
+  // the forward's collectives again.
+  const double chunk_bwd = layers_per_chunk * (2 * layer_fwd + tp_per_layer_fwd) + recompute;
+
+  // The output layer and loss on the last stage: its own GEMM (split by vocabulary columns),
+  // forward and twice that backward. Spread over the stage's chunks as an approximation.
+  const Prediction logits =
+      predict_operator(logits_operator(m, mb, tp), device, OperatorPredictionOptions{});
+  const double logits_fwd = logits.latency_us * 1e-6;
+
+  // Activations and gradients between stages: a tp-th of the activations per rank (Megatron's
+  // scatter-gather), over the NICs when consecutive stages sit on different nodes.
+  const bool stages_cross_nodes = tp * pp > cluster.devices_per_node;
+  const ClusterLink& pp_link = stages_cross_nodes ? cluster.nic : cluster.intra_node;
+  const double transfer =
+      pp > 1 ? point_to_point_s(act_bytes / static_cast<double>(tp), pp_link.bandwidth_bytes_per_s,
+                                1, pp_link.latency_s)
+             : 0;
+  const double fwd_step = chunk_fwd + logits_fwd / static_cast<double>(pp * v);
+  const double bwd_step = chunk_bwd + 2 * logits_fwd / static_cast<double>(pp * v);
+  const TaskTimes run = run_task_graph(
+      pipeline_task_graph(s.schedule.value, pp, micro_batches, v, fwd_step, bwd_step, transfer));
+  const double busy = static_cast<double>(micro_batches * v) * (fwd_step + bwd_step);
+
+  // Data parallelism: one all-reduce of the gradients (bf16) of a GPU's shard after the
+  // pipeline drains, over the NICs (one ring per NIC's share of the node's GPUs).
+  const ModelState state = model_state_per_gpu(m, s);
+  const ClusterLink& dp_link =
+      s.tp.value * s.pp.value >= cluster.devices_per_node ? cluster.nic : cluster.intra_node;
+  const double dp_time =
+      ring_time(CollectiveKind::all_reduce, s.dp.value, 2 * state.parameters, dp_link);
+  // The optimizer step streams the state through HBM once: read and write weights, gradients and
+  // optimizer state.
+  double hbm = 0;
+  for (const ArchNode& n : device.nodes)
+    if (n.kind == NodeKind::memory) hbm = std::max(hbm, n.port_bytes_per_s);
+  const double optimizer = hbm > 0 ? 2 * state.total_bytes() / hbm : 0;
+
+  TrainingSimulation r;
+  r.stage_forward_s = fwd_step * static_cast<double>(v);
+  r.stage_backward_s = bwd_step * static_cast<double>(v);
+  r.iteration_s = run.makespan_s + dp_time + optimizer;
+  r.bubble_fraction = run.makespan_s / busy - 1;
+  const double tokens = static_cast<double>(s.global_batch.value * m.seq_len);
+  r.tokens_per_s = tokens / r.iteration_s;
+  r.model_flops = iteration_matmul_flops(m, s.global_batch.value, Recompute::none);
+  r.hardware_flops = iteration_matmul_flops(m, s.global_batch.value, s.recompute);
+  const double peak = matmul_peak_flops(device) * static_cast<double>(s.gpus());
+  r.mfu = r.model_flops / (r.iteration_s * peak);
+  r.hfu = r.hardware_flops / (r.iteration_s * peak);
+  r.model_state_bytes = state.total_bytes();
+  const double per_step_tp =
+      layers_per_chunk * 3 * tp_per_layer_fwd * static_cast<double>(micro_batches * v);
+  r.breakdown = {
+      {"compute", busy - per_step_tp},
+      {"tensor-parallel communication", per_step_tp},
+      {"pipeline bubble and transfers", run.makespan_s - busy},
+      {"data-parallel all-reduce", dp_time},
+      {"optimizer step", optimizer},
+  };
+  return r;
+}
+
+}  // namespace ts

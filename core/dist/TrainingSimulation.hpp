@@ -1,0 +1,39 @@
+#pragma once
+// One training iteration of a model under a strategy on a cluster, simulated. This first engine
+// times each pipeline stage's forward and backward work from the tile model (layer operators on
+// the device graph), adds the tensor-parallel collectives of every layer on the intra-node links
+// (or the NICs when a tensor-parallel group spans nodes), runs the pipeline schedule on the
+// task-graph executor with activations and gradients crossing between stages, then the
+// data-parallel gradient all-reduce and the optimizer step. Not yet modelled: link sharing
+// between concurrent flows, compute/communication overlap and interference, activation memory.
+#include <string>
+#include <vector>
+
+#include "dist/Cluster.hpp"
+#include "dist/ParallelStrategy.hpp"
+#include "dist/TransformerModel.hpp"
+
+namespace ts {
+
+struct TimeShare {
+  std::string what;  // "compute", "tensor-parallel communication", "pipeline bubble", ...
+  double seconds = 0;
+};
+
+struct TrainingSimulation {
+  double iteration_s = 0;
+  double tokens_per_s = 0;
+  double model_flops = 0;     // per iteration, without recomputation (MFU counts these)
+  double hardware_flops = 0;  // per iteration, recomputation included (HFU)
+  double mfu = 0, hfu = 0;    // of the device graph's matmul peak, per GPU
+  double stage_forward_s = 0, stage_backward_s = 0;  // per micro-batch, one device, all chunks
+  double bubble_fraction = 0;                        // pipeline idle over busy, on the executor
+  double model_state_bytes = 0;                      // heaviest GPU: weights, grads, optimizer
+  std::vector<TimeShare> breakdown;                  // adds up to the iteration
+};
+
+// Throws InputError when the strategy does not fit the model or the cluster.
+TrainingSimulation simulate_training(const TransformerModel& model,
+                                     const ParallelStrategy& strategy, const Cluster& cluster);
+
+}  // namespace ts
