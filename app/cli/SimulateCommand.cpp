@@ -33,7 +33,10 @@ int run_simulate(const SimulateArgs& a) {
                     {"mfu", r.mfu},
                     {"hfu", r.hfu},
                     {"bubble_fraction", r.bubble_fraction},
-                    {"model_state_gib_per_gpu", r.model_state_bytes / gib}};
+                    {"model_state_gib_per_gpu", r.model_state_bytes / gib},
+                    {"activation_gib_per_gpu", r.activation_bytes / gib},
+                    {"device_memory_gib", r.device_memory_bytes / gib},
+                    {"out_of_memory", r.out_of_memory}};
     nlohmann::json parts = nlohmann::json::array();
     for (const TimeShare& t : r.breakdown) parts.push_back({{"what", t.what}, {"s", t.seconds}});
     j["summary"]["breakdown"] = parts;
@@ -48,6 +51,12 @@ int run_simulate(const SimulateArgs& a) {
   std::cout << fmt::format("pipeline bubble  {:.1f} % of busy time\n", r.bubble_fraction * 100);
   std::cout << fmt::format("model state      {:.2f} GiB per GPU (weights, gradients, optimizer)\n",
                            r.model_state_bytes / gib);
+  std::cout << fmt::format("activations      {:.2f} GiB per GPU (first pipeline stage)\n",
+                           r.activation_bytes / gib);
+  if (r.out_of_memory)
+    std::cout << fmt::format("OUT OF MEMORY    {:.2f} GiB needed, the device has {:.2f} GiB\n",
+                             (r.model_state_bytes + r.activation_bytes) / gib,
+                             r.device_memory_bytes / gib);
   std::cout << "where the time goes (one pipeline device)\n";
   for (const TimeShare& t : r.breakdown)
     std::cout << fmt::format("  {:<32} {:9.3f} s\n", t.what, t.seconds);

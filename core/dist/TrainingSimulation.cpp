@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "dist/ActivationMemory.hpp"
 #include "dist/Collectives.hpp"
 #include "dist/LayerOperators.hpp"
 #include "dist/LayerTimes.hpp"
@@ -124,6 +125,11 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   r.mfu = r.model_flops / (r.iteration_s * peak);
   r.hfu = r.hardware_flops / (r.iteration_s * peak);
   r.model_state_bytes = state.total_bytes();
+  r.activation_bytes = activation_bytes_per_gpu(m, s);
+  for (const ArchNode& n : device.nodes)
+    if (n.kind == NodeKind::memory)
+      r.device_memory_bytes = std::max(r.device_memory_bytes, n.capacity_bytes);
+  r.out_of_memory = r.model_state_bytes + r.activation_bytes > r.device_memory_bytes;
   const double per_step_tp =
       layers_per_chunk * 3 * tp_per_layer_fwd * static_cast<double>(micro_batches * v);
   r.breakdown = {

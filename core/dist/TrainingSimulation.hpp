@@ -4,8 +4,9 @@
 // the device graph), adds the tensor-parallel collectives of every layer on the intra-node links
 // (or the NICs when a tensor-parallel group spans nodes), runs the pipeline schedule on the
 // task-graph executor with activations and gradients crossing between stages, then the
-// data-parallel gradient all-reduce and the optimizer step. Not yet modelled: link sharing
-// between concurrent flows, compute/communication overlap and interference, activation memory.
+// data-parallel gradient all-reduce and the optimizer step. Memory per GPU is the model state
+// plus the activations the schedule keeps. Not yet modelled: link sharing between concurrent
+// flows, compute/communication overlap and interference, memory over time.
 #include <string>
 #include <vector>
 
@@ -29,7 +30,10 @@ struct TrainingSimulation {
   double stage_forward_s = 0, stage_backward_s = 0;  // per micro-batch, one device, all chunks
   double bubble_fraction = 0;                        // pipeline idle over busy, on the executor
   double model_state_bytes = 0;                      // heaviest GPU: weights, grads, optimizer
-  std::vector<TimeShare> breakdown;                  // adds up to the iteration
+  double activation_bytes = 0;                       // first pipeline stage, at its peak
+  double device_memory_bytes = 0;                    // the device graph's largest memory
+  bool out_of_memory = false;        // model state and activations exceed the device memory
+  std::vector<TimeShare> breakdown;  // adds up to the iteration
 };
 
 // Throws InputError when the strategy does not fit the model or the cluster.

@@ -70,6 +70,26 @@ TEST_CASE("without a pipeline, twice the batch takes twice the time", "[dist][si
   CHECK(twice.mfu > once.mfu);
 }
 
+TEST_CASE("memory per GPU: the Table 5 runs fit in 80 GB, tensor parallelism alone does not",
+          "[dist][simulate]") {
+  const Cluster selene = load_cluster(sample("/dist/clusters/selene.yaml"));
+  for (const char* model : {"gpt-22b", "gpt3-175b", "gpt-530b", "gpt-1t"})
+    for (const char* mode : {"full", "seq-sel"}) {
+      INFO(model << " " << mode);
+      const TrainingSimulation r = simulate(model, mode, selene);
+      CHECK_FALSE(r.out_of_memory);
+      CHECK(r.device_memory_bytes == Approx(80e9));
+    }
+  // The 1T model with neither recomputation nor sequence parallelism needs 32.96 + 131.25 GiB per
+  // GPU (Korthikanti et al. 2022, Figure 1): more than an A100 holds.
+  const TransformerModel m = load_transformer_model(sample("/dist/models/gpt-1t.yaml"));
+  ParallelStrategy s = load_parallel_strategy(sample("/dist/strategies/gpt-1t-full.yaml"));
+  s.recompute = Recompute::none;
+  const TrainingSimulation r = simulate_training(m, s, selene);
+  CHECK(r.out_of_memory);
+  CHECK(r.activation_bytes > 80e9);
+}
+
 TEST_CASE("a strategy larger than its cluster is an error naming both counts", "[dist][simulate]") {
   Cluster small = load_cluster(sample("/dist/clusters/selene.yaml"));
   small.nodes = 4;  // 32 GPUs

@@ -1,0 +1,58 @@
+#include "dist/ActivationMemory.hpp"
+
+#include <algorithm>
+
+namespace ts {
+
+std::vector<SavedActivation> layer_saved_activations(const TransformerModel& m,
+                                                     const ParallelStrategy& st) {
+  const double s = static_cast<double>(m.seq_len), b = static_cast<double>(st.micro_batch.value);
+  const double h = static_cast<double>(m.hidden), a = static_cast<double>(m.heads);
+  const double f = static_cast<double>(m.ffn), t = static_cast<double>(st.tp.value);
+  const double sbh = s * b * h;
+  // Tensors inside the tensor-parallel regions are split over the ranks; those outside them
+  // (layernorms, dropouts, the inputs of the first linear layers) are split only with sequence
+  // parallelism.
+  const double outside = st.sequence_parallel ? t : 1.0;
+  if (st.recompute == Recompute::full) return {{"layer input", 2 * sbh / outside}};
+  std::vector<SavedActivation> saved{
+      {"attention layernorm input", 2 * sbh / outside},
+      {"QKV input", 2 * sbh / outside},
+      {"Q and K", 4 * sbh / t},
+      {"V", 2 * sbh / t},
+      {"attention projection input", 2 * sbh / t},
+      {"attention dropout mask", sbh / outside},
+      {"MLP layernorm input", 2 * sbh / outside},
+      {"MLP input", 2 * sbh / outside},
+      {"GeLU input", 2 * s * b * f / t},
+      {"MLP down input", 2 * s * b * f / t},
+      {"MLP dropout mask", sbh / outside},
+  };
+  // The attention core's s x s tensors; selective recomputation recomputes them instead.
+  if (st.recompute != Recompute::selective) {
+    const double scores = a * s * s * b / t;
+    saved.push_back({"softmax output", 2 * scores});
+    saved.push_back({"softmax dropout mask", scores});
+    saved.push_back({"softmax dropout output", 2 * scores});
+  }
+  return saved;
+}
+
+double activation_bytes_per_gpu(const TransformerModel& m, const ParallelStrategy& st) {
+  double layer = 0;
+  for (const SavedActivation& a : layer_saved_activations(m, st)) layer += a.bytes;
+  const double L = static_cast<double>(m.layers), p = static_cast<double>(st.pp.value);
+  const double v = static_cast<double>(st.chunks.value);
+  switch (st.schedule.value) {
+    case PipelineSchedule::gpipe:
+      return layer * L / p * static_cast<double>(st.micro_batches());
+    case PipelineSchedule::one_f_one_b:
+      // The first stage holds as many micro-batches as there are stages, at most all of them.
+      return layer * L / p * std::min(p, static_cast<double>(st.micro_batches()));
+    case PipelineSchedule::interleaved:
+      return layer * L * (1 + (p - 1) / (p * v));
+  }
+  return layer * L;
+}
+
+}  // namespace ts
