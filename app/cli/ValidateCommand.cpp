@@ -10,6 +10,7 @@
 #include "common/YamlSource.hpp"
 #include "dist/Cluster.hpp"
 #include "dist/ParallelStrategy.hpp"
+#include "dist/PublishedRuns.hpp"
 #include "dist/TransformerModel.hpp"
 #include "mapper/Mapper.hpp"
 #include "tile/MappingLoader.hpp"
@@ -81,10 +82,13 @@ int run_validate(const ValidateArgs& a) {
         Cluster c = load_cluster(file);
         summary = fmt::format("cluster '{}': {} nodes x {} {} = {} GPUs", c.name, c.nodes,
                               c.devices_per_node, c.device.name, c.gpus());
+      } else if (kind == "dist-validation") {
+        PublishedRuns r = load_published_runs(file);
+        summary = fmt::format("dist-validation '{}': {} runs", r.name, r.runs.size());
       } else {
         throw InputError(SourceLocation{file, 1, 1},
                          fmt::format("unknown kind '{}'; expected architecture, workload, "
-                                     "mapping, model, strategy or cluster",
+                                     "mapping, model, strategy, cluster or dist-validation",
                                      kind));
       }
       std::cout << fmt::format("{}: ok ({})\n", file, summary);

@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
   reg(&ts::cli::add_fit);
   reg(&ts::cli::add_db);
   reg(&ts::cli::add_simulate);
+  reg(&ts::cli::add_validate_dist);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,6 +1,7 @@
 // `tilescope simulate`: a summary in JSON or a table, and exit status 2 with the field named for
 // a strategy that does not fit.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -51,4 +52,25 @@ TEST_CASE("simulate refuses a strategy that does not fit, naming the field", "[c
   CHECK(r.status == 2);
   CHECK_THAT(r.err, Catch::Contains(path + ":3:") &&
                         Catch::Contains("tensor_parallel.degree 5 does not divide the 96 heads"));
+}
+
+TEST_CASE("validate-dist prints Table 5 predicted against published", "[cli][simulate]") {
+  const RunResult r = run_tilescope({"validate-dist", "--format", "json"});
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  // The 8 published iteration times of shared/validation/README.md, in its order.
+  const double published[] = {1.42, 1.10, 18.13, 13.75, 49.05, 37.83, 94.42, 71.49};
+  REQUIRE(j["runs"].size() == 8);
+  double sum = 0, worst = 0;
+  for (size_t i = 0; i < 8; ++i) {
+    const auto& run = j["runs"][i];
+    CHECK(run["published_s"].get<double>() == Approx(published[i]));
+    const double error = run["predicted_s"].get<double>() / published[i] - 1;
+    CHECK(run["error"].get<double>() == Approx(error));
+    sum += std::abs(error);
+    worst = std::max(worst, std::abs(error));
+  }
+  CHECK(j["mean_abs_error"].get<double>() == Approx(sum / 8));
+  CHECK(j["worst_abs_error"].get<double>() == Approx(worst));
 }

@@ -10,7 +10,8 @@ using namespace ts::cli_test;
 TEST_CASE("validate accepts every bundled file", "[cli][validate]") {
   const std::string folder =
       GENERATE(as<std::string>{}, "samples/arch", "samples/workloads", "samples/mappings",
-               "samples/dist/models", "samples/dist/strategies", "samples/dist/clusters");
+               "samples/dist/models", "samples/dist/strategies", "samples/dist/clusters",
+               "samples/dist/validation");
   const std::vector<std::string> files = files_in(folder);
   REQUIRE_FALSE(files.empty());
 

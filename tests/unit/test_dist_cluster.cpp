@@ -18,7 +18,7 @@ TEST_CASE("the Selene cluster loads with its device graph and links", "[dist][cl
   const Cluster c = load_cluster(sample("/dist/clusters/selene.yaml"));
   CHECK(c.gpus() == 4480);
   CHECK(c.device.name == "nvidia-a100");
-  CHECK(c.intra_node.bandwidth_bytes_per_s == Approx(300e9));
+  CHECK(c.intra_node.bandwidth_bytes_per_s == Approx(230e9));
   CHECK(c.nics_per_node == 8);
   CHECK(c.nic.bandwidth_bytes_per_s == Approx(25e9));
   CHECK(c.oversubscription == 1);

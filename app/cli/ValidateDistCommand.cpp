@@ -1,0 +1,71 @@
+// `tilescope validate-dist [FILE] [--format json]`: published training runs (by default Table 5
+// of Korthikanti et al. 2022) against what the simulator predicts for them.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "Commands.hpp"
+#include "dist/PublishedRuns.hpp"
+#include "dist/TrainingSimulation.hpp"
+
+namespace ts::cli {
+namespace {
+
+struct ValidateDistArgs {
+  std::string file =
+      std::string(TILESCOPE_SOURCE_DIR) + "/samples/dist/validation/korthikanti-table5.yaml";
+  std::string format = "table";
+};
+
+int run_validate_dist(const ValidateDistArgs& a) {
+  const PublishedRuns runs = load_published_runs(a.file);
+  const Cluster cluster = load_cluster(runs.cluster_file);
+  nlohmann::json rows = nlohmann::json::array();
+  double sum = 0, worst = 0;
+  if (a.format == "table")
+    std::cout << fmt::format("{} on {}\n{:<12} {:<22} {:>12} {:>12} {:>9}\n", runs.name,
+                             cluster.name, "model", "strategy", "predicted_s", "published_s",
+                             "error");
+  for (const PublishedRun& run : runs.runs) {
+    const TransformerModel model = load_transformer_model(run.model_file);
+    const ParallelStrategy strategy = load_parallel_strategy(run.strategy_file);
+    const TrainingSimulation r = simulate_training(model, strategy, cluster);
+    const double error = r.iteration_s / run.iteration_s - 1;
+    sum += std::abs(error);
+    worst = std::max(worst, std::abs(error));
+    rows.push_back({{"model", model.name},
+                    {"strategy", strategy.name},
+                    {"predicted_s", r.iteration_s},
+                    {"published_s", run.iteration_s},
+                    {"error", error}});
+    if (a.format == "table")
+      std::cout << fmt::format("{:<12} {:<22} {:>12.3f} {:>12.3f} {:>+8.1f}%\n", model.name,
+                               strategy.name, r.iteration_s, run.iteration_s, error * 100);
+  }
+  const double mean = runs.runs.empty() ? 0 : sum / static_cast<double>(runs.runs.size());
+  if (a.format == "json") {
+    nlohmann::json j{{"schema_version", 1}, {"name", runs.name},      {"cluster", cluster.name},
+                     {"runs", rows},        {"mean_abs_error", mean}, {"worst_abs_error", worst}};
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << fmt::format("mean absolute error {:.1f} %, worst {:.1f} %\n", mean * 100,
+                             worst * 100);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Runner add_validate_dist(CLI::App& app) {
+  auto args = std::make_shared<ValidateDistArgs>();
+  CLI::App* cmd = app.add_subcommand("validate-dist",
+                                     "Published training runs against the simulator's predictions");
+  cmd->add_option("file", args->file, "runs to check (kind: dist-validation); default Table 5");
+  cmd->add_option("--format", args->format, "output format")
+      ->check(CLI::IsMember({"table", "json"}));
+  return [args] { return run_validate_dist(*args); };
+}
+
+}  // namespace ts::cli
