@@ -11,6 +11,8 @@
 #include "Commands.hpp"
 #include "analysis/TileAnalysis.hpp"
 #include "arch/ArchitectureLoader.hpp"
+#include "dist/Cluster.hpp"
+#include "dist/TrainingSimulation.hpp"
 #include "mapper/OperatorPrediction.hpp"
 #include "tile/MappingLoader.hpp"
 #include "workload/OperatorBuilders.hpp"
@@ -146,12 +148,47 @@ int run_model(const BenchArgs& a) {
   return 0;
 }
 
+// Wall time of whole training simulations at the sizes issue 5 names: GPT-3 175B on 1024 GPUs
+// (TP 8, PP 8, DP 16, 1F1B, 64 micro-batches per pipeline) and the 1T model on 3072 GPUs.
+int run_simulate_bench(const BenchArgs& a) {
+  const std::string dist = a.root + "/samples/dist/";
+  const Cluster selene = load_cluster(dist + "clusters/selene.yaml");
+  struct Case {
+    const char* model;
+    const char* strategy;
+    int64_t dp;
+  };
+  for (const Case& c :
+       {Case{"gpt3-175b", "gpt3-175b-full", 16}, Case{"gpt-1t", "gpt-1t-full", 6}}) {
+    const TransformerModel model = load_transformer_model(dist + "models/" + c.model + ".yaml");
+    ParallelStrategy s = load_parallel_strategy(dist + "strategies/" + c.strategy + ".yaml");
+    s.dp.value = c.dp;
+    s.schedule.value = PipelineSchedule::one_f_one_b;
+    s.chunks.value = 1;
+    s.global_batch.value = 64 * s.micro_batch.value * c.dp;
+    double best = 1e300, iteration = 0;
+    for (int r = 0; r < a.repetitions; ++r) {
+      const auto start = Clock::now();
+      iteration = simulate_training(model, s, selene).iteration_s;
+      best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count());
+    }
+    std::cout << fmt::format(
+        "{} on {} GPUs (TP {} x PP {} x DP {}, 1F1B, 64 micro-batches): simulated in {:.3f} s "
+        "(best of {}); iteration {:.2f} s\n",
+        model.name, s.gpus(), s.tp.value, s.pp.value, s.dp.value, best, a.repetitions, iteration);
+  }
+  return 0;
+}
+
 }  // namespace
 
 Runner add_bench(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
   CLI::App* cmd = app.add_subcommand("bench", "Benchmarks that print their figures");
-  cmd->add_option("what", args->what, "what to benchmark")->check(CLI::IsMember({"model"}));
+  cmd->add_option("what", args->what,
+                  "what to benchmark: model (the analysis and the mapper) or "
+                  "simulate (training simulations)")
+      ->check(CLI::IsMember({"model", "simulate"}));
   cmd->add_option("--root", args->root, "project folder holding samples/");
   cmd->add_option("--seconds", args->seconds, "seconds per repetition")->check(CLI::PositiveNumber);
   cmd->add_option("--repetitions", args->repetitions, "repetitions (the best is kept)")
@@ -160,7 +197,7 @@ Runner add_bench(CLI::App& app) {
          "--part", args->parts,
          "which figures: rate (evaluations/s), suite (auto-mapping time), gap (mapper vs optimum)")
       ->check(CLI::IsMember({"rate", "suite", "gap"}));
-  return [args] { return run_model(*args); };
+  return [args] { return args->what == "simulate" ? run_simulate_bench(*args) : run_model(*args); };
 }
 
 }  // namespace ts::cli

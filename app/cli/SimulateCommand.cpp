@@ -6,14 +6,31 @@
 #include <nlohmann/json.hpp>
 
 #include "Commands.hpp"
+#include "common/AtomicFile.hpp"
+#include "dist/ChromeTrace.hpp"
 #include "dist/TrainingSimulation.hpp"
 
 namespace ts::cli {
 namespace {
 
 struct SimulateArgs {
-  std::string model, strategy, cluster, format = "table";
+  std::string model, strategy, cluster, format = "table", timeline;
 };
+
+// Track names of the pipeline graph: a compute stream per stage, then two links per stage.
+std::vector<std::string> pipeline_track_names(const TaskGraph& g, int64_t stages) {
+  std::vector<std::string> names;
+  for (int s = 0; s < g.streams; ++s) {
+    if (s < stages) {
+      names.push_back("stage " + std::to_string(s) + " compute");
+    } else {
+      const int64_t k = s - stages, stage = k / 2;
+      names.push_back("link from stage " + std::to_string(stage) +
+                      (k % 2 == 0 ? " (activations)" : " (gradients)"));
+    }
+  }
+  return names;
+}
 
 int run_simulate(const SimulateArgs& a) {
   const TransformerModel model = load_transformer_model(a.model);
@@ -21,6 +38,10 @@ int run_simulate(const SimulateArgs& a) {
   const Cluster cluster = load_cluster(a.cluster);
   const TrainingSimulation r = simulate_training(model, strategy, cluster);
   const double gib = 1024.0 * 1024 * 1024;
+  if (!a.timeline.empty())
+    write_file_atomically(a.timeline,
+                          chrome_trace_json(r.pipeline, r.pipeline_times,
+                                            pipeline_track_names(r.pipeline, strategy.pp.value)));
   if (a.format == "json") {
     nlohmann::json j;
     j["schema_version"] = 1;
@@ -74,6 +95,8 @@ Runner add_simulate(CLI::App& app) {
   cmd->add_option("--cluster", args->cluster, "cluster (kind: cluster)")->required();
   cmd->add_option("--format", args->format, "output format")
       ->check(CLI::IsMember({"table", "json"}));
+  cmd->add_option("--timeline", args->timeline,
+                  "write the pipeline's run as Chrome-trace JSON (opens in Perfetto)");
   return [args] { return run_simulate(*args); };
 }
 

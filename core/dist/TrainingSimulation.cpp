@@ -94,8 +94,9 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
              : 0;
   const double fwd_step = chunk_fwd + logits_fwd / static_cast<double>(pp * v);
   const double bwd_step = chunk_bwd + 2 * logits_fwd / static_cast<double>(pp * v);
-  const TaskTimes run = run_task_graph(
-      pipeline_task_graph(s.schedule.value, pp, micro_batches, v, fwd_step, bwd_step, transfer));
+  TaskGraph pipeline =
+      pipeline_task_graph(s.schedule.value, pp, micro_batches, v, fwd_step, bwd_step, transfer);
+  const TaskTimes run = run_task_graph(pipeline);
   const double busy = static_cast<double>(micro_batches * v) * (fwd_step + bwd_step);
 
   // Data parallelism: one all-reduce of the gradients (bf16) of a GPU's shard after the
@@ -132,6 +133,8 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   r.out_of_memory = r.model_state_bytes + r.activation_bytes > r.device_memory_bytes;
   const double per_step_tp =
       layers_per_chunk * 3 * tp_per_layer_fwd * static_cast<double>(micro_batches * v);
+  r.pipeline = std::move(pipeline);
+  r.pipeline_times = run;
   r.breakdown = {
       {"compute", busy - per_step_tp},
       {"tensor-parallel communication", per_step_tp},

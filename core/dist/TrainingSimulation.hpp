@@ -12,6 +12,7 @@
 
 #include "dist/Cluster.hpp"
 #include "dist/ParallelStrategy.hpp"
+#include "dist/TaskGraph.hpp"
 #include "dist/TransformerModel.hpp"
 
 namespace ts {
@@ -34,6 +35,9 @@ struct TrainingSimulation {
   double device_memory_bytes = 0;                    // the device graph's largest memory
   bool out_of_memory = false;        // model state and activations exceed the device memory
   std::vector<TimeShare> breakdown;  // adds up to the iteration
+  // The pipeline as it ran on the executor: one compute stream per stage, then the links.
+  TaskGraph pipeline;
+  TaskTimes pipeline_times;
 };
 
 // Throws InputError when the strategy does not fit the model or the cluster.

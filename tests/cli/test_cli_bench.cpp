@@ -1,4 +1,4 @@
-// `tilescope bench model`: a smoke test of the command, not of the speed.
+// `tilescope bench model` and `bench simulate`: smoke tests of the commands, not of the speed.
 #include <catch2/catch.hpp>
 #include <regex>
 #include <string>
@@ -24,4 +24,15 @@ TEST_CASE("bench model --part chooses the figures", "[cli][bench]") {
   const RunResult r = run_tilescope({"bench", "model", "--part", "nothing"});
   CHECK(r.status == 2);
   CHECK(r.out.empty());
+}
+
+TEST_CASE("bench simulate reports the wall time of the two large cases", "[cli][bench]") {
+  const RunResult r = run_tilescope({"bench", "simulate", "--repetitions", "1"});
+  INFO(r.command << "\nstdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.status == 0);
+  const std::regex line("^(gpt3-175b on 1024|gpt-1t on 3072) GPUs .* simulated in [0-9.]+ s .*");
+  int cases = 0;
+  for (const std::string& l : split_lines(r.out))
+    if (std::regex_match(l, line)) ++cases;
+  CHECK(cases == 2);
 }

@@ -1,8 +1,10 @@
 // `tilescope simulate`: a summary in JSON or a table, and exit status 2 with the field named for
 // a strategy that does not fit.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "RunTilescope.hpp"
@@ -73,4 +75,33 @@ TEST_CASE("validate-dist prints Table 5 predicted against published", "[cli][sim
   }
   CHECK(j["mean_abs_error"].get<double>() == Approx(sum / 8));
   CHECK(j["worst_abs_error"].get<double>() == Approx(worst));
+}
+
+TEST_CASE("simulate --timeline writes the pipeline as a Chrome trace", "[cli][simulate]") {
+  TempDir dir;
+  const std::string trace = dir.file("trace.json");
+  const RunResult r =
+      run_tilescope({"simulate", "--model", "samples/dist/models/gpt3-175b.yaml", "--strategy",
+                     "samples/dist/strategies/gpt3-175b-seq-sel.yaml", "--cluster",
+                     "samples/dist/clusters/selene.yaml", "--timeline", trace});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::ifstream in(trace);
+  const auto j = nlohmann::json::parse(in);
+  // 8 stages x 64 micro-batches x 3 chunks, a forward and a backward each, on tracks 0-7.
+  std::map<int, std::vector<std::pair<double, double>>> by_track;
+  int compute = 0;
+  for (const auto& e : j["traceEvents"]) {
+    if (e["ph"] != "X") continue;
+    const int tid = e["tid"];
+    if (tid < 8) ++compute;
+    by_track[tid].push_back({e["ts"].get<double>(), e["dur"].get<double>()});
+  }
+  CHECK(compute == 8 * 64 * 3 * 2);
+  // A track runs one task at a time.
+  for (auto& [tid, spans] : by_track) {
+    std::sort(spans.begin(), spans.end());
+    for (size_t i = 1; i < spans.size(); ++i)
+      CHECK(spans[i].first >= spans[i - 1].first + spans[i - 1].second - 1e-6);
+  }
 }
