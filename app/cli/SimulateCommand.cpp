@@ -8,6 +8,7 @@
 #include "Commands.hpp"
 #include "common/AtomicFile.hpp"
 #include "dist/ChromeTrace.hpp"
+#include "dist/StrategySweep.hpp"
 #include "dist/TrainingSimulation.hpp"
 
 namespace ts::cli {
@@ -15,7 +16,45 @@ namespace {
 
 struct SimulateArgs {
   std::string model, strategy, cluster, format = "table", timeline;
+  std::vector<std::string> sweep;
 };
+
+int run_sweep(const SimulateArgs& a, const TransformerModel& model, const ParallelStrategy& base,
+              const Cluster& cluster) {
+  const std::vector<SweepPoint> points =
+      sweep_strategies(model, base, cluster, parse_sweep_axes(a.sweep));
+  const double gib = 1024.0 * 1024 * 1024;
+  if (a.format == "json") {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const SweepPoint& p : points)
+      rows.push_back(
+          {{"tp", p.strategy.tp.value},
+           {"pp", p.strategy.pp.value},
+           {"dp", p.strategy.dp.value},
+           {"micro_batch", p.strategy.micro_batch.value},
+           {"iteration_s", p.result.iteration_s},
+           {"tokens_per_s", p.result.tokens_per_s},
+           {"mfu", p.result.mfu},
+           {"memory_gib", (p.result.model_state_bytes + p.result.activation_bytes) / gib},
+           {"out_of_memory", p.result.out_of_memory}});
+    std::cout << nlohmann::json{{"schema_version", 1}, {"model", model.name}, {"sweep", rows}}.dump(
+                     2)
+              << "\n";
+    return 0;
+  }
+  std::cout << fmt::format("{} on {} GPUs of {}: {} valid strategies, fastest first\n", model.name,
+                           base.gpus(), cluster.name, points.size());
+  std::cout << fmt::format("{:>4} {:>4} {:>4} {:>4} {:>12} {:>12} {:>7} {:>11}\n", "tp", "pp", "dp",
+                           "mbs", "iteration_s", "tokens/s", "MFU", "memory_GiB");
+  for (const SweepPoint& p : points)
+    std::cout << fmt::format("{:>4} {:>4} {:>4} {:>4} {:>12.3f} {:>12.0f} {:>6.1f}% {:>11.2f}{}\n",
+                             p.strategy.tp.value, p.strategy.pp.value, p.strategy.dp.value,
+                             p.strategy.micro_batch.value, p.result.iteration_s,
+                             p.result.tokens_per_s, p.result.mfu * 100,
+                             (p.result.model_state_bytes + p.result.activation_bytes) / gib,
+                             p.result.out_of_memory ? "  out of memory" : "");
+  return 0;
+}
 
 // Track names of the pipeline graph: a compute stream per stage, then two links per stage.
 std::vector<std::string> pipeline_track_names(const TaskGraph& g, int64_t stages) {
@@ -36,6 +75,7 @@ int run_simulate(const SimulateArgs& a) {
   const TransformerModel model = load_transformer_model(a.model);
   const ParallelStrategy strategy = load_parallel_strategy(a.strategy);
   const Cluster cluster = load_cluster(a.cluster);
+  if (!a.sweep.empty()) return run_sweep(a, model, strategy, cluster);
   const TrainingSimulation r = simulate_training(model, strategy, cluster);
   const double gib = 1024.0 * 1024 * 1024;
   if (!a.timeline.empty())
@@ -95,6 +135,9 @@ Runner add_simulate(CLI::App& app) {
   cmd->add_option("--cluster", args->cluster, "cluster (kind: cluster)")->required();
   cmd->add_option("--format", args->format, "output format")
       ->check(CLI::IsMember({"table", "json"}));
+  cmd->add_option("--sweep", args->sweep,
+                  "simulate every valid strategy over axes such as tp=1,2,4,8 pp=1,2,4 mbs=1,2 "
+                  "(same GPUs and global batch as --strategy), ranked");
   cmd->add_option("--timeline", args->timeline,
                   "write the pipeline's run as Chrome-trace JSON (opens in Perfetto)");
   return [args] { return run_simulate(*args); };

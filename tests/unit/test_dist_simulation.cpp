@@ -7,6 +7,7 @@
 #include <string>
 
 #include "InputErrorCapture.hpp"
+#include "dist/StrategySweep.hpp"
 #include "dist/TrainingSimulation.hpp"
 
 using namespace ts;
@@ -95,4 +96,50 @@ TEST_CASE("a strategy larger than its cluster is an error naming both counts", "
   small.nodes = 4;  // 32 GPUs
   const InputError e = input_error_of([&] { simulate("gpt3-175b", "full", small); });
   CHECK(e.message() == "the strategy needs 64 GPUs, but cluster 'selene' has 32");
+}
+
+TEST_CASE("a sweep simulates every valid point of its grid, fastest first", "[dist][simulate]") {
+  const Cluster selene = load_cluster(sample("/dist/clusters/selene.yaml"));
+  const TransformerModel m = load_transformer_model(sample("/dist/models/gpt-22b.yaml"));
+  const ParallelStrategy base =
+      load_parallel_strategy(sample("/dist/strategies/gpt-22b-seq-sel.yaml"));
+  const std::vector<SweepPoint> points =
+      sweep_strategies(m, base, selene, parse_sweep_axes({"tp=1,2,4,8,16", "pp=1,2,3", "mbs=2,4"}));
+  // On 8 GPUs with a global batch of 4: tp x pp must divide 8 (no 16, no 3), tp the 64 heads,
+  // pp the 48 layers, and dp x mbs the batch of 4. That leaves (tp, pp, mbs) with dp = 8/(tp pp):
+  // dp 1: (8,1), (4,2), (2,4 is pp 4: not on the grid) -> (8,1,2), (8,1,4), (4,2,2), (4,2,4);
+  // dp 2: (4,1), (2,2), (1,4 no) with mbs 2 -> (4,1,2), (2,2,2);
+  // dp 4: (2,1), (1,2) with mbs 1 only -> none; dp 8: none.
+  CHECK(points.size() == 6);
+  bool seen_oom = false;
+  for (size_t i = 0; i < points.size(); ++i) {
+    const SweepPoint& p = points[i];
+    INFO(p.strategy.name);
+    CHECK_NOTHROW(check_strategy_fits(p.strategy, m, 8));
+    if (p.result.out_of_memory)
+      seen_oom = true;
+    else
+      CHECK_FALSE(seen_oom);  // every point that fits comes before those that do not
+    if (i > 0 && p.result.out_of_memory == points[i - 1].result.out_of_memory)
+      CHECK(p.result.iteration_s >= points[i - 1].result.iteration_s);
+  }
+  // The base strategy is on the grid and simulates as it does alone.
+  const TrainingSimulation alone = simulate_training(m, base, selene);
+  bool found = false;
+  for (const SweepPoint& p : points)
+    if (p.strategy.tp.value == 8 && p.strategy.pp.value == 1 && p.strategy.micro_batch.value == 4) {
+      found = true;
+      CHECK(p.result.iteration_s == Approx(alone.iteration_s));
+    }
+  CHECK(found);
+}
+
+TEST_CASE("sweep axes that cannot be read are errors naming the text", "[dist][simulate]") {
+  CHECK(parse_sweep_axes({"tp=1,2", "mbs=4"}).tp == std::vector<int64_t>{1, 2});
+  CHECK(input_error_of([] { parse_sweep_axes({"ep=2"}); }).message() ==
+        "'ep=2': unknown axis 'ep'; expected tp, pp or mbs");
+  CHECK(input_error_of([] { parse_sweep_axes({"tp=1,x"}); }).message() ==
+        "'tp=1,x': 'x' is not a positive integer");
+  CHECK(input_error_of([] { parse_sweep_axes({"pp"}); }).message() ==
+        "'pp': expected AXIS=V1,V2,... with AXIS tp, pp or mbs");
 }
