@@ -15,14 +15,15 @@ namespace ts::cli {
 namespace {
 
 struct SimulateArgs {
-  std::string model, strategy, cluster, format = "table", timeline;
+  std::string model, strategy, cluster, format = "table", timeline, operator_times = "tile";
   std::vector<std::string> sweep;
 };
 
 int run_sweep(const SimulateArgs& a, const TransformerModel& model, const ParallelStrategy& base,
               const Cluster& cluster) {
   const std::vector<SweepPoint> points =
-      sweep_strategies(model, base, cluster, parse_sweep_axes(a.sweep));
+      sweep_strategies(model, base, cluster, parse_sweep_axes(a.sweep),
+                       parse_operator_time_source(a.operator_times));
   const double gib = 1024.0 * 1024 * 1024;
   if (a.format == "json") {
     nlohmann::json rows = nlohmann::json::array();
@@ -76,7 +77,8 @@ int run_simulate(const SimulateArgs& a) {
   const ParallelStrategy strategy = load_parallel_strategy(a.strategy);
   const Cluster cluster = load_cluster(a.cluster);
   if (!a.sweep.empty()) return run_sweep(a, model, strategy, cluster);
-  const TrainingSimulation r = simulate_training(model, strategy, cluster);
+  const TrainingSimulation r =
+      simulate_training(model, strategy, cluster, parse_operator_time_source(a.operator_times));
   const double gib = 1024.0 * 1024 * 1024;
   if (!a.timeline.empty())
     write_file_atomically(a.timeline,
@@ -138,6 +140,9 @@ Runner add_simulate(CLI::App& app) {
   cmd->add_option("--sweep", args->sweep,
                   "simulate every valid strategy over axes such as tp=1,2,4,8 pp=1,2,4 mbs=1,2 "
                   "(same GPUs and global batch as --strategy), ranked");
+  cmd->add_option("--operator-times", args->operator_times,
+                  "tile (the tile model on the device graph) or roofline:EFF (peak x EFF and "
+                  "HBM bandwidth)");
   cmd->add_option("--timeline", args->timeline,
                   "write the pipeline's run as Chrome-trace JSON (opens in Perfetto)");
   return [args] { return run_simulate(*args); };

@@ -17,11 +17,13 @@ struct ValidateDistArgs {
   std::string file =
       std::string(TILESCOPE_SOURCE_DIR) + "/samples/dist/validation/korthikanti-table5.yaml";
   std::string format = "table";
+  std::string operator_times = "tile";
 };
 
 int run_validate_dist(const ValidateDistArgs& a) {
   const PublishedRuns runs = load_published_runs(a.file);
   const Cluster cluster = load_cluster(runs.cluster_file);
+  const OperatorTimeSource times = parse_operator_time_source(a.operator_times);
   nlohmann::json rows = nlohmann::json::array();
   double sum = 0, worst = 0;
   if (a.format == "table")
@@ -31,7 +33,7 @@ int run_validate_dist(const ValidateDistArgs& a) {
   for (const PublishedRun& run : runs.runs) {
     const TransformerModel model = load_transformer_model(run.model_file);
     const ParallelStrategy strategy = load_parallel_strategy(run.strategy_file);
-    const TrainingSimulation r = simulate_training(model, strategy, cluster);
+    const TrainingSimulation r = simulate_training(model, strategy, cluster, times);
     const double error = r.iteration_s / run.iteration_s - 1;
     sum += std::abs(error);
     worst = std::max(worst, std::abs(error));
@@ -63,6 +65,7 @@ Runner add_validate_dist(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("validate-dist",
                                      "Published training runs against the simulator's predictions");
   cmd->add_option("file", args->file, "runs to check (kind: dist-validation); default Table 5");
+  cmd->add_option("--operator-times", args->operator_times, "tile or roofline:EFF, as simulate");
   cmd->add_option("--format", args->format, "output format")
       ->check(CLI::IsMember({"table", "json"}));
   return [args] { return run_validate_dist(*args); };

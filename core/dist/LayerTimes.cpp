@@ -1,16 +1,95 @@
 #include "dist/LayerTimes.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+
 #include "dist/LayerOperators.hpp"
 #include "mapper/OperatorPrediction.hpp"
 
 namespace ts {
 
+OperatorTimeSource parse_operator_time_source(const std::string& text) {
+  OperatorTimeSource src;
+  if (text == "tile") return src;
+  const std::string prefix = "roofline:";
+  if (text.rfind(prefix, 0) == 0) {
+    try {
+      size_t used = 0;
+      const double eff = std::stod(text.substr(prefix.size()), &used);
+      if (used == text.size() - prefix.size() && eff > 0 && eff <= 1) {
+        src.kind = OperatorTimeSource::Kind::roofline;
+        src.efficiency = eff;
+        return src;
+      }
+    } catch (const std::exception&) {
+    }
+  }
+  throw InputError(SourceLocation{"--operator-times", 0, 0},
+                   "'" + text + "': expected `tile` or `roofline:EFF` with EFF in (0, 1]");
+}
+
+namespace {
+
+// The device's peak operations per second for a class (the largest over its compute nodes).
+double peak_ops(const ArchitectureGraph& g, OpClass cls, DataType dtype) {
+  double best = 0;
+  for (const ArchNode& n : g.nodes)
+    if (const ComputeCapability* c = n.capability(cls, dtype))
+      best = std::max(best, c->ops_per_cycle * static_cast<double>(n.instances) * n.clock_hz);
+  return best;
+}
+
+double hbm_bytes_per_s(const ArchitectureGraph& g) {
+  double best = 0;
+  for (const ArchNode& n : g.nodes)
+    if (n.kind == NodeKind::memory) best = std::max(best, n.port_bytes_per_s);
+  return best;
+}
+
+}  // namespace
+
+OperatorTime operator_time(const Operator& op, const ArchitectureGraph& device,
+                           const OperatorTimeSource& source) {
+  OperatorTime t{op.name, 0, op.matmul_flops(), ""};
+  if (source.kind == OperatorTimeSource::Kind::tile_model) {
+    const Prediction p = predict_operator(op, device, OperatorPredictionOptions{});
+    t.seconds = p.latency_us * 1e-6;
+    t.bound_by = p.bound_by;
+    return t;
+  }
+  double compute = 0;
+  for (const Stage& s : op.stages) {
+    double points = 1;
+    for (int d : s.dims) points *= static_cast<double>(op.dims[static_cast<size_t>(d)].size);
+    const double rate =
+        peak_ops(device, s.op_class, op.tensors[static_cast<size_t>(s.output)].dtype);
+    if (rate <= 0)
+      throw InputError(op.where, "graph '" + device.name + "' has no unit for the " +
+                                     std::string(to_string(s.op_class)) + " stage of '" + op.name +
+                                     "'");
+    compute += points * s.ops_per_point / (rate * source.efficiency);
+  }
+  double bytes = 0;
+  for (size_t k = 0; k < op.tensors.size(); ++k) {
+    if (op.is_intermediate(static_cast<int>(k))) continue;
+    double elems = 1;
+    for (int d : op.tensors[k].dims)
+      elems *= static_cast<double>(op.dims[static_cast<size_t>(d)].size);
+    bytes += elems * bytes_of(op.tensors[k].dtype);
+  }
+  const double hbm = hbm_bytes_per_s(device);
+  const double memory = hbm > 0 ? bytes / hbm : 0;
+  t.seconds = std::max(compute, memory);
+  t.bound_by = compute >= memory ? "roofline:compute" : "roofline:memory";
+  return t;
+}
+
 LayerTime layer_forward_time(const TransformerModel& model, int64_t micro_batch, int64_t tp,
-                             const ArchitectureGraph& device, bool decoder) {
+                             const ArchitectureGraph& device, bool decoder,
+                             const OperatorTimeSource& source) {
   LayerTime layer;
   for (const Operator& op : layer_forward_operators(model, micro_batch, tp, decoder)) {
-    const Prediction p = predict_operator(op, device, OperatorPredictionOptions{});
-    OperatorTime t{op.name, p.latency_us * 1e-6, op.matmul_flops(), p.bound_by};
+    OperatorTime t = operator_time(op, device, source);
     layer.forward_s += t.seconds;
     layer.matmul_flops += t.matmul_flops;
     layer.operators.push_back(std::move(t));

@@ -8,6 +8,7 @@
 
 #include "arch/ArchitectureGraph.hpp"
 #include "dist/TransformerModel.hpp"
+#include "workload/Operator.hpp"
 
 namespace ts {
 
@@ -24,7 +25,23 @@ struct LayerTime {
   double matmul_flops = 0;
 };
 
+// Where operator times come from: the tile model on the device graph (the default), or a
+// roofline: the longer of the operator's work at `efficiency` times the device's peak for its
+// class and its tensors' bytes at the device's HBM bandwidth.
+struct OperatorTimeSource {
+  enum class Kind { tile_model, roofline } kind = Kind::tile_model;
+  double efficiency = 1;
+};
+
+// "tile" or "roofline:EFF" (EFF in (0, 1]); throws InputError at `--operator-times` otherwise.
+OperatorTimeSource parse_operator_time_source(const std::string& text);
+
 LayerTime layer_forward_time(const TransformerModel& model, int64_t micro_batch, int64_t tp,
-                             const ArchitectureGraph& device, bool decoder = false);
+                             const ArchitectureGraph& device, bool decoder = false,
+                             const OperatorTimeSource& source = {});
+
+// One operator's time by the source (seconds) and what bounds it.
+OperatorTime operator_time(const Operator& op, const ArchitectureGraph& device,
+                           const OperatorTimeSource& source);
 
 }  // namespace ts

@@ -37,7 +37,7 @@ SweepAxes parse_sweep_axes(const std::vector<std::string>& texts) {
 
 std::vector<SweepPoint> sweep_strategies(const TransformerModel& model,
                                          const ParallelStrategy& base, const Cluster& cluster,
-                                         const SweepAxes& axes) {
+                                         const SweepAxes& axes, const OperatorTimeSource& times) {
   auto or_base = [](const std::vector<int64_t>& v, int64_t fallback) {
     return v.empty() ? std::vector<int64_t>{fallback} : v;
   };
@@ -63,7 +63,7 @@ std::vector<SweepPoint> sweep_strategies(const TransformerModel& model,
           if (s.schedule.value == PipelineSchedule::interleaved && s.chunks.value > 1 &&
               s.micro_batches() % pp != 0)
             continue;  // Megatron's interleaving needs whole groups of p micro-batches
-          points.push_back({s, simulate_training(model, s, cluster)});
+          points.push_back({s, simulate_training(model, s, cluster, times)});
         } catch (const InputError&) {
           continue;  // not a valid point of the grid
         }

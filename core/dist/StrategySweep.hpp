@@ -27,6 +27,7 @@ struct SweepPoint {
 // points after all others.
 std::vector<SweepPoint> sweep_strategies(const TransformerModel& model,
                                          const ParallelStrategy& base, const Cluster& cluster,
-                                         const SweepAxes& axes);
+                                         const SweepAxes& axes,
+                                         const OperatorTimeSource& times = {});
 
 }  // namespace ts

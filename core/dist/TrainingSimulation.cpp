@@ -38,7 +38,7 @@ double matmul_peak_flops(const ArchitectureGraph& g) {
 }  // namespace
 
 TrainingSimulation simulate_training(const TransformerModel& m, const ParallelStrategy& s,
-                                     const Cluster& cluster) {
+                                     const Cluster& cluster, const OperatorTimeSource& times) {
   check_strategy_fits(s, m, s.gpus());
   if (s.gpus() > cluster.gpus())
     throw InputError(s.dp.where, "the strategy needs " + std::to_string(s.gpus()) +
@@ -59,7 +59,7 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
 
   // One layer's operators on one shard, from the tile model. With sequence parallelism the
   // vector operators outside the attention core run on a tp-th of the tokens.
-  const LayerTime layer = layer_forward_time(m, mb, tp, device);
+  const LayerTime layer = layer_forward_time(m, mb, tp, device, false, times);
   double layer_fwd = 0, core_fwd = 0;
   for (const OperatorTime& op : layer.operators) {
     const bool core =
@@ -80,9 +80,7 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
 
   // The output layer and loss on the last stage: its own GEMM (split by vocabulary columns),
   // forward and twice that backward. Spread over the stage's chunks as an approximation.
-  const Prediction logits =
-      predict_operator(logits_operator(m, mb, tp), device, OperatorPredictionOptions{});
-  const double logits_fwd = logits.latency_us * 1e-6;
+  const double logits_fwd = operator_time(logits_operator(m, mb, tp), device, times).seconds;
 
   // Activations and gradients between stages: a tp-th of the activations per rank (Megatron's
   // scatter-gather), over the NICs when consecutive stages sit on different nodes.

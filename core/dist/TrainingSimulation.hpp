@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dist/Cluster.hpp"
+#include "dist/LayerTimes.hpp"
 #include "dist/ParallelStrategy.hpp"
 #include "dist/TaskGraph.hpp"
 #include "dist/TransformerModel.hpp"
@@ -42,6 +43,7 @@ struct TrainingSimulation {
 
 // Throws InputError when the strategy does not fit the model or the cluster.
 TrainingSimulation simulate_training(const TransformerModel& model,
-                                     const ParallelStrategy& strategy, const Cluster& cluster);
+                                     const ParallelStrategy& strategy, const Cluster& cluster,
+                                     const OperatorTimeSource& times = {});
 
 }  // namespace ts

@@ -6,6 +6,7 @@
 #include "arch/ArchitectureLoader.hpp"
 #include "dist/Cluster.hpp"
 #include "dist/LayerTimes.hpp"
+#include "workload/OperatorBuilders.hpp"
 
 using namespace ts;
 using ts::test::input_error_of;
@@ -82,4 +83,26 @@ TEST_CASE("a layer's time on the A100 graph is bounded by its matmul work at pea
     if (op.name == "qkv" || op.name == "mlp_up" || op.name == "mlp_down")
       CHECK(op.seconds <= 1.25 * op.matmul_flops / peak);
   }
+}
+
+TEST_CASE("roofline operator times: work at a fraction of peak, or bytes at HBM rate",
+          "[dist][cluster]") {
+  const ArchitectureGraph a100 = load_architecture(sample("/arch/nvidia-a100.yaml"));
+  const OperatorTimeSource half = parse_operator_time_source("roofline:0.5");
+  // A 4096^3 fp16 GEMM: 6.87e10 multiply-accumulates at half of 108 x 1024 x 1.41 GHz MAC/s is
+  // 0.881 ms; its 3 x 32 MiB of operands at 2.0 TB/s take 50 us: compute-bound.
+  const OperatorTime g = operator_time(make_gemm("g", 4096, 4096, 4096), a100, half);
+  const double macs = 4096.0 * 4096 * 4096, rate = 108.0 * 1024 * 1.41e9;
+  CHECK(g.seconds == Approx(macs / (0.5 * rate)));
+  CHECK(g.bound_by == "roofline:compute");
+  // An add of two 4096 x 4096 fp16 tensors: 3 x 32 MiB at 2.0 TB/s is 50.3 us, far more than
+  // 16.8 M additions at half of 108 x 256 x 1.41 GHz (1.7 us): memory-bound.
+  const OperatorTime add = operator_time(make_vector_op("a", "add", 4096, 4096), a100, half);
+  CHECK(add.seconds == Approx(3.0 * 4096 * 4096 * 2 / 2.0e12));
+  CHECK(add.bound_by == "roofline:memory");
+  CHECK(parse_operator_time_source("tile").kind == OperatorTimeSource::Kind::tile_model);
+  CHECK(input_error_of([] { parse_operator_time_source("roofline:0"); }).message() ==
+        "'roofline:0': expected `tile` or `roofline:EFF` with EFF in (0, 1]");
+  CHECK(input_error_of([] { parse_operator_time_source("measured"); }).message() ==
+        "'measured': expected `tile` or `roofline:EFF` with EFF in (0, 1]");
 }
