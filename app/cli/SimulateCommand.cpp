@@ -15,7 +15,7 @@ namespace ts::cli {
 namespace {
 
 struct SimulateArgs {
-  std::string model, strategy, cluster, format = "table", timeline, operator_times = "tile";
+  std::string model, strategy, cluster, format = "table", timeline, out, operator_times = "tile";
   std::vector<std::string> sweep;
 };
 
@@ -72,6 +72,31 @@ std::vector<std::string> pipeline_track_names(const TaskGraph& g, int64_t stages
   return names;
 }
 
+// The result as JSON: what `--format json` prints and `--out` writes (with the timeline).
+nlohmann::json result_json(const TransformerModel& model, const ParallelStrategy& strategy,
+                           const Cluster& cluster, const TrainingSimulation& r) {
+  const double gib = 1024.0 * 1024 * 1024;
+  nlohmann::json j;
+  j["schema_version"] = 1;
+  j["model"] = model.name;
+  j["strategy"] = strategy.name;
+  j["cluster"] = cluster.name;
+  j["gpus"] = strategy.gpus();
+  j["summary"] = {{"iteration_s", r.iteration_s},
+                  {"tokens_per_s", r.tokens_per_s},
+                  {"mfu", r.mfu},
+                  {"hfu", r.hfu},
+                  {"bubble_fraction", r.bubble_fraction},
+                  {"model_state_gib_per_gpu", r.model_state_bytes / gib},
+                  {"activation_gib_per_gpu", r.activation_bytes / gib},
+                  {"device_memory_gib", r.device_memory_bytes / gib},
+                  {"out_of_memory", r.out_of_memory}};
+  nlohmann::json parts = nlohmann::json::array();
+  for (const TimeShare& t : r.breakdown) parts.push_back({{"what", t.what}, {"s", t.seconds}});
+  j["summary"]["breakdown"] = parts;
+  return j;
+}
+
 int run_simulate(const SimulateArgs& a) {
   const TransformerModel model = load_transformer_model(a.model);
   const ParallelStrategy strategy = load_parallel_strategy(a.strategy);
@@ -84,26 +109,14 @@ int run_simulate(const SimulateArgs& a) {
     write_file_atomically(a.timeline,
                           chrome_trace_json(r.pipeline, r.pipeline_times,
                                             pipeline_track_names(r.pipeline, strategy.pp.value)));
+  if (!a.out.empty()) {
+    nlohmann::json whole = result_json(model, strategy, cluster, r);
+    whole["timeline"] = nlohmann::json::parse(chrome_trace_json(
+        r.pipeline, r.pipeline_times, pipeline_track_names(r.pipeline, strategy.pp.value)));
+    write_file_atomically(a.out, whole.dump());
+  }
   if (a.format == "json") {
-    nlohmann::json j;
-    j["schema_version"] = 1;
-    j["model"] = model.name;
-    j["strategy"] = strategy.name;
-    j["cluster"] = cluster.name;
-    j["gpus"] = strategy.gpus();
-    j["summary"] = {{"iteration_s", r.iteration_s},
-                    {"tokens_per_s", r.tokens_per_s},
-                    {"mfu", r.mfu},
-                    {"hfu", r.hfu},
-                    {"bubble_fraction", r.bubble_fraction},
-                    {"model_state_gib_per_gpu", r.model_state_bytes / gib},
-                    {"activation_gib_per_gpu", r.activation_bytes / gib},
-                    {"device_memory_gib", r.device_memory_bytes / gib},
-                    {"out_of_memory", r.out_of_memory}};
-    nlohmann::json parts = nlohmann::json::array();
-    for (const TimeShare& t : r.breakdown) parts.push_back({{"what", t.what}, {"s", t.seconds}});
-    j["summary"]["breakdown"] = parts;
-    std::cout << j.dump(2) << "\n";
+    std::cout << result_json(model, strategy, cluster, r).dump(2) << "\n";
     return 0;
   }
   std::cout << fmt::format("{} with {} on {} ({} of {} GPUs)\n", model.name, strategy.name,
@@ -143,6 +156,8 @@ Runner add_simulate(CLI::App& app) {
   cmd->add_option("--operator-times", args->operator_times,
                   "tile (the tile model on the device graph) or roofline:EFF (peak x EFF and "
                   "HBM bandwidth)");
+  cmd->add_option("--out", args->out,
+                  "write the whole result as JSON (schema_version, summary, timeline)");
   cmd->add_option("--timeline", args->timeline,
                   "write the pipeline's run as Chrome-trace JSON (opens in Perfetto)");
   return [args] { return run_simulate(*args); };

@@ -105,3 +105,28 @@ TEST_CASE("simulate --timeline writes the pipeline as a Chrome trace", "[cli][si
       CHECK(spans[i].first >= spans[i - 1].first + spans[i - 1].second - 1e-6);
   }
 }
+
+TEST_CASE("simulate --out writes the summary and the timeline in one file", "[cli][simulate]") {
+  TempDir dir;
+  const std::string out = dir.file("sim.json");
+  const std::vector<std::string> args{"simulate",
+                                      "--model",
+                                      "samples/dist/models/gpt3-175b.yaml",
+                                      "--strategy",
+                                      "samples/dist/strategies/gpt3-175b-full.yaml",
+                                      "--cluster",
+                                      "samples/dist/clusters/selene.yaml",
+                                      "--format",
+                                      "json"};
+  const RunResult printed = run_tilescope(args);
+  REQUIRE(printed.status == 0);
+  std::vector<std::string> with_out = args;
+  with_out.insert(with_out.end(), {"--out", out});
+  REQUIRE(run_tilescope(with_out).status == 0);
+  std::ifstream in(out);
+  const auto j = nlohmann::json::parse(in);
+  const auto p = nlohmann::json::parse(printed.out);
+  CHECK(j["schema_version"] == 1);
+  CHECK(j["summary"]["iteration_s"] == p["summary"]["iteration_s"]);
+  CHECK(j["timeline"]["traceEvents"].size() > 8u * 64 * 3 * 2);
+}
