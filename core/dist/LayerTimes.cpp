@@ -28,10 +28,7 @@ OperatorTimeSource parse_operator_time_source(const std::string& text) {
                    "'" + text + "': expected `tile` or `roofline:EFF` with EFF in (0, 1]");
 }
 
-namespace {
-
-// The device's peak operations per second for a class (the largest over its compute nodes).
-double peak_ops(const ArchitectureGraph& g, OpClass cls, DataType dtype) {
+double peak_ops_per_s(const ArchitectureGraph& g, OpClass cls, DataType dtype) {
   double best = 0;
   for (const ArchNode& n : g.nodes)
     if (const ComputeCapability* c = n.capability(cls, dtype))
@@ -45,8 +42,6 @@ double hbm_bytes_per_s(const ArchitectureGraph& g) {
     if (n.kind == NodeKind::memory) best = std::max(best, n.port_bytes_per_s);
   return best;
 }
-
-}  // namespace
 
 OperatorTime operator_time(const Operator& op, const ArchitectureGraph& device,
                            const OperatorTimeSource& source) {
@@ -62,7 +57,7 @@ OperatorTime operator_time(const Operator& op, const ArchitectureGraph& device,
     double points = 1;
     for (int d : s.dims) points *= static_cast<double>(op.dims[static_cast<size_t>(d)].size);
     const double rate =
-        peak_ops(device, s.op_class, op.tensors[static_cast<size_t>(s.output)].dtype);
+        peak_ops_per_s(device, s.op_class, op.tensors[static_cast<size_t>(s.output)].dtype);
     if (rate <= 0)
       throw InputError(op.where, "graph '" + device.name + "' has no unit for the " +
                                      std::string(to_string(s.op_class)) + " stage of '" + op.name +

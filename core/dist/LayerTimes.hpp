@@ -40,6 +40,11 @@ LayerTime layer_forward_time(const TransformerModel& model, int64_t micro_batch,
                              const ArchitectureGraph& device, bool decoder = false,
                              const OperatorTimeSource& source = {});
 
+// The device's peak operations per second for a class and type (the largest over its compute
+// nodes; matmul counts multiply-accumulates), and its HBM bandwidth (the largest combined port).
+double peak_ops_per_s(const ArchitectureGraph& device, OpClass cls, DataType dtype);
+double hbm_bytes_per_s(const ArchitectureGraph& device);
+
 // One operator's time by the source (seconds) and what bounds it.
 OperatorTime operator_time(const Operator& op, const ArchitectureGraph& device,
                            const OperatorTimeSource& source);

@@ -26,15 +26,6 @@ double ring_time(CollectiveKind kind, int64_t ranks, double bytes, const Cluster
   return run_task_graph(g).makespan_s;
 }
 
-double matmul_peak_flops(const ArchitectureGraph& g) {
-  double best = 0;
-  for (const ArchNode& n : g.nodes)
-    for (const ComputeCapability& c : n.capabilities)
-      if (c.op_class == OpClass::matmul)
-        best = std::max(best, 2 * c.ops_per_cycle * static_cast<double>(n.instances) * n.clock_hz);
-  return best;
-}
-
 }  // namespace
 
 TrainingSimulation simulate_training(const TransformerModel& m, const ParallelStrategy& s,
@@ -106,9 +97,7 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
       ring_time(CollectiveKind::all_reduce, s.dp.value, 2 * state.parameters, dp_link);
   // The optimizer step streams the state through HBM once: read and write weights, gradients and
   // optimizer state.
-  double hbm = 0;
-  for (const ArchNode& n : device.nodes)
-    if (n.kind == NodeKind::memory) hbm = std::max(hbm, n.port_bytes_per_s);
+  const double hbm = hbm_bytes_per_s(device);
   const double optimizer = hbm > 0 ? 2 * state.total_bytes() / hbm : 0;
 
   TrainingSimulation r;
@@ -120,7 +109,9 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   r.tokens_per_s = tokens / r.iteration_s;
   r.model_flops = iteration_matmul_flops(m, s.global_batch.value, Recompute::none);
   r.hardware_flops = iteration_matmul_flops(m, s.global_batch.value, s.recompute);
-  const double peak = matmul_peak_flops(device) * static_cast<double>(s.gpus());
+  // 16-bit training: the device's fp16 matmul peak, 2 FLOPs per multiply-accumulate.
+  const double peak =
+      2 * peak_ops_per_s(device, OpClass::matmul, DataType::fp16) * static_cast<double>(s.gpus());
   r.mfu = r.model_flops / (r.iteration_s * peak);
   r.hfu = r.hardware_flops / (r.iteration_s * peak);
   r.model_state_bytes = state.total_bytes();
@@ -129,8 +120,10 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
     if (n.kind == NodeKind::memory)
       r.device_memory_bytes = std::max(r.device_memory_bytes, n.capacity_bytes);
   r.out_of_memory = r.model_state_bytes + r.activation_bytes > r.device_memory_bytes;
+  // The collectives of the forward pass, of the backward pass, and of the recomputed forward.
+  const double tp_passes = s.recompute == Recompute::full ? 3 : 2;
   const double per_step_tp =
-      layers_per_chunk * 3 * tp_per_layer_fwd * static_cast<double>(micro_batches * v);
+      layers_per_chunk * tp_passes * tp_per_layer_fwd * static_cast<double>(micro_batches * v);
   r.pipeline = std::move(pipeline);
   r.pipeline_times = run;
   r.breakdown = {
