@@ -18,26 +18,29 @@ std::string_view to_string(Recompute r) {
 
 namespace {
 
-// The attention core on `tp` shards: scores, softmax, context. `kv_len` is the length attended
-// over (the encoder's for cross-attention).
+const char* const kCoreParts[] = {"score", "softmax", "dropout", "context"};
+
+// The attention core on `tp` shards: scores, Megatron's fused scale-mask-softmax, dropout of the
+// probabilities (a multiply by the mask), context. `kv_len` is the length attended over (the
+// encoder's for cross-attention).
 void append_attention_core(std::vector<Operator>& ops, const std::string& prefix,
                            const TransformerModel& m, int64_t b, int64_t tp, int64_t kv_len) {
   const int64_t heads = m.heads / tp, head_dim = m.hidden / m.heads, s = m.seq_len;
+  const int64_t rows = b * heads * s;
   ops.push_back(make_batched_gemm(prefix + "score", b * heads, s, kv_len, head_dim));
-  ops.push_back(make_vector_op(prefix + "softmax", "softmax", b * heads * s, kv_len));
+  ops.push_back(make_fused_chain(prefix + "softmax", {"scale", "mask", "softmax"}, rows, kv_len));
+  ops.push_back(make_vector_op(prefix + "dropout", "mul", rows, kv_len));
   ops.push_back(make_batched_gemm(prefix + "context", b * heads, s, head_dim, kv_len));
 }
 
-bool is_attention_core(const Operator& op) {
-  const std::string& n = op.name;
-  auto ends_with = [&](std::string_view suffix) {
-    return n.size() >= suffix.size() &&
-           n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0;
-  };
-  return ends_with("score") || ends_with("softmax") || ends_with("context");
-}
-
 }  // namespace
+
+bool is_attention_core(const std::string& name) {
+  for (const char* prefix : {"attn_", "cross_"})
+    for (const char* part : kCoreParts)
+      if (name == std::string(prefix) + part) return true;
+  return false;
+}
 
 std::vector<Operator> layer_forward_operators(const TransformerModel& m, int64_t micro_batch,
                                               int64_t tp, bool decoder) {
@@ -47,14 +50,16 @@ std::vector<Operator> layer_forward_operators(const TransformerModel& m, int64_t
   ops.push_back(make_gemm("qkv", tokens, 3 * h / tp, h));
   append_attention_core(ops, "attn_", m, b, tp, s);
   ops.push_back(make_gemm("attn_proj", tokens, h, h / tp));
-  ops.push_back(make_vector_op("attn_residual", "add", tokens, h));
+  // Megatron's fused bias-dropout-add after each block: the projection's bias, dropout (a multiply
+  // by the mask) and the residual.
+  ops.push_back(make_fused_chain("attn_bias_dropout_add", {"bias", "mul", "add"}, tokens, h));
   if (decoder) {
     ops.push_back(make_vector_op("ln_cross", "layernorm", tokens, h));
     ops.push_back(make_gemm("cross_q", tokens, h / tp, h));
     ops.push_back(make_gemm("cross_kv", tokens, 2 * h / tp, h));
     append_attention_core(ops, "cross_", m, b, tp, s);
     ops.push_back(make_gemm("cross_proj", tokens, h, h / tp));
-    ops.push_back(make_vector_op("cross_residual", "add", tokens, h));
+    ops.push_back(make_fused_chain("cross_bias_dropout_add", {"bias", "mul", "add"}, tokens, h));
   }
   ops.push_back(make_vector_op("ln_mlp", "layernorm", tokens, h));
   // A token visits top_k experts; with one expert this is the dense MLP.
@@ -65,10 +70,10 @@ std::vector<Operator> layer_forward_operators(const TransformerModel& m, int64_t
     ops.push_back(make_vector_op("mlp_act", "mul", routed, f));
   } else {
     ops.push_back(make_gemm("mlp_up", routed, f, h));
-    ops.push_back(make_vector_op("mlp_act", "gelu", routed, f));
+    ops.push_back(make_fused_chain("mlp_act", {"bias", "gelu"}, routed, f));  // fused bias-GeLU
   }
   ops.push_back(make_gemm("mlp_down", routed, h, f));
-  ops.push_back(make_vector_op("mlp_residual", "add", tokens, h));
+  ops.push_back(make_fused_chain("mlp_bias_dropout_add", {"bias", "mul", "add"}, tokens, h));
   return ops;
 }
 
@@ -86,7 +91,7 @@ double iteration_matmul_flops(const TransformerModel& m, int64_t global_batch,
     for (const Operator& op : layer_forward_operators(m, global_batch, 1, decoder)) {
       const double f = op.matmul_flops();
       total += f;
-      if (is_attention_core(op)) core += f;
+      if (is_attention_core(op.name)) core += f;
     }
     return total;
   };

@@ -3,6 +3,7 @@
 // tensor-parallel shard (Megatron's split: QKV and MLP-up by columns, projection and MLP-down by
 // rows, heads over the shards), the output layer, and the matmul FLOPs of a training iteration.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "dist/TransformerModel.hpp"
@@ -21,6 +22,10 @@ std::string_view to_string(Recompute r);
 // order. For a t5 model, `decoder` adds the cross-attention block.
 std::vector<Operator> layer_forward_operators(const TransformerModel& model, int64_t micro_batch,
                                               int64_t tp, bool decoder = false);
+// Whether an operator of `layer_forward_operators` belongs to the attention core (scores,
+// softmax, dropout, context): what selective recomputation recomputes.
+bool is_attention_core(const std::string& name);
+
 // The output layer (logits over the vocabulary, split by columns over the shards).
 Operator logits_operator(const TransformerModel& model, int64_t micro_batch, int64_t tp);
 

@@ -53,8 +53,7 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   const LayerTime layer = layer_forward_time(m, mb, tp, device, false, times);
   double layer_fwd = 0, core_fwd = 0;
   for (const OperatorTime& op : layer.operators) {
-    const bool core =
-        op.name == "attn_score" || op.name == "attn_softmax" || op.name == "attn_context";
+    const bool core = is_attention_core(op.name);
     const bool vector = op.matmul_flops == 0;
     const double t = (s.sequence_parallel && vector && !core) ? op.seconds / tp : op.seconds;
     layer_fwd += t;
