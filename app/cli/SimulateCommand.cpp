@@ -154,8 +154,9 @@ Runner add_simulate(CLI::App& app) {
                   "simulate every valid strategy over axes such as tp=1,2,4,8 pp=1,2,4 mbs=1,2 "
                   "(same GPUs and global batch as --strategy), ranked");
   cmd->add_option("--operator-times", args->operator_times,
-                  "tile (the tile model on the device graph) or roofline:EFF (peak x EFF and "
-                  "HBM bandwidth)");
+                  "tile (the tile model on the device graph), roofline:EFF (peak x EFF and HBM "
+                  "bandwidth) or db:FILE (measured medians from a results database, the tile "
+                  "model for the rest)");
   cmd->add_option("--out", args->out,
                   "write the whole result as JSON (schema_version, summary, timeline)");
   cmd->add_option("--timeline", args->timeline,

@@ -65,7 +65,8 @@ Runner add_validate_dist(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("validate-dist",
                                      "Published training runs against the simulator's predictions");
   cmd->add_option("file", args->file, "runs to check (kind: dist-validation); default Table 5");
-  cmd->add_option("--operator-times", args->operator_times, "tile or roofline:EFF, as simulate");
+  cmd->add_option("--operator-times", args->operator_times,
+                  "tile, roofline:EFF or db:FILE, as simulate");
   cmd->add_option("--format", args->format, "output format")
       ->check(CLI::IsMember({"table", "json"}));
   return [args] { return run_validate_dist(*args); };

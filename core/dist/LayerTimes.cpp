@@ -5,12 +5,42 @@
 
 #include "dist/LayerOperators.hpp"
 #include "mapper/OperatorPrediction.hpp"
+#include "measure/OperatorIdentity.hpp"
+#include "measure/ResultStore.hpp"
 
 namespace ts {
+
+std::string MeasuredTimes::identity(const std::string& type, const std::string& dims,
+                                    const std::string& dtypes) {
+  return type + "|" + dims + "|" + dtypes;
+}
+
+namespace {
+
+std::shared_ptr<const MeasuredTimes> load_measured_times(const std::string& path) {
+  auto times = std::make_shared<MeasuredTimes>();
+  times->database = path;
+  const ResultStore store(path, ResultStore::Mode::read_only);
+  for (const RunInfo& run : store.runs())
+    for (const Measurement& m : store.measurements(run.id)) {
+      const std::string key = MeasuredTimes::identity(m.op.type, m.op.dims, m.op.dtypes);
+      const double s = m.median_ns * 1e-9;
+      auto [it, inserted] = times->median_s.emplace(key, s);
+      if (!inserted) it->second = std::min(it->second, s);
+    }
+  return times;
+}
+
+}  // namespace
 
 OperatorTimeSource parse_operator_time_source(const std::string& text) {
   OperatorTimeSource src;
   if (text == "tile") return src;
+  if (text.rfind("db:", 0) == 0 && text.size() > 3) {
+    src.kind = OperatorTimeSource::Kind::measured;
+    src.measured = load_measured_times(text.substr(3));
+    return src;
+  }
   const std::string prefix = "roofline:";
   if (text.rfind(prefix, 0) == 0) {
     try {
@@ -25,7 +55,9 @@ OperatorTimeSource parse_operator_time_source(const std::string& text) {
     }
   }
   throw InputError(SourceLocation{"--operator-times", 0, 0},
-                   "'" + text + "': expected `tile` or `roofline:EFF` with EFF in (0, 1]");
+                   "'" + text +
+                       "': expected `tile`, `roofline:EFF` with EFF in (0, 1], or "
+                       "`db:FILE`");
 }
 
 double peak_ops_per_s(const ArchitectureGraph& g, OpClass cls, DataType dtype) {
@@ -46,7 +78,17 @@ double hbm_bytes_per_s(const ArchitectureGraph& g) {
 OperatorTime operator_time(const Operator& op, const ArchitectureGraph& device,
                            const OperatorTimeSource& source) {
   OperatorTime t{op.name, 0, op.matmul_flops(), ""};
-  if (source.kind == OperatorTimeSource::Kind::tile_model) {
+  if (source.kind == OperatorTimeSource::Kind::measured && source.measured) {
+    const OperatorKey key = operator_key(op, "");
+    const auto it =
+        source.measured->median_s.find(MeasuredTimes::identity(key.type, key.dims, key.dtypes));
+    if (it != source.measured->median_s.end()) {
+      t.seconds = it->second;
+      t.bound_by = "measured";
+      return t;
+    }
+  }
+  if (source.kind != OperatorTimeSource::Kind::roofline) {
     const Prediction p = predict_operator(op, device, OperatorPredictionOptions{});
     t.seconds = p.latency_us * 1e-6;
     t.bound_by = p.bound_by;

@@ -3,6 +3,8 @@
 // `layer_forward_operators` mapped and predicted on the device's architecture graph. Device time
 // only: in training, kernels are queued ahead of the GPU, so their launch cost overlaps the
 // kernel before.
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,15 +27,27 @@ struct LayerTime {
   double matmul_flops = 0;
 };
 
-// Where operator times come from: the tile model on the device graph (the default), or a
-// roofline: the longer of the operator's work at `efficiency` times the device's peak for its
-// class and its tensors' bytes at the device's HBM bandwidth.
-struct OperatorTimeSource {
-  enum class Kind { tile_model, roofline } kind = Kind::tile_model;
-  double efficiency = 1;
+// Measured operator times from a results database: the median of the fastest implementation
+// measured for each operator identity (type, shape, data types), over every run in it.
+struct MeasuredTimes {
+  std::string database;
+  std::map<std::string, double> median_s;  // by identity
+  static std::string identity(const std::string& type, const std::string& dims,
+                              const std::string& dtypes);
 };
 
-// "tile" or "roofline:EFF" (EFF in (0, 1]); throws InputError at `--operator-times` otherwise.
+// Where operator times come from: the tile model on the device graph (the default); a roofline:
+// the longer of the operator's work at `efficiency` times the device's peak for its class and
+// its tensors' bytes at the device's HBM bandwidth; or measurements, falling back to the tile
+// model for operators the database has not measured.
+struct OperatorTimeSource {
+  enum class Kind { tile_model, roofline, measured } kind = Kind::tile_model;
+  double efficiency = 1;
+  std::shared_ptr<const MeasuredTimes> measured;
+};
+
+// "tile", "roofline:EFF" (EFF in (0, 1]) or "db:FILE" (a results database); throws InputError
+// at `--operator-times` otherwise, or the store's error for a database it cannot open.
 OperatorTimeSource parse_operator_time_source(const std::string& text);
 
 LayerTime layer_forward_time(const TransformerModel& model, int64_t micro_batch, int64_t tp,

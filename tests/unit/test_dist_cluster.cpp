@@ -3,14 +3,18 @@
 #include <string>
 
 #include "InputErrorCapture.hpp"
+#include "TempDir.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "dist/Cluster.hpp"
 #include "dist/LayerOperators.hpp"
 #include "dist/LayerTimes.hpp"
+#include "measure/OperatorIdentity.hpp"
+#include "measure/ResultStore.hpp"
 #include "workload/OperatorBuilders.hpp"
 
 using namespace ts;
 using ts::test::input_error_of;
+using ts::test::TempDir;
 
 namespace {
 std::string sample(const std::string& path) { return std::string(TILESCOPE_SAMPLES) + path; }
@@ -103,7 +107,46 @@ TEST_CASE("roofline operator times: work at a fraction of peak, or bytes at HBM 
   CHECK(add.bound_by == "roofline:memory");
   CHECK(parse_operator_time_source("tile").kind == OperatorTimeSource::Kind::tile_model);
   CHECK(input_error_of([] { parse_operator_time_source("roofline:0"); }).message() ==
-        "'roofline:0': expected `tile` or `roofline:EFF` with EFF in (0, 1]");
+        "'roofline:0': expected `tile`, `roofline:EFF` with EFF in (0, 1], or `db:FILE`");
   CHECK(input_error_of([] { parse_operator_time_source("measured"); }).message() ==
-        "'measured': expected `tile` or `roofline:EFF` with EFF in (0, 1]");
+        "'measured': expected `tile`, `roofline:EFF` with EFF in (0, 1], or `db:FILE`");
+}
+
+TEST_CASE("measured operator times come from a results database, the rest from the tile model",
+          "[dist][cluster]") {
+  const ArchitectureGraph a100 = load_architecture(sample("/arch/nvidia-a100.yaml"));
+  const Operator qkv = make_gemm("qkv", 2048, 4608, 12288);
+  TempDir dir;
+  const std::string db = dir.file("measured.sqlite");
+  {
+    ResultStore store(db);
+    RunStart start;
+    start.collector = "test";
+    start.workload = "w";
+    const int64_t run = store.begin_run(start);
+    // Two implementations of the same operator: the faster median is the one to use.
+    for (double median : {1.2e6, 1.0e6}) {
+      Measurement m;
+      m.op = operator_key(qkv, "w");
+      m.implementation = median > 1.1e6 ? "slow" : "fast";
+      m.repetitions = 5;
+      m.min_ns = median * 0.95;
+      m.median_ns = median;
+      m.checked = true;
+      store.add_measurement(run, m);
+    }
+    store.finish_run(run, RunStatus::complete);
+  }
+  const OperatorTimeSource measured = parse_operator_time_source("db:" + db);
+  const OperatorTime t = operator_time(qkv, a100, measured);
+  CHECK(t.seconds == Approx(1.0e-3));
+  CHECK(t.bound_by == "measured");
+  // The same GEMM under another name is the same operator; another shape is not measured and
+  // falls back to the tile model.
+  CHECK(operator_time(make_gemm("renamed", 2048, 4608, 12288), a100, measured).seconds ==
+        Approx(1.0e-3));
+  const Operator other = make_gemm("other", 1024, 1024, 1024);
+  CHECK(operator_time(other, a100, measured).seconds ==
+        Approx(operator_time(other, a100, {}).seconds));
+  CHECK_THROWS_AS(parse_operator_time_source("db:" + dir.file("missing.sqlite")), InputError);
 }
