@@ -256,17 +256,10 @@ void ArchitectureReader::read_edge(const YAML::Node& e) {
 
 void ArchitectureReader::read_templates(const YAML::Node& t) {
   src_.check_keys(t, {"matmul", "elementwise", "reduction"}, "`mapping_templates`");
-  std::filesystem::path base = std::filesystem::path(src_.file()).parent_path();
   for (const auto& entry : t) {
     OpClass cls = *parse_op_class(entry.first.Scalar());
-    std::filesystem::path path = src_.text(entry.second, entry.first.Scalar());
-    std::filesystem::path resolved = (path.is_absolute() ? path : base / path).lexically_normal();
     // A template is read only when the mapper needs it; a wrong path must fail here, at its line.
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(resolved, ec))
-      src_.fail(entry.second, "mapping template '" + path.string() + "' not found (looked for " +
-                                  resolved.string() + "; paths are relative to this file)");
-    g_.mapping_templates[cls] = resolved.string();
+    g_.mapping_templates[cls] = src_.existing_path(entry.second, "mapping template");
   }
 }
 

@@ -63,6 +63,18 @@ void YamlSource::fail(const YAML::Node& node, const std::string& message) const 
   throw InputError(where(node), message);
 }
 
+std::string YamlSource::existing_path(const YAML::Node& node, std::string_view what) const {
+  const std::filesystem::path written = text(node, what);
+  const std::filesystem::path base = std::filesystem::path(file_).parent_path();
+  const std::filesystem::path resolved =
+      (written.is_absolute() ? written : base / written).lexically_normal();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(resolved, ec))
+    fail(node, std::string(what) + " '" + written.string() + "' not found (looked for " +
+                   resolved.string() + "; paths are relative to this file)");
+  return resolved.string();
+}
+
 void YamlSource::check_header(std::string_view kind) const {
   std::string expected = "`version: 1` and `kind: " + std::string(kind) + "`";
   if (!root_.IsDefined() || root_.IsNull())

@@ -50,6 +50,10 @@ class YamlSource {
   double number(const YAML::Node& node, std::string_view what) const;
   double positive_number(const YAML::Node& node, std::string_view what) const;
   bool boolean(const YAML::Node& node, std::string_view what) const;
+  // A file named at `node`, relative to this file unless absolute; fails at the node, naming
+  // `what` and the path looked for, when there is no such file.
+  std::string existing_path(const YAML::Node& node, std::string_view what) const;
+
   // `?`: a choice left to the mapper. Written bare or quoted.
   bool is_free(const YAML::Node& node) const;
 

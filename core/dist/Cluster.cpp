@@ -51,13 +51,7 @@ Cluster read_cluster(const YamlSource& src) {
   c.nodes_where = src.where(root["nodes"]);
   c.devices_per_node =
       src.positive_integer(src.require(root, "devices_per_node", "a cluster"), "devices_per_node");
-  const YAML::Node device = src.require(root, "device", "a cluster");
-  const std::filesystem::path base = std::filesystem::path(src.file()).parent_path();
-  const std::filesystem::path resolved = base / src.text(device, "device");
-  if (!std::filesystem::exists(resolved))
-    src.fail(device, "device graph '" + src.text(device, "device") + "' not found (looked for " +
-                         resolved.string() + "; paths are relative to this file)");
-  c.device_file = resolved.string();
+  c.device_file = src.existing_path(src.require(root, "device", "a cluster"), "device graph");
   c.device = load_architecture(c.device_file);
   c.intra_node = link_at(src, root, "intra_node");
   c.nic = link_at(src, root, "inter_node");

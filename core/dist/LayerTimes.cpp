@@ -96,24 +96,18 @@ OperatorTime operator_time(const Operator& op, const ArchitectureGraph& device,
   }
   double compute = 0;
   for (const Stage& s : op.stages) {
-    double points = 1;
-    for (int d : s.dims) points *= static_cast<double>(op.dims[static_cast<size_t>(d)].size);
     const double rate =
         peak_ops_per_s(device, s.op_class, op.tensors[static_cast<size_t>(s.output)].dtype);
     if (rate <= 0)
       throw InputError(op.where, "graph '" + device.name + "' has no unit for the " +
                                      std::string(to_string(s.op_class)) + " stage of '" + op.name +
                                      "'");
-    compute += points * s.ops_per_point / (rate * source.efficiency);
+    compute += op.stage_points(s) * s.ops_per_point / (rate * source.efficiency);
   }
+  // What crosses HBM: inputs and outputs, not the intermediates a fused chain keeps.
   double bytes = 0;
-  for (size_t k = 0; k < op.tensors.size(); ++k) {
-    if (op.is_intermediate(static_cast<int>(k))) continue;
-    double elems = 1;
-    for (int d : op.tensors[k].dims)
-      elems *= static_cast<double>(op.dims[static_cast<size_t>(d)].size);
-    bytes += elems * bytes_of(op.tensors[k].dtype);
-  }
+  for (int k = 0; k < static_cast<int>(op.tensors.size()); ++k)
+    if (!op.is_intermediate(k)) bytes += op.tensor_bytes(k);
   const double hbm = hbm_bytes_per_s(device);
   const double memory = hbm > 0 ? bytes / hbm : 0;
   t.seconds = std::max(compute, memory);

@@ -126,22 +126,15 @@ void check_strategy_fits(const ParallelStrategy& s, const TransformerModel& m, i
                                  "model '{}'",
                                  s.tp.value, m.heads, m.name));
   const int64_t stages = s.pp.value * s.chunks.value;
+  const std::string stages_text =
+      fmt::format("pipeline_parallel.degree {}{}", s.pp.value,
+                  s.chunks.value > 1 ? fmt::format(" x chunks {}", s.chunks.value) : "");
   if (stages > m.layers)
-    throw InputError(s.pp.where,
-                     fmt::format("pipeline_parallel.degree {}{} is more stages than the {} "
-                                 "layers of model '{}'",
-                                 s.pp.value,
-                                 s.chunks.value > 1 ? fmt::format(" x chunks {}", s.chunks.value)
-                                                    : std::string(),
-                                 m.layers, m.name));
+    throw InputError(s.pp.where, fmt::format("{} is more stages than the {} layers of model '{}'",
+                                             stages_text, m.layers, m.name));
   if (m.layers % stages != 0)
-    throw InputError(s.pp.where,
-                     fmt::format("pipeline_parallel.degree {}{} does not divide the {} layers of "
-                                 "model '{}'",
-                                 s.pp.value,
-                                 s.chunks.value > 1 ? fmt::format(" x chunks {}", s.chunks.value)
-                                                    : std::string(),
-                                 m.layers, m.name));
+    throw InputError(s.pp.where, fmt::format("{} does not divide the {} layers of model '{}'",
+                                             stages_text, m.layers, m.name));
   if (s.global_batch.value % (s.micro_batch.value * s.dp.value) != 0)
     throw InputError(s.global_batch.where,
                      fmt::format("batch.global {} is not a whole number of micro-batches of {} "

@@ -28,12 +28,12 @@ struct Located {
 struct ParallelStrategy {
   std::string name;
   std::string file;
-  Located<int64_t> dp{1}, tp{1}, pp{1}, ep{1};
-  Located<int> zero{0};
+  Located<int64_t> dp{1, {}}, tp{1, {}}, pp{1, {}}, ep{1, {}};
+  Located<int> zero{0, {}};
   bool sequence_parallel = false;
-  Located<PipelineSchedule> schedule{PipelineSchedule::one_f_one_b};
-  Located<int64_t> chunks{1};  // model chunks per device (interleaved only)
-  Located<int64_t> global_batch{1}, micro_batch{1};
+  Located<PipelineSchedule> schedule{PipelineSchedule::one_f_one_b, {}};
+  Located<int64_t> chunks{1, {}};  // model chunks per device (interleaved only)
+  Located<int64_t> global_batch{1, {}}, micro_batch{1, {}};
   Recompute recompute = Recompute::none;
 
   int64_t gpus() const { return dp.value * tp.value * pp.value; }

@@ -5,12 +5,6 @@
 namespace ts {
 namespace {
 
-double points(const Operator& op, const Stage& stage) {
-  double n = 1;
-  for (int d : stage.dims) n *= static_cast<double>(op.dims.at(static_cast<size_t>(d)).size);
-  return n;
-}
-
 bool read_after(const Operator& op, int tensor, int stage) {
   for (size_t s = static_cast<size_t>(stage) + 1; s < op.stages.size(); ++s) {
     const auto& in = op.stages[s].inputs;
@@ -50,22 +44,35 @@ DataType Operator::primary_dtype() const {
 
 double Operator::total_ops() const {
   double ops = 0;
-  for (const Stage& s : stages) ops += points(*this, s) * s.ops_per_point;
+  for (const Stage& s : stages) ops += stage_points(s) * s.ops_per_point;
   return ops;
 }
 
 double Operator::total_flops() const {
   double flops = 0;
   for (const Stage& s : stages)
-    flops += points(*this, s) * s.ops_per_point * (s.op_class == OpClass::matmul ? 2.0 : 1.0);
+    flops += stage_points(s) * s.ops_per_point * (s.op_class == OpClass::matmul ? 2.0 : 1.0);
   return flops;
 }
 
 double Operator::matmul_flops() const {
   double flops = 0;
   for (const Stage& s : stages)
-    if (s.op_class == OpClass::matmul) flops += 2.0 * points(*this, s) * s.ops_per_point;
+    if (s.op_class == OpClass::matmul) flops += 2.0 * stage_points(s) * s.ops_per_point;
   return flops;
+}
+
+double Operator::stage_points(const Stage& stage) const {
+  double n = 1;
+  for (int d : stage.dims) n *= static_cast<double>(dims.at(static_cast<size_t>(d)).size);
+  return n;
+}
+
+double Operator::tensor_bytes(int tensor) const {
+  const TensorSpec& t = tensors.at(static_cast<size_t>(tensor));
+  double n = bytes_of(t.dtype);
+  for (int d : t.dims) n *= static_cast<double>(dims.at(static_cast<size_t>(d)).size);
+  return n;
 }
 
 int Operator::producer(int tensor) const {

@@ -44,9 +44,11 @@ struct Operator {
   bool is_fused() const { return stages.size() > 1; }
   OpClass primary_class() const;  // matmul if any stage is, else the first stage's class
   DataType primary_dtype() const;
-  double total_ops() const;     // sum over stages of points x ops_per_point
-  double total_flops() const;   // 2 x MACs for matmul stages, ops otherwise
-  double matmul_flops() const;  // 2 x MACs of the matmul stages alone
+  double total_ops() const;                       // sum over stages of points x ops_per_point
+  double total_flops() const;                     // 2 x MACs for matmul stages, ops otherwise
+  double matmul_flops() const;                    // 2 x MACs of the matmul stages alone
+  double stage_points(const Stage& stage) const;  // points of a stage's iteration space
+  double tensor_bytes(int tensor) const;          // elements x bytes of its data type
   // A tensor no stage produces is an input; one produced and read by a later stage is an
   // intermediate; one produced and not read is an output.
   bool is_input(int tensor) const;
