@@ -1,0 +1,102 @@
+// The runner's plan reader: a valid plan, and every error naming file:line and what was expected.
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "RunnerPlan.hpp"
+
+using namespace ts::cupti;
+
+namespace {
+
+Plan parse(const std::string& text) {
+  std::istringstream in(text);
+  return parse_plan(in, "test.plan");
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const PlanError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const std::string kHeader = "# made by a test\ntilescope-plan 1\n";
+
+}  // namespace
+
+TEST_CASE("a plan with every kind of job parses", "[cupti][plan]") {
+  const Plan p = parse(kHeader +
+                       "job suite=bert op=qkv type=gemm shape=M:4096,N:2304,K:768 dtype=fp16 "
+                       "impl=tilescope block=128x128x32 warp=64x64 mapping=0123456789abcdef "
+                       "mapping_name=qkv-mapper reps=25 l2=cold\n"
+                       "\n  # a comment\n"
+                       "job suite=bert op=qkv type=gemm shape=M:4096,N:2304,K:768 dtype=bf16 "
+                       "impl=cublaslt l2=warm\r\n"
+                       "job op=score type=batched_gemm shape=B:96,M:512,N:512,K:64 dtype=fp32 "
+                       "impl=cublas\n"
+                       "job op=aln type=fused steps=add,layernorm shape=rows:4096,cols:768 "
+                       "dtype=fp16 impl=vector reps=10\n");
+  REQUIRE(p.jobs.size() == 4);
+  CHECK(p.version == 1);
+  const PlanJob& g = p.jobs[0];
+  CHECK(g.line == 3);
+  CHECK(g.suite == "bert");
+  CHECK(g.impl == Implementation::tilescope);
+  CHECK(g.dim("M") == 4096);
+  CHECK(g.dim("B", 1) == 1);
+  CHECK(g.block_m == 128);
+  CHECK(g.block_k == 32);
+  CHECK(g.warp_n == 64);
+  CHECK(g.mapping_hash == "0123456789abcdef");
+  CHECK(g.repetitions == 25);
+  CHECK(g.cold_l2);
+  CHECK(p.jobs[1].line == 6);
+  CHECK_FALSE(p.jobs[1].cold_l2);
+  CHECK(p.jobs[1].impl == Implementation::cublaslt);
+  CHECK(p.jobs[2].dim("B") == 96);
+  CHECK(p.jobs[3].steps == std::vector<std::string>{"add", "layernorm"});
+  CHECK(p.jobs[3].repetitions == 10);
+}
+
+TEST_CASE("plan errors name the file, the line and what was expected", "[cupti][plan]") {
+  CHECK(error_of("") == "test.plan:1: empty plan: expected the header 'tilescope-plan 1'");
+  CHECK(error_of("job op=x\n") == "test.plan:1: expected the header 'tilescope-plan 1'");
+  CHECK(error_of("tilescope-plan 2\n") ==
+        "test.plan:1: plan version 2 is newer than this runner's (1): rebuild the runner");
+  CHECK(error_of(kHeader + "gemm\n") ==
+        "test.plan:3: expected a line 'job key=value ...' or a comment");
+  CHECK(error_of(kHeader + "job op=x type=conv shape=M:1 dtype=fp16 impl=cublas\n") ==
+        "test.plan:3: type 'conv': expected gemm, batched_gemm, add, gelu, softmax, layernorm or "
+        "fused");
+  CHECK(error_of(kHeader + "job op=x type=gemm shape=M:0,N:1,K:1 dtype=fp16 impl=cublas\n") ==
+        "test.plan:3: 'shape=0': expected an integer >= 1");
+  CHECK(error_of(kHeader + "job op=x type=gemm shape=M:8,N:8,K:8 dtype=fp64 impl=cublas\n") ==
+        "test.plan:3: dtype 'fp64': expected fp16, bf16 or fp32");
+  CHECK(error_of(kHeader + "job op=x type=gemm shape=M:8,N:8,K:8 dtype=fp16\n") ==
+        "test.plan:3: job without 'impl='");
+  CHECK(error_of(kHeader + "job op=x type=gemm shape=M:8,N:8 dtype=fp16 impl=cublas\n") ==
+        "test.plan:3: a GEMM shape needs M, N and K");
+  CHECK(error_of(kHeader + "job op=x type=gelu shape=rows:8,cols:8 dtype=fp16 impl=cublas\n") ==
+        "test.plan:3: a vector operator needs impl=vector");
+  CHECK(error_of(kHeader + "job op=x type=gemm shape=M:8,N:8,K:8 dtype=fp16 impl=tilescope\n") ==
+        "test.plan:3: a tilescope GEMM needs block=MxNxK");
+  CHECK(error_of(kHeader +
+                 "job op=x type=gemm shape=M:8,N:8,K:8 dtype=fp16 impl=tilescope block=128x96x32 "
+                 "warp=64x64\n")
+            .find("test.plan:3: block and warp tiles") == 0);
+  CHECK(error_of(kHeader + "job op=x colour=red\n") ==
+        "test.plan:3: unknown key 'colour': expected suite, op, type, steps, shape, dtype, impl, "
+        "block, warp, mapping, mapping_name, reps or l2");
+  CHECK(error_of(kHeader + "job op=x mapping=XYZ\n") ==
+        "test.plan:3: mapping 'XYZ': expected 16 lower-case hex digits");
+  CHECK(error_of(kHeader + "job op=x reps=2\n") ==
+        "test.plan:3: 'reps=2': expected an integer >= 3");
+  CHECK(error_of(kHeader + "job op=x block=12x4\n") ==
+        "test.plan:3: 'block=12x4': expected 3 sizes joined by 'x'");
+}
+
+TEST_CASE("a missing plan file is an error at line 0", "[cupti][plan]") {
+  CHECK_THROWS_WITH(read_plan("/no/such/file.plan"), "/no/such/file.plan:0: cannot open the plan");
+}
