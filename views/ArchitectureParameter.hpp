@@ -1,0 +1,39 @@
+#pragma once
+// The parameters a person edits in the architecture inspector, named by the paths of
+// calibrate/GraphParameter (edge:A->B.bandwidth, node:N.efficiency, clock, ...) plus the two that
+// fitting never moves but a hardware architect asks about first: node:N.capacity (bytes per
+// instance) and node:N.instances. Values are in SI base units.
+#include <string>
+#include <vector>
+
+#include "arch/ArchitectureGraph.hpp"
+
+namespace ts::views {
+
+struct EditableParameter {
+  std::string path;   // as above
+  std::string label;  // "bandwidth", "capacity", ...
+  // How the inspector shows the value: shown = si_value / scale, in `unit`.
+  double scale = 1;
+  std::string unit;
+  int decimals = 3;
+  bool integer = false;
+};
+
+std::vector<EditableParameter> graph_parameters();
+std::vector<EditableParameter> node_parameters(const ArchitectureGraph& graph, int node);
+std::vector<EditableParameter> edge_parameters(const ArchitectureGraph& graph, int edge);
+
+// `baseline` is the graph as loaded: node:N.efficiency is relative to its throughputs, so that
+// setting a value and setting it back (undo) restore the graph exactly.
+// Both throw InputError for a path that names nothing in the graph.
+double read_parameter(const ArchitectureGraph& graph, const ArchitectureGraph& baseline,
+                      const std::string& path);
+void write_parameter(ArchitectureGraph& graph, const ArchitectureGraph& baseline,
+                     const std::string& path, double value);
+
+// "edge:HBM->L2.bandwidth" for edge 0 of the Ascend graph.
+std::string edge_path(const ArchitectureGraph& graph, int edge, const std::string& field);
+std::string node_path(const ArchitectureGraph& graph, int node, const std::string& field);
+
+}  // namespace ts::views

@@ -1,0 +1,48 @@
+#pragma once
+// The architecture graph as a picture: memories as boxes, compute units as hexagons, each with
+// its capacity or throughput and instance count; one-way edges as arrows labelled with their
+// bandwidth, placed by Graphviz's dot. Usable headless (render to a QImage) by reports.
+#include <QGraphicsScene>
+#include <QImage>
+#include <vector>
+
+#include "arch/ArchitectureGraph.hpp"
+
+class QGraphicsItem;
+class QGraphicsSimpleTextItem;
+
+namespace ts::views {
+
+class ArchitectureScene : public QGraphicsScene {
+  Q_OBJECT
+ public:
+  enum ItemKind { kNodeItem = 1, kEdgeItem = 2 };
+  static constexpr int kKindKey = 0;  // QGraphicsItem::data keys
+  static constexpr int kIdKey = 1;
+
+  explicit ArchitectureScene(QObject* parent = nullptr);
+
+  // Lays the graph out anew when its nodes or edges differ from the shown one; otherwise only
+  // the texts change, so that the picture does not jump while a parameter is edited.
+  void setGraph(const ArchitectureGraph& graph);
+
+  QGraphicsItem* nodeItem(int node) const;
+  QGraphicsItem* edgeItem(int edge) const;
+  // Marks the nodes and edges that bound some operator (names as Prediction::bound_by).
+  void setBottlenecks(const std::vector<std::string>& bound_by);
+
+  // The whole picture at `scale` pixels per point, on the palette's base colour.
+  QImage toImage(double scale = 2.0);
+
+  static QString nodeText(const ArchitectureGraph& graph, int node);
+  static QString edgeText(const ArchitectureGraph& graph, int edge);
+
+ private:
+  void build(const ArchitectureGraph& graph);
+  std::vector<QGraphicsItem*> nodes_, edges_;
+  std::vector<QGraphicsSimpleTextItem*> node_texts_, edge_texts_;
+  std::vector<std::string> node_names_;
+  std::vector<std::pair<int, int>> edge_ends_;
+};
+
+}  // namespace ts::views

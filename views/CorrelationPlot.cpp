@@ -1,0 +1,201 @@
+#include "views/CorrelationPlot.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "measure/Statistics.hpp"
+#include "views/QCustomPlotInclude.hpp"
+
+namespace ts::views {
+namespace {
+
+// Colour-blind-safe (Okabe-Ito) hues, readable on light and dark backgrounds.
+QColor group_colour(size_t index) {
+  static const QColor colours[] = {QColor(0, 114, 178),   QColor(230, 159, 0),  QColor(0, 158, 115),
+                                   QColor(204, 121, 167), QColor(86, 180, 233), QColor(213, 94, 0),
+                                   QColor(240, 228, 66)};
+  return colours[index % (sizeof(colours) / sizeof(colours[0]))];
+}
+
+bool usable(const CorrelationPlotPoint& p) {
+  return std::isfinite(p.predicted_s) && std::isfinite(p.measured_s) && p.predicted_s > 0 &&
+         p.measured_s > 0;
+}
+
+QString stats_text(const AgreementStats& s) {
+  return QString("r = %1, Spearman = %2, MAPE = %3 %")
+      .arg(s.pearson, 0, 'f', 3)
+      .arg(s.spearman, 0, 'f', 3)
+      .arg(s.mape * 100, 0, 'f', 1);
+}
+
+}  // namespace
+
+void apply_plot_palette(QCustomPlot& plot, const QPalette& palette) {
+  const QColor text = palette.color(QPalette::Text);
+  QColor grid = text;
+  grid.setAlpha(40);
+  plot.setBackground(palette.color(QPalette::Base));
+  for (QCPAxis* axis : {plot.xAxis, plot.yAxis}) {
+    axis->setBasePen(QPen(text));
+    axis->setTickPen(QPen(text));
+    axis->setSubTickPen(QPen(text));
+    axis->setTickLabelColor(text);
+    axis->setLabelColor(text);
+    axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+    axis->grid()->setSubGridVisible(true);
+    QColor sub = grid;
+    sub.setAlpha(18);
+    axis->grid()->setSubGridPen(QPen(sub, 1, Qt::DotLine));
+  }
+  plot.legend->setBrush(palette.color(QPalette::Base));
+  plot.legend->setBorderPen(QPen(grid));
+  plot.legend->setTextColor(text);
+  if (plot.plotLayout()->rowCount() > 1)
+    if (auto* title = qobject_cast<QCPTextElement*>(plot.plotLayout()->element(0, 0)))
+      title->setTextColor(text);
+}
+
+CorrelationPlotContents fill_correlation_plot(QCustomPlot& plot, const CorrelationPlotData& data,
+                                              const QPalette& palette) {
+  plot.clearGraphs();
+  plot.clearItems();
+  if (plot.plotLayout()->rowCount() > 1) {
+    plot.plotLayout()->removeAt(0);
+    plot.plotLayout()->simplify();
+  }
+  CorrelationPlotContents out;
+  const QColor text = palette.color(QPalette::Text);
+
+  // Groups in order of first appearance would shuffle colours between runs: sort by name.
+  std::map<QString, std::vector<size_t>> groups;
+  std::vector<double> predicted, measured;
+  double lo = HUGE_VAL, hi = 0;
+  auto extend = [&](const CorrelationPlotPoint& p) {
+    lo = std::min({lo, p.predicted_s, p.measured_s});
+    hi = std::max({hi, p.predicted_s, p.measured_s});
+  };
+  for (size_t i = 0; i < data.points.size(); ++i) {
+    const auto& p = data.points[i];
+    if (!usable(p)) {
+      ++out.left_out;
+      continue;
+    }
+    groups[p.group.isEmpty() ? QStringLiteral("all") : p.group].push_back(i);
+    predicted.push_back(p.predicted_s);
+    measured.push_back(p.measured_s);
+    extend(p);
+  }
+  for (const auto& p : data.overlay)
+    if (usable(p)) extend(p);
+  const AgreementStats overall = agreement(predicted, measured);
+  out.pearson = overall.pearson;
+  out.spearman = overall.spearman;
+  out.mape = overall.mape;
+  out.count = overall.count;
+  if (hi <= 0) {  // nothing to draw: a decade around 1 us keeps the axes sensible
+    lo = 1e-6;
+    hi = 1e-5;
+  }
+  // Axes in microseconds, the unit people read kernel times in.
+  const double lo_us = lo * 1e6 / 1.5, hi_us = hi * 1e6 * 1.5;
+
+  // The band and the diagonal first, so that points draw over them.
+  auto line = [&](double factor, const QPen& pen) {
+    QCPGraph* g = plot.addGraph();
+    g->setData(QVector<double>{lo_us, hi_us}, QVector<double>{lo_us * factor, hi_us * factor});
+    g->setPen(pen);
+    g->removeFromLegend();
+    g->setSelectable(QCP::stNone);
+    return g;
+  };
+  QColor band = text;
+  band.setAlpha(28);
+  QColor band_edge = text;
+  band_edge.setAlpha(80);
+  QCPGraph* upper = line(1.1, QPen(band_edge, 1, Qt::DashLine));
+  QCPGraph* lower = line(1 / 1.1, QPen(band_edge, 1, Qt::DashLine));
+  upper->setBrush(band);
+  upper->setChannelFillGraph(lower);
+  QCPGraph* diagonal = line(1.0, QPen(text, 1.2));
+  diagonal->setName("y = x (band: ±10 %)");
+  diagonal->addToLegend();
+
+  size_t colour = 0;
+  for (const auto& [name, indices] : groups) {
+    QCPGraph* g = plot.addGraph();
+    QVector<double> x, y;
+    std::vector<double> gp, gm;
+    for (size_t i : indices) {
+      x << data.points[i].measured_s * 1e6;
+      y << data.points[i].predicted_s * 1e6;
+      gp.push_back(data.points[i].predicted_s);
+      gm.push_back(data.points[i].measured_s);
+    }
+    // Sorted keys are QCustomPlot's precondition for lookups; keep the index order with them.
+    std::vector<size_t> order(indices.size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return x[a] < x[b]; });
+    QVector<double> sx, sy;
+    std::vector<size_t> sorted_indices;
+    for (size_t k : order) {
+      sx << x[static_cast<int>(k)];
+      sy << y[static_cast<int>(k)];
+      sorted_indices.push_back(indices[k]);
+    }
+    g->setData(sx, sy, true);
+    g->setLineStyle(QCPGraph::lsNone);
+    const QColor c = group_colour(colour++);
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, c, 6));
+    g->setPen(QPen(c));
+    const AgreementStats s = agreement(gp, gm);
+    g->setName(QString("%1 (n = %2): %3").arg(name).arg(s.count).arg(stats_text(s)));
+    out.series.push_back({g, std::move(sorted_indices), false});
+  }
+  if (!data.overlay.empty()) {
+    QCPGraph* g = plot.addGraph();
+    QVector<double> x, y;
+    std::vector<std::pair<double, size_t>> keyed;
+    for (size_t i = 0; i < data.overlay.size(); ++i)
+      if (usable(data.overlay[i])) keyed.emplace_back(data.overlay[i].measured_s * 1e6, i);
+    std::sort(keyed.begin(), keyed.end());
+    std::vector<size_t> indices;
+    for (const auto& [key, i] : keyed) {
+      x << key;
+      y << data.overlay[i].predicted_s * 1e6;
+      indices.push_back(i);
+    }
+    g->setData(x, y, true);
+    g->setLineStyle(QCPGraph::lsNone);
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, text, 7));
+    g->setName(data.overlay_title.isEmpty() ? QStringLiteral("comparison run")
+                                            : data.overlay_title);
+    out.series.push_back({g, std::move(indices), true});
+  }
+
+  for (QCPAxis* axis : {plot.xAxis, plot.yAxis}) {
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+    axis->setTicker(ticker);
+    axis->setNumberFormat("gb");
+    axis->setNumberPrecision(3);
+    axis->setRange(lo_us, hi_us);
+  }
+  plot.xAxis->setLabel("measured latency (µs)");
+  plot.yAxis->setLabel("predicted latency (µs)");
+  plot.legend->setVisible(true);
+  plot.axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+
+  QString heading = data.title.isEmpty() ? QStringLiteral("predicted vs measured") : data.title;
+  heading += QString("\n%1 points: %2").arg(out.count).arg(stats_text(overall));
+  if (out.left_out > 0)
+    heading += QString(" (%1 left out: not positive or prediction failed)").arg(out.left_out);
+  plot.plotLayout()->insertRow(0);
+  plot.plotLayout()->addElement(0, 0, new QCPTextElement(&plot, heading));
+  apply_plot_palette(plot, palette);
+  plot.replot(QCustomPlot::rpQueuedReplot);
+  return out;
+}
+
+}  // namespace ts::views

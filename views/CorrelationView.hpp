@@ -1,0 +1,60 @@
+#pragma once
+// The correlation page: the plot of CorrelationPlot with the run to show and a run to compare
+// with, a tooltip naming the operator under the cursor, and a click that selects a point (and
+// announces it, so that the other views can follow).
+#include <QWidget>
+
+#include "views/CorrelationPlot.hpp"
+
+class QComboBox;
+class QLabel;
+class QCustomPlot;
+class QCPGraph;
+class QMouseEvent;
+
+namespace ts::views {
+
+class CorrelationView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit CorrelationView(QWidget* parent = nullptr);
+
+  void setData(CorrelationPlotData data);
+  const CorrelationPlotData& data() const { return data_; }
+  const CorrelationPlotContents& contents() const { return contents_; }
+  // Runs to choose from ("run 3: host, host-suite"); `current` is the shown one.
+  void setRuns(const QStringList& runs, int current);
+  void setMessage(const QString& text);  // shown above the plot (no database, what was left out)
+
+  QCustomPlot* plot() const { return plot_; }
+  int selectedPoint() const { return selected_; }
+  void selectPoint(int index);  // -1 clears
+  // Selects the first point whose label starts with the operator's name; false when none.
+  bool selectOperator(const QString& name);
+  // Where a point is drawn, in the plot widget's pixels (for tests and keyboard navigation).
+  QPointF pointPosition(int index) const;
+  // The point nearest to a pixel position within `radius` pixels, or -1.
+  int pointAt(const QPointF& pixel, double radius = 10) const;
+
+ Q_SIGNALS:
+  void pointSelected(int index);  // into data().points
+  void runChosen(int index);      // into the list given to setRuns
+  void overlayChosen(int index);  // -1: no comparison
+
+ protected:
+  void changeEvent(QEvent* event) override;
+
+ private:
+  void hover(QMouseEvent* event);
+  void press(QMouseEvent* event);
+  QComboBox* run_;
+  QComboBox* overlay_;
+  QLabel* message_;
+  QCustomPlot* plot_;
+  QCPGraph* highlight_ = nullptr;
+  CorrelationPlotData data_;
+  CorrelationPlotContents contents_;
+  int selected_ = -1;
+};
+
+}  // namespace ts::views

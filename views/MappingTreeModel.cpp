@@ -1,0 +1,213 @@
+#include "views/MappingTreeModel.hpp"
+
+#include <QBrush>
+#include <QColor>
+
+#include "common/ByteFormat.hpp"
+
+namespace ts::views {
+namespace {
+
+QString time_text(double s) {
+  if (s >= 1e-3) return QString::number(s * 1e3, 'f', 3) + " ms";
+  if (s >= 1e-6) return QString::number(s * 1e6, 'f', 3) + " µs";
+  return QString::number(s * 1e9, 'f', 1) + " ns";
+}
+
+QString loops_text(const MappingProgram& p, const std::array<Factor, kMaxDims>& factors,
+                   const std::array<uint8_t, kMaxDims>* order) {
+  QStringList parts;
+  for (int k = 0; k < p.ndims; ++k) {
+    const int d = order ? (*order)[k] : k;
+    const Factor& f = factors[static_cast<size_t>(d)];
+    if (f.full == 1 && !f.has_tail() && !f.free) continue;
+    parts << QString::fromStdString(p.op->dims[static_cast<size_t>(d)].name + "=" + factor_text(f));
+  }
+  return parts.join(' ');
+}
+
+}  // namespace
+
+MappingTreeModel::MappingTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
+
+void MappingTreeModel::setEvaluation(std::shared_ptr<const void> keep_alive,
+                                     MappingEvaluation evaluation) {
+  beginResetModel();
+  evaluation_ = std::move(evaluation);
+  keep_alive_ = std::move(keep_alive);
+  endResetModel();
+}
+
+void MappingTreeModel::clear() { setEvaluation(nullptr, MappingEvaluation{}); }
+
+// Internal ids are program node ids + 1, so that 0 can mean "no node".
+int MappingTreeModel::nodeOf(const QModelIndex& index) const {
+  return index.isValid() ? static_cast<int>(index.internalId()) - 1 : -1;
+}
+
+QModelIndex MappingTreeModel::indexOfNode(int node, int column) const {
+  const MappingProgram& p = *evaluation_.program;
+  const int parent = p.nodes[static_cast<size_t>(node)].parent;
+  int row = 0;
+  if (parent >= 0) {
+    const auto& siblings = p.nodes[static_cast<size_t>(parent)].children;
+    row = static_cast<int>(std::find(siblings.begin(), siblings.end(), node) - siblings.begin());
+  }
+  return createIndex(row, column, static_cast<quintptr>(node + 1));
+}
+
+QModelIndex MappingTreeModel::index(int row, int column, const QModelIndex& parent) const {
+  if (!hasIndex(row, column, parent)) return {};
+  const int p = nodeOf(parent);
+  if (p < 0) return createIndex(row, column, static_cast<quintptr>(1));  // the root node 0
+  const int child =
+      evaluation_.program->nodes[static_cast<size_t>(p)].children[static_cast<size_t>(row)];
+  return createIndex(row, column, static_cast<quintptr>(child + 1));
+}
+
+QModelIndex MappingTreeModel::parent(const QModelIndex& child) const {
+  const int node = nodeOf(child);
+  if (node <= 0) return {};
+  return indexOfNode(evaluation_.program->nodes[static_cast<size_t>(node)].parent, 0);
+}
+
+int MappingTreeModel::rowCount(const QModelIndex& parent) const {
+  if (!evaluation_.program || evaluation_.program->nodes.empty()) return 0;
+  if (parent.isValid() && parent.column() != 0) return 0;
+  const int node = nodeOf(parent);
+  if (node < 0) return 1;
+  return static_cast<int>(evaluation_.program->nodes[static_cast<size_t>(node)].children.size());
+}
+
+int MappingTreeModel::columnCount(const QModelIndex&) const { return kColumnCount; }
+
+QModelIndex MappingTreeModel::failingIndex() const {
+  if (!evaluation_.program || evaluation_.evaluation.valid()) return {};
+  const int node = evaluation_.evaluation.failure_node;
+  if (node < 0 || static_cast<size_t>(node) >= evaluation_.program->nodes.size()) return {};
+  return indexOfNode(node, 0);
+}
+
+QVariant MappingTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case kNode:
+      return tr("node");
+    case kLoops:
+      return tr("loops");
+    case kFootprint:
+      return tr("footprint (per instance)");
+    case kIterations:
+      return tr("iterations");
+    case kTime:
+      return tr("time");
+    case kSplit:
+      return tr("per iteration: load / child / store");
+    case kBoundBy:
+      return tr("bound by");
+  }
+  return {};
+}
+
+QString MappingTreeModel::text(int node, int column) const {
+  const MappingProgram& p = *evaluation_.program;
+  const Evaluation& e = evaluation_.evaluation;
+  const ArchitectureGraph& g = *p.graph;
+  const ProgramNode& n = p.nodes[static_cast<size_t>(node)];
+  const size_t i = static_cast<size_t>(node);
+  const bool reported = i < e.reports.size() && e.reports[i].evaluated;
+  switch (column) {
+    case kNode:
+      switch (n.kind) {
+        case MappingNodeKind::tile:
+          return "tile " + QString::fromStdString(g.node(n.memory).name) +
+                 (n.double_buffer ? " (double-buffered)" : "");
+        case MappingNodeKind::op:
+          return QString::fromStdString("op " + g.node(n.compute).name + " (" +
+                                        p.op->stages[static_cast<size_t>(n.stage)].name + ")");
+        case MappingNodeKind::scope:
+          return "scope " + QString::fromStdString(std::string(to_string(n.scope)));
+        case MappingNodeKind::trans:
+          return QString::fromStdString("trans " +
+                                        p.op->tensors[static_cast<size_t>(n.tensor)].name + " -> " +
+                                        g.node(n.target).name);
+      }
+      return {};
+    case kLoops:
+      if (n.kind == MappingNodeKind::tile) {
+        QString t = loops_text(p, n.temporal, &n.order), s = loops_text(p, n.spatial, nullptr);
+        QString out;
+        if (!t.isEmpty()) out += "temporal " + t;
+        if (!s.isEmpty()) out += (out.isEmpty() ? "" : "  ") + QString("spatial ") + s;
+        return out;
+      }
+      if (n.kind == MappingNodeKind::op) return loops_text(p, n.op_factor, nullptr);
+      return {};
+    case kFootprint: {
+      if (n.kind != MappingNodeKind::tile || i >= e.nodes.size()) return {};
+      // Bytes of the buffers this tile places, per memory they sit in (a tile at L0A also places
+      // the B operand in L0B), as explain_tree counts them, against one instance's capacity.
+      std::vector<std::pair<int, double>> per_memory;
+      for (int k = 0; k < p.ntensors; ++k) {
+        const int memory = n.buffer[static_cast<size_t>(k)];
+        if (memory < 0) continue;
+        double b = p.element_bytes[static_cast<size_t>(k)];
+        for (int d = 0; d < p.ndims; ++d)
+          if ((p.tensor_dims[static_cast<size_t>(k)] >> d) & 1u)
+            b *= static_cast<double>(e.nodes[i].ext_full[static_cast<size_t>(d)]);
+        const double scale = n.buffer_scale[static_cast<size_t>(k)];
+        b *= (scale > 0 ? scale : 1.0) * (n.double_buffer ? 2.0 : 1.0);
+        auto it = std::find_if(per_memory.begin(), per_memory.end(),
+                               [&](const auto& m) { return m.first == memory; });
+        if (it == per_memory.end())
+          per_memory.emplace_back(memory, b);
+        else
+          it->second += b;
+      }
+      QStringList parts;
+      for (const auto& [memory, bytes] : per_memory) {
+        const double capacity = g.node(memory).capacity_bytes;
+        parts << QString("%1 %2 of %3 (%4 %)")
+                     .arg(QString::fromStdString(g.node(memory).name),
+                          QString::fromStdString(format_bytes(bytes)),
+                          QString::fromStdString(format_bytes(capacity)))
+                     .arg(capacity > 0 ? bytes / capacity * 100 : 0.0, 0, 'f', 1);
+      }
+      return parts.join(", ");
+    }
+    case kIterations:
+      return reported ? QString::number(e.reports[i].iterations, 'f', 0) +
+                            (e.reports[i].waves > 1 ? QString(" (%1 waves)").arg(e.reports[i].waves)
+                                                    : QString())
+                      : QString();
+    case kTime:
+      return reported ? time_text(e.reports[i].time_s) : QString();
+    case kSplit:
+      return reported ? time_text(e.reports[i].load_s) + " / " + time_text(e.reports[i].compute_s) +
+                            " / " + time_text(e.reports[i].store_s)
+                      : QString();
+    case kBoundBy:
+      return reported ? QString::fromStdString(bound_text(g, e.reports[i].bound)) : QString();
+  }
+  return {};
+}
+
+QVariant MappingTreeModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
+  const int node = nodeOf(index);
+  const bool failing =
+      !evaluation_.evaluation.valid() && evaluation_.evaluation.failure_node == node;
+  switch (role) {
+    case Qt::DisplayRole:
+      return text(node, index.column());
+    case FailingRole:
+      return failing;
+    case Qt::ForegroundRole:
+      return failing ? QVariant(QBrush(QColor(220, 50, 47))) : QVariant();
+    case Qt::ToolTipRole:
+      return failing ? QVariant(QString::fromStdString(evaluation_.error)) : QVariant();
+  }
+  return {};
+}
+
+}  // namespace ts::views

@@ -1,0 +1,76 @@
+#include "views/OperatorEvaluation.hpp"
+
+#include <exception>
+
+#include "analysis/MappingWriter.hpp"
+#include "mapper/OperatorPrediction.hpp"
+#include "tile/MappingLoader.hpp"
+
+namespace ts::views {
+namespace {
+
+OperatorOutcome outcome_of(const MappingProgram& program, const Evaluation& eval,
+                           std::string origin) {
+  OperatorOutcome out;
+  out.ok = true;
+  out.prediction = make_prediction(program, eval);
+  out.prediction.mapping_origin = std::move(origin);
+  out.device_bound = bound_text(*program.graph, eval.bound);
+  out.mapping_yaml = mapping_yaml(program, program.op->name, "tilescope-gui");
+  return out;
+}
+
+}  // namespace
+
+OperatorOutcome map_operator(const Operator& op, const ArchitectureGraph& graph,
+                             const MapperOptions& options) {
+  try {
+    OperatorPredictionOptions po;
+    po.mapper = options;
+    std::string origin;
+    MappingProgram program = resolve_mapping(op, graph, po, &origin);
+    Evaluation eval;
+    evaluate(program, eval);
+    throw_if_invalid(program, eval);
+    return outcome_of(program, eval, origin);
+  } catch (const std::exception& e) {
+    OperatorOutcome out;
+    out.error = e.what();
+    return out;
+  }
+}
+
+MappingEvaluation evaluate_mapping_text(const Operator& op, const ArchitectureGraph& graph,
+                                        const std::string& mapping_yaml) {
+  MappingEvaluation out;
+  try {
+    const Mapping mapping = parse_mapping(mapping_yaml, op.name + " (mapping)");
+    out.program = std::make_unique<MappingProgram>(compile_mapping(mapping, op, graph, false));
+  } catch (const std::exception& e) {
+    out.error = e.what();
+    return out;
+  }
+  evaluate(*out.program, out.evaluation);
+  try {
+    throw_if_invalid(*out.program, out.evaluation);
+  } catch (const std::exception& e) {
+    out.error = e.what();
+  }
+  return out;
+}
+
+OperatorOutcome evaluate_fixed_mapping(const Operator& op, const ArchitectureGraph& graph,
+                                       const std::string& mapping_yaml) {
+  MappingEvaluation m = evaluate_mapping_text(op, graph, mapping_yaml);
+  if (!m.valid()) {
+    OperatorOutcome out;
+    out.error = m.error;
+    out.mapping_yaml = mapping_yaml;
+    return out;
+  }
+  OperatorOutcome out = outcome_of(*m.program, m.evaluation, "fixed");
+  out.mapping_yaml = mapping_yaml;  // the text replayed, not a rewrite of it
+  return out;
+}
+
+}  // namespace ts::views
