@@ -11,6 +11,8 @@
 
 #include "Commands.hpp"
 #include "arch/ArchitectureLoader.hpp"
+#include "arch/ArchitectureWriter.hpp"
+#include "calibrate/GpuCalibration.hpp"
 #include "common/InputError.hpp"
 #include "host/CalibrationOutput.hpp"
 #include "host/HostCalibration.hpp"
@@ -78,12 +80,47 @@ int run_calibrate_host(const CalibrateHostArgs& a) {
   return 0;
 }
 
+struct CalibrateGpuArgs {
+  std::string from_runner, out;
+  std::string base = std::string(TILESCOPE_SOURCE_DIR) + "/samples/arch/nvidia-h200.yaml";
+};
+
+// `tilescope calibrate --from-runner results.jsonl --out FILE [--base GRAPH]`: the runner's
+// calibration records (docs/cupti.md) put into the base graph's datasheet figures.
+int run_calibrate_gpu(const CalibrateGpuArgs& a) {
+  if (a.out.empty())
+    throw InputError(SourceLocation{"--out", 0, 0},
+                     "--from-runner needs --out FILE, the graph to write");
+  const RunnerResults results = read_runner_results(a.from_runner);
+  const GpuCalibration cal = calibrate_gpu_graph(results, load_architecture(a.base), a.base);
+  check_writable(a.out);
+  std::string header;
+  for (const std::string& line : cal.comment_lines) header += line + "\n";
+  header += "Written by: " + command_line();
+  write_architecture(cal.graph, header, a.out);
+  load_architecture(a.out);  // what was written must read back
+  for (const std::string& m : cal.measured) std::cout << "measured: " << m << "\n";
+  std::cout << fmt::format("wrote {} ({} figures measured, the rest from {})\n", a.out,
+                           cal.measured.size(), a.base);
+  return 0;
+}
+
 }  // namespace
 
 Runner add_calibrate(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand(
-      "calibrate", "Measure a device and write it as an architecture graph (see docs/host.md)");
-  cmd->require_subcommand(1);
+  CLI::App* cmd =
+      app.add_subcommand("calibrate",
+                         "Measure a device and write it as an architecture graph (docs/host.md); "
+                         "--from-runner turns a GPU runner's calibration into one (docs/cupti.md)");
+  cmd->require_subcommand(0, 1);
+  auto gpu_args = std::make_shared<CalibrateGpuArgs>();
+  cmd->add_option("--from-runner", gpu_args->from_runner,
+                  "results of `tilescope-cupti-runner --calibrate` (JSON lines)");
+  cmd->add_option("--out", gpu_args->out, "with --from-runner: the graph to write");
+  cmd->add_option("--base", gpu_args->base,
+                  "with --from-runner: the graph whose datasheet figures are kept where "
+                  "nothing was measured")
+      ->capture_default_str();
 
   auto host_args = std::make_shared<CalibrateHostArgs>();
   CLI::App* host = cmd->add_subcommand(
@@ -103,9 +140,11 @@ Runner add_calibrate(CLI::App& app) {
       ->check(CLI::Range(1e-4, 60.0))
       ->capture_default_str();
 
-  return [host, host_args] {
+  return [host, host_args, gpu_args] {
     if (host->parsed()) return run_calibrate_host(*host_args);
-    return 2;  // unreachable: a subcommand is required
+    if (!gpu_args->from_runner.empty()) return run_calibrate_gpu(*gpu_args);
+    throw InputError(SourceLocation{"calibrate", 0, 0},
+                     "expected `calibrate host` or `calibrate --from-runner FILE --out FILE`");
   };
 }
 

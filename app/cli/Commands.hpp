@@ -23,5 +23,6 @@ Runner add_fit(CLI::App& app);
 Runner add_db(CLI::App& app);
 Runner add_simulate(CLI::App& app);
 Runner add_validate_dist(CLI::App& app);
+Runner add_import(CLI::App& app);
 
 }  // namespace ts::cli

@@ -1,6 +1,7 @@
 // `tilescope measure`: run a suite's operators on a collector, store every measurement with the
 // prediction for the same operator and mapping, so that `correlate` can join them.
 #include <fmt/format.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -20,8 +21,10 @@
 #include "host/OpenBlasCore.hpp"
 #include "mapper/MappingSet.hpp"
 #include "mapper/OperatorPrediction.hpp"
+#include "measure/MeasurementPlan.hpp"
 #include "measure/OperatorIdentity.hpp"
 #include "measure/ResultStore.hpp"
+#include "measure/RunnerImport.hpp"
 #include "tile/MappingLoader.hpp"
 #include "workload/WorkloadLoader.hpp"
 
@@ -32,11 +35,14 @@ std::atomic<bool> g_stop{false};
 
 extern "C" void on_interrupt(int) { g_stop.store(true); }
 
+constexpr const char* kHostArch = "out/host.yaml";
+
 struct MeasureArgs {
-  std::string collector = "host", workload, arch = "out/host.yaml", mappings, db, save_mappings;
-  size_t per_gemm = 8;
+  std::string collector = "host", workload, arch = kHostArch, mappings, db, save_mappings;
+  std::string plan, runner;  // cupti
+  size_t per_gemm = 0;       // 0: the collector's default (host 8, cupti 4)
   uint64_t seed = 20261129;
-  int repetitions = 7, threads = 0, group = 8;
+  int repetitions = 0, threads = 0, group = 8;  // repetitions 0: host 7, cupti 20
   bool no_flush = false, no_openblas = false;
   uint64_t budget = MapperOptions{}.budget;
 };
@@ -96,10 +102,134 @@ class ProgressBar {
   bool tty_;
 };
 
-int run_measure(const MeasureArgs& a, const std::string& command_line) {
-  if (a.collector != "host")
+}  // namespace
+
+// ImportCommand.cpp
+int print_runner_import(const RunnerImport& imported, const std::string& db);
+
+namespace {
+
+// Writes through a temporary file and a rename, so that a failure leaves no half plan.
+void write_text_file(const std::string& path, const std::string& text) {
+  if (auto parent = std::filesystem::path(path).parent_path(); !parent.empty())
+    std::filesystem::create_directories(parent);
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!(out << text)) throw InputError(SourceLocation{path, 0, 0}, "cannot write the plan");
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+// The runner beside this binary (the build puts it there), unless --runner names one.
+std::string find_runner(const std::string& given) {
+  if (!given.empty()) {
+    if (!std::filesystem::exists(given))
+      throw InputError(SourceLocation{given, 0, 0}, "no such runner (--runner)");
+    return given;
+  }
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const auto beside = self.parent_path() / "tilescope-cupti-runner";
+  if (ec || !std::filesystem::exists(beside))
+    throw InputError(SourceLocation{"--runner", 0, 0},
+                     "no tilescope-cupti-runner beside tilescope (built where the CUDA toolkit "
+                     "is found); give its path with --runner, or write a plan with --plan and "
+                     "run it on the GPU machine (docs/cupti.md)");
+  return beside.string();
+}
+
+// Runs the runner with the terminal's stderr (its progress and its one-line errors).
+int run_runner(const std::string& runner, const std::string& plan, const std::string& results) {
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("cannot start the runner: fork failed");
+  if (pid == 0) {
+    execl(runner.c_str(), runner.c_str(), "--plan", plan.c_str(), "--out", results.c_str(),
+          static_cast<char*>(nullptr));
+    std::perror(runner.c_str());
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int run_measure_cupti(const MeasureArgs& a, const std::string& command_line) {
+  if (a.plan.empty() && a.db.empty())
     throw InputError(SourceLocation{"--collector", 0, 0},
-                     "unknown collector '" + a.collector + "' (this build has: host)");
+                     "measure --collector cupti needs --plan FILE (write the plan for "
+                     "tilescope-cupti-runner) or --db FILE (run the runner here and import)");
+  std::string arch = a.arch;
+  if (arch == kHostArch) {
+    arch = std::string(TILESCOPE_SOURCE_DIR) + "/samples/arch/nvidia-h200.yaml";
+    std::cerr << "predicting on " << arch << " (give another graph with --arch)\n";
+  }
+  const ArchitectureGraph graph = load_architecture(arch);
+  const Workload workload = load_workload(a.workload);
+  GpuSuiteOptions o;
+  o.mappings_per_gemm = a.per_gemm ? a.per_gemm : o.mappings_per_gemm;
+  o.seed = a.seed;
+  o.mapper.budget = a.budget;
+  o.repetitions = a.repetitions ? a.repetitions : o.repetitions;
+  o.cold_l2 = !a.no_flush;
+  const GpuSuite suite = gpu_suite(workload, graph, o);
+  std::map<std::string, int> per_impl;
+  for (const GpuSuiteEntry& e : suite.entries) ++per_impl[e.implementation];
+  const std::vector<std::string> comments = {
+      "written by: " + command_line,
+      fmt::format("workload {} ({}), graph {} ({}, hash {})", workload.name, a.workload, graph.name,
+                  arch, suite.arch_hash),
+      fmt::format("import with: tilescope import runner RESULTS --db FILE --arch {}", arch)};
+  const std::string text = plan_text(suite, comments);
+  std::string counts;
+  for (const auto& [impl, n] : per_impl)
+    counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, impl);
+  if (!a.plan.empty()) {
+    write_text_file(a.plan, text);
+    std::cout << fmt::format("wrote {} jobs ({}) to {}", suite.entries.size(), counts, a.plan)
+              << (suite.notes.empty()
+                      ? std::string()
+                      : fmt::format("; {} left out (see the plan's comments)", suite.notes.size()))
+              << "\n";
+    return 0;
+  }
+  const std::string runner = find_runner(a.runner);
+  const auto dir = std::filesystem::temp_directory_path() /
+                   fmt::format("tilescope-cupti-{}", static_cast<long>(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string plan = (dir / "suite.plan").string(),
+                    results = (dir / "results.jsonl").string();
+  write_text_file(plan, text);
+  const int rc = run_runner(runner, plan, results);
+  if (rc == 2) return 2;  // no device or a bad plan: the runner said why in one line
+  if (rc != 0 && rc != 1)
+    throw std::runtime_error(
+        fmt::format("{} ended with status {}; its results are in {}", runner, rc, results));
+  RunnerImportOptions io;
+  io.results_path = results;
+  io.db_path = a.db;
+  io.workload_file = a.workload;
+  io.arch_file = arch;
+  io.mapper = o.mapper;
+  io.command_line = command_line;
+  io.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
+  const int printed = print_runner_import(import_runner_results(io), a.db);
+  std::filesystem::remove_all(dir);
+  return rc == 1 ? 1 : printed;
+}
+
+int run_measure(const MeasureArgs& args, const std::string& command_line) {
+  if (args.collector == "cupti") return run_measure_cupti(args, command_line);
+  if (args.collector != "host")
+    throw InputError(SourceLocation{"--collector", 0, 0},
+                     "unknown collector '" + args.collector + "' (this build has: host, cupti)");
+  if (args.db.empty())
+    throw InputError(SourceLocation{"--db", 0, 0},
+                     "measure --collector host needs --db FILE, the results database");
+  MeasureArgs a = args;
+  if (a.per_gemm == 0) a.per_gemm = 8;
+  if (a.repetitions == 0) a.repetitions = 7;
   if (!std::filesystem::exists(a.arch))
     throw InputError(SourceLocation{a.arch, 0, 0},
                      "no such architecture graph; `tilescope calibrate host --out " + a.arch +
@@ -261,21 +391,27 @@ Runner add_measure(CLI::App& app) {
   auto a = std::make_shared<MeasureArgs>();
   auto* cmd = app.add_subcommand(
       "measure", "run a suite's operators on a collector and store measurements and predictions");
-  cmd->add_option("--collector", a->collector, "where to measure (host)")->capture_default_str();
+  cmd->add_option("--collector", a->collector,
+                  "where to measure: host (this CPU) or cupti (an NVIDIA GPU, docs/cupti.md)")
+      ->capture_default_str();
   cmd->add_option("--workload", a->workload, "workload suite (YAML)")->required();
   cmd->add_option("--arch", a->arch, "the collector's architecture graph (from calibrate)")
       ->capture_default_str();
-  cmd->add_option("--db", a->db, "results database (SQLite), created when missing")->required();
+  cmd->add_option("--db", a->db, "results database (SQLite), created when missing");
+  cmd->add_option("--plan", a->plan,
+                  "cupti: write the plan for tilescope-cupti-runner to this file and stop");
+  cmd->add_option("--runner", a->runner,
+                  "cupti: the runner to run (default: tilescope-cupti-runner beside tilescope)");
   cmd->add_option("--mappings", a->mappings,
                   "folder of mapping files (each names its operator) for the GEMMs; default: "
                   "the mapper's top 3 and seeded samples of its valid space");
-  cmd->add_option("--mappings-per-gemm", a->per_gemm, "mappings per GEMM when generated")
-      ->capture_default_str();
+  cmd->add_option("--mappings-per-gemm", a->per_gemm,
+                  "mappings per GEMM when generated (default: host 8, cupti 4)");
   cmd->add_option("--seed", a->seed, "seed for drawn mappings, job order and operand values")
       ->capture_default_str();
   cmd->add_option("--save-mappings", a->save_mappings, "write the measured mappings to a folder");
-  cmd->add_option("--repetitions", a->repetitions, "timed repetitions per operator (>= 5)")
-      ->capture_default_str();
+  cmd->add_option("--repetitions", a->repetitions,
+                  "timed repetitions per operator (>= 5; default: host 7, cupti 20)");
   cmd->add_option("--threads", a->threads, "threads (0: one per core)")->capture_default_str();
   cmd->add_option("--group", a->group, "operators whose repetitions are interleaved")
       ->capture_default_str();

@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
   reg(&ts::cli::add_db);
   reg(&ts::cli::add_simulate);
   reg(&ts::cli::add_validate_dist);
+  reg(&ts::cli::add_import);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -143,7 +143,9 @@ std::string kernel_record(const PlanJob& job, const Plan& plan, const Options& o
       .add("dtype", job.dtype)
       .add("implementation", to_string(job.impl))
       .add("mapping_hash", job.mapping_hash)
-      .add("mapping_name", job.mapping_name);
+      .add("mapping_name", job.mapping_name)
+      .add("spec", job.spec)
+      .add("mapping_yaml", job.mapping_yaml);
   if (job.impl == Implementation::tilescope)
     j.add("block", std::to_string(job.block_m) + "x" + std::to_string(job.block_n) + "x" +
                        std::to_string(job.block_k))

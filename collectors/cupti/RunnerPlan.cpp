@@ -117,6 +117,10 @@ PlanJob parse_job(const std::string& text, const std::string& file, int line) {
       job.mapping_hash = value;
     } else if (key == "mapping_name") {
       job.mapping_name = value;
+    } else if (key == "spec") {
+      job.spec = percent_decode(value, file, line);
+    } else if (key == "mapping_yaml") {
+      job.mapping_yaml = percent_decode(value, file, line);
     } else if (key == "reps") {
       job.repetitions = static_cast<int>(parse_int(value, file, line, key, 3));
     } else if (key == "l2") {
@@ -127,7 +131,7 @@ PlanJob parse_job(const std::string& text, const std::string& file, int line) {
       fail(file, line,
            "unknown key '" + key +
                "': expected suite, op, type, steps, shape, dtype, impl, block, warp, mapping, "
-               "mapping_name, reps or l2");
+               "mapping_name, spec, mapping_yaml, reps or l2");
     }
   }
   for (const char* required : {"op", "type", "shape", "dtype", "impl"}) {
@@ -166,6 +170,30 @@ PlanJob parse_job(const std::string& text, const std::string& file, int line) {
 }
 
 }  // namespace
+
+std::string percent_decode(const std::string& text, const std::string& file, int line) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '%') {
+      out += text[i];
+      continue;
+    }
+    auto hex = [](char c) {
+      return c >= '0' && c <= '9'   ? c - '0'
+             : c >= 'a' && c <= 'f' ? c - 'a' + 10
+             : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                    : -1;
+    };
+    const int hi = i + 1 < text.size() ? hex(text[i + 1]) : -1;
+    const int lo = i + 2 < text.size() ? hex(text[i + 2]) : -1;
+    if (hi < 0 || lo < 0)
+      fail(file, line, "'%' at byte " + std::to_string(i + 1) + ": expected two hex digits");
+    out += static_cast<char>(hi * 16 + lo);
+    i += 2;
+  }
+  return out;
+}
 
 std::string to_string(Implementation impl) {
   switch (impl) {

@@ -36,6 +36,10 @@ struct PlanJob {
   int warp_m = 0, warp_n = 0;
   std::string mapping_hash;  // 16 hex digits, empty for library and vector kernels
   std::string mapping_name;
+  // Opaque to the runner, echoed into the results so that tilescope can rebuild the operator and
+  // the mapping without regenerating them: a one-line operator entry and a mapping file.
+  std::string spec;
+  std::string mapping_yaml;
   int repetitions = 20;
   bool cold_l2 = true;  // flush L2 before every repetition
 
@@ -47,6 +51,10 @@ struct Plan {
   int version = 0;
   std::vector<PlanJob> jobs;
 };
+
+// Values hold no spaces: `%XX` stands for the byte XX (hex), as in URLs. Throws PlanError for
+// a `%` not followed by two hex digits.
+std::string percent_decode(const std::string& text, const std::string& file, int line);
 
 // Throws PlanError("file:line: what is wrong, what was expected").
 Plan parse_plan(std::istream& in, const std::string& file_name);

@@ -88,13 +88,25 @@ TEST_CASE("plan errors name the file, the line and what was expected", "[cupti][
             .find("test.plan:3: block and warp tiles") == 0);
   CHECK(error_of(kHeader + "job op=x colour=red\n") ==
         "test.plan:3: unknown key 'colour': expected suite, op, type, steps, shape, dtype, impl, "
-        "block, warp, mapping, mapping_name, reps or l2");
+        "block, warp, mapping, mapping_name, spec, mapping_yaml, reps or l2");
   CHECK(error_of(kHeader + "job op=x mapping=XYZ\n") ==
         "test.plan:3: mapping 'XYZ': expected 16 lower-case hex digits");
   CHECK(error_of(kHeader + "job op=x reps=2\n") ==
         "test.plan:3: 'reps=2': expected an integer >= 3");
   CHECK(error_of(kHeader + "job op=x block=12x4\n") ==
         "test.plan:3: 'block=12x4': expected 3 sizes joined by 'x'");
+}
+
+TEST_CASE("opaque values are percent-encoded", "[cupti][plan]") {
+  const Plan p = parse(kHeader +
+                       "job op=x type=add shape=rows:2,cols:2 dtype=fp32 impl=vector "
+                       "spec={name:%20x,%20type:%20add}%0A mapping_yaml=a%3db%25\n");
+  CHECK(p.jobs[0].spec == "{name: x, type: add}\n");
+  CHECK(p.jobs[0].mapping_yaml == "a=b%");
+  CHECK(error_of(kHeader + "job op=x spec=a%2\n") ==
+        "test.plan:3: '%' at byte 2: expected two hex digits");
+  CHECK(error_of(kHeader + "job op=x spec=%zz\n") ==
+        "test.plan:3: '%' at byte 1: expected two hex digits");
 }
 
 TEST_CASE("a missing plan file is an error at line 0", "[cupti][plan]") {

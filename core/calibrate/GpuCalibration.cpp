@@ -1,0 +1,131 @@
+#include "calibrate/GpuCalibration.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "calibrate/GraphParameter.hpp"
+#include "common/InputError.hpp"
+
+namespace ts {
+namespace {
+
+const RunnerCalibrationRecord* find_figure(const RunnerResults& r, const std::string& name) {
+  for (const auto& c : r.calibration)
+    if (c.figure == name) return &c;
+  return nullptr;
+}
+
+void expect_unit(const RunnerResults& r, const RunnerCalibrationRecord& c, const char* unit) {
+  if (c.unit != unit)
+    throw InputError(SourceLocation{r.file, c.line, 0},
+                     fmt::format("{} in '{}': expected {}", c.figure, c.unit, unit));
+}
+
+void set_if_present(ArchitectureGraph& g, const std::string& path, double value) {
+  try {
+    set_parameter(g, path, value);
+  } catch (const InputError&) {
+    // the base graph has no such edge or node: nothing to set
+  }
+}
+
+}  // namespace
+
+GpuCalibration calibrate_gpu_graph(const RunnerResults& results, ArchitectureGraph base,
+                                   const std::string& base_file) {
+  if (results.calibration.empty())
+    throw InputError(SourceLocation{results.file, 0, 0},
+                     "no calibration records: expected the output of "
+                     "`tilescope-cupti-runner --calibrate`");
+  GpuCalibration out;
+  ArchitectureGraph& g = base;
+  auto note = [&](const std::string& text) { out.measured.push_back(text); };
+
+  // Device properties: SM count, clock, memory and L2 sizes.
+  int sm_count = 0;
+  double clock_hz = 0;
+  std::string device_name;
+  if (const auto* d = find_figure(results, "device")) {
+    const auto p = nlohmann::json::parse(d->properties_json);
+    device_name = p.value("name", std::string());
+    sm_count = p.value("sm_count", 0);
+    clock_hz = p.value("sm_clock_khz", 0) * 1e3;
+    if (clock_hz > 0) {
+      set_parameter(g, "clock", clock_hz);
+      note(fmt::format("clock {:.4g} GHz (device attribute: peak SM clock)", clock_hz * 1e-9));
+    }
+    if (sm_count > 0) {
+      for (const char* n : {"SMEM", "RF", "TensorCore", "CUDACores"})
+        if (auto id = g.find_node(n)) g.nodes[*id].instances = sm_count;
+      note(fmt::format("{} SMs (instances of SMEM, RF, TensorCore, CUDACores)", sm_count));
+    }
+    if (auto id = g.find_node("HBM"); id && p.value("memory_bytes", int64_t{0}) > 0) {
+      g.nodes[*id].capacity_bytes = static_cast<double>(p["memory_bytes"].get<int64_t>());
+      note(fmt::format("HBM capacity {} B (device property)", p["memory_bytes"].get<int64_t>()));
+    }
+    if (auto id = g.find_node("L2"); id && p.value("l2_bytes", int64_t{0}) > 0) {
+      g.nodes[*id].capacity_bytes = static_cast<double>(p["l2_bytes"].get<int64_t>());
+      note(fmt::format("L2 capacity {} B (device property)", p["l2_bytes"].get<int64_t>()));
+    }
+  }
+  if (sm_count == 0)
+    if (auto id = g.find_node("SMEM")) sm_count = static_cast<int>(g.nodes[*id].instances);
+  if (clock_hz == 0) clock_hz = g.clock_hz;
+
+  if (const auto* c = find_figure(results, "hbm_copy_bandwidth")) {
+    expect_unit(results, *c, "B/s");
+    set_if_present(g, "node:HBM.bandwidth", c->value);
+    set_if_present(g, "edge:HBM->L2.bandwidth", c->value);
+    set_if_present(g, "edge:L2->HBM.bandwidth", c->value);
+    note(fmt::format("HBM bandwidth {:.4g} TB/s ({})", c->value * 1e-12, c->method));
+  }
+  if (const auto* c = find_figure(results, "l2_read_bandwidth")) {
+    expect_unit(results, *c, "B/s");
+    set_if_present(g, "edge:L2->SMEM.bandwidth", c->value);
+    set_if_present(g, "edge:SMEM->L2.bandwidth", c->value);
+    note(fmt::format("L2 bandwidth {:.4g} TB/s ({})", c->value * 1e-12, c->method));
+  }
+  if (const auto* c = find_figure(results, "smem_read_bandwidth")) {
+    expect_unit(results, *c, "B/s");
+    const double per_sm = c->value / std::max(sm_count, 1);
+    set_if_present(g, "edge:SMEM->RF.bandwidth", per_sm);
+    set_if_present(g, "edge:RF->SMEM.bandwidth", per_sm);
+    note(fmt::format("shared-memory bandwidth {:.4g} B/cycle per SM ({})", per_sm / clock_hz,
+                     c->method));
+  }
+  for (const char* dtype : {"fp16", "bf16"}) {
+    const auto* c = find_figure(results, std::string("tensor_") + dtype + "_flops");
+    auto id = g.find_node("TensorCore");
+    if (!c || !id) continue;
+    expect_unit(results, *c, "FLOP/s");
+    // matmul capabilities count multiply-accumulates: FLOP/s / 2 per SM per cycle
+    const double macs = c->value / 2 / std::max(sm_count, 1) / clock_hz;
+    for (ComputeCapability& cap : g.nodes[*id].capabilities)
+      if (std::string(to_string(cap.dtype)) == dtype) cap.ops_per_cycle = macs;
+    note(fmt::format("tensor-core {} {:.4g} TFLOP/s = {:.0f} MACs per cycle per SM ({})", dtype,
+                     c->value * 1e-12, macs, c->method));
+  }
+  if (const auto* c = find_figure(results, "launch_overhead")) {
+    expect_unit(results, *c, "s");
+    g.launch_overhead_s = c->value;
+    note(fmt::format("launch overhead {:.3g} us ({})", c->value * 1e6, c->method));
+  }
+  if (!device_name.empty()) g.description = device_name + ", calibrated by tilescope-cupti-runner";
+  g.name = g.name + "-measured";
+
+  out.comment_lines.push_back(fmt::format("Calibrated from {} on {}; base graph {}.", results.file,
+                                          device_name.empty() ? "an unnamed device" : device_name,
+                                          base_file));
+  out.comment_lines.push_back(
+      "Measured (tilescope-cupti-runner --calibrate, CUPTI kernel durations, median):");
+  for (const auto& m : out.measured) out.comment_lines.push_back("  " + m);
+  out.comment_lines.push_back(
+      "Every other figure (edge latencies, RF and CUDA-core rates, fp8) is the base graph's "
+      "datasheet or assumed value.");
+  out.graph = std::move(g);
+  return out;
+}
+
+}  // namespace ts

@@ -1,0 +1,246 @@
+#include "measure/MeasurementPlan.hpp"
+
+#include <fmt/format.h>
+
+#include "analysis/MappingWriter.hpp"
+#include "analysis/Prediction.hpp"
+#include "analysis/TileAnalysis.hpp"
+#include "mapper/MappingSet.hpp"
+#include "mapper/OperatorPrediction.hpp"
+#include "measure/OperatorIdentity.hpp"
+
+namespace ts {
+namespace {
+
+// H100/H200: 227 KiB of shared memory per block with the opt-in attribute (CUDA C++ Programming
+// Guide, compute capability 9.0). The runner checks the device's own figure again.
+constexpr int64_t kMaxSharedBytesPerBlock = 232448;
+
+void multiply_subtree(const MappingProgram& p, int node, int dim, bool include_self,
+                      int64_t& product) {
+  const ProgramNode& n = p.nodes[node];
+  if (include_self) {
+    if (n.kind == MappingNodeKind::tile)
+      product *= n.temporal[dim].full * n.spatial[dim].full;
+    else if (n.kind == MappingNodeKind::op)
+      product *= n.op_factor[dim].full;
+  }
+  for (int c : n.children) multiply_subtree(p, c, dim, true, product);
+}
+
+int64_t subtree_extent(const MappingProgram& p, int node, int dim, bool include_self) {
+  if (dim < 0) return 1;
+  int64_t product = 1;
+  multiply_subtree(p, node, dim, include_self, product);
+  return product;
+}
+
+std::string dtype_text(DataType t) { return std::string(to_string(t)); }
+
+std::string shape_field(const Operator& op) {
+  std::string out;
+  for (const Dimension& d : op.dims) {
+    const std::string name = d.name == "R" ? "rows" : d.name == "C" ? "cols" : d.name;
+    out += fmt::format("{}{}:{}", out.empty() ? "" : ",", name, d.size);
+  }
+  return out;
+}
+
+// Plan values hold no spaces (docs/formats.md): bytes outside a safe set become %XX.
+std::string percent_encode(const std::string& text) {
+  std::string out;
+  for (const unsigned char c : text) {
+    const bool safe =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+        std::string_view("_-.,:/{}[]()<>*+!?@^|~'\"").find(c) != std::string_view::npos;
+    out += safe ? std::string(1, static_cast<char>(c)) : fmt::format("%{:02X}", c);
+  }
+  return out;
+}
+
+bool runner_has_step(const std::string& s) {
+  return s == "add" || s == "gelu" || s == "softmax" || s == "layernorm";
+}
+
+PredictionRecord prediction_record(const Prediction& p, const OperatorKey& key,
+                                   const std::optional<MappingRecord>& mapping,
+                                   const ArchitectureGraph& g, const std::string& chosen_yaml) {
+  PredictionRecord r;
+  r.op = key;
+  r.mapping = mapping;
+  r.arch_hash = hash_text(g.content_hash());
+  r.arch_name = g.name;
+  r.device_s = p.latency_us * 1e-6;
+  r.launch_s = p.launch_overhead_us * 1e-6;
+  r.bound_by = p.bound_by;
+  r.chosen_mapping_yaml = chosen_yaml;
+  return r;
+}
+
+}  // namespace
+
+std::optional<GpuGemmTiling> gpu_gemm_tiling(const MappingProgram& p, std::string* why) {
+  auto refuse = [&](const std::string& reason) -> std::optional<GpuGemmTiling> {
+    if (why) *why = reason;
+    return std::nullopt;
+  };
+  const int m = p.op->find_dim("M"), n = p.op->find_dim("N"), k = p.op->find_dim("K"),
+            b = p.op->find_dim("B");
+  if (m < 0 || n < 0 || k < 0) return refuse("not a GEMM (dimensions M, N, K)");
+  int spatial = -1;
+  for (size_t i = 0; i < p.nodes.size() && spatial < 0; ++i)
+    if (p.nodes[i].kind == MappingNodeKind::tile &&
+        (p.nodes[i].spatial[m].full > 1 || p.nodes[i].spatial[n].full > 1))
+      spatial = static_cast<int>(i);
+  if (spatial < 0) return refuse("no spatial loop spreads thread blocks over the SMs");
+  if (p.nodes[spatial].children.size() != 1 ||
+      p.nodes[p.nodes[spatial].children[0]].kind != MappingNodeKind::tile)
+    return refuse("the spatial loop has not exactly one tile below it");
+  const int block = p.nodes[spatial].children[0];
+  if (subtree_extent(p, block, b, true) != 1)
+    return refuse("a thread block would hold several batch entries");
+  GpuGemmTiling t;
+  t.block_m = static_cast<int>(subtree_extent(p, block, m, true));
+  t.block_n = static_cast<int>(subtree_extent(p, block, n, true));
+  t.block_k = static_cast<int>(subtree_extent(p, block, k, false));
+  if (t.block_m % 16 || t.block_n % 16 || t.block_k % 16)
+    return refuse(fmt::format("block {}x{}x{}: the WMMA kernel needs multiples of 16", t.block_m,
+                              t.block_n, t.block_k));
+  // Largest warp tile that leaves 4..16 warps; else the largest at all (1..32 warps).
+  int best = 0;
+  for (int pass = 0; pass < 2 && best == 0; ++pass)
+    for (int wm : {64, 48, 32, 16})
+      for (int wn : {64, 48, 32, 16}) {
+        if (t.block_m % wm || t.block_n % wn) continue;
+        const int warps = (t.block_m / wm) * (t.block_n / wn);
+        const bool ok = pass == 0 ? (warps >= 4 && warps <= 16) : warps <= 32;
+        if (ok && wm * wn > best) best = wm * wn, t.warp_m = wm, t.warp_n = wn;
+      }
+  if (best == 0)
+    return refuse(fmt::format("block {}x{} needs more than 32 warps", t.block_m, t.block_n));
+  const int64_t warps = int64_t(t.block_m / t.warp_m) * (t.block_n / t.warp_n);
+  const int64_t smem =
+      (int64_t(t.block_m) * (t.block_k + 8) + int64_t(t.block_k) * (t.block_n + 8)) * 2 +
+      warps * 1024;
+  if (smem > kMaxSharedBytesPerBlock)
+    return refuse(fmt::format("block {}x{}x{} needs {} B of shared memory (at most {})", t.block_m,
+                              t.block_n, t.block_k, smem, kMaxSharedBytesPerBlock));
+  return t;
+}
+
+GpuSuite gpu_suite(const Workload& workload, const ArchitectureGraph& graph,
+                   const GpuSuiteOptions& options) {
+  GpuSuite suite;
+  suite.arch_hash = hash_text(graph.content_hash());
+  const std::string common =
+      fmt::format("reps={} l2={}", options.repetitions, options.cold_l2 ? "cold" : "warm");
+  for (const Operator& op : workload.operators) {
+    const DataType dt = op.primary_dtype();
+    if (dt != DataType::fp16 && dt != DataType::bf16 && dt != DataType::fp32) {
+      suite.notes.push_back(
+          fmt::format("{}: dtype {} is not in the runner's suite", op.name, dtype_text(dt)));
+      continue;
+    }
+    const std::string dtype = dtype_text(dt);
+    const OperatorKey key = operator_key(op, workload.name);
+    const bool gemm = op.type == "gemm" || op.type == "batched_gemm";
+    std::string steps;
+    if (!gemm) {
+      bool runnable = true;
+      for (const Stage& s : op.stages) {
+        runnable = runnable && runner_has_step(s.name);
+        steps += (steps.empty() ? "" : ",") + s.name;
+      }
+      if (!runnable) {
+        suite.notes.push_back(fmt::format(
+            "{} ({}: {}): the runner has kernels for add, gelu, softmax, layernorm and chains of "
+            "them only",
+            op.name, op.type, steps));
+        continue;
+      }
+    }
+    const std::string head = fmt::format(
+        "job suite={} op={} type={}{} shape={} dtype={}", workload.name, op.name, op.type,
+        op.is_fused() ? " steps=" + steps : std::string(), shape_field(op), dtype);
+    if (gemm && dt != DataType::fp32) {
+      // More candidates than wanted: some mappings do not suit the WMMA kernel.
+      std::vector<NamedProgram> programs =
+          suite_mappings(op, graph, options.mappings_per_gemm * 3, options.seed, options.mapper);
+      size_t taken = 0;
+      for (NamedProgram& np : programs) {
+        if (taken == options.mappings_per_gemm) break;
+        std::string why;
+        const std::optional<GpuGemmTiling> tiling = gpu_gemm_tiling(np.program, &why);
+        if (!tiling) {
+          suite.notes.push_back(fmt::format("{} mapping {}: {}", op.name, np.name, why));
+          continue;
+        }
+        Evaluation eval;
+        evaluate(np.program, eval);
+        throw_if_invalid(np.program, eval);
+        GpuSuiteEntry e;
+        e.op = op;
+        e.key = key;
+        e.implementation = "tilescope";
+        e.dtype = dtype;
+        e.mapping = mapping_record(np.program, np.name);
+        e.tiling = tiling;
+        e.prediction =
+            prediction_record(make_prediction(np.program, eval), key, e.mapping, graph, "");
+        e.plan_line = fmt::format(
+            "{} impl=tilescope block={}x{}x{} warp={}x{} mapping={} mapping_name={} "
+            "{} spec={} mapping_yaml={}",
+            head, tiling->block_m, tiling->block_n, tiling->block_k, tiling->warp_m, tiling->warp_n,
+            e.mapping->hash, np.name, common, percent_encode(key.spec),
+            percent_encode(e.mapping->yaml));
+        suite.entries.push_back(std::move(e));
+        ++taken;
+      }
+      if (taken == 0)
+        suite.notes.push_back(fmt::format("{}: no mapping suits tilescope's CUDA GEMM", op.name));
+    }
+    // A black box (cuBLAS, cuBLASLt) or the runner's vector kernels: the mapper's choice is the
+    // prediction.
+    MappingProgram chosen;
+    OperatorPredictionOptions o;
+    o.mapper = options.mapper;
+    Prediction p;
+    try {
+      p = predict_operator(op, graph, o, &chosen);
+    } catch (const InputError& e) {
+      suite.notes.push_back(
+          fmt::format("{}: no prediction on {}: {}", op.name, graph.name, e.message()));
+      continue;
+    }
+    const std::string chosen_yaml = mapping_yaml(chosen, op.name + "-mapper", "");
+    std::vector<std::string> impls;
+    if (gemm) {
+      impls.push_back("cublas");
+      if (options.cublaslt) impls.push_back("cublaslt");
+    } else {
+      impls.push_back("vector");
+    }
+    for (const std::string& impl : impls) {
+      GpuSuiteEntry e;
+      e.op = op;
+      e.key = key;
+      e.implementation = impl;
+      e.dtype = dtype;
+      e.prediction = prediction_record(p, key, std::nullopt, graph, chosen_yaml);
+      e.plan_line =
+          fmt::format("{} impl={} {} spec={}", head, impl, common, percent_encode(key.spec));
+      suite.entries.push_back(std::move(e));
+    }
+  }
+  return suite;
+}
+
+std::string plan_text(const GpuSuite& suite, const std::vector<std::string>& comment_lines) {
+  std::string out = "tilescope-plan 1\n";
+  for (const std::string& c : comment_lines) out += "# " + c + "\n";
+  for (const std::string& c : suite.notes) out += "# left out: " + c + "\n";
+  for (const GpuSuiteEntry& e : suite.entries) out += e.plan_line + "\n";
+  return out;
+}
+
+}  // namespace ts

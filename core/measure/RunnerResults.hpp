@@ -1,0 +1,52 @@
+#pragma once
+// The JSON lines that tilescope-cupti-runner writes (docs/formats.md, "Runner results"), read
+// strictly: a malformed line, a record of a newer runner version, or a field of the wrong type is
+// an InputError at file:line, so that `import runner` can refuse the whole file before it
+// touches a database.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ts {
+
+// The newest results version this tilescope reads (collectors/cupti/RunnerVersion.hpp).
+constexpr int kRunnerResultsVersion = 1;
+
+struct RunnerTimes {
+  double min_ns = 0, median_ns = 0, max_ns = 0, spread = 0;
+};
+
+struct RunnerKernelRecord {
+  int line = 0;  // in the results file
+  int plan_line = 0;
+  std::string suite, op, type, steps, shape, dtype, implementation;
+  std::string mapping_hash, mapping_name, block, warp, l2, algorithm, kernel_names;
+  std::string spec;          // the operator as one workload entry (workload/OperatorSpec.hpp)
+  std::string mapping_yaml;  // tilescope kernel: the mapping file it ran
+  int repetitions = 0;
+  RunnerTimes device, host_call;
+  double max_error = 0;
+  bool checked = false;
+  std::string device_name;
+};
+
+struct RunnerCalibrationRecord {
+  int line = 0;
+  std::string figure;  // hbm_copy_bandwidth, l2_read_bandwidth, ..., device
+  double value = 0;
+  std::string unit, method;
+  std::string properties_json;  // figure "device": the device's properties
+};
+
+struct RunnerResults {
+  std::string file;
+  std::string run_device_json;  // the "device" object of the first run record, or "{}"
+  std::vector<RunnerKernelRecord> kernels;
+  std::vector<RunnerCalibrationRecord> calibration;
+  std::vector<std::string> job_errors;  // "file:line: operator impl: message" of error records
+};
+
+RunnerResults read_runner_results(const std::string& path);
+RunnerResults parse_runner_results(const std::string& text, const std::string& file_name);
+
+}  // namespace ts
