@@ -202,7 +202,10 @@ int run_measure_cupti(const MeasureArgs& a, const std::string& command_line) {
                     results = (dir / "results.jsonl").string();
   write_text_file(plan, text);
   const int rc = run_runner(runner, plan, results);
-  if (rc == 2) return 2;  // no device or a bad plan: the runner said why in one line
+  if (rc == 2) {  // no device or a bad plan: the runner said why in one line
+    std::filesystem::remove_all(dir);
+    return 2;
+  }
   if (rc != 0 && rc != 1)
     throw std::runtime_error(
         fmt::format("{} ended with status {}; its results are in {}", runner, rc, results));
