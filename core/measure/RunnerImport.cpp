@@ -32,7 +32,9 @@ Measurement measurement(const ResolvedRecord& r, TimingScope scope) {
   Measurement m;
   m.op = r.key;
   m.mapping = r.mapping;
-  m.implementation = r.record->implementation;
+  // The store's name for tilescope's own kernel, whose tiling is the mapping, is `tiled` (as
+  // the host collector's), so that correlate's per-shape ranking of mappings covers it.
+  m.implementation = r.record->implementation == "tilescope" ? "tiled" : r.record->implementation;
   m.scope = scope;
   m.repetitions = r.record->repetitions;
   m.min_ns = t.min_ns;
@@ -133,7 +135,11 @@ RunnerImport import_runner_results(const RunnerImportOptions& o) {
   const nlohmann::json device = nlohmann::json::parse(results.run_device_json, nullptr, false);
   std::string device_name = device.is_object() ? device.value("name", std::string()) : "";
   if (device_name.empty()) device_name = results.kernels.front().device_name;
-  const std::string suite = results.kernels.front().suite;
+  // Results of several plans may be imported as one file: the run names every suite in it.
+  std::string suite;
+  for (const RunnerKernelRecord& r : results.kernels)
+    if (("+" + suite + "+").find("+" + r.suite + "+") == std::string::npos)
+      suite += (suite.empty() ? "" : "+") + r.suite;
   for (const char* impl : {"tilescope", "cublas", "cublaslt", "vector"}) {
     for (TimingScope scope : {TimingScope::device, TimingScope::host_call}) {
       std::vector<Measurement> ms;
