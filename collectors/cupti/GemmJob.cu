@@ -57,7 +57,9 @@ __global__ void tiled_gemm(const T* __restrict__ a, const T* __restrict__ b, T* 
   const bool vec_a = s.k % 8 == 0, vec_b = s.n % 8 == 0;
 
   wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[FM][FN];
+#pragma unroll
   for (int i = 0; i < FM; ++i)
+#pragma unroll
     for (int j = 0; j < FN; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
 
   for (int k0 = 0; k0 < s.k; k0 += bk) {
@@ -85,17 +87,23 @@ __global__ void tiled_gemm(const T* __restrict__ a, const T* __restrict__ b, T* 
     for (int kk = 0; kk < bk; kk += 16) {
       wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major> fa[FM];
       wmma::fragment<wmma::matrix_b, 16, 16, 16, T, wmma::row_major> fb[FN];
+#pragma unroll
       for (int i = 0; i < FM; ++i)
         wmma::load_matrix_sync(fa[i], as + (wm * 16 * FM + i * 16) * lda + kk, lda);
+#pragma unroll
       for (int j = 0; j < FN; ++j)
         wmma::load_matrix_sync(fb[j], bs + kk * ldb + wn * 16 * FN + j * 16, ldb);
+#pragma unroll
       for (int i = 0; i < FM; ++i)
+#pragma unroll
         for (int j = 0; j < FN; ++j) wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
     }
     __syncthreads();
   }
   float* mine = stage + warp * 256;
+#pragma unroll
   for (int i = 0; i < FM; ++i) {
+#pragma unroll
     for (int j = 0; j < FN; ++j) {
       wmma::store_matrix_sync(mine, acc[i][j], 16, wmma::mem_row_major);
       __syncwarp();
@@ -245,6 +253,15 @@ class GemmJob : public DeviceJob {
       TS_CUDA(cudaFuncSetAttribute(tiled_gemm<T, FM, FN>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    static_cast<int>(smem_bytes_)));
+      // The compiled kernel's registers bound the threads a block may have.
+      cudaFuncAttributes attr{};
+      TS_CUDA(cudaFuncGetAttributes(&attr, tiled_gemm<T, FM, FN>));
+      if (attr.maxThreadsPerBlock < threads_)
+        throw DeviceError("warp tile " + std::to_string(FM * 16) + "x" + std::to_string(FN * 16) +
+                          ": the kernel uses " + std::to_string(attr.numRegs) +
+                          " registers per thread, so at most " +
+                          std::to_string(attr.maxThreadsPerBlock) + " threads per block; " +
+                          std::to_string(threads_) + " needed");
       return;
     }
     const dim3 grid((shape_.n + bn - 1) / bn, (shape_.m + bm - 1) / bm, shape_.batch);

@@ -106,18 +106,27 @@ std::optional<GpuGemmTiling> gpu_gemm_tiling(const MappingProgram& p, std::strin
   if (t.block_m % 16 || t.block_n % 16 || t.block_k % 16)
     return refuse(fmt::format("block {}x{}x{}: the WMMA kernel needs multiples of 16", t.block_m,
                               t.block_n, t.block_k));
-  // Largest warp tile that leaves 4..16 warps; else the largest at all (1..32 warps).
+  // Largest warp tile that leaves 4..16 warps; else the largest at all (1..32 warps). Registers
+  // bound it too: a thread holds 8 fp32 per 16x16 accumulator fragment, 4 per operand fragment,
+  // and about 44 more (ptxas on sm_90: 64x64 warps use 203); a block has at most 65536 (the runner
+  // checks the compiled kernel again).
+  auto registers = [](int wm, int wn) {
+    const int fm = wm / 16, fn = wn / 16;
+    return 32 * (8 * fm * fn + 4 * (fm + fn) + 44);
+  };
   int best = 0;
   for (int pass = 0; pass < 2 && best == 0; ++pass)
     for (int wm : {64, 48, 32, 16})
       for (int wn : {64, 48, 32, 16}) {
         if (t.block_m % wm || t.block_n % wn) continue;
         const int warps = (t.block_m / wm) * (t.block_n / wn);
-        const bool ok = pass == 0 ? (warps >= 4 && warps <= 16) : warps <= 32;
+        const bool ok = (pass == 0 ? (warps >= 4 && warps <= 16) : warps <= 32) &&
+                        warps * registers(wm, wn) <= 65536;
         if (ok && wm * wn > best) best = wm * wn, t.warp_m = wm, t.warp_n = wn;
       }
   if (best == 0)
-    return refuse(fmt::format("block {}x{} needs more than 32 warps", t.block_m, t.block_n));
+    return refuse(fmt::format("block {}x{}: no warp tiling within 32 warps and 65536 registers",
+                              t.block_m, t.block_n));
   const int64_t warps = int64_t(t.block_m / t.warp_m) * (t.block_n / t.warp_n);
   const int64_t smem =
       (int64_t(t.block_m) * (t.block_k + 8) + int64_t(t.block_k) * (t.block_n + 8)) * 2 +

@@ -1,0 +1,100 @@
+// The analysis side of the CUPTI runner: reading its JSON lines strictly, and the thread-block
+// tile tilescope's CUDA GEMM takes from a mapping.
+#include <catch2/catch.hpp>
+
+#include "arch/ArchitectureLoader.hpp"
+#include "common/InputError.hpp"
+#include "measure/MeasurementPlan.hpp"
+#include "measure/RunnerResults.hpp"
+#include "tile/MappingLoader.hpp"
+#include "workload/OperatorBuilders.hpp"
+
+using namespace ts;
+
+namespace {
+
+const std::string kKernel =
+    R"({"record":"kernel","runner_version":1,"plan_line":3,"suite":"s","operator":"g",)"
+    R"("type":"gemm","shape":"M:64,N:64,K:64","dtype":"fp16","implementation":"cublas",)"
+    R"("spec":"{name: g, type: gemm, M: 64, N: 64, K: 64, dtype: fp16}","repetitions":5,)"
+    R"("device_ns":{"min":900,"median":1000,"max":1100,"spread":0.2},)"
+    R"("host_call_ns":{"min":5900,"median":6000,"max":6100,"spread":0.03},)"
+    R"("check":{"max_error":0.001,"passed":true}})";
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_runner_results(text, "r.jsonl");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("runner results: run, kernel, calibration and error records", "[runner]") {
+  const RunnerResults r = parse_runner_results(
+      R"({"record":"run","runner_version":1,"device":{"name":"GPU X","sm_count":2}})"
+      "\n\n" +
+          kKernel + "\n" +
+          R"({"record":"calibration","runner_version":1,"figure":"hbm_copy_bandwidth","value":4e12,"unit":"B/s","method":"copy"})"
+          "\n"
+          R"({"record":"error","runner_version":1,"plan_line":9,"operator":"x","implementation":"vector","message":"boom"})"
+          "\n",
+      "r.jsonl");
+  CHECK(r.run_device_json == R"({"name":"GPU X","sm_count":2})");
+  REQUIRE(r.kernels.size() == 1);
+  const RunnerKernelRecord& k = r.kernels[0];
+  CHECK(k.line == 3);
+  CHECK(k.plan_line == 3);
+  CHECK(k.op == "g");
+  CHECK(k.implementation == "cublas");
+  CHECK(k.device.median_ns == 1000);
+  CHECK(k.host_call.min_ns == 5900);
+  CHECK(k.checked);
+  CHECK(k.max_error == 0.001);
+  REQUIRE(r.calibration.size() == 1);
+  CHECK(r.calibration[0].value == 4e12);
+  REQUIRE(r.job_errors.size() == 1);
+  CHECK(r.job_errors[0] == "r.jsonl:5: x vector: boom");
+}
+
+TEST_CASE("runner results: errors name file and line", "[runner]") {
+  CHECK(error_of("{\"record\":\"run\",\"runner_version\":1}\n{oops\n").rfind("r.jsonl:2:", 0) == 0);
+  CHECK(error_of("[1, 2]\n") == "r.jsonl:1:1: expected a JSON object");
+  CHECK(error_of(R"({"record":"run"})") ==
+        "r.jsonl:1:1: a record needs an integer 'runner_version'");
+  CHECK(error_of(R"({"record":"run","runner_version":3})") ==
+        "r.jsonl:1:1: record of runner version 3; this tilescope reads versions 1 to 1 (update "
+        "tilescope)");
+  CHECK(error_of(R"({"record":"trace","runner_version":1})") ==
+        "r.jsonl:1:1: unknown record 'trace': expected run, kernel, calibration or error");
+  std::string no_median = kKernel;
+  no_median.replace(no_median.find("\"median\":1000"), 13, "\"median\":\"x\"");
+  CHECK(error_of(no_median) == "r.jsonl:1:1: 'device_ns.median': expected a number");
+  std::string no_spec = kKernel;
+  no_spec.replace(no_spec.find("\"spec\""), 6, "\"spex\"");
+  CHECK(error_of(no_spec) == "r.jsonl:1:1: a kernel record needs 'spec'");
+  CHECK(
+      error_of(
+          R"({"record":"calibration","runner_version":1,"figure":"x","value":-1,"unit":"B/s"})") ==
+      "r.jsonl:1:1: 'value' of x: expected a positive number");
+}
+
+TEST_CASE("the CUDA GEMM's block tile is the tile below the spatial loop over the SMs",
+          "[runner]") {
+  const std::string samples = TILESCOPE_SAMPLES;
+  const ArchitectureGraph graph = load_architecture(samples + "/arch/nvidia-h200.yaml");
+  const Operator op = make_gemm("qkv_proj", 4096, 2304, 768, DataType::fp16);
+  // tile L2: spatial {M: 22, N: 12}; below it RF temporal {M: 12/4, N: 24} and the 16x8x16 op
+  const Mapping m = load_mapping(samples + "/mappings/nvidia-h200-bert-base-qkv_proj.yaml");
+  const MappingProgram program = compile_mapping(m, op, graph);
+  std::string why;
+  const auto tiling = gpu_gemm_tiling(program, &why);
+  REQUIRE(tiling);
+  CHECK(tiling->block_m == 192);
+  CHECK(tiling->block_n == 192);
+  CHECK(tiling->block_k == 16);
+  CHECK(tiling->warp_m == 64);  // 3 x 3 warps of 64 x 64 fit 65536 registers
+  CHECK(tiling->warp_n == 64);
+}
