@@ -15,6 +15,7 @@ CorrelationView::CorrelationView(QWidget* parent)
     : QWidget(parent),
       run_(new QComboBox),
       overlay_(new QComboBox),
+      grouping_(new QComboBox),
       message_(new QLabel),
       plot_(new QCustomPlot) {
   auto* layout = new QVBoxLayout(this);
@@ -23,6 +24,13 @@ CorrelationView::CorrelationView(QWidget* parent)
   bar->addWidget(run_, 1);
   bar->addWidget(new QLabel(tr("Compare with:")));
   bar->addWidget(overlay_, 1);
+  bar->addWidget(new QLabel(tr("Colour by:")));
+  grouping_->setObjectName("grouping");
+  grouping_->addItems({"class", "suite", "mapping", "size"});
+  grouping_->setToolTip(
+      tr("operator class, suite, implementation and mapping, or FLOP terciles "
+         "(as `correlate --by`)"));
+  bar->addWidget(grouping_);
   layout->addLayout(bar);
   message_->setWordWrap(true);
   layout->addWidget(message_);
@@ -35,6 +43,7 @@ CorrelationView::CorrelationView(QWidget* parent)
   connect(run_, &QComboBox::activated, this, &CorrelationView::runChosen);
   connect(overlay_, &QComboBox::activated, this,
           [this](int index) { Q_EMIT overlayChosen(index - 1); });
+  connect(grouping_, &QComboBox::textActivated, this, &CorrelationView::groupingChosen);
   setRuns({}, -1);
   fill_correlation_plot(*plot_, data_, palette());
 }
@@ -50,6 +59,8 @@ void CorrelationView::setRuns(const QStringList& runs, int current) {
   overlay_->addItems(runs);
   overlay_->setEnabled(runs.size() > 1);
 }
+
+QString CorrelationView::grouping() const { return grouping_->currentText(); }
 
 void CorrelationView::setMessage(const QString& text) {
   message_->setText(text);

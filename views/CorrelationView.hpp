@@ -25,6 +25,7 @@ class CorrelationView : public QWidget {
   // Runs to choose from ("run 3: host, host-suite"); `current` is the shown one.
   void setRuns(const QStringList& runs, int current);
   void setMessage(const QString& text);  // shown above the plot (no database, what was left out)
+  QString grouping() const;
 
   QCustomPlot* plot() const { return plot_; }
   int selectedPoint() const { return selected_; }
@@ -40,6 +41,8 @@ class CorrelationView : public QWidget {
   void pointSelected(int index);  // into data().points
   void runChosen(int index);      // into the list given to setRuns
   void overlayChosen(int index);  // -1: no comparison
+  // "class", "suite", "mapping" or "size" (the forms of `correlate --by`).
+  void groupingChosen(const QString& grouping);
 
  protected:
   void changeEvent(QEvent* event) override;
@@ -49,6 +52,7 @@ class CorrelationView : public QWidget {
   void press(QMouseEvent* event);
   QComboBox* run_;
   QComboBox* overlay_;
+  QComboBox* grouping_;
   QLabel* message_;
   QCustomPlot* plot_;
   QCPGraph* highlight_ = nullptr;

@@ -1,0 +1,66 @@
+#include "ArchitecturePage.hpp"
+
+#include <QAction>
+#include <QSplitter>
+#include <QToolBar>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include "Workbench.hpp"
+#include "views/ArchitectureInspector.hpp"
+#include "views/ArchitectureView.hpp"
+
+namespace ts::gui {
+
+ArchitecturePage::ArchitecturePage(Workbench* workbench, QWidget* parent)
+    : QWidget(parent),
+      workbench_(workbench),
+      view_(new views::ArchitectureView),
+      inspector_(new views::ArchitectureInspector) {
+  auto* layout = new QVBoxLayout(this);
+  auto* tools = new QToolBar;
+  tools->addAction(tr("Zoom in"), this, [this] { view_->zoomBy(1.25); });
+  tools->addAction(tr("Zoom out"), this, [this] { view_->zoomBy(0.8); });
+  tools->addAction(tr("Fit"), this, [this] { view_->fitAll(); });
+  tools->addSeparator();
+  QAction* undo = workbench->undoStack()->createUndoAction(this, tr("Undo"));
+  QAction* redo = workbench->undoStack()->createRedoAction(this, tr("Redo"));
+  tools->addAction(undo);
+  tools->addAction(redo);
+  layout->addWidget(tools);
+  auto* split = new QSplitter;
+  split->addWidget(view_);
+  split->addWidget(inspector_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 1);
+  layout->addWidget(split, 1);
+
+  auto show_graph = [this] {
+    if (!workbench_->graph()) return;
+    view_->setGraph(*workbench_->graph());
+    inspector_->setGraph(workbench_->graph().get(), workbench_->baselineGraph().get());
+  };
+  connect(workbench, &Workbench::architectureReplaced, this, [this, show_graph] {
+    show_graph();
+    view_->fitAll();
+  });
+  connect(workbench, &Workbench::architectureEdited, this, [this] {
+    view_->setGraph(*workbench_->graph());
+    inspector_->setGraph(workbench_->graph().get(), workbench_->baselineGraph().get());
+  });
+  connect(view_, &views::ArchitectureView::nodeSelected, inspector_,
+          &views::ArchitectureInspector::showNode);
+  connect(view_, &views::ArchitectureView::edgeSelected, inspector_,
+          &views::ArchitectureInspector::showEdge);
+  connect(view_, &views::ArchitectureView::selectionCleared, inspector_,
+          &views::ArchitectureInspector::showGraph);
+  connect(inspector_, &views::ArchitectureInspector::parameterEdited, workbench,
+          &Workbench::editParameter);
+  show_graph();
+}
+
+void ArchitecturePage::showBound(const QString& bound_by) {
+  view_->architectureScene()->setBottlenecks({bound_by.toStdString()});
+}
+
+}  // namespace ts::gui

@@ -1,0 +1,30 @@
+#pragma once
+// The architecture graph (zoom, pan, select) beside the inspector that edits the selected node
+// or edge; edits go through the workbench's undo stack.
+#include <QWidget>
+
+namespace ts::views {
+class ArchitectureView;
+class ArchitectureInspector;
+}  // namespace ts::views
+
+namespace ts::gui {
+
+class Workbench;
+
+class ArchitecturePage : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ArchitecturePage(Workbench* workbench, QWidget* parent = nullptr);
+  views::ArchitectureView* view() const { return view_; }
+  views::ArchitectureInspector* inspector() const { return inspector_; }
+  // Marks what bounds the current operator on the picture.
+  void showBound(const QString& bound_by);
+
+ private:
+  Workbench* workbench_;
+  views::ArchitectureView* view_;
+  views::ArchitectureInspector* inspector_;
+};
+
+}  // namespace ts::gui

@@ -1,0 +1,242 @@
+#include "MainWindow.hpp"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTime>
+#include <QUndoStack>
+
+#include "ArchitecturePage.hpp"
+#include "MappingPage.hpp"
+#include "OperatorsPage.hpp"
+#include "Workbench.hpp"
+#include "views/CorrelationView.hpp"
+#include "views/TimelineView.hpp"
+
+namespace ts::gui {
+
+MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
+    : QMainWindow(parent),
+      workbench_(workbench),
+      pages_(new QTabWidget),
+      operators_(new OperatorsPage(workbench)),
+      architecture_(new ArchitecturePage(workbench)),
+      mapping_(new MappingPage(workbench)),
+      correlation_(new views::CorrelationView),
+      timeline_(new views::TimelineView),
+      log_(new QPlainTextEdit),
+      status_(new QLabel),
+      progress_(new QProgressBar),
+      cancel_(new QPushButton(tr("Cancel"))) {
+  setWindowTitle("tilescope");
+  setAcceptDrops(true);
+  pages_->addTab(operators_, tr("Operators"));
+  pages_->addTab(architecture_, tr("Architecture"));
+  pages_->addTab(mapping_, tr("Mapping"));
+  pages_->addTab(correlation_, tr("Correlation"));
+  pages_->addTab(timeline_, tr("Timeline"));
+  setCentralWidget(pages_);
+
+  log_->setReadOnly(true);
+  log_->setMaximumBlockCount(5000);
+  auto* dock = new QDockWidget(tr("Log"), this);
+  dock->setObjectName("log");
+  dock->setWidget(log_);
+  addDockWidget(Qt::BottomDockWidgetArea, dock);
+  resizeDocks({dock}, {110}, Qt::Vertical);
+
+  progress_->setMaximumWidth(200);
+  progress_->hide();
+  cancel_->hide();
+  statusBar()->addWidget(status_, 1);
+  statusBar()->addPermanentWidget(progress_);
+  statusBar()->addPermanentWidget(cancel_);
+  connect(cancel_, &QPushButton::clicked, workbench, &Workbench::cancel);
+  connect(workbench, &Workbench::progressChanged, this,
+          [this](const QString& what, int done, int total) {
+            status_->setText(what);
+            progress_->setRange(0, total);
+            progress_->setValue(done);
+          });
+  connect(workbench, &Workbench::busyChanged, this, [this](bool busy) {
+    progress_->setVisible(busy);
+    cancel_->setVisible(busy);
+    if (!busy) status_->setText(tr("Ready"));
+  });
+  connect(workbench, &Workbench::message, this, &MainWindow::log);
+
+  connect(operators_, &OperatorsPage::operatorChosen, this, &MainWindow::selectOperator);
+  connect(correlation_, &views::CorrelationView::pointSelected, this, [this](int index) {
+    const auto& points = workbench_->points();
+    if (index < 0 || static_cast<size_t>(index) >= points.size()) return;
+    const int row = workbench_->rowOfPoint(points[static_cast<size_t>(index)]);
+    if (row >= 0) {
+      selectOperator(row);
+    } else {
+      status_->setText(
+          tr("%1 is not an operator of the open suite")
+              .arg(QString::fromStdString(points[static_cast<size_t>(index)].op_name)));
+    }
+  });
+  connect(correlation_, &views::CorrelationView::runChosen, workbench, &Workbench::chooseRun);
+  connect(correlation_, &views::CorrelationView::groupingChosen, this, &MainWindow::showPoints);
+  connect(correlation_, &views::CorrelationView::overlayChosen, workbench,
+          &Workbench::chooseOverlayRun);
+  connect(workbench, &Workbench::pointsChanged, this, &MainWindow::showPoints);
+  connect(workbench, &Workbench::simulationChanged, this,
+          [this] { timeline_->setTimeline(workbench_->simulation()); });
+  connect(workbench, &Workbench::fixedReady, this, [this] { selectOperator(current_); });
+  connect(workbench, &Workbench::baselineReady, this, [this] {
+    if (current_ < 0 && workbench_->operators()->rowCount() > 0) selectOperator(0);
+  });
+  connect(workbench, &Workbench::workloadReplaced, this, [this] { current_ = -1; });
+  buildMenus();
+  showPoints();
+  resize(1280, 800);
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
+    openFiles(QFileDialog::getOpenFileNames(
+        this, tr("Open"), QString(),
+        tr("tilescope inputs (*.yaml *.yml *.sqlite *.sqlite3 *.db *.csv *.json);;All files (*)")));
+  });
+  recent_ = file->addMenu(tr("Open &recent"));
+  fillRecentMenu();
+  file->addAction(tr("Save &workspace…"), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save workspace"), "workspace.yaml",
+                                                      tr("YAML (*.yaml)"));
+    if (!path.isEmpty()) workbench_->saveWorkspace(path);
+  });
+  file->addAction(tr("Save &graph as…"), QKeySequence::SaveAs, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save the edited graph"),
+                                                      "edited.yaml", tr("YAML (*.yaml)"));
+    if (!path.isEmpty()) workbench_->saveArchitecture(path);
+  });
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undo = workbench_->undoStack()->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = workbench_->undoStack()->createRedoAction(this, tr("&Redo"));
+  redo->setShortcut(QKeySequence::Redo);
+  edit->addAction(undo);
+  edit->addAction(redo);
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  for (int i = 0; i < pages_->count(); ++i)
+    view->addAction(pages_->tabText(i), QKeySequence(Qt::ALT | (Qt::Key_1 + i)), this,
+                    [this, i] { pages_->setCurrentIndex(i); });
+}
+
+void MainWindow::log(int severity, const QString& text) {
+  static const char* names[] = {"info", "warning", "error"};
+  if (severity == Workbench::kError) ++errors_;
+  log_->appendPlainText(
+      QString("%1 %2: %3")
+          .arg(QTime::currentTime().toString("HH:mm:ss"), names[std::clamp(severity, 0, 2)], text));
+  if (severity == Workbench::kError) status_->setText(text);
+}
+
+void MainWindow::selectOperator(int row) {
+  if (selecting_) return;  // the pages echo the selection back
+  selecting_ = true;
+  current_ = row;
+  operators_->selectRow(row);
+  mapping_->showOperator(row);
+  if (row >= 0 && row < workbench_->operators()->rowCount()) {
+    const auto& r = workbench_->operators()->row(row);
+    if (r.fixed && r.fixed->ok)
+      architecture_->showBound(QString::fromStdString(r.fixed->device_bound));
+    if (correlation_->selectedPoint() < 0 ||
+        workbench_->rowOfPoint(
+            workbench_->points()[static_cast<size_t>(correlation_->selectedPoint())]) != row) {
+      bool found = false;
+      for (size_t i = 0; i < workbench_->points().size() && !found; ++i)
+        if (workbench_->rowOfPoint(workbench_->points()[i]) == row) {
+          correlation_->selectPoint(static_cast<int>(i));
+          found = true;
+        }
+      if (!found) correlation_->selectPoint(-1);
+    }
+  }
+  selecting_ = false;
+}
+
+void MainWindow::showPoints() {
+  views::CorrelationPlotData data;
+  data.title = workbench_->pointsSource();
+  // Colours follow the grouping of `correlate --by` (core/measure), so that the legend's
+  // statistics are the ones `correlate` prints per group.
+  const Grouping grouping = parse_grouping(correlation_->grouping().toStdString());
+  auto add = [&](const std::vector<ComparedPoint>& points,
+                 std::vector<views::CorrelationPlotPoint>& out) {
+    std::vector<double> thresholds;
+    const std::vector<std::string> labels = group_labels(points, grouping, &thresholds);
+    for (size_t i = 0; i < points.size(); ++i)
+      out.push_back({points[i].predicted_s, points[i].measured_s,
+                     QString::fromStdString(points[i].op_name + " " + points[i].shape),
+                     QString::fromStdString(labels[i])});
+  };
+  add(workbench_->points(), data.points);
+  add(workbench_->overlayPoints(), data.overlay);
+  data.overlay_title = tr("comparison run");
+  correlation_->setRuns(workbench_->runs(), workbench_->currentRun());
+  correlation_->setData(std::move(data));
+  correlation_->setMessage(
+      workbench_->resultsPath().isEmpty()
+          ? tr("No measurements open. File > Open a results database (.sqlite, from `tilescope "
+               "measure`) or a CSV of measured GEMMs (M,N,K,measured_us), or drop one here.")
+          : QString());
+  if (current_ >= 0) selectOperator(current_);
+}
+
+void MainWindow::openFiles(const QStringList& paths) {
+  for (const QString& path : paths)
+    if (workbench_->openFile(path)) rememberRecent(path);
+}
+
+void MainWindow::rememberRecent(const QString& path) {
+  QSettings settings("tilescope", "tilescope-gui");
+  QStringList recent = settings.value("recent").toStringList();
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  recent.removeAll(absolute);
+  recent.prepend(absolute);
+  while (recent.size() > 10) recent.removeLast();
+  settings.setValue("recent", recent);
+  fillRecentMenu();
+}
+
+void MainWindow::fillRecentMenu() {
+  recent_->clear();
+  const QStringList recent = QSettings("tilescope", "tilescope-gui").value("recent").toStringList();
+  for (const QString& path : recent)
+    recent_->addAction(path, this, [this, path] { openFiles({path}); });
+  recent_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  QStringList paths;
+  for (const QUrl& url : event->mimeData()->urls())
+    if (url.isLocalFile()) paths << url.toLocalFile();
+  openFiles(paths);
+  event->acceptProposedAction();
+}
+
+}  // namespace ts::gui

@@ -1,0 +1,73 @@
+#pragma once
+// tilescope-gui's window: one page per view (operators, architecture, mapping, correlation), a
+// log panel for errors (file:line: what), a status bar with progress and Cancel. The current
+// operator is shared: choosing it on any page (a table row, a point of the correlation plot)
+// shows it on every other.
+#include <QMainWindow>
+
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+class QMenu;
+
+namespace ts::views {
+class CorrelationView;
+class TimelineView;
+}  // namespace ts::views
+
+namespace ts::gui {
+
+class Workbench;
+class OperatorsPage;
+class ArchitecturePage;
+class MappingPage;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(Workbench* workbench, QWidget* parent = nullptr);
+
+  QTabWidget* pages() const { return pages_; }
+  OperatorsPage* operatorsPage() const { return operators_; }
+  ArchitecturePage* architecturePage() const { return architecture_; }
+  MappingPage* mappingPage() const { return mapping_; }
+  views::CorrelationView* correlationView() const { return correlation_; }
+  views::TimelineView* timelineView() const { return timeline_; }
+  QPlainTextEdit* logPanel() const { return log_; }
+  int errorCount() const { return errors_; }
+
+  void selectOperator(int row);  // in the workbench's operator model; -1: none
+  int currentOperator() const { return current_; }
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void buildMenus();
+  void log(int severity, const QString& text);
+  void showPoints();
+  void openFiles(const QStringList& paths);
+  void rememberRecent(const QString& path);
+  void fillRecentMenu();
+
+  Workbench* workbench_;
+  QTabWidget* pages_;
+  OperatorsPage* operators_;
+  ArchitecturePage* architecture_;
+  MappingPage* mapping_;
+  views::CorrelationView* correlation_;
+  views::TimelineView* timeline_;
+  QPlainTextEdit* log_;
+  QLabel* status_;
+  QProgressBar* progress_;
+  QPushButton* cancel_;
+  QMenu* recent_ = nullptr;
+  int errors_ = 0;
+  int current_ = -1;
+  bool selecting_ = false;
+};
+
+}  // namespace ts::gui

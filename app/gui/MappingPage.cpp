@@ -1,0 +1,93 @@
+#include "MappingPage.hpp"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include "Workbench.hpp"
+#include "analysis/Prediction.hpp"
+#include "common/ByteFormat.hpp"
+#include "views/MappingTreeModel.hpp"
+
+namespace ts::gui {
+
+MappingPage::MappingPage(Workbench* workbench, QWidget* parent)
+    : QWidget(parent),
+      workbench_(workbench),
+      heading_(new QLabel),
+      problem_(new QLabel),
+      tree_(new QTreeView),
+      traffic_(new QLabel),
+      model_(new views::MappingTreeModel(this)) {
+  auto* layout = new QVBoxLayout(this);
+  QFont bold = heading_->font();
+  bold.setBold(true);
+  heading_->setFont(bold);
+  heading_->setWordWrap(true);
+  problem_->setWordWrap(true);
+  problem_->setStyleSheet("color: rgb(220, 50, 47);");
+  problem_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  traffic_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  traffic_->setWordWrap(true);
+  tree_->setModel(model_);
+  tree_->setAlternatingRowColors(true);
+  tree_->setUniformRowHeights(true);
+  layout->addWidget(heading_);
+  layout->addWidget(problem_);
+  layout->addWidget(tree_, 1);
+  layout->addWidget(traffic_);
+  connect(workbench, &Workbench::fixedReady, this, &MappingPage::refresh);
+  connect(workbench, &Workbench::baselineReady, this, &MappingPage::refresh);
+  showOperator(-1);
+}
+
+void MappingPage::showOperator(int row) {
+  row_ = row;
+  refresh();
+}
+
+void MappingPage::refresh() {
+  auto [keep, evaluation] = workbench_->mappingOf(row_);
+  problem_->setText(QString::fromStdString(evaluation.error));
+  problem_->setVisible(!evaluation.error.empty());
+  if (row_ < 0 || row_ >= workbench_->operators()->rowCount()) {
+    heading_->setText(tr("Select an operator (Operators or Correlation page) to see its mapping."));
+    traffic_->clear();
+    model_->clear();
+    return;
+  }
+  const auto& r = workbench_->operators()->row(row_);
+  heading_->setText(tr("%1 (%2): the mapper's mapping on the graph as loaded, evaluated on the "
+                       "current graph")
+                        .arg(r.name, r.shape));
+  QStringList lines;
+  if (evaluation.program && evaluation.evaluation.valid()) {
+    const Prediction p = make_prediction(*evaluation.program, evaluation.evaluation);
+    lines << tr("device time %1 µs, bound by %2, utilisation %3 %")
+                 .arg(p.latency_us, 0, 'f', 3)
+                 .arg(QString::fromStdString(p.bound_by))
+                 .arg(p.utilization * 100, 0, 'f', 1);
+    QStringList traffic, residency;
+    for (const auto& t : p.traffic)
+      traffic << QString("%1 %2").arg(QString::fromStdString(t.edge),
+                                      QString::fromStdString(format_bytes(t.bytes)));
+    for (const auto& m : p.residency)
+      residency << QString("%1 %2 of %3")
+                       .arg(QString::fromStdString(m.memory),
+                            QString::fromStdString(format_bytes(m.bytes_per_instance)),
+                            QString::fromStdString(format_bytes(m.capacity_bytes)));
+    lines << tr("traffic: ") + traffic.join(", ");
+    lines << tr("resident per instance: ") + residency.join(", ");
+  }
+  traffic_->setText(lines.join('\n'));
+  model_->setEvaluation(std::move(keep), std::move(evaluation));
+  tree_->expandAll();
+  for (int c = 0; c < model_->columnCount(); ++c) tree_->resizeColumnToContents(c);
+  if (const QModelIndex failing = model_->failingIndex(); failing.isValid()) {
+    tree_->setCurrentIndex(failing);
+    tree_->scrollTo(failing);
+  }
+}
+
+}  // namespace ts::gui

@@ -1,0 +1,92 @@
+#include "OperatorsPage.hpp"
+
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "Workbench.hpp"
+
+namespace ts::gui {
+
+OperatorsPage::OperatorsPage(Workbench* workbench, QWidget* parent)
+    : QWidget(parent),
+      workbench_(workbench),
+      filter_(new QLineEdit),
+      summary_(new QLabel),
+      proxy_(new QSortFilterProxyModel(this)),
+      table_(new QTableView) {
+  auto* layout = new QVBoxLayout(this);
+  filter_->setPlaceholderText(tr("Filter operators (name, class, shape, bound)…"));
+  filter_->setClearButtonEnabled(true);
+  layout->addWidget(filter_);
+  layout->addWidget(table_, 1);
+  layout->addWidget(summary_);
+  proxy_->setSourceModel(workbench->operators());
+  proxy_->setSortRole(views::OperatorTableModel::SortRole);
+  proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  proxy_->setFilterKeyColumn(-1);
+  table_->setModel(proxy_);
+  table_->setSortingEnabled(true);
+  table_->sortByColumn(-1, Qt::AscendingOrder);  // suite order until a header is clicked
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->setAlternatingRowColors(true);
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setStretchLastSection(true);
+  connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            if (current.isValid()) Q_EMIT operatorChosen(proxy_->mapToSource(current).row());
+          });
+  auto* model = workbench->operators();
+  connect(model, &QAbstractItemModel::dataChanged, this, &OperatorsPage::updateSummary);
+  connect(model, &QAbstractItemModel::modelReset, this, &OperatorsPage::updateSummary);
+  connect(model, &QAbstractItemModel::modelReset, table_,
+          [this] { table_->resizeColumnsToContents(); });
+  updateSummary();
+}
+
+void OperatorsPage::selectRow(int source_row) {
+  const QModelIndex index = proxy_->mapFromSource(workbench_->operators()->index(source_row, 0));
+  if (!index.isValid()) return;
+  table_->selectionModel()->setCurrentIndex(
+      index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  table_->scrollTo(index);
+}
+
+int OperatorsPage::currentRow() const {
+  const QModelIndex current = table_->selectionModel()->currentIndex();
+  return current.isValid() ? proxy_->mapToSource(current).row() : -1;
+}
+
+void OperatorsPage::updateSummary() {
+  const auto* model = workbench_->operators();
+  double before = 0, now = 0;
+  int done = 0, pending = 0, changed_bound = 0;
+  for (int i = 0; i < model->rowCount(); ++i) {
+    const auto& r = model->row(i);
+    if (r.remap_pending) ++pending;
+    if (!r.baseline || !r.baseline->ok || !r.fixed || !r.fixed->ok) continue;
+    ++done;
+    before += r.baseline->prediction.latency_us;
+    now += r.fixed->prediction.latency_us;
+    if (r.baseline->device_bound != r.fixed->device_bound) ++changed_bound;
+  }
+  QString text = tr("%1 of %2 operators predicted; device time %3 µs")
+                     .arg(done)
+                     .arg(model->rowCount())
+                     .arg(now, 0, 'f', 2);
+  if (std::abs(now - before) > 1e-9)
+    text += tr(" (before the edits %1 µs, %2 %; %3 changed what bounds them)")
+                .arg(before, 0, 'f', 2)
+                .arg((now / before - 1) * 100, 0, 'f', 1)
+                .arg(changed_bound);
+  if (pending > 0) text += tr("; re-mapping %1 pending").arg(pending);
+  summary_->setText(text);
+}
+
+}  // namespace ts::gui

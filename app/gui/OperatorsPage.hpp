@@ -1,0 +1,37 @@
+#pragma once
+// The operators of the open suite as a sortable, filterable table (the workbench's model behind
+// a proxy). Selecting a row makes it the current operator of every view.
+#include <QWidget>
+
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+class QLabel;
+
+namespace ts::gui {
+
+class Workbench;
+
+class OperatorsPage : public QWidget {
+  Q_OBJECT
+ public:
+  explicit OperatorsPage(Workbench* workbench, QWidget* parent = nullptr);
+  QTableView* table() const { return table_; }
+  QSortFilterProxyModel* proxy() const { return proxy_; }
+  QLineEdit* filter() const { return filter_; }
+  void selectRow(int source_row);
+  int currentRow() const;  // in the workbench's model, -1 when none
+
+ Q_SIGNALS:
+  void operatorChosen(int source_row);
+
+ private:
+  void updateSummary();
+  Workbench* workbench_;
+  QLineEdit* filter_;
+  QLabel* summary_;
+  QSortFilterProxyModel* proxy_;
+  QTableView* table_;
+};
+
+}  // namespace ts::gui

@@ -1,0 +1,152 @@
+// The correlation view: a results database of the open suite opens into the plot, a click on a
+// point selects that operator on every page, and the plot builder works headless.
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+
+#include "GuiTestSupport.hpp"
+#include "MainWindow.hpp"
+#include "MappingPage.hpp"
+#include "OperatorsPage.hpp"
+#include "Workbench.hpp"
+#include "arch/ArchitectureLoader.hpp"
+#include "mapper/OperatorPrediction.hpp"
+#include "measure/OperatorIdentity.hpp"
+#include "measure/ResultStore.hpp"
+#include "views/CorrelationView.hpp"
+#include "views/QCustomPlotInclude.hpp"
+#include "workload/WorkloadLoader.hpp"
+
+using ts::guitest::sample;
+using ts::guitest::save_screenshot;
+
+namespace {
+
+// A results database for bert-base on the Ascend graph: the graph's own predictions stored under
+// its hash, and made-up "measurements" at a fixed, known distortion of them (these are test
+// values, not measured data): operator i measured at prediction x (1 + 0.04 i - 0.2).
+QString make_database(const QString& path) {
+  const ts::ArchitectureGraph graph =
+      ts::load_architecture(sample("arch/ascend910b3.yaml").toStdString());
+  const ts::Workload workload = ts::load_workload(sample("workloads/bert-base.yaml").toStdString());
+  ts::ResultStore store(path.toStdString());
+  ts::RunStart start;
+  start.collector = "test";
+  start.workload = workload.name;
+  start.tool_version = "test";
+  start.settings_json = "{}";
+  start.device = {graph.name, "synthetic", ts::hash_text(graph.content_hash()), "{}"};
+  const int64_t run = store.begin_run(start);
+  for (size_t i = 0; i < workload.operators.size(); ++i) {
+    const ts::Operator& op = workload.operators[i];
+    const ts::Prediction p = ts::predict_operator(op, graph, {});
+    ts::PredictionRecord rec;
+    rec.op = ts::operator_key(op, workload.name);
+    rec.arch_hash = start.device.arch_hash;
+    rec.arch_name = graph.name;
+    rec.device_s = p.latency_us * 1e-6;
+    rec.launch_s = p.launch_overhead_us * 1e-6;
+    rec.bound_by = p.bound_by;
+    store.add_prediction(rec);
+    ts::Measurement m;
+    m.op = rec.op;
+    m.implementation = "synthetic";
+    m.scope = ts::TimingScope::device;
+    m.repetitions = 10;
+    m.median_ns = m.min_ns = p.latency_us * 1e3 * (1 + 0.04 * static_cast<double>(i) - 0.2);
+    m.checked = true;
+    store.add_measurement(run, m);
+  }
+  store.finish_run(run, ts::RunStatus::complete);
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("clicking a point of the correlation view selects its operator everywhere",
+          "[gui][correlation]") {
+  QTemporaryDir dir;
+  const QString db = make_database(dir.filePath("bert-base-test.sqlite"));
+  ts::gui::Workbench workbench;
+  ts::gui::MainWindow window(&workbench);
+  window.resize(1400, 860);
+  window.show();
+  REQUIRE(workbench.openArchitecture(sample("arch/ascend910b3.yaml")));
+  REQUIRE(workbench.openWorkload(sample("workloads/bert-base.yaml")));
+  REQUIRE(workbench.openFile(db));
+  workbench.waitForIdle();
+  CHECK(window.errorCount() == 0);
+  REQUIRE(workbench.points().size() == 13);
+
+  // The table shows the measurements beside the predictions.
+  auto* model = workbench.operators();
+  const int ffn_up = model->findOperator("ffn_up");
+  const int context = model->findOperator("attn_context");
+  REQUIRE(ffn_up >= 0);
+  REQUIRE(model->row(context).measured_s);
+  CHECK(model->data(model->index(context, ts::views::OperatorTableModel::kError)).toString() ==
+        QString::asprintf("%+.1f %%", (1 / (1 + 0.04 * context - 0.2) - 1) * 100));
+
+  ts::views::CorrelationView* view = window.correlationView();
+  window.pages()->setCurrentWidget(view);
+  QApplication::processEvents();
+  view->plot()->replot();
+  CHECK(view->contents().count == 13);
+  CHECK(view->contents().left_out == 0);
+
+  // Click the point of attn_context (not the current operator).
+  size_t target = 0;
+  for (size_t i = 0; i < workbench.points().size(); ++i)
+    if (workbench.points()[i].op_name == "attn_context") target = i;
+  const QPointF at = view->pointPosition(static_cast<int>(target));
+  REQUIRE(view->plot()->rect().contains(at.toPoint()));
+  CHECK(view->pointAt(at) == static_cast<int>(target));
+  QSignalSpy selected(view, &ts::views::CorrelationView::pointSelected);
+  QTest::mouseClick(view->plot(), Qt::LeftButton, Qt::NoModifier, at.toPoint());
+  REQUIRE(selected.count() == 1);
+  CHECK(view->selectedPoint() == static_cast<int>(target));
+  const int row = model->findOperator("attn_context");
+  CHECK(window.currentOperator() == row);
+  CHECK(window.operatorsPage()->currentRow() == row);
+  CHECK(window.mappingPage()->shownOperator() == row);
+  save_screenshot(window, "gui-correlation");
+
+  // Colour by FLOP terciles (correlate --by size): three groups in the legend.
+  auto* grouping = view->findChild<QComboBox*>("grouping");
+  REQUIRE(grouping);
+  grouping->setCurrentText("size");
+  Q_EMIT grouping->textActivated("size");
+  CHECK(view->contents().series.size() == 3);
+  CHECK(view->selectedPoint() == static_cast<int>(target));  // the selection stays
+
+  // And the other way: choosing a row in the table moves the plot's selection.
+  window.operatorsPage()->selectRow(ffn_up);
+  CHECK(window.currentOperator() == ffn_up);
+  CHECK(workbench.points()[static_cast<size_t>(view->selectedPoint())].op_name == "ffn_up");
+}
+
+TEST_CASE("the correlation plot builder draws headless and reports what it leaves out",
+          "[gui][correlation]") {
+  QCustomPlot plot;
+  plot.resize(640, 480);
+  ts::views::CorrelationPlotData data;
+  data.title = "builder test";
+  data.points = {{10e-6, 11e-6, "a", "matmul"},
+                 {20e-6, 18e-6, "b", "matmul"},
+                 {5e-6, 5.5e-6, "c", "elementwise"},
+                 {0, 3e-6, "failed", "elementwise"},
+                 {INFINITY, 3e-6, "inf", "matmul"}};
+  const auto contents = ts::views::fill_correlation_plot(plot, data, plot.palette());
+  CHECK(contents.left_out == 2);
+  CHECK(contents.count == 3);
+  CHECK(contents.series.size() == 2);  // matmul, elementwise
+  CHECK(plot.xAxis->scaleType() == QCPAxis::stLogarithmic);
+  CHECK(plot.yAxis->scaleType() == QCPAxis::stLogarithmic);
+  QDir().mkpath(TILESCOPE_SCREENSHOTS);
+  REQUIRE(plot.savePng(TILESCOPE_SCREENSHOTS "/correlation-builder.png", 640, 480));
+  const QImage image(TILESCOPE_SCREENSHOTS "/correlation-builder.png");
+  CHECK(image.width() == 640);
+}

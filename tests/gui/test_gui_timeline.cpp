@@ -1,0 +1,60 @@
+// The timeline page: a `tilescope simulate --out` file (tests/gui/fixtures, written by the
+// simulator for gpt-22b on Selene) opens into the Gantt chart and the summary; a truncated file
+// is an error with its line, not a crash.
+#include <QTabWidget>
+
+#include "GuiTestSupport.hpp"
+#include "MainWindow.hpp"
+#include "Workbench.hpp"
+#include "common/InputError.hpp"
+#include "views/QCustomPlotInclude.hpp"
+#include "views/SimulationTimeline.hpp"
+#include "views/TimelineView.hpp"
+
+namespace {
+const std::string kFixtures = TILESCOPE_ROOT "/tests/gui/fixtures/";
+}
+
+TEST_CASE("a simulation file reads into tracks and a summary", "[gui][timeline]") {
+  const auto t = ts::views::load_simulation_timeline(kFixtures + "gpt-22b-selene.sim.json");
+  CHECK(t.title == "gpt-22b with gpt-22b-full on selene (8 GPUs)");
+  CHECK(t.iteration_s == Approx(1.1988879308607547));
+  REQUIRE(t.tracks.size() == 1);
+  CHECK(t.tracks[0].name == "stage 0 compute");
+  REQUIRE(t.tracks[0].spans.size() == 2);
+  CHECK(t.tracks[0].spans[0].label == "F mb0 c0 s0");
+  CHECK(t.tracks[0].spans[1].start_s == Approx(0.30616167925525556));
+  CHECK(ts::views::span_category(t.tracks[0].spans[1], t.tracks[0].name) == "backward");
+  CHECK(t.breakdown.size() == 5);
+  CHECK(t.end_s() == Approx(t.iteration_s - 0.049865490432).epsilon(1e-6));
+}
+
+TEST_CASE("a truncated simulation file is an error with its line", "[gui][timeline]") {
+  try {
+    ts::views::load_simulation_timeline(kFixtures + "truncated.sim.json");
+    FAIL("no error");
+  } catch (const ts::InputError& e) {
+    CHECK(e.where().file == kFixtures + "truncated.sim.json");
+    CHECK(e.where().line == 1);
+    CHECK_THAT(e.message(), Catch::Contains("not JSON"));
+  }
+}
+
+TEST_CASE("the timeline page shows an opened simulation", "[gui][timeline]") {
+  ts::gui::Workbench workbench;
+  ts::gui::MainWindow window(&workbench);
+  window.resize(1400, 860);
+  window.show();
+  CHECK(window.timelineView()->summaryText().contains("No simulation open"));
+  REQUIRE(workbench.openFile(QString::fromStdString(kFixtures + "gpt-22b-selene.sim.json")));
+  ts::views::TimelineView* view = window.timelineView();
+  CHECK(view->timeline().tracks.size() == 1);
+  CHECK(view->summaryText().contains("iteration 1.199 s"));
+  CHECK(view->plot()->itemCount() == 2);  // one bar per task
+  window.pages()->setCurrentWidget(view);
+  QApplication::processEvents();
+  ts::guitest::save_screenshot(window, "gui-timeline");
+  CHECK_FALSE(workbench.openFile(QString::fromStdString(kFixtures + "truncated.sim.json")));
+  CHECK(window.errorCount() == 1);
+  CHECK(view->timeline().tracks.size() == 1);  // the open one stays
+}

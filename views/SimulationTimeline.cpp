@@ -1,0 +1,105 @@
+#include "views/SimulationTimeline.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "common/InputError.hpp"
+
+namespace ts::views {
+
+double SimulationTimeline::end_s() const {
+  double end = 0;
+  for (const auto& t : tracks)
+    for (const auto& s : t.spans) end = std::max(end, s.start_s + s.duration_s);
+  return end;
+}
+
+SimulationTimeline load_simulation_timeline(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError({path, 0, 0}, "cannot read the file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_simulation_timeline(text.str(), path);
+}
+
+SimulationTimeline parse_simulation_timeline(const std::string& text, const std::string& file) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    // nlohmann gives a byte offset: turn it into a line and column.
+    const size_t at = std::min(e.byte, text.size());
+    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
+    const size_t start = text.rfind('\n', at == 0 ? 0 : at - 1);
+    const int column = static_cast<int>(at - (start == std::string::npos ? 0 : start + 1));
+    throw InputError({file, line, std::max(1, column)},
+                     "not JSON (expected the output of `tilescope simulate --out` or a Chrome "
+                     "trace): " +
+                         std::string(e.what()));
+  }
+  SimulationTimeline out;
+  const nlohmann::json* trace = &j;
+  if (j.is_object() && j.contains("timeline")) {
+    trace = &j["timeline"];
+    out.title = fmt::format("{} with {} on {} ({} GPUs)", j.value("model", "?"),
+                            j.value("strategy", "?"), j.value("cluster", "?"), j.value("gpus", 0));
+    if (j.contains("summary")) {
+      const auto& s = j["summary"];
+      out.iteration_s = s.value("iteration_s", 0.0);
+      out.summary.push_back(fmt::format("iteration {:.3f} s", out.iteration_s));
+      out.summary.push_back(fmt::format("tokens/s {:.0f}", s.value("tokens_per_s", 0.0)));
+      out.summary.push_back(fmt::format("MFU {:.1f} %, HFU {:.1f} %", s.value("mfu", 0.0) * 100,
+                                        s.value("hfu", 0.0) * 100));
+      out.summary.push_back(
+          fmt::format("pipeline bubble {:.1f} %", s.value("bubble_fraction", 0.0) * 100));
+      if (s.value("out_of_memory", false)) out.summary.push_back("OUT OF MEMORY");
+      if (s.contains("breakdown"))
+        for (const auto& part : s["breakdown"])
+          out.breakdown.emplace_back(part.value("what", "?"), part.value("s", 0.0));
+    }
+  }
+  if (!trace->is_object() || !trace->contains("traceEvents") || !(*trace)["traceEvents"].is_array())
+    throw InputError({file, 1, 1},
+                     "no `traceEvents` array (expected the output of `tilescope "
+                     "simulate --out` or `--timeline`)");
+  std::map<int64_t, TimelineTrack> tracks;
+  for (const auto& e : (*trace)["traceEvents"]) {
+    const int64_t tid = e.value("tid", int64_t{0});
+    const std::string ph = e.value("ph", "");
+    if (ph == "M" && e.value("name", "") == "thread_name" && e.contains("args"))
+      tracks[tid].name = e["args"].value("name", "");
+    else if (ph == "X")
+      // Chrome traces count microseconds.
+      tracks[tid].spans.push_back(
+          {e.value("name", ""), e.value("ts", 0.0) * 1e-6, e.value("dur", 0.0) * 1e-6});
+  }
+  for (auto& [tid, track] : tracks) {
+    if (track.spans.empty()) continue;
+    if (track.name.empty()) track.name = "stream " + std::to_string(tid);
+    out.tracks.push_back(std::move(track));
+  }
+  if (out.iteration_s == 0) out.iteration_s = out.end_s();
+  if (out.title.empty()) out.title = file;
+  return out;
+}
+
+std::string span_category(const TimelineSpan& span, const std::string& track) {
+  const std::string& l = span.label;
+  if (track.find("link") != std::string::npos) return "pipeline transfer";
+  auto starts = [&](const char* p) { return l.rfind(p, 0) == 0; };
+  if (starts("F ")) return "forward";
+  if (starts("B ")) return "backward";
+  if (starts("R ")) return "recompute";
+  if (l.find("all-reduce") != std::string::npos || l.find("allreduce") != std::string::npos ||
+      l.find("reduce-scatter") != std::string::npos || l.find("all-gather") != std::string::npos)
+    return "collective";
+  if (l.find("optim") != std::string::npos) return "optimizer";
+  return "other";
+}
+
+}  // namespace ts::views

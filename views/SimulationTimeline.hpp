@@ -1,0 +1,38 @@
+#pragma once
+// A simulated training iteration as the timeline view draws it: tracks (one per device stream
+// and link) of spans, and the summary lines. Read from what `tilescope simulate --out` writes
+// (summary + Chrome-trace timeline) or from a bare Chrome trace (`--timeline`). Plain C++.
+#include <string>
+#include <vector>
+
+namespace ts::views {
+
+struct TimelineSpan {
+  std::string label;  // "F mb0 c0 s0": forward of micro-batch 0, ...
+  double start_s = 0;
+  double duration_s = 0;
+};
+
+struct TimelineTrack {
+  std::string name;  // "stage 0 compute", "link from stage 0 (activations)"
+  std::vector<TimelineSpan> spans;
+};
+
+struct SimulationTimeline {
+  std::string title;  // "gpt-22b with gpt-22b-full on selene (8 GPUs)"
+  double iteration_s = 0;
+  std::vector<std::pair<std::string, double>> breakdown;  // what, seconds
+  std::vector<std::string> summary;                       // "tokens/s 6833", ...
+  std::vector<TimelineTrack> tracks;                      // tracks with no span are left out
+  double end_s() const;
+};
+
+// Throws InputError naming the file for JSON that does not parse or has no trace events.
+SimulationTimeline load_simulation_timeline(const std::string& path);
+SimulationTimeline parse_simulation_timeline(const std::string& text, const std::string& file);
+
+// The kind of work a span is, from its label: forward, backward, recompute, communication,
+// optimizer or other (what the timeline colours by).
+std::string span_category(const TimelineSpan& span, const std::string& track);
+
+}  // namespace ts::views

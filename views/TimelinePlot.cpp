@@ -1,0 +1,82 @@
+#include "views/TimelinePlot.hpp"
+
+#include <map>
+
+#include "views/CorrelationPlot.hpp"
+#include "views/QCustomPlotInclude.hpp"
+
+namespace ts::views {
+namespace {
+
+QColor category_colour(const std::string& category) {
+  // Okabe-Ito hues, as the correlation plot uses.
+  static const std::map<std::string, QColor> colours = {{"forward", QColor(0, 114, 178)},
+                                                        {"backward", QColor(230, 159, 0)},
+                                                        {"recompute", QColor(204, 121, 167)},
+                                                        {"collective", QColor(0, 158, 115)},
+                                                        {"pipeline transfer", QColor(86, 180, 233)},
+                                                        {"optimizer", QColor(213, 94, 0)}};
+  const auto it = colours.find(category);
+  return it == colours.end() ? QColor(128, 128, 128) : it->second;
+}
+
+}  // namespace
+
+void fill_timeline_plot(QCustomPlot& plot, const SimulationTimeline& timeline,
+                        const QPalette& palette) {
+  plot.clearGraphs();
+  plot.clearItems();
+  plot.clearPlottables();
+  if (plot.plotLayout()->rowCount() > 1) {
+    plot.plotLayout()->removeAt(0);
+    plot.plotLayout()->simplify();
+  }
+  const int rows = static_cast<int>(timeline.tracks.size());
+  QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
+  std::map<std::string, bool> legend;
+  for (int r = 0; r < rows; ++r) {
+    const TimelineTrack& track = timeline.tracks[static_cast<size_t>(r)];
+    // Row 0 at the top, as people read a Gantt chart.
+    const double y = rows - 1 - r;
+    names->addTick(y, QString::fromStdString(track.name));
+    for (const TimelineSpan& span : track.spans) {
+      const std::string category = span_category(span, track.name);
+      auto* bar = new QCPItemRect(&plot);
+      bar->topLeft->setCoords(span.start_s, y + 0.38);
+      bar->bottomRight->setCoords(span.start_s + span.duration_s, y - 0.38);
+      const QColor c = category_colour(category);
+      bar->setBrush(c);
+      bar->setPen(QPen(palette.color(QPalette::Base), 0.5));
+      bar->setSelectable(false);
+      legend[category] = true;
+    }
+  }
+  // One empty graph per category carries its legend entry.
+  for (const auto& [category, present] : legend) {
+    QCPGraph* g = plot.addGraph();
+    g->setName(QString::fromStdString(category));
+    g->setLineStyle(QCPGraph::lsNone);
+    const QColor c = category_colour(category);
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, c, c, 9));
+  }
+  plot.yAxis->setTicker(names);
+  plot.yAxis->setSubTicks(false);
+  plot.yAxis->setRange(-0.7, rows - 0.3);
+  plot.yAxis->grid()->setVisible(false);
+  plot.xAxis->setScaleType(QCPAxis::stLinear);
+  plot.xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+  plot.xAxis->setLabel("time in the iteration (s)");
+  plot.xAxis->setRange(0, std::max(timeline.end_s(), 1e-9) * 1.02);
+  plot.setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  plot.axisRect()->setRangeDrag(Qt::Horizontal);
+  plot.axisRect()->setRangeZoom(Qt::Horizontal);
+  plot.legend->setVisible(!legend.empty());
+  plot.axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+  plot.plotLayout()->insertRow(0);
+  plot.plotLayout()->addElement(0, 0,
+                                new QCPTextElement(&plot, QString::fromStdString(timeline.title)));
+  apply_plot_palette(plot, palette);
+  plot.replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace ts::views
