@@ -33,18 +33,35 @@ __global__ void reference_gemm(const T* a, const T* b, float* c, GemmShape s) {
   c[blockIdx.z * s.c_stride() + 1ll * row * s.n + col] = sum;
 }
 
+// cp.async (sm_80+): 16 bytes global -> shared without passing through registers; with a source
+// size of 0 it writes zeros (tails). Groups let the next K step load while this one computes.
+__device__ __forceinline__ void copy_async_16(void* shared_dst, const void* global_src,
+                                              bool valid) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(global_src),
+               "r"(valid ? 16 : 0));
+}
+__device__ __forceinline__ void copy_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int Pending>
+__device__ __forceinline__ void copy_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending));
+}
+
 // The thread-block tile BM x BN x BK comes from the mapping (the tile below the spatial loop over
-// the SMs); each warp owns FM x FN fragments of 16x16 and accumulates in fp32 through WMMA.
-// Operand tiles are staged in shared memory with 8 elements of padding per row against bank
-// conflicts; M, N and K tails are zero-filled on load and masked on store.
+// the SMs), and so does `stages`: 2 where the mapping double-buffers that tile in shared memory
+// (the next K step loads while this one computes), else 1. Each warp owns FM x FN fragments of
+// 16x16 and accumulates in fp32 through WMMA. Operand tiles are staged in shared memory with 8
+// elements of padding per row against bank conflicts; M, N and K tails are zero-filled on load
+// and masked on store.
 template <typename T, int FM, int FN>
 __global__ void tiled_gemm(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c,
-                           GemmShape s, int bm, int bn, int bk) {
+                           GemmShape s, int bm, int bn, int bk, int stages) {
   extern __shared__ __align__(128) unsigned char smem[];
   const int lda = bk + 8, ldb = bn + 8;
-  T* as = reinterpret_cast<T*>(smem);
-  T* bs = as + bm * lda;
-  float* stage = reinterpret_cast<float*>(bs + bk * ldb);
+  // Buffer 0 then buffer 1 (A tile, B tile each), then the epilogue's staging area.
+  const int buffer_elems = bm * lda + bk * ldb;
+  T* const tiles = reinterpret_cast<T*>(smem);
+  float* stage = reinterpret_cast<float*>(tiles + stages * buffer_elems);
 
   a += blockIdx.z * s.a_stride();
   b += blockIdx.z * s.b_stride();
@@ -54,20 +71,17 @@ __global__ void tiled_gemm(const T* __restrict__ a, const T* __restrict__ b, T* 
   const int warps_n = bn / (16 * FN);
   const int wm = warp / warps_n, wn = warp % warps_n;
   const int threads = blockDim.x;
+  // With K (N) a multiple of 8, a chunk of 8 elements is wholly inside or outside the matrix and
+  // 16-byte aligned: cp.async; otherwise element by element.
   const bool vec_a = s.k % 8 == 0, vec_b = s.n % 8 == 0;
 
-  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[FM][FN];
-#pragma unroll
-  for (int i = 0; i < FM; ++i)
-#pragma unroll
-    for (int j = 0; j < FN; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
-
-  for (int k0 = 0; k0 < s.k; k0 += bk) {
+  auto load_tile = [&](int buffer, int k0) {
     for (int idx = threadIdx.x * 8; idx < bm * bk; idx += threads * 8) {
       const int r = idx / bk, col = idx % bk, gm = m0 + r, gk = k0 + col;
-      T* dst = as + r * lda + col;
-      if (vec_a && gm < s.m && gk + 8 <= s.k) {
-        *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(a + 1ll * gm * s.k + gk);
+      T* dst = tiles + buffer * buffer_elems + r * lda + col;
+      if (vec_a) {
+        const bool inside = gm < s.m && gk < s.k;
+        copy_async_16(dst, inside ? a + 1ll * gm * s.k + gk : a, inside);
       } else {
         for (int e = 0; e < 8; ++e)
           dst[e] = (gm < s.m && gk + e < s.k) ? a[1ll * gm * s.k + gk + e] : from_float<T>(0.f);
@@ -75,30 +89,57 @@ __global__ void tiled_gemm(const T* __restrict__ a, const T* __restrict__ b, T* 
     }
     for (int idx = threadIdx.x * 8; idx < bk * bn; idx += threads * 8) {
       const int r = idx / bn, col = idx % bn, gk = k0 + r, gn = n0 + col;
-      T* dst = bs + r * ldb + col;
-      if (vec_b && gk < s.k && gn + 8 <= s.n) {
-        *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(b + 1ll * gk * s.n + gn);
+      T* dst = tiles + buffer * buffer_elems + bm * lda + r * ldb + col;
+      if (vec_b) {
+        const bool inside = gk < s.k && gn < s.n;
+        copy_async_16(dst, inside ? b + 1ll * gk * s.n + gn : b, inside);
       } else {
         for (int e = 0; e < 8; ++e)
           dst[e] = (gk < s.k && gn + e < s.n) ? b[1ll * gk * s.n + gn + e] : from_float<T>(0.f);
       }
     }
+    copy_async_commit();
+  };
+
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[FM][FN];
+#pragma unroll
+  for (int i = 0; i < FM; ++i)
+#pragma unroll
+    for (int j = 0; j < FN; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
+
+  const int k_steps = (s.k + bk - 1) / bk;
+  load_tile(0, 0);
+  for (int step = 0; step < k_steps; ++step) {
+    const int current = stages == 2 ? step & 1 : 0;
+    if (stages == 2) {
+      // The other buffer was last read in the previous step, before its closing barrier.
+      if (step + 1 < k_steps)
+        load_tile(current ^ 1, (step + 1) * bk);
+      else
+        copy_async_commit();  // an empty group keeps the count of pending groups at 1
+      copy_async_wait<1>();   // this step's group has landed
+    } else {
+      copy_async_wait<0>();
+    }
     __syncthreads();
+    const T* at = tiles + current * buffer_elems;
+    const T* bt = at + bm * lda;
     for (int kk = 0; kk < bk; kk += 16) {
       wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major> fa[FM];
       wmma::fragment<wmma::matrix_b, 16, 16, 16, T, wmma::row_major> fb[FN];
 #pragma unroll
       for (int i = 0; i < FM; ++i)
-        wmma::load_matrix_sync(fa[i], as + (wm * 16 * FM + i * 16) * lda + kk, lda);
+        wmma::load_matrix_sync(fa[i], at + (wm * 16 * FM + i * 16) * lda + kk, lda);
 #pragma unroll
       for (int j = 0; j < FN; ++j)
-        wmma::load_matrix_sync(fb[j], bs + kk * ldb + wn * 16 * FN + j * 16, ldb);
+        wmma::load_matrix_sync(fb[j], bt + kk * ldb + wn * 16 * FN + j * 16, ldb);
 #pragma unroll
       for (int i = 0; i < FM; ++i)
 #pragma unroll
         for (int j = 0; j < FN; ++j) wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
     }
     __syncthreads();
+    if (stages == 1 && step + 1 < k_steps) load_tile(0, (step + 1) * bk);
   }
   float* mine = stage + warp * 256;
 #pragma unroll
@@ -265,8 +306,8 @@ class GemmJob : public DeviceJob {
       return;
     }
     const dim3 grid((shape_.n + bn - 1) / bn, (shape_.m + bm - 1) / bm, shape_.batch);
-    tiled_gemm<T, FM, FN><<<grid, threads_, smem_bytes_, stream>>>(a_->as<T>(), b_->as<T>(),
-                                                                   c_->as<T>(), shape_, bm, bn, bk);
+    tiled_gemm<T, FM, FN><<<grid, threads_, smem_bytes_, stream>>>(
+        a_->as<T>(), b_->as<T>(), c_->as<T>(), shape_, bm, bn, bk, job_.stages);
   }
 
   template <typename T, int FM>
@@ -302,7 +343,8 @@ class GemmJob : public DeviceJob {
     const int bm = job_.block_m, bn = job_.block_n, bk = job_.block_k;
     const int warps = (bm / job_.warp_m) * (bn / job_.warp_n);
     threads_ = warps * 32;
-    smem_bytes_ = (size_t(bm) * (bk + 8) + size_t(bk) * (bn + 8)) * 2 + size_t(warps) * 256 * 4;
+    smem_bytes_ =
+        job_.stages * (size_t(bm) * (bk + 8) + size_t(bk) * (bn + 8)) * 2 + size_t(warps) * 256 * 4;
     int device = 0, max_smem = 0;
     TS_CUDA(cudaGetDevice(&device));
     TS_CUDA(cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
@@ -316,8 +358,9 @@ class GemmJob : public DeviceJob {
       tiled_dispatch<__nv_bfloat16>(true, nullptr);
     char text[160];
     std::snprintf(text, sizeof text,
-                  "tilescope WMMA GEMM: block %dx%dx%d, warp %dx%d, %d threads, %zu B shared", bm,
-                  bn, bk, job_.warp_m, job_.warp_n, threads_, smem_bytes_);
+                  "tilescope WMMA GEMM: block %dx%dx%d, warp %dx%d, %d stage(s), %d threads, %zu B "
+                  "shared",
+                  bm, bn, bk, job_.warp_m, job_.warp_n, job_.stages, threads_, smem_bytes_);
     algorithm_ = text;
   }
 

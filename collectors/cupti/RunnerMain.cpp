@@ -149,7 +149,8 @@ std::string kernel_record(const PlanJob& job, const Plan& plan, const Options& o
   if (job.impl == Implementation::tilescope)
     j.add("block", std::to_string(job.block_m) + "x" + std::to_string(job.block_n) + "x" +
                        std::to_string(job.block_k))
-        .add("warp", std::to_string(job.warp_m) + "x" + std::to_string(job.warp_n));
+        .add("warp", std::to_string(job.warp_m) + "x" + std::to_string(job.warp_n))
+        .add("stages", job.stages);
   j.add("l2", job.cold_l2 ? "cold" : "warm")
       .add("repetitions", job.repetitions)
       .add("warmup", o.warmup)

@@ -115,6 +115,9 @@ PlanJob parse_job(const std::string& text, const std::string& file, int line) {
       if (value.size() != 16 || value.find_first_not_of("0123456789abcdef") != std::string::npos)
         fail(file, line, "mapping '" + value + "': expected 16 lower-case hex digits");
       job.mapping_hash = value;
+    } else if (key == "stages") {
+      if (value != "1" && value != "2") fail(file, line, "stages '" + value + "': expected 1 or 2");
+      job.stages = value == "1" ? 1 : 2;
     } else if (key == "mapping_name") {
       job.mapping_name = value;
     } else if (key == "spec") {
@@ -130,8 +133,8 @@ PlanJob parse_job(const std::string& text, const std::string& file, int line) {
     } else {
       fail(file, line,
            "unknown key '" + key +
-               "': expected suite, op, type, steps, shape, dtype, impl, block, warp, mapping, "
-               "mapping_name, spec, mapping_yaml, reps or l2");
+               "': expected suite, op, type, steps, shape, dtype, impl, block, warp, stages, "
+               "mapping, mapping_name, spec, mapping_yaml, reps or l2");
     }
   }
   for (const char* required : {"op", "type", "shape", "dtype", "impl"}) {

@@ -34,6 +34,7 @@ struct PlanJob {
   // tilescope GEMM: thread-block tile (from the mapping) and warp tile (derived; see the plan)
   int block_m = 0, block_n = 0, block_k = 0;
   int warp_m = 0, warp_n = 0;
+  int stages = 1;  // 2: the next K step loads into a second shared buffer while this one computes
   std::string mapping_hash;  // 16 hex digits, empty for library and vector kernels
   std::string mapping_name;
   // Opaque to the runner, echoed into the results so that tilescope can rebuild the operator and

@@ -103,16 +103,17 @@ std::optional<GpuGemmTiling> gpu_gemm_tiling(const MappingProgram& p, std::strin
   t.block_m = static_cast<int>(subtree_extent(p, block, m, true));
   t.block_n = static_cast<int>(subtree_extent(p, block, n, true));
   t.block_k = static_cast<int>(subtree_extent(p, block, k, false));
+  t.stages = p.nodes[block].double_buffer ? 2 : 1;
   if (t.block_m % 16 || t.block_n % 16 || t.block_k % 16)
     return refuse(fmt::format("block {}x{}x{}: the WMMA kernel needs multiples of 16", t.block_m,
                               t.block_n, t.block_k));
   // Largest warp tile that leaves 4..16 warps; else the largest at all (1..32 warps). Registers
   // bound it too: a thread holds 8 fp32 per 16x16 accumulator fragment, 4 per operand fragment,
-  // and about 44 more (ptxas on sm_90: 64x64 warps use 203); a block has at most 65536 (the runner
-  // checks the compiled kernel again).
+  // and about 64 more (ptxas for sm_90: 220 for 64x64 warp tiles, 166 for 48x64); a block has at
+  // most 65536, and the runner checks the compiled kernel again.
   auto registers = [](int wm, int wn) {
     const int fm = wm / 16, fn = wn / 16;
-    return 32 * (8 * fm * fn + 4 * (fm + fn) + 44);
+    return 32 * (8 * fm * fn + 4 * (fm + fn) + 64);
   };
   int best = 0;
   for (int pass = 0; pass < 2 && best == 0; ++pass)
@@ -129,11 +130,12 @@ std::optional<GpuGemmTiling> gpu_gemm_tiling(const MappingProgram& p, std::strin
                               t.block_m, t.block_n));
   const int64_t warps = int64_t(t.block_m / t.warp_m) * (t.block_n / t.warp_n);
   const int64_t smem =
-      (int64_t(t.block_m) * (t.block_k + 8) + int64_t(t.block_k) * (t.block_n + 8)) * 2 +
+      t.stages * (int64_t(t.block_m) * (t.block_k + 8) + int64_t(t.block_k) * (t.block_n + 8)) * 2 +
       warps * 1024;
   if (smem > kMaxSharedBytesPerBlock)
-    return refuse(fmt::format("block {}x{}x{} needs {} B of shared memory (at most {})", t.block_m,
-                              t.block_n, t.block_k, smem, kMaxSharedBytesPerBlock));
+    return refuse(
+        fmt::format("block {}x{}x{} in {} stage(s) needs {} B of shared memory (at most {})",
+                    t.block_m, t.block_n, t.block_k, t.stages, smem, kMaxSharedBytesPerBlock));
   return t;
 }
 
@@ -197,10 +199,10 @@ GpuSuite gpu_suite(const Workload& workload, const ArchitectureGraph& graph,
         e.prediction =
             prediction_record(make_prediction(np.program, eval), key, e.mapping, graph, "");
         e.plan_line = fmt::format(
-            "{} impl=tilescope block={}x{}x{} warp={}x{} mapping={} mapping_name={} "
+            "{} impl=tilescope block={}x{}x{} warp={}x{} stages={} mapping={} mapping_name={} "
             "{} spec={} mapping_yaml={}",
             head, tiling->block_m, tiling->block_n, tiling->block_k, tiling->warp_m, tiling->warp_n,
-            e.mapping->hash, np.name, common, percent_encode(key.spec),
+            tiling->stages, e.mapping->hash, np.name, common, percent_encode(key.spec),
             percent_encode(e.mapping->yaml));
         suite.entries.push_back(std::move(e));
         ++taken;

@@ -17,11 +17,13 @@ namespace ts {
 
 // The thread-block tile of tilescope's CUDA GEMM, read off a mapping: the tile below the spatial
 // loop that spreads blocks over the SMs (block M x N), and the K extent of one shared-memory
-// step (block K). The warp tile is not in the mapping: it is chosen here (16..64 per side,
+// step (block K); two shared-memory stages where that tile is double-buffered. The warp tile is
+// not in the mapping: it is chosen here (16..64 per side,
 // dividing the block, 4 to 16 warps where the block allows).
 struct GpuGemmTiling {
   int block_m = 0, block_n = 0, block_k = 0;
   int warp_m = 0, warp_n = 0;
+  int stages = 1;  // 2 where the mapping double-buffers the block's tile in shared memory
 };
 // None, with the reason in `why`, when the mapping has no spatial loop over the SMs or its
 // block does not suit the kernel (sides multiples of 16, shared memory within 227 KiB).

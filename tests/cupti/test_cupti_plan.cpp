@@ -27,17 +27,18 @@ const std::string kHeader = "# made by a test\ntilescope-plan 1\n";
 }  // namespace
 
 TEST_CASE("a plan with every kind of job parses", "[cupti][plan]") {
-  const Plan p = parse(kHeader +
-                       "job suite=bert op=qkv type=gemm shape=M:4096,N:2304,K:768 dtype=fp16 "
-                       "impl=tilescope block=128x128x32 warp=64x64 mapping=0123456789abcdef "
-                       "mapping_name=qkv-mapper reps=25 l2=cold\n"
-                       "\n  # a comment\n"
-                       "job suite=bert op=qkv type=gemm shape=M:4096,N:2304,K:768 dtype=bf16 "
-                       "impl=cublaslt l2=warm\r\n"
-                       "job op=score type=batched_gemm shape=B:96,M:512,N:512,K:64 dtype=fp32 "
-                       "impl=cublas\n"
-                       "job op=aln type=fused steps=add,layernorm shape=rows:4096,cols:768 "
-                       "dtype=fp16 impl=vector reps=10\n");
+  const Plan p =
+      parse(kHeader +
+            "job suite=bert op=qkv type=gemm shape=M:4096,N:2304,K:768 dtype=fp16 "
+            "impl=tilescope block=128x128x32 warp=64x64 stages=2 mapping=0123456789abcdef "
+            "mapping_name=qkv-mapper reps=25 l2=cold\n"
+            "\n  # a comment\n"
+            "job suite=bert op=qkv type=gemm shape=M:4096,N:2304,K:768 dtype=bf16 "
+            "impl=cublaslt l2=warm\r\n"
+            "job op=score type=batched_gemm shape=B:96,M:512,N:512,K:64 dtype=fp32 "
+            "impl=cublas\n"
+            "job op=aln type=fused steps=add,layernorm shape=rows:4096,cols:768 "
+            "dtype=fp16 impl=vector reps=10\n");
   REQUIRE(p.jobs.size() == 4);
   CHECK(p.version == 1);
   const PlanJob& g = p.jobs[0];
@@ -49,6 +50,8 @@ TEST_CASE("a plan with every kind of job parses", "[cupti][plan]") {
   CHECK(g.block_m == 128);
   CHECK(g.block_k == 32);
   CHECK(g.warp_n == 64);
+  CHECK(g.stages == 2);
+  CHECK(p.jobs[1].stages == 1);
   CHECK(g.mapping_hash == "0123456789abcdef");
   CHECK(g.repetitions == 25);
   CHECK(g.cold_l2);
@@ -88,7 +91,8 @@ TEST_CASE("plan errors name the file, the line and what was expected", "[cupti][
             .find("test.plan:3: block and warp tiles") == 0);
   CHECK(error_of(kHeader + "job op=x colour=red\n") ==
         "test.plan:3: unknown key 'colour': expected suite, op, type, steps, shape, dtype, impl, "
-        "block, warp, mapping, mapping_name, spec, mapping_yaml, reps or l2");
+        "block, warp, stages, mapping, mapping_name, spec, mapping_yaml, reps or l2");
+  CHECK(error_of(kHeader + "job op=x stages=3\n") == "test.plan:3: stages '3': expected 1 or 2");
   CHECK(error_of(kHeader + "job op=x mapping=XYZ\n") ==
         "test.plan:3: mapping 'XYZ': expected 16 lower-case hex digits");
   CHECK(error_of(kHeader + "job op=x reps=2\n") ==

@@ -97,4 +97,5 @@ TEST_CASE("the CUDA GEMM's block tile is the tile below the spatial loop over th
   CHECK(tiling->block_k == 16);
   CHECK(tiling->warp_m == 64);  // 3 x 3 warps of 64 x 64 fit 65536 registers
   CHECK(tiling->warp_n == 64);
+  CHECK(tiling->stages == 2);  // the SMEM tile is double-buffered
 }
