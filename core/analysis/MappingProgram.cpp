@@ -147,7 +147,9 @@ class Compiler {
     n.memory = resolve_node(graph_, m.memory, NodeKind::memory, m.where);
     n.slot_instances = graph_.node(n.memory).instances;
     n.double_buffer = m.double_buffer;
+    n.double_buffer_free = m.double_buffer_free;
     n.streamed = m.streamed;
+    n.pipeline_restarts = m.pipeline_restarts;
     n.order_free = m.order_free;
     for (int t = 0; t < p_.ntensors; ++t) n.buffer[t] = n.memory;
     n.buffer_scale.fill(1.0);

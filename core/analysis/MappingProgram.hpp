@@ -59,10 +59,12 @@ struct ProgramNode {
   std::array<bool, kMaxDims> spatial_free{};
   bool order_free = false;
   bool double_buffer = false;
-  bool streamed = false;         // loads and stores overlap the children (MappingNode::streamed)
-  std::vector<Flow> loads;       // into this tile's buffers from the nearest buffer above
-  std::vector<Flow> stores;      // out of this tile's buffers to the nearest buffer above
-  std::vector<int> local_edges;  // graph edges used by loads and stores, deduplicated
+  bool double_buffer_free = false;  // the mapper chooses double_buffer
+  bool streamed = false;            // loads and stores overlap the children (MappingNode::streamed)
+  bool pipeline_restarts = false;   // children fill and drain every iteration (MappingNode)
+  std::vector<Flow> loads;          // into this tile's buffers from the nearest buffer above
+  std::vector<Flow> stores;         // out of this tile's buffers to the nearest buffer above
+  std::vector<int> local_edges;     // graph edges used by loads and stores, deduplicated
 
   // op
   int compute = -1;

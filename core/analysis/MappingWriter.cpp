@@ -52,6 +52,7 @@ void write_node(std::ostringstream& out, const MappingProgram& p, int id, int in
       if (!buffers.empty()) line("buffers: {" + buffers + "}");
       if (n.double_buffer) line("double_buffer: true");
       if (n.streamed) line("streamed: true");
+      if (n.pipeline_restarts) line("pipeline_restarts: true");
       std::string temporal = factors_text(p, n.temporal, &n.order, false);
       if (!temporal.empty()) line("temporal: {" + temporal + "}");
       std::string spatial = factors_text(p, n.spatial, nullptr, false);

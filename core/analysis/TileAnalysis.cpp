@@ -34,6 +34,8 @@ struct Unit {
   // A streamed child: its loads and stores overlap all of its own time, fill and drain included,
   // and only the edge latencies (load_first, store_drain) are exposed.
   bool streamed = false;
+  // The child's fill and drain are paid every iteration, overlapped or not (pipeline_restarts).
+  bool restarts = false;
 };
 
 void add_sequential(Unit& acc, const Unit& u) {
@@ -48,6 +50,7 @@ void add_sequential(Unit& acc, const Unit& u) {
   acc.store_drain += u.store_drain;
   acc.overlapped = acc.overlapped && u.overlapped;
   acc.streamed = acc.streamed && u.streamed;
+  acc.restarts = acc.restarts || u.restarts;
 }
 
 void add_parallel(Unit& acc, const Unit& u) {
@@ -68,6 +71,14 @@ void add_parallel(Unit& acc, const Unit& u) {
   acc.store_drain = std::max(acc.store_drain, u.store_drain);
   acc.overlapped = acc.overlapped && u.overlapped;
   acc.streamed = acc.streamed && u.streamed;
+  acc.restarts = acc.restarts || u.restarts;
+}
+
+// One iteration of a loop over the unit. Overlapped: the slowest of load, work and store, plus
+// the child's fill and drain when its pipeline restarts every iteration; otherwise all in turn.
+double stage_of(const Unit& u) {
+  if (!u.overlapped) return u.load + u.compute + u.compute_edges + u.store;
+  return std::max({u.load, u.compute + (u.restarts ? u.compute_edges : 0.0), u.store});
 }
 
 class Evaluator {
@@ -438,6 +449,7 @@ class Evaluator {
     }
     u.store_drain = drain + store_latency;
     u.overlapped = child.double_buffer;
+    u.restarts = child.pipeline_restarts;
     if (child.streamed) {
       // The buffer fills as the work below asks for it: nothing waits for the whole tile, only
       // for the first bytes to arrive, and the child's own fill and drain run under the stream.
@@ -664,11 +676,10 @@ class Evaluator {
           }
         }
         const double it = count * waves;
-        const double stage = u.overlapped ? std::max({u.load, u.compute, u.store})
-                                          : u.load + u.compute + u.compute_edges + u.store;
+        const double stage = stage_of(u);
         total += it * stage;
         load_sum += it * u.load;
-        compute_sum += it * u.compute;
+        compute_sum += it * (u.compute + (u.overlapped && u.restarts ? u.compute_edges : 0.0));
         store_sum += it * u.store;
         iterations += it;
         if (sub == mode) last = u;
@@ -681,8 +692,8 @@ class Evaluator {
     if (last.streamed)
       edges = last.load_first + last.store_drain;
     else if (last.overlapped)
-      edges = last.load_first + last.compute + last.compute_edges + last.store_drain -
-              std::max({last.load, last.compute, last.store});
+      edges =
+          last.load_first + last.compute + last.compute_edges + last.store_drain - stage_of(last);
     else
       edges = (last.load_first - last.load) + (last.store_drain - last.store);
     memo.steady = total;

@@ -36,8 +36,10 @@ struct DimChain {
 };
 
 struct Variable {
-  // A factor choice (dim chain slot) or a loop order choice (node).
+  // A factor choice (dim chain slot), a loop order choice (node), or whether a node's buffers
+  // are doubled (node; values 0 and 1).
   bool is_order = false;
+  bool is_buffering = false;
   int chain = -1;
   int slot = -1;
   int node = -1;
@@ -99,6 +101,7 @@ class SearchSpace {
     build_path();
     build_chains();
     build_orders();
+    build_buffering();
     for (DimChain& c : chains_) {
       c.slot_var.assign(c.slots.size(), -1);
       c.base_full.resize(c.slots.size());
@@ -106,7 +109,7 @@ class SearchSpace {
         c.base_full[k] = slot_factor(tmpl_, c.slots[k], c.dim).full;
     }
     for (size_t k = 0; k < vars_.size(); ++k)
-      if (!vars_[k].is_order)
+      if (vars_[k].chain >= 0)
         chains_[static_cast<size_t>(vars_[k].chain)].slot_var[static_cast<size_t>(vars_[k].slot)] =
             static_cast<int>(k);
     for (const auto& f : fixed_)
@@ -114,9 +117,9 @@ class SearchSpace {
     for (size_t k = 0; k < vars_.size(); ++k) {
       const Variable& v = vars_[k];
       bool placed = false;
-      if (!v.is_order)
+      if (v.chain >= 0)
         for (auto& g : groups_)
-          if (!vars_[g.front()].is_order &&
+          if (vars_[g.front()].chain >= 0 &&
               chains_[static_cast<size_t>(vars_[g.front()].chain)].dim ==
                   chains_[static_cast<size_t>(v.chain)].dim) {
             g.push_back(k);
@@ -142,6 +145,7 @@ class SearchSpace {
     for (size_t i = 0; i < vars_.size(); ++i) {
       const Variable& v = vars_[i];
       if (v.is_order) p.nodes[static_cast<size_t>(v.node)].order = v.orders[point[i]];
+      if (v.is_buffering) p.nodes[static_cast<size_t>(v.node)].double_buffer = v.values[point[i]];
     }
     std::array<Factor, 16> chain{};
     for (const DimChain& c : chains_) {
@@ -176,6 +180,7 @@ class SearchSpace {
   static void settle(MappingProgram& p) {
     for (auto& n : p.nodes) {
       n.order_free = false;
+      n.double_buffer_free = false;
       n.temporal_free.fill(false);
       n.spatial_free.fill(false);
       n.op_free.fill(false);
@@ -283,6 +288,20 @@ class SearchSpace {
         for (int d = tmpl_.ndims; d < kMaxDims; ++d) order[k++] = static_cast<uint8_t>(d);
         v.orders.push_back(order);
       } while (std::next_permutation(active.begin(), active.end()));
+      vars_.push_back(std::move(v));
+    }
+  }
+
+  // A tile whose double buffering is left free: with it the tile holds half as much but hides
+  // its loads; without it, twice as much but in turn (a cube's L0C holding one large block).
+  void build_buffering() {
+    for (size_t i = 0; i < tmpl_.nodes.size(); ++i) {
+      const ProgramNode& n = tmpl_.nodes[i];
+      if (n.kind != MappingNodeKind::tile || !n.double_buffer_free) continue;
+      Variable v;
+      v.is_buffering = true;
+      v.node = static_cast<int>(i);
+      v.values = {0, 1};
       vars_.push_back(std::move(v));
     }
   }

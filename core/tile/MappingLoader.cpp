@@ -82,15 +82,19 @@ void MappingReader::read_tile(MappingNode& node, const YAML::Node& n) {
   node.kind = MappingNodeKind::tile;
   node.memory = src_.text(n["tile"], "tile");
   std::string label = "tile '" + node.memory + "'";
-  src_.check_keys(
-      n,
-      {"tile", "temporal", "spatial", "order", "double_buffer", "streamed", "buffers", "children"},
-      label);
+  src_.check_keys(n,
+                  {"tile", "temporal", "spatial", "order", "double_buffer", "streamed",
+                   "pipeline_restarts", "buffers", "children"},
+                  label);
   if (n["temporal"].IsDefined()) node.temporal = read_factors(n["temporal"], "temporal");
   if (n["spatial"].IsDefined()) node.spatial = read_factors(n["spatial"], "spatial");
   if (n["order"].IsDefined()) read_order(node, n["order"]);
-  node.double_buffer = src_.boolean_or(n, "double_buffer", false);
+  if (const YAML::Node db = n["double_buffer"]; db.IsDefined() && src_.is_free(db))
+    node.double_buffer_free = true;  // the mapper tries both
+  else
+    node.double_buffer = src_.boolean_or(n, "double_buffer", false);
   node.streamed = src_.boolean_or(n, "streamed", false);
+  node.pipeline_restarts = src_.boolean_or(n, "pipeline_restarts", false);
   if (YAML::Node buffers = n["buffers"]; buffers.IsDefined()) {
     src_.expect_map(buffers, "`buffers`");
     for (const auto& entry : buffers) {

@@ -47,8 +47,12 @@ std::string render_line(const MappingNode& n) {
         line += "  buffers";
         for (const auto& p : n.placements) line += " " + p.tensor + "=" + p.memory;
       }
-      if (n.double_buffer) line += "  [db]";
+      if (n.double_buffer_free)
+        line += "  [db?]";
+      else if (n.double_buffer)
+        line += "  [db]";
       if (n.streamed) line += "  [streamed]";
+      if (n.pipeline_restarts) line += "  [restarts]";
       break;
     case MappingNodeKind::op:
       line = "op " + n.compute;
@@ -85,8 +89,12 @@ std::string canonical_line(const MappingNode& n) {
       const auto temporal = n.order_free ? by_dim(n.temporal) : n.temporal;
       return "tile(" + n.memory + ";t=" + factors_text(temporal, ",") +
              ";order=" + (n.order_free ? "free" : "fixed") +
-             ";s=" + factors_text(by_dim(n.spatial), ",") + ";db=" + (n.double_buffer ? "1" : "0") +
-             ";b=" + buffers + (n.streamed ? ";st=1" : "") + ")";
+             ";s=" + factors_text(by_dim(n.spatial), ",") + ";db=" +
+             (n.double_buffer_free ? "?"
+              : n.double_buffer    ? "1"
+                                   : "0") +
+             ";b=" + buffers + (n.streamed ? ";st=1" : "") + (n.pipeline_restarts ? ";rs=1" : "") +
+             ")";
     }
     case MappingNodeKind::op:
       return "op(" + n.compute + ";stage=" + n.stage +

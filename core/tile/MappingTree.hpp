@@ -51,9 +51,14 @@ struct MappingNode {
   std::vector<DimFactor> spatial;   // spread over instances of the memory below
   bool order_free = false;          // the mapper chooses the temporal order
   bool double_buffer = false;
+  bool double_buffer_free = false;  // `double_buffer: "?"`: the mapper chooses
   // The buffer fills while the work below runs (a cache filled on demand, or a prefetching
   // engine): its loads and stores overlap the children and only edge latency is exposed.
   bool streamed = false;
+  // The pipeline below this tile (its children's first load and last store) starts anew every
+  // iteration instead of flowing from one iteration into the next: a kernel that synchronises
+  // its engines once per block pays the fill and drain per block even when double-buffered.
+  bool pipeline_restarts = false;
 
   // op: the leaf computation on a compute node, optionally processing a block per call
   std::string compute;

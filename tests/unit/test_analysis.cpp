@@ -495,6 +495,64 @@ TEST_CASE("a streamed edge-bound loop pays no fill, and counts once against capa
   CHECK(bound_text(c.graph, c.eval.bound) == "edge:DRAM->SRAM");
 }
 
+TEST_CASE("a restarting pipeline pays the fill and drain below it every iteration", "[analysis]") {
+  // Three levels, one instance each, 1 GHz: DRAM -> BUF at 64 B/cycle, BUF -> REG at 32.
+  // add 64 x 1024 fp16. DRAM loops 16 times over 4-row BUF tiles; BUF loops 4 x 8 = 32 times
+  // over 1 x 128 REG tiles; both double-buffered.
+  // - Per REG iteration: load X, Z 2 x 256 B at 32 B/cycle = 16, store Y 8, compute 128 / 64 = 2.
+  //   BUF's loop: 32 x max(16, 2, 8) = 512 steady, fill and drain 16 + 2 + 8 - 16 = 10.
+  // - Per BUF iteration: load 2 x 8 KiB at 64 = 256, store 8 KiB = 128, work 512 (+ 10).
+  //   Flowing: 16 x max(256, 512, 128) + (256 + 512 + 10 + 128 - 512) = 8192 + 394 = 8586.
+  //   Restarting: 16 x max(256, 512 + 10, 128) + (256 + 512 + 10 + 128 - 522) = 8352 + 384
+  //   = 8736: the 10 cycles of BUF's own fill and drain, once more for each of 15 iterations.
+  const std::string arch = R"(version: 1
+kind: architecture
+name: three-levels
+clock: 1GHz
+nodes:
+  - {name: DRAM, type: memory, capacity: 1GiB}
+  - {name: BUF, type: memory, capacity: 64KiB}
+  - {name: REG, type: memory, capacity: 4KiB}
+  - name: PE
+    type: compute
+    operations:
+      - {class: elementwise, dtype: fp16, ops_per_cycle: 64, granule: [32]}
+edges:
+  - {from: DRAM, to: BUF, bandwidth: 64B/cycle}
+  - {from: BUF, to: DRAM, bandwidth: 64B/cycle}
+  - {from: BUF, to: REG, bandwidth: 32B/cycle}
+  - {from: REG, to: BUF, bandwidth: 32B/cycle}
+  - {from: REG, to: PE, bandwidth: 1024B/cycle}
+  - {from: PE, to: REG, bandwidth: 1024B/cycle}
+)";
+  auto tree = [](bool restarts) {
+    return std::string(R"(  tile: DRAM
+  temporal: {R: 16}
+  children:
+    - tile: BUF
+      double_buffer: true
+)") + (restarts ? "      pipeline_restarts: true\n" : "") +
+           R"(      temporal: {R: 4, C: 8}
+      children:
+        - tile: REG
+          double_buffer: true
+          children:
+            - op: PE
+              factors: {C: 128}
+)";
+  };
+  Case flowing, restarting;
+  run_case(flowing, arch, "add", tree(false));
+  run_case(restarting, arch, "add", tree(true));
+  REQUIRE(flowing.eval.valid());
+  REQUIRE(restarting.eval.valid());
+  CHECK(flowing.cycles() == Approx(8586.0));
+  CHECK(restarting.cycles() == Approx(8736.0));
+  // Written back out (the mapper's and the fit's round trip), the flag stays.
+  const std::string text = mapping_yaml(restarting.program, "m", "");
+  CHECK(parse_mapping(text, "again.yaml").root.children.at(0).pipeline_restarts);
+}
+
 TEST_CASE("a wider accumulator widens C only where the unit writes it", "[analysis]") {
   // mm64 on one PE, SRAM double-buffered: A, B and C are 64 x 64 fp16 = 8 KiB each, so SRAM
   // holds 2 x 24 KiB = 48 KiB. With fp32 partial sums in SRAM (the PE writes SRAM over its own

@@ -225,3 +225,36 @@ TEST_CASE("draws from the valid space are valid, distinct, seeded and bounded", 
   CHECK(differs);
   CHECK(texts.size() == draws.size());
 }
+
+TEST_CASE("a free double buffer is a choice the mapper makes with the block sizes", "[mapper]") {
+  // The same template three ways: double buffering fixed on, fixed off, and left to the mapper.
+  // Each is searched exhaustively; the free one must find the better of the two fixed optima
+  // (its space is their union) and write a concrete choice.
+  ArchitectureGraph g = parse_architecture(tiny_arch("shared", "64B/cycle"), "tiny.yaml");
+  auto with = [](const std::string& value) {
+    std::string text = kTemplate;
+    const std::string fixed = "double_buffer: true";
+    text.replace(text.find(fixed), fixed.size(), "double_buffer: " + value);
+    return parse_mapping(text, "t.yaml");
+  };
+  MapperOptions all;
+  all.budget = 10'000'000;
+  for (auto [m, n, k] : {std::tuple{64, 64, 64}, std::tuple{256, 64, 128}}) {
+    Operator op = make_gemm("g", m, n, k);
+    auto best = [&](const Mapping& t) {
+      MapperResult r = search_mapping(compile_mapping(t, op, g, true), all);
+      REQUIRE(r.found);
+      REQUIRE(r.exhaustive);
+      return r;
+    };
+    const double on = best(with("true")).device_s;
+    const double off = best(with("false")).device_s;
+    MapperResult free = best(with("\"?\""));
+    CHECK(free.device_s == Approx(std::min(on, off)).epsilon(1e-12));
+    const bool chose = free.program.nodes.at(1).double_buffer;
+    CHECK(free.program.nodes.at(1).double_buffer_free == false);
+    const std::string written = mapping_yaml(free.program, "m", "");
+    CHECK((written.find("double_buffer: true") != std::string::npos) == chose);
+    CHECK(written.find("\"?\"") == std::string::npos);
+  }
+}
