@@ -330,10 +330,12 @@ bool Workbench::openResults(const QString& path) {
   run_names_.clear();
   for (const RunInfo& r : runs) {
     run_ids_.push_back(r.id);
-    run_names_ << tr("run %1: %2, %3, %4 measurements (%5)")
+    // The device is part of the name: choosing a run is choosing the device it ran on.
+    run_names_ << tr("run %1: %2 on %3, %4, %5 measurements (%6)")
                       .arg(r.id)
-                      .arg(QString::fromStdString(r.start.collector),
-                           QString::fromStdString(r.start.workload))
+                      .arg(QString::fromStdString(r.start.workload),
+                           QString::fromStdString(r.start.device.name),
+                           QString::fromStdString(r.start.collector))
                       .arg(r.measurement_count)
                       .arg(QString::fromStdString(std::string(to_string(r.status))));
   }

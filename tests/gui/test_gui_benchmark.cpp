@@ -11,6 +11,7 @@
 #include "Workbench.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "mapper/OperatorPrediction.hpp"
+#include "measure/CorrelationData.hpp"
 #include "measure/OperatorIdentity.hpp"
 #include "measure/ResultStore.hpp"
 #include "views/CorrelationView.hpp"
@@ -65,6 +66,14 @@ TEST_CASE("100,000 measurements open into the correlation view", "[gui][!benchma
     store.finish_run(run, ts::RunStatus::complete);
   }
   WARN("writing the database: " << clock.elapsed() << " ms");
+
+  // The engine's part alone: read the run and join each measurement with its prediction.
+  clock.restart();
+  ts::DbInputOptions options;
+  options.path = db.toStdString();
+  const size_t joined = ts::db_input(options).points.size();
+  WARN("core db_input (read and join, no GUI): " << clock.elapsed() << " ms for " << joined
+                                                 << " points");
 
   ts::gui::Workbench workbench;
   ts::gui::MainWindow window(&workbench);

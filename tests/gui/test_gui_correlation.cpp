@@ -150,3 +150,24 @@ TEST_CASE("the correlation plot builder draws headless and reports what it leave
   const QImage image(TILESCOPE_SCREENSHOTS "/correlation-builder.png");
   CHECK(image.width() == 640);
 }
+
+TEST_CASE("the plots follow the palette (dark mode)", "[gui][correlation]") {
+  const QPalette light = QApplication::palette();
+  QPalette dark = light;
+  dark.setColor(QPalette::Window, QColor(40, 40, 40));
+  dark.setColor(QPalette::Base, QColor(30, 30, 30));
+  dark.setColor(QPalette::Text, QColor(230, 230, 230));
+  dark.setColor(QPalette::WindowText, QColor(230, 230, 230));
+  ts::views::CorrelationView view;
+  view.resize(800, 600);
+  ts::views::CorrelationPlotData data;
+  data.points = {{10e-6, 11e-6, "a", "matmul"}, {20e-6, 18e-6, "b", "elementwise"}};
+  view.setData(data);
+  view.setPalette(dark);  // what a switch to dark mode sends: QEvent::PaletteChange
+  QApplication::processEvents();
+  CHECK(view.plot()->xAxis->tickLabelColor() == QColor(230, 230, 230));
+  const QImage image = view.plot()->toPixmap(800, 600).toImage();
+  CHECK(image.pixelColor(5, 300) == QColor(30, 30, 30));  // the background is the dark base
+  QDir().mkpath(TILESCOPE_SCREENSHOTS);
+  CHECK(image.save(TILESCOPE_SCREENSHOTS "/correlation-dark.png"));
+}
