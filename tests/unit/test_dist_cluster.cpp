@@ -6,6 +6,7 @@
 #include "TempDir.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "dist/Cluster.hpp"
+#include "dist/Collectives.hpp"
 #include "dist/LayerOperators.hpp"
 #include "dist/LayerTimes.hpp"
 #include "measure/OperatorIdentity.hpp"
@@ -28,6 +29,28 @@ TEST_CASE("the Selene cluster loads with its device graph and links", "[dist][cl
   CHECK(c.nics_per_node == 8);
   CHECK(c.nic.bandwidth_bytes_per_s == Approx(25e9));
   CHECK(c.oversubscription == 1);
+}
+
+TEST_CASE("Selene's NVLink ring reproduces the measured nccl-tests bus bandwidth",
+          "[dist][cluster]") {
+  // shared/validation/communication.md: all-reduce on 8 A100s, bus bandwidth 229 GB/s at 1 GiB
+  // and 202 GB/s at 64 MiB. The cluster file gives the link rate and NCCL's per-hop latency, not
+  // these figures: the ring of 2 x 7 steps, each 1/8 of the buffer plus one hop, must give them
+  // back within 5 %.
+  const Cluster c = load_cluster(sample("/dist/clusters/selene.yaml"));
+  CHECK(c.device.name == "nvidia-a100");
+  for (auto [bytes, measured] :
+       {std::pair{1024.0 * 1024 * 1024, 229e9}, std::pair{64.0 * 1024 * 1024, 202e9}}) {
+    TaskGraph g;
+    std::vector<Link> ring;
+    for (int r = 0; r < 8; ++r)
+      ring.push_back({g.add_stream(), c.intra_node.bandwidth_bytes_per_s, c.intra_node.latency_s});
+    add_collective(g, CollectiveKind::all_reduce, ring, bytes, std::vector<int>(8, -1));
+    const double bus =
+        bytes / run_task_graph(g).makespan_s * bus_bandwidth_factor(CollectiveKind::all_reduce, 8);
+    INFO(bytes << " B: " << bus / 1e9 << " GB/s");
+    CHECK(bus == Approx(measured).epsilon(0.05));
+  }
 }
 
 TEST_CASE("malformed clusters are reported where they are wrong", "[dist][cluster]") {
