@@ -9,9 +9,13 @@
 namespace ts::cupti {
 namespace {
 
+// 0 when the driver does not report it: a missing property must not stop a measurement.
 int attribute(cudaDeviceAttr attr, int device) {
   int value = 0;
-  TS_CUDA(cudaDeviceGetAttribute(&value, attr, device));
+  if (cudaDeviceGetAttribute(&value, attr, device) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
   return value;
 }
 
