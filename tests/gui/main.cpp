@@ -3,6 +3,7 @@
 #define CATCH_CONFIG_RUNNER
 #include <QApplication>
 #include <QDir>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <catch2/catch.hpp>
 
@@ -16,5 +17,9 @@ int main(int argc, char** argv) {
     qputenv("XDG_RUNTIME_DIR", runtime.path().toLocal8Bit());
   }
   QApplication app(argc, argv);
+  // Recent files go to QSettings: keep the tests' out of the user's configuration.
+  QTemporaryDir settings;
+  QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
+  QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings.path());
   return Catch::Session().run(argc, argv);
 }
