@@ -17,6 +17,7 @@ namespace {
 struct SimulateArgs {
   std::string model, strategy, cluster, format = "table", timeline, out, operator_times = "tile";
   std::vector<std::string> sweep;
+  bool every_replica = false;
 };
 
 int run_sweep(const SimulateArgs& a, const TransformerModel& model, const ParallelStrategy& base,
@@ -102,8 +103,10 @@ int run_simulate(const SimulateArgs& a) {
   const ParallelStrategy strategy = load_parallel_strategy(a.strategy);
   const Cluster cluster = load_cluster(a.cluster);
   if (!a.sweep.empty()) return run_sweep(a, model, strategy, cluster);
-  const TrainingSimulation r =
-      simulate_training(model, strategy, cluster, parse_operator_time_source(a.operator_times));
+  SimulationOptions options;
+  options.exploit_symmetry = !a.every_replica;
+  const TrainingSimulation r = simulate_training(
+      model, strategy, cluster, parse_operator_time_source(a.operator_times), options);
   const double gib = 1024.0 * 1024 * 1024;
   if (!a.timeline.empty())
     write_file_atomically(a.timeline,
@@ -161,6 +164,9 @@ Runner add_simulate(CLI::App& app) {
                   "write the whole result as JSON (schema_version, summary, timeline)");
   cmd->add_option("--timeline", args->timeline,
                   "write the pipeline's run as Chrome-trace JSON (opens in Perfetto)");
+  cmd->add_flag("--every-replica", args->every_replica,
+                "run every data-parallel replica's pipeline and the gradient rings on the "
+                "executor instead of one pipeline standing for all (same answer, slower)");
   return [args] { return run_simulate(*args); };
 }
 

@@ -26,10 +26,48 @@ double ring_time(CollectiveKind kind, int64_t ranks, double bytes, const Cluster
   return run_task_graph(g).makespan_s;
 }
 
+// Every data-parallel replica's pipeline on one executor, and per stage a ring all-reduce of
+// `gradient_bytes` among the replicas on per-rank links, each rank starting when its replica's
+// last task on that stage ends. Returns the executor's run (makespan: the end of the last
+// all-reduce) and sets `tasks`.
+TaskTimes run_all_replicas(const TaskGraph& pipeline, int64_t stages, int64_t replicas,
+                           double gradient_bytes, const ClusterLink& link, int64_t& tasks) {
+  TaskGraph all;
+  std::vector<std::vector<int>> last(static_cast<size_t>(stages));  // per stage, per replica
+  for (int64_t r = 0; r < replicas; ++r) {
+    const int stream0 = all.streams;
+    for (int st = 0; st < pipeline.streams; ++st) all.add_stream();
+    // Add in each stream's order so that the copy keeps the order of the original.
+    std::vector<int> id(pipeline.tasks.size(), -1);
+    for (int st = 0; st < pipeline.streams; ++st)
+      for (int t : pipeline.order[static_cast<size_t>(st)]) {
+        Task copy = pipeline.tasks[static_cast<size_t>(t)];
+        copy.stream += stream0;
+        copy.label = "r" + std::to_string(r) + " " + copy.label;
+        id[static_cast<size_t>(t)] = all.add(std::move(copy));
+      }
+    for (size_t t = 0; t < pipeline.tasks.size(); ++t)
+      for (int& d : all.tasks[static_cast<size_t>(id[t])].after) d = id[static_cast<size_t>(d)];
+    for (int64_t st = 0; st < stages; ++st)
+      last[static_cast<size_t>(st)].push_back(
+          id[static_cast<size_t>(pipeline.order[static_cast<size_t>(st)].back())]);
+  }
+  for (int64_t st = 0; st < stages; ++st) {
+    std::vector<Link> ring;
+    for (int64_t r = 0; r < replicas; ++r)
+      ring.push_back({all.add_stream(), link.bandwidth_bytes_per_s, link.latency_s});
+    add_collective(all, CollectiveKind::all_reduce, ring, gradient_bytes,
+                   last[static_cast<size_t>(st)]);
+  }
+  tasks = static_cast<int64_t>(all.tasks.size());
+  return run_task_graph(all);
+}
+
 }  // namespace
 
 TrainingSimulation simulate_training(const TransformerModel& m, const ParallelStrategy& s,
-                                     const Cluster& cluster, const OperatorTimeSource& times) {
+                                     const Cluster& cluster, const OperatorTimeSource& times,
+                                     const SimulationOptions& options) {
   check_strategy_fits(s, m, s.gpus());
   if (s.gpus() > cluster.gpus())
     throw InputError(s.dp.where, "the strategy needs " + std::to_string(s.gpus()) +
@@ -102,7 +140,13 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   TrainingSimulation r;
   r.stage_forward_s = fwd_step * static_cast<double>(v);
   r.stage_backward_s = bwd_step * static_cast<double>(v);
+  r.simulated_tasks = static_cast<int64_t>(pipeline.tasks.size());
   r.iteration_s = run.makespan_s + dp_time + optimizer;
+  if (!options.exploit_symmetry && s.dp.value > 1) {
+    const TaskTimes all = run_all_replicas(pipeline, pp, s.dp.value, 2 * state.parameters, dp_link,
+                                           r.simulated_tasks);
+    r.iteration_s = all.makespan_s + optimizer;
+  }
   r.bubble_fraction = run.makespan_s / busy - 1;
   const double tokens = static_cast<double>(s.global_batch.value * m.seq_len);
   r.tokens_per_s = tokens / r.iteration_s;
@@ -129,7 +173,9 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
       {"compute", busy - per_step_tp},
       {"tensor-parallel communication", per_step_tp},
       {"pipeline bubble and transfers", run.makespan_s - busy},
-      {"data-parallel all-reduce", dp_time},
+      // What the all-reduce adds after the pipeline: dp_time, or in a run of all replicas
+      // whatever the last stage's ring adds after the last pipeline task ends.
+      {"data-parallel all-reduce", r.iteration_s - run.makespan_s - optimizer},
       {"optimizer step", optimizer},
   };
   return r;

@@ -5,8 +5,9 @@
 // (or the NICs when a tensor-parallel group spans nodes), runs the pipeline schedule on the
 // task-graph executor with activations and gradients crossing between stages, then the
 // data-parallel gradient all-reduce and the optimizer step. Memory per GPU is the model state
-// plus the activations the schedule keeps. Not yet modelled: link sharing between concurrent
-// flows, compute/communication overlap and interference, memory over time.
+// plus the activations the schedule keeps. Data-parallel replicas are identical, so one
+// pipeline stands for all of them unless SimulationOptions says otherwise. Not yet modelled:
+// link sharing between concurrent flows, compute/communication interference, memory over time.
 #include <string>
 #include <vector>
 
@@ -39,11 +40,22 @@ struct TrainingSimulation {
   // The pipeline as it ran on the executor: one compute stream per stage, then the links.
   TaskGraph pipeline;
   TaskTimes pipeline_times;
+  int64_t simulated_tasks = 0;  // tasks on the executor, all replicas when not symmetric
+};
+
+struct SimulationOptions {
+  // Data-parallel replicas run the same work on the same kind of links, so one pipeline stands
+  // for all of them and the gradient all-reduce follows it. Off: every replica's pipeline is on
+  // the executor, with each stage's all-reduce as ring steps on its own links, starting when
+  // that stage's last backward ends in every replica. Both must give the same iteration time
+  // (tests/unit/test_dist_simulation.cpp); off costs dp times the tasks.
+  bool exploit_symmetry = true;
 };
 
 // Throws InputError when the strategy does not fit the model or the cluster.
 TrainingSimulation simulate_training(const TransformerModel& model,
                                      const ParallelStrategy& strategy, const Cluster& cluster,
-                                     const OperatorTimeSource& times = {});
+                                     const OperatorTimeSource& times = {},
+                                     const SimulationOptions& options = {});
 
 }  // namespace ts
