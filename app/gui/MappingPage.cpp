@@ -1,5 +1,6 @@
 #include "MappingPage.hpp"
 
+#include <QCheckBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTreeView>
@@ -16,6 +17,9 @@ MappingPage::MappingPage(Workbench* workbench, QWidget* parent)
     : QWidget(parent),
       workbench_(workbench),
       heading_(new QLabel),
+      remapped_(
+          new QCheckBox(tr("Show the mapper's new mapping on the edited graph (once "
+                           "re-mapped) instead of the mapping chosen on the graph as loaded"))),
       problem_(new QLabel),
       tree_(new QTreeView),
       traffic_(new QLabel),
@@ -34,11 +38,14 @@ MappingPage::MappingPage(Workbench* workbench, QWidget* parent)
   tree_->setAlternatingRowColors(true);
   tree_->setUniformRowHeights(true);
   layout->addWidget(heading_);
+  layout->addWidget(remapped_);
   layout->addWidget(problem_);
   layout->addWidget(tree_, 1);
   layout->addWidget(traffic_);
   connect(workbench, &Workbench::fixedReady, this, &MappingPage::refresh);
   connect(workbench, &Workbench::baselineReady, this, &MappingPage::refresh);
+  connect(workbench, &Workbench::remapReady, this, &MappingPage::refresh);
+  connect(remapped_, &QCheckBox::toggled, this, &MappingPage::refresh);
   showOperator(-1);
 }
 
@@ -48,7 +55,7 @@ void MappingPage::showOperator(int row) {
 }
 
 void MappingPage::refresh() {
-  auto [keep, evaluation] = workbench_->mappingOf(row_);
+  auto [keep, evaluation] = workbench_->mappingOf(row_, remapped_->isChecked());
   problem_->setText(QString::fromStdString(evaluation.error));
   problem_->setVisible(!evaluation.error.empty());
   if (row_ < 0 || row_ >= workbench_->operators()->rowCount()) {
@@ -58,9 +65,12 @@ void MappingPage::refresh() {
     return;
   }
   const auto& r = workbench_->operators()->row(row_);
-  heading_->setText(tr("%1 (%2): the mapper's mapping on the graph as loaded, evaluated on the "
-                       "current graph")
-                        .arg(r.name, r.shape));
+  const bool remapped = remapped_->isChecked() && !r.remap_pending && r.remapped && r.remapped->ok;
+  heading_->setText(
+      remapped ? tr("%1 (%2): the mapper's mapping on the current graph").arg(r.name, r.shape)
+               : tr("%1 (%2): the mapper's mapping on the graph as loaded, evaluated on the "
+                    "current graph")
+                     .arg(r.name, r.shape));
   QStringList lines;
   if (evaluation.program && evaluation.evaluation.valid()) {
     const Prediction p = make_prediction(*evaluation.program, evaluation.evaluation);

@@ -4,6 +4,7 @@
 // node selected and the reason above the tree.
 #include <QWidget>
 
+class QCheckBox;
 class QLabel;
 class QTreeView;
 
@@ -23,12 +24,14 @@ class MappingPage : public QWidget {
   int shownOperator() const { return row_; }
   views::MappingTreeModel* model() const { return model_; }
   QTreeView* tree() const { return tree_; }
+  QCheckBox* remappedToggle() const { return remapped_; }
 
  private:
   void refresh();
   Workbench* workbench_;
   int row_ = -1;
   QLabel* heading_;
+  QCheckBox* remapped_;
   QLabel* problem_;
   QTreeView* tree_;
   QLabel* traffic_;

@@ -483,10 +483,11 @@ void Workbench::matchMeasurements() {
 }
 
 std::pair<std::shared_ptr<const void>, views::MappingEvaluation> Workbench::mappingOf(
-    int row) const {
+    int row, bool remapped) const {
   if (!graph_ || !workload_ || row < 0 || row >= operators_->rowCount()) return {};
   const auto& r = operators_->row(row);
-  const auto& source = r.baseline;
+  const bool use_remapped = remapped && !r.remap_pending && r.remapped && r.remapped->ok;
+  const auto& source = use_remapped ? r.remapped : r.baseline;
   if (!source || !source->ok) {
     views::MappingEvaluation failed;
     failed.error = source ? source->error : std::string("not predicted yet");

@@ -74,7 +74,9 @@ class Workbench : public QObject {
 
   // The row's current mapping evaluated on the current graph, for the mapping view. The first
   // of the pair keeps the graph and operator it points into alive.
-  std::pair<std::shared_ptr<const void>, views::MappingEvaluation> mappingOf(int row) const;
+  // With `remapped`, the mapper's new choice on the edited graph instead, once it is in.
+  std::pair<std::shared_ptr<const void>, views::MappingEvaluation> mappingOf(
+      int row, bool remapped = false) const;
   // The row of the operator that a measured point is of, or -1.
   int rowOfPoint(const ComparedPoint& point) const;
 

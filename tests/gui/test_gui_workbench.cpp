@@ -1,6 +1,7 @@
 // The window on the defaults: every page shows, the what-if loop answers an HBM edit made in the
 // inspector, undo restores, the edited graph saves, and every item model passes Qt's tester.
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFile>
@@ -271,7 +272,17 @@ TEST_CASE("an edit that makes a mapping invalid shows the failing node", "[gui][
   w.window.pages()->setCurrentWidget(w.window.mappingPage());
   QApplication::processEvents();
   save_screenshot(w.window, "gui-mapping-invalid");
+
+  // The mapper, re-run on the edited graph, finds a mapping that fits the 4 KiB L1.
   w.workbench.waitForIdle();
+  REQUIRE(model->row(row).remapped);
+  REQUIRE(model->row(row).remapped->ok);
+  w.window.mappingPage()->remappedToggle()->setChecked(true);
+  CHECK(mapping->evaluation().valid());
+  CHECK_FALSE(mapping->failingIndex().isValid());
+  CHECK(mapping->rowCount() == 1);
+  w.window.mappingPage()->remappedToggle()->setChecked(false);
+  CHECK_FALSE(mapping->evaluation().valid());
 }
 
 TEST_CASE("a file that cannot be read is logged with its line, never a crash", "[gui]") {
