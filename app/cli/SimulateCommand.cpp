@@ -29,16 +29,15 @@ int run_sweep(const SimulateArgs& a, const TransformerModel& model, const Parall
   if (a.format == "json") {
     nlohmann::json rows = nlohmann::json::array();
     for (const SweepPoint& p : points)
-      rows.push_back(
-          {{"tp", p.strategy.tp.value},
-           {"pp", p.strategy.pp.value},
-           {"dp", p.strategy.dp.value},
-           {"micro_batch", p.strategy.micro_batch.value},
-           {"iteration_s", p.result.iteration_s},
-           {"tokens_per_s", p.result.tokens_per_s},
-           {"mfu", p.result.mfu},
-           {"memory_gib", (p.result.model_state_bytes + p.result.activation_bytes) / gib},
-           {"out_of_memory", p.result.out_of_memory}});
+      rows.push_back({{"tp", p.strategy.tp.value},
+                      {"pp", p.strategy.pp.value},
+                      {"dp", p.strategy.dp.value},
+                      {"micro_batch", p.strategy.micro_batch.value},
+                      {"iteration_s", p.result.iteration_s},
+                      {"tokens_per_s", p.result.tokens_per_s},
+                      {"mfu", p.result.mfu},
+                      {"memory_gib", p.result.peak_memory_bytes / gib},
+                      {"out_of_memory", p.result.out_of_memory}});
     std::cout << nlohmann::json{{"schema_version", 1}, {"model", model.name}, {"sweep", rows}}.dump(
                      2)
               << "\n";
@@ -49,12 +48,11 @@ int run_sweep(const SimulateArgs& a, const TransformerModel& model, const Parall
   std::cout << fmt::format("{:>4} {:>4} {:>4} {:>4} {:>12} {:>12} {:>7} {:>11}\n", "tp", "pp", "dp",
                            "mbs", "iteration_s", "tokens/s", "MFU", "memory_GiB");
   for (const SweepPoint& p : points)
-    std::cout << fmt::format("{:>4} {:>4} {:>4} {:>4} {:>12.3f} {:>12.0f} {:>6.1f}% {:>11.2f}{}\n",
-                             p.strategy.tp.value, p.strategy.pp.value, p.strategy.dp.value,
-                             p.strategy.micro_batch.value, p.result.iteration_s,
-                             p.result.tokens_per_s, p.result.mfu * 100,
-                             (p.result.model_state_bytes + p.result.activation_bytes) / gib,
-                             p.result.out_of_memory ? "  out of memory" : "");
+    std::cout << fmt::format(
+        "{:>4} {:>4} {:>4} {:>4} {:>12.3f} {:>12.0f} {:>6.1f}% {:>11.2f}{}\n", p.strategy.tp.value,
+        p.strategy.pp.value, p.strategy.dp.value, p.strategy.micro_batch.value,
+        p.result.iteration_s, p.result.tokens_per_s, p.result.mfu * 100,
+        p.result.peak_memory_bytes / gib, p.result.out_of_memory ? "  out of memory" : "");
   return 0;
 }
 
@@ -90,6 +88,7 @@ nlohmann::json result_json(const TransformerModel& model, const ParallelStrategy
                   {"bubble_fraction", r.bubble_fraction},
                   {"model_state_gib_per_gpu", r.model_state_bytes / gib},
                   {"activation_gib_per_gpu", r.activation_bytes / gib},
+                  {"peak_memory_gib_per_gpu", r.peak_memory_bytes / gib},
                   {"device_memory_gib", r.device_memory_bytes / gib},
                   {"out_of_memory", r.out_of_memory}};
   nlohmann::json parts = nlohmann::json::array();
@@ -108,14 +107,15 @@ int run_simulate(const SimulateArgs& a) {
   const TrainingSimulation r = simulate_training(
       model, strategy, cluster, parse_operator_time_source(a.operator_times), options);
   const double gib = 1024.0 * 1024 * 1024;
-  if (!a.timeline.empty())
-    write_file_atomically(a.timeline,
-                          chrome_trace_json(r.pipeline, r.pipeline_times,
-                                            pipeline_track_names(r.pipeline, strategy.pp.value)));
+  std::vector<CounterTrack> memory;
+  for (size_t st = 0; st < r.stage_memory.size(); ++st)
+    memory.push_back({"memory stage " + std::to_string(st), r.stage_memory[st]});
+  const std::string trace = chrome_trace_json(
+      r.pipeline, r.pipeline_times, pipeline_track_names(r.pipeline, strategy.pp.value), memory);
+  if (!a.timeline.empty()) write_file_atomically(a.timeline, trace);
   if (!a.out.empty()) {
     nlohmann::json whole = result_json(model, strategy, cluster, r);
-    whole["timeline"] = nlohmann::json::parse(chrome_trace_json(
-        r.pipeline, r.pipeline_times, pipeline_track_names(r.pipeline, strategy.pp.value)));
+    whole["timeline"] = nlohmann::json::parse(trace);
     write_file_atomically(a.out, whole.dump());
   }
   if (a.format == "json") {
@@ -132,10 +132,11 @@ int run_simulate(const SimulateArgs& a) {
                            r.model_state_bytes / gib);
   std::cout << fmt::format("activations      {:.2f} GiB per GPU (first pipeline stage)\n",
                            r.activation_bytes / gib);
+  std::cout << fmt::format("peak memory      {:.2f} GiB per GPU (over the iteration as run)\n",
+                           r.peak_memory_bytes / gib);
   if (r.out_of_memory)
     std::cout << fmt::format("OUT OF MEMORY    {:.2f} GiB needed, the device has {:.2f} GiB\n",
-                             (r.model_state_bytes + r.activation_bytes) / gib,
-                             r.device_memory_bytes / gib);
+                             r.peak_memory_bytes / gib, r.device_memory_bytes / gib);
   std::cout << "where the time goes (one pipeline device)\n";
   for (const TimeShare& t : r.breakdown)
     std::cout << fmt::format("  {:<32} {:9.3f} s\n", t.what, t.seconds);

@@ -5,7 +5,8 @@
 namespace ts {
 
 std::string chrome_trace_json(const TaskGraph& g, const TaskTimes& t,
-                              const std::vector<std::string>& names) {
+                              const std::vector<std::string>& names,
+                              const std::vector<CounterTrack>& counters) {
   nlohmann::json events = nlohmann::json::array();
   for (int s = 0; s < g.streams; ++s) {
     const std::string name = static_cast<size_t>(s) < names.size() ? names[static_cast<size_t>(s)]
@@ -23,6 +24,14 @@ std::string chrome_trace_json(const TaskGraph& g, const TaskTimes& t,
                       {"ts", t.start_s[i] * 1e6},
                       {"dur", task.duration_s * 1e6}});
   }
+  const double gib = 1024.0 * 1024 * 1024;
+  for (const CounterTrack& c : counters)
+    for (const MemorySample& s : c.samples)
+      events.push_back({{"name", c.name},
+                        {"ph", "C"},
+                        {"pid", 0},
+                        {"ts", s.time_s * 1e6},
+                        {"args", {{"GiB", s.bytes / gib}}}});
   return nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ms"}}.dump();
 }
 

@@ -5,12 +5,21 @@
 #include <string>
 #include <vector>
 
+#include "dist/MemoryTimeline.hpp"
 #include "dist/TaskGraph.hpp"
 
 namespace ts {
 
-// `stream_names[i]` names track i (missing names become "stream i").
+// A counter track: a named step function over the run, such as a GPU's memory.
+struct CounterTrack {
+  std::string name;
+  std::vector<MemorySample> samples;
+};
+
+// `stream_names[i]` names track i (missing names become "stream i"). Counters are written in
+// GiB, as counter events ("ph": "C").
 std::string chrome_trace_json(const TaskGraph& graph, const TaskTimes& times,
-                              const std::vector<std::string>& stream_names);
+                              const std::vector<std::string>& stream_names,
+                              const std::vector<CounterTrack>& counters = {});
 
 }  // namespace ts

@@ -54,7 +54,8 @@ std::vector<std::vector<PipelineStep>> pipeline_order(PipelineSchedule schedule,
 }
 
 TaskGraph pipeline_task_graph(PipelineSchedule schedule, int64_t p, int64_t m, int64_t v,
-                              double forward_s, double backward_s, double transfer_s) {
+                              double forward_s, double backward_s, double transfer_s,
+                              double activation_bytes) {
   const auto order = pipeline_order(schedule, p, m, v);
   TaskGraph g;
   for (int64_t s = 0; s < p; ++s) g.add_stream();
@@ -76,6 +77,7 @@ TaskGraph pipeline_task_graph(PipelineSchedule schedule, int64_t p, int64_t m, i
       Task t;
       t.stream = static_cast<int>(s);
       t.duration_s = step.kind == PassKind::forward ? forward_s : backward_s;
+      t.memory_bytes = step.kind == PassKind::forward ? activation_bytes : -activation_bytes;
       t.label = std::string(step.kind == PassKind::forward ? "F" : "B") + " mb" +
                 std::to_string(step.micro_batch) + " c" + std::to_string(step.chunk) + " s" +
                 std::to_string(s);

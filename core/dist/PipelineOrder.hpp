@@ -28,9 +28,10 @@ std::vector<std::vector<PipelineStep>> pipeline_order(PipelineSchedule schedule,
 // order, each forward of a chunk taking `forward_s` and each backward `backward_s`; a step waits
 // for the same micro-batch's previous virtual stage (forward) or next one (backward). With
 // `transfer_s` > 0 an activation or gradient crosses between devices as a task of that length on
-// the link between them (one stream per direction).
+// the link between them (one stream per direction). Each forward keeps `activation_bytes` on its
+// device until the backward of the same micro-batch and chunk ends (Task::memory_bytes).
 TaskGraph pipeline_task_graph(PipelineSchedule schedule, int64_t stages, int64_t micro_batches,
                               int64_t chunks, double forward_s, double backward_s,
-                              double transfer_s = 0);
+                              double transfer_s = 0, double activation_bytes = 0);
 
 }  // namespace ts

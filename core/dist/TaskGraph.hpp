@@ -14,6 +14,9 @@ struct Task {
   double duration_s = 0;
   std::vector<int> after;  // tasks that must finish first
   std::string label;       // for timelines and errors, e.g. "F mb3 c1"
+  // Device memory the task takes from its start (> 0) or gives back at its end (< 0), on the
+  // device its stream belongs to: a forward pass keeps its activations until its backward.
+  double memory_bytes = 0;
 };
 
 struct TaskGraph {

@@ -7,6 +7,7 @@
 #include "dist/Collectives.hpp"
 #include "dist/LayerOperators.hpp"
 #include "dist/LayerTimes.hpp"
+#include "dist/MemoryTimeline.hpp"
 #include "dist/ModelState.hpp"
 #include "dist/PipelineOrder.hpp"
 #include "mapper/OperatorPrediction.hpp"
@@ -120,8 +121,11 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
              : 0;
   const double fwd_step = chunk_fwd + logits_fwd / static_cast<double>(pp * v);
   const double bwd_step = chunk_bwd + 2 * logits_fwd / static_cast<double>(pp * v);
-  TaskGraph pipeline =
-      pipeline_task_graph(s.schedule.value, pp, micro_batches, v, fwd_step, bwd_step, transfer);
+  // What one chunk's forward keeps until its backward, on one GPU.
+  double layer_bytes = 0;
+  for (const SavedActivation& a : layer_saved_activations(m, s)) layer_bytes += a.bytes;
+  TaskGraph pipeline = pipeline_task_graph(s.schedule.value, pp, micro_batches, v, fwd_step,
+                                           bwd_step, transfer, layers_per_chunk * layer_bytes);
   const TaskTimes run = run_task_graph(pipeline);
   const double busy = static_cast<double>(micro_batches * v) * (fwd_step + bwd_step);
 
@@ -162,7 +166,14 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   for (const ArchNode& n : device.nodes)
     if (n.kind == NodeKind::memory)
       r.device_memory_bytes = std::max(r.device_memory_bytes, n.capacity_bytes);
-  r.out_of_memory = r.model_state_bytes + r.activation_bytes > r.device_memory_bytes;
+  // Memory over the iteration on each stage's GPU, as the schedule ran: the model state all
+  // the time, and each chunk's activations from its forward to its backward.
+  for (int64_t st = 0; st < pp; ++st) {
+    r.stage_memory.push_back(
+        memory_over_time(pipeline, run, static_cast<int>(st), r.model_state_bytes));
+    r.peak_memory_bytes = std::max(r.peak_memory_bytes, peak_bytes(r.stage_memory.back()));
+  }
+  r.out_of_memory = r.peak_memory_bytes > r.device_memory_bytes;
   // The collectives of the forward pass, of the backward pass, and of the recomputed forward.
   const double tp_passes = s.recompute == Recompute::full ? 3 : 2;
   const double per_step_tp =

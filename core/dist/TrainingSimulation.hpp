@@ -13,6 +13,7 @@
 
 #include "dist/Cluster.hpp"
 #include "dist/LayerTimes.hpp"
+#include "dist/MemoryTimeline.hpp"
 #include "dist/ParallelStrategy.hpp"
 #include "dist/TaskGraph.hpp"
 #include "dist/TransformerModel.hpp"
@@ -35,7 +36,11 @@ struct TrainingSimulation {
   double model_state_bytes = 0;                      // heaviest GPU: weights, grads, optimizer
   double activation_bytes = 0;                       // first pipeline stage, at its peak
   double device_memory_bytes = 0;                    // the device graph's largest memory
-  bool out_of_memory = false;        // model state and activations exceed the device memory
+  // Per pipeline stage, one GPU's memory over the iteration as the schedule ran it (model
+  // state, plus each chunk's activations from its forward to its backward), and the peak of all.
+  std::vector<std::vector<MemorySample>> stage_memory;
+  double peak_memory_bytes = 0;
+  bool out_of_memory = false;        // the peak exceeds the device memory
   std::vector<TimeShare> breakdown;  // adds up to the iteration
   // The pipeline as it ran on the executor: one compute stream per stage, then the links.
   TaskGraph pipeline;

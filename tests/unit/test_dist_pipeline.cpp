@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "dist/MemoryTimeline.hpp"
 #include "dist/PipelineOrder.hpp"
 
 using namespace ts;
@@ -89,4 +90,33 @@ TEST_CASE("a task graph whose orders contradict its dependencies is reported", "
   const int b = g.add({0, 1.0, {}, "b"});
   g.tasks[static_cast<size_t>(a)].after.push_back(b);  // a waits for b, queued behind it
   CHECK_THROWS_WITH(run_task_graph(g), Catch::Contains("deadlocks at 'a'"));
+}
+
+TEST_CASE("memory over time: takes from a task's start, releases at its end, frees first",
+          "[dist][pipeline][memory]") {
+  // One stream: A takes 3 GB for [0, 1), B takes 2 GB for [1, 3), C releases 3 GB ending at 4,
+  // D takes 5 GB starting at 4. Held over 10 GB of base: 13 from 0, 15 from 1, 12 from 4 after
+  // C's release, then 17 with D, never 20 since C's release at 4 comes before D's take.
+  TaskGraph g;
+  const int s = g.add_stream();
+  auto add = [&](double duration, double bytes) {
+    Task t;
+    t.stream = s;
+    t.duration_s = duration;
+    t.memory_bytes = bytes;
+    return g.add(t);
+  };
+  add(1, 3e9);
+  add(2, 2e9);
+  add(1, -3e9);
+  add(1, 5e9);
+  const std::vector<MemorySample> m = memory_over_time(g, run_task_graph(g), s, 10e9);
+  REQUIRE(m.size() == 3);
+  CHECK(m[0].time_s == 0);
+  CHECK(m[0].bytes == Approx(13e9));
+  CHECK(m[1].time_s == 1);
+  CHECK(m[1].bytes == Approx(15e9));
+  CHECK(m[2].time_s == 4);
+  CHECK(m[2].bytes == Approx(17e9));
+  CHECK(peak_bytes(m) == Approx(17e9));
 }

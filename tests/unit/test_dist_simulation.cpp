@@ -7,6 +7,7 @@
 #include <string>
 
 #include "InputErrorCapture.hpp"
+#include "dist/ActivationMemory.hpp"
 #include "dist/StrategySweep.hpp"
 #include "dist/TrainingSimulation.hpp"
 
@@ -178,5 +179,40 @@ recompute: selective
     for (const TimeShare& t : all.breakdown)
       if (t.what == "data-parallel all-reduce") dp = t.seconds;
     CHECK(dp > 0.01 * all.iteration_s);
+  }
+}
+
+TEST_CASE("memory traced through the schedule peaks at the published activation count",
+          "[dist][simulate][memory]") {
+  // The executor's memory over time (each chunk's activations held from its forward to its
+  // backward) must reach, on the first stage, what Korthikanti et al. count per schedule:
+  // 1F1B p micro-batches, GPipe all m, interleaved L (1 + (p - 1)/(p v)) layers' worth, on top
+  // of the model state; and come back to the model state when the iteration ends.
+  const Cluster selene = load_cluster(sample("/dist/clusters/selene.yaml"));
+  const TransformerModel m = load_transformer_model(sample("/dist/models/gpt-22b.yaml"));
+  const OperatorTimeSource roofline = parse_operator_time_source("roofline:0.8");
+  for (const char* pipeline : {"{degree: 4, schedule: 1f1b}", "{degree: 4, schedule: gpipe}",
+                               "{degree: 4, schedule: interleaved, chunks: 3}"}) {
+    INFO(pipeline);
+    const ParallelStrategy s = parse_parallel_strategy(std::string(R"(version: 1
+kind: strategy
+name: mem
+data_parallel: {degree: 1, zero: 0}
+tensor_parallel: {degree: 8, sequence_parallel: true}
+pipeline_parallel: )") + pipeline + R"(
+batch: {global: 8, micro: 1}
+recompute: selective
+)",
+                                                       "mem.yaml");
+    const TrainingSimulation r = simulate_training(m, s, selene, roofline);
+    REQUIRE(r.stage_memory.size() == 4);
+    const double first_stage = peak_bytes(r.stage_memory[0]);
+    CHECK(first_stage - r.model_state_bytes ==
+          Approx(activation_bytes_per_gpu(m, s)).epsilon(1e-9));
+    CHECK(r.peak_memory_bytes == Approx(first_stage).epsilon(1e-12));
+    // Later stages hold fewer micro-batches in flight than the first.
+    CHECK(peak_bytes(r.stage_memory[3]) <= first_stage);
+    for (const auto& stage : r.stage_memory)
+      CHECK(stage.back().bytes == Approx(r.model_state_bytes).epsilon(1e-12));
   }
 }
