@@ -41,7 +41,7 @@ Cluster read_cluster(const YamlSource& src) {
   const YAML::Node& root = src.root();
   src.check_keys(root,
                  {"version", "kind", "name", "description", "nodes", "devices_per_node", "device",
-                  "intra_node", "inter_node", "oversubscription"},
+                  "intra_node", "inter_node", "oversubscription", "interference"},
                  "a cluster");
   Cluster c;
   c.file = src.file();
@@ -56,6 +56,12 @@ Cluster read_cluster(const YamlSource& src) {
   c.intra_node = link_at(src, root, "intra_node");
   c.nic = link_at(src, root, "inter_node");
   c.nics_per_node = src.positive_integer_or(root["inter_node"], "nics_per_node", 1);
+  if (root["interference"].IsDefined()) {
+    c.interference = src.number(root["interference"], "interference");
+    if (c.interference < 0)
+      src.fail(root["interference"],
+               "`interference` is a slowdown of at least 0 (0.1: 10 % slower while overlapping)");
+  }
   if (root["oversubscription"].IsDefined()) {
     c.oversubscription = src.number(root["oversubscription"], "oversubscription");
     if (c.oversubscription < 1)

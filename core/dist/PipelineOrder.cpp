@@ -78,6 +78,7 @@ TaskGraph pipeline_task_graph(PipelineSchedule schedule, int64_t p, int64_t m, i
       t.stream = static_cast<int>(s);
       t.duration_s = step.kind == PassKind::forward ? forward_s : backward_s;
       t.memory_bytes = step.kind == PassKind::forward ? activation_bytes : -activation_bytes;
+      t.device = static_cast<int>(s);
       t.label = std::string(step.kind == PassKind::forward ? "F" : "B") + " mb" +
                 std::to_string(step.micro_batch) + " c" + std::to_string(step.chunk) + " s" +
                 std::to_string(s);
@@ -99,6 +100,8 @@ TaskGraph pipeline_task_graph(PipelineSchedule schedule, int64_t p, int64_t m, i
       Task x;
       x.stream = forward ? down[static_cast<size_t>(src)] : up[static_cast<size_t>(src)];
       x.duration_s = transfer_s;
+      x.device = static_cast<int>(src);  // the sender's, for interference with its compute
+      x.transfer = true;
       x.after = {before};
       x.label = std::string(forward ? "send act" : "send grad") + " mb" + std::to_string(mb) +
                 " vs" + std::to_string(from);

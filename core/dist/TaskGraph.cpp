@@ -1,11 +1,155 @@
 #include "dist/TaskGraph.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace ts {
 
+namespace {
+
+bool needs_fluid(const TaskGraph& g) {
+  for (const Task& t : g.tasks)
+    if (t.link >= 0 || (g.interference > 0 && t.device >= 0)) return true;
+  return false;
+}
+
+// Every free stream whose head has its dependencies done starts it; returns the started ids.
+// Tasks wait only for finished tasks, so starts happen only at event times.
+std::vector<int> start_ready(const TaskGraph& g, std::vector<size_t>& next, std::vector<char>& busy,
+                             const std::vector<char>& done) {
+  std::vector<int> started;
+  for (int s = 0; s < g.streams; ++s) {
+    if (busy[static_cast<size_t>(s)]) continue;
+    const auto& queue = g.order[static_cast<size_t>(s)];
+    const size_t head = next[static_cast<size_t>(s)];
+    if (head >= queue.size()) continue;
+    const int id = queue[head];
+    bool ready = true;
+    for (int d : g.tasks[static_cast<size_t>(id)].after)
+      if (!done[static_cast<size_t>(d)]) {
+        ready = false;
+        break;
+      }
+    if (!ready) continue;
+    busy[static_cast<size_t>(s)] = 1;
+    started.push_back(id);
+  }
+  return started;
+}
+
+// The fluid run: at each event, every running task progresses at its rate (its share of its
+// link, slowed by interference on its device) until the next one finishes.
+TaskTimes run_fluid(const TaskGraph& g) {
+  const size_t n = g.tasks.size();
+  TaskTimes t;
+  t.start_s.assign(n, 0);
+  t.end_s.assign(n, 0);
+  t.busy_s.assign(static_cast<size_t>(g.streams), 0);
+  std::vector<char> done(n, 0), stream_busy(static_cast<size_t>(g.streams), 0);
+  std::vector<size_t> next(static_cast<size_t>(g.streams), 0);
+  std::vector<double> left(n, 0);  // seconds of work at full rate still to do
+  std::vector<int> running;
+  size_t finished = 0;
+  double now = 0;
+  auto launch = [&] {
+    // Zero-length tasks finish as they start, which may make more tasks ready at once.
+    while (true) {
+      const std::vector<int> started = start_ready(g, next, stream_busy, done);
+      if (started.empty()) return;
+      bool instant = false;
+      for (int id : started) {
+        t.start_s[static_cast<size_t>(id)] = now;
+        left[static_cast<size_t>(id)] = g.tasks[static_cast<size_t>(id)].duration_s;
+        if (left[static_cast<size_t>(id)] <= 0) {
+          const int s = g.tasks[static_cast<size_t>(id)].stream;
+          t.end_s[static_cast<size_t>(id)] = now;
+          done[static_cast<size_t>(id)] = 1;
+          stream_busy[static_cast<size_t>(s)] = 0;
+          ++next[static_cast<size_t>(s)];
+          ++finished;
+          instant = true;
+        } else {
+          running.push_back(id);
+        }
+      }
+      if (!instant) return;
+    }
+  };
+  launch();
+  int links = 0, devices = 0;
+  for (const Task& task : g.tasks) {
+    links = std::max(links, task.link + 1);
+    devices = std::max(devices, task.device + 1);
+  }
+  std::vector<int> on_link(static_cast<size_t>(links), 0);
+  std::vector<std::pair<int, int>> on_device(static_cast<size_t>(devices));  // compute, transfers
+  std::vector<double> rate(n, 1);
+  while (finished < n) {
+    if (running.empty()) {
+      for (int s = 0; s < g.streams; ++s)
+        if (next[static_cast<size_t>(s)] < g.order[static_cast<size_t>(s)].size())
+          throw std::logic_error(
+              "task graph deadlocks at '" +
+              g.tasks[static_cast<size_t>(
+                          g.order[static_cast<size_t>(s)][next[static_cast<size_t>(s)]])]
+                  .label +
+              "': it waits for a task that can never run before it");
+    }
+    for (int id : running) {
+      const Task& task = g.tasks[static_cast<size_t>(id)];
+      if (task.link >= 0) on_link[static_cast<size_t>(task.link)] = 0;
+      if (task.device >= 0) on_device[static_cast<size_t>(task.device)] = {0, 0};
+    }
+    for (int id : running) {
+      const Task& task = g.tasks[static_cast<size_t>(id)];
+      if (task.link >= 0) ++on_link[static_cast<size_t>(task.link)];
+      if (task.device >= 0) {
+        auto& d = on_device[static_cast<size_t>(task.device)];
+        (task.transfer ? d.second : d.first)++;
+      }
+    }
+    double step = std::numeric_limits<double>::infinity();
+    for (int id : running) {
+      const Task& task = g.tasks[static_cast<size_t>(id)];
+      double r = 1;
+      if (task.link >= 0) r /= on_link[static_cast<size_t>(task.link)];
+      if (task.device >= 0 && g.interference > 0) {
+        const auto& d = on_device[static_cast<size_t>(task.device)];
+        if (d.first > 0 && d.second > 0) r /= 1 + g.interference;
+      }
+      rate[static_cast<size_t>(id)] = r;
+      step = std::min(step, left[static_cast<size_t>(id)] / r);
+    }
+    now += step;
+    std::vector<int> still;
+    for (int id : running) {
+      double& l = left[static_cast<size_t>(id)];
+      l -= rate[static_cast<size_t>(id)] * step;
+      // Relative tolerance: the task that set the step ends exactly, others within rounding.
+      if (l <= 1e-12 * std::max(1.0, g.tasks[static_cast<size_t>(id)].duration_s)) {
+        const int s = g.tasks[static_cast<size_t>(id)].stream;
+        t.end_s[static_cast<size_t>(id)] = now;
+        t.busy_s[static_cast<size_t>(s)] += now - t.start_s[static_cast<size_t>(id)];
+        t.makespan_s = std::max(t.makespan_s, now);
+        done[static_cast<size_t>(id)] = 1;
+        stream_busy[static_cast<size_t>(s)] = 0;
+        ++next[static_cast<size_t>(s)];
+        ++finished;
+      } else {
+        still.push_back(id);
+      }
+    }
+    running.swap(still);
+    launch();
+  }
+  return t;
+}
+
+}  // namespace
+
 TaskTimes run_task_graph(const TaskGraph& g) {
+  if (needs_fluid(g)) return run_fluid(g);
   const size_t n = g.tasks.size();
   TaskTimes t;
   t.start_s.assign(n, 0);

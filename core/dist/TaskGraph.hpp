@@ -3,6 +3,12 @@
 // stream, a link's transfers), each with a duration and the tasks it waits for. A stream runs its
 // tasks one at a time in the order given; a task starts when its stream is free and everything it
 // waits for has finished. This is the discrete-event core the simulator's schedules run on.
+//
+// Two things make tasks slow each other down, and then the executor runs as a fluid model
+// (rates change at every start and end): transfers on different streams that cross one shared
+// link split its bandwidth equally, which for flows over one link each is the max-min fair
+// share; and on a device, compute that runs while a transfer of that device runs is slowed by
+// the graph's interference factor, and so is the transfer.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,10 +23,18 @@ struct Task {
   // Device memory the task takes from its start (> 0) or gives back at its end (< 0), on the
   // device its stream belongs to: a forward pass keeps its activations until its backward.
   double memory_bytes = 0;
+  // A shared link the task's bytes cross, or -1: tasks on one link at once share it equally.
+  int link = -1;
+  // The device the task runs on or sends from, or -1; and whether it is a transfer (otherwise
+  // compute), for the interference between the two.
+  int device = -1;
+  bool transfer = false;
 };
 
 struct TaskGraph {
   int streams = 0;
+  // Compute and transfers overlapping on one device both run at 1 / (1 + interference).
+  double interference = 0;
   std::vector<Task> tasks;
   // Per stream, its tasks in the order the stream runs them.
   std::vector<std::vector<int>> order;

@@ -34,6 +34,7 @@ double ring_time(CollectiveKind kind, int64_t ranks, double bytes, const Cluster
 TaskTimes run_all_replicas(const TaskGraph& pipeline, int64_t stages, int64_t replicas,
                            double gradient_bytes, const ClusterLink& link, int64_t& tasks) {
   TaskGraph all;
+  all.interference = pipeline.interference;
   std::vector<std::vector<int>> last(static_cast<size_t>(stages));  // per stage, per replica
   for (int64_t r = 0; r < replicas; ++r) {
     const int stream0 = all.streams;
@@ -44,6 +45,7 @@ TaskTimes run_all_replicas(const TaskGraph& pipeline, int64_t stages, int64_t re
       for (int t : pipeline.order[static_cast<size_t>(st)]) {
         Task copy = pipeline.tasks[static_cast<size_t>(t)];
         copy.stream += stream0;
+        if (copy.device >= 0) copy.device += static_cast<int>(r * stages);  // this replica's GPUs
         copy.label = "r" + std::to_string(r) + " " + copy.label;
         id[static_cast<size_t>(t)] = all.add(std::move(copy));
       }
@@ -126,6 +128,7 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   for (const SavedActivation& a : layer_saved_activations(m, s)) layer_bytes += a.bytes;
   TaskGraph pipeline = pipeline_task_graph(s.schedule.value, pp, micro_batches, v, fwd_step,
                                            bwd_step, transfer, layers_per_chunk * layer_bytes);
+  pipeline.interference = cluster.interference;
   const TaskTimes run = run_task_graph(pipeline);
   const double busy = static_cast<double>(micro_batches * v) * (fwd_step + bwd_step);
 

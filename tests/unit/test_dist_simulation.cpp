@@ -216,3 +216,21 @@ recompute: selective
       CHECK(stage.back().bytes == Approx(r.model_state_bytes).epsilon(1e-12));
   }
 }
+
+TEST_CASE("pipeline sends that overlap compute slow it by the interference factor",
+          "[dist][simulate]") {
+  // GPT-3 175B seq+sel has 8 stages whose sends overlap the next step's compute: interference
+  // lengthens the iteration, by less than the factor itself (only the overlapped part slows).
+  // The 22B model on one stage sends nothing, and interference changes nothing there.
+  Cluster selene = load_cluster(sample("/dist/clusters/selene.yaml"));
+  CHECK(selene.interference == Approx(0.1));
+  selene.interference = 0;
+  const TrainingSimulation alone = simulate("gpt3-175b", "seq-sel", selene);
+  const TrainingSimulation single_stage = simulate("gpt-22b", "seq-sel", selene);
+  selene.interference = 0.5;
+  const TrainingSimulation slowed = simulate("gpt3-175b", "seq-sel", selene);
+  CHECK(slowed.iteration_s > alone.iteration_s);
+  CHECK(slowed.iteration_s < 1.5 * alone.iteration_s);
+  CHECK(simulate("gpt-22b", "seq-sel", selene).iteration_s ==
+        Approx(single_stage.iteration_s).epsilon(1e-12));
+}
