@@ -13,13 +13,27 @@ ModelState model_state_per_gpu(const TransformerModel& m, const ParallelStrategy
   const double per_layer = (m.parameters() - outside) / static_cast<double>(m.layers);
   const double positions_and_norm = outside - static_cast<double>(m.vocab) * h;
   ModelState st;
-  st.parameters = static_cast<double>(m.layers) / pp * per_layer / tp;
+  // Expert parallelism spreads each layer's experts over ep ranks (each expert still split by
+  // tensor parallelism); the rest of the layer is on every rank.
+  const double ep = static_cast<double>(s.ep.value);
+  const double experts = m.expert_parameters_per_layer();
+  st.expert_parameters = static_cast<double>(m.layers) / pp * experts / (tp * ep);
+  st.parameters =
+      static_cast<double>(m.layers) / pp * (per_layer - experts) / tp + st.expert_parameters;
   if (stage == PipelineStage::first)
     st.parameters += static_cast<double>(m.vocab) * h / tp + positions_and_norm;
   using B = ModelStateBytesPerParameter;
-  st.weight_bytes = st.parameters * B::weights / (s.zero.value >= 3 ? dp : 1.0);
-  st.gradient_bytes = st.parameters * B::gradients / (s.zero.value >= 2 ? dp : 1.0);
-  st.optimizer_bytes = st.parameters * B::optimizer / (s.zero.value >= 1 ? dp : 1.0);
+  // ZeRO shards a parameter's state over the ranks that hold copies of it: all dp ranks for the
+  // dense part, the dp / ep ranks of an expert's data-parallel group for the experts.
+  const double dense = st.parameters - st.expert_parameters;
+  auto shard = [&](int stage, double per_parameter) {
+    const bool sharded = s.zero.value >= stage;
+    return dense * per_parameter / (sharded ? dp : 1.0) +
+           st.expert_parameters * per_parameter / (sharded ? dp / ep : 1.0);
+  };
+  st.weight_bytes = shard(3, B::weights);
+  st.gradient_bytes = shard(2, B::gradients);
+  st.optimizer_bytes = shard(1, B::optimizer);
   return st;
 }
 

@@ -13,7 +13,8 @@ struct ModelStateBytesPerParameter {
 };
 
 struct ModelState {
-  double parameters = 0;  // parameters this GPU holds a shard of (before ZeRO)
+  double parameters = 0;         // parameters this GPU holds a shard of (before ZeRO)
+  double expert_parameters = 0;  // of which experts' weights (ZeRO shards them over dp / ep)
   double weight_bytes = 0, gradient_bytes = 0, optimizer_bytes = 0;
   double total_bytes() const { return weight_bytes + gradient_bytes + optimizer_bytes; }
 };

@@ -27,12 +27,20 @@ double ring_time(CollectiveKind kind, int64_t ranks, double bytes, const Cluster
   return run_task_graph(g).makespan_s;
 }
 
-// Every data-parallel replica's pipeline on one executor, and per stage a ring all-reduce of
-// `gradient_bytes` among the replicas on per-rank links, each rank starting when its replica's
-// last task on that stage ends. Returns the executor's run (makespan: the end of the last
-// all-reduce) and sets `tasks`.
+// Gradients a GPU all-reduces with its data-parallel peers: the dense part with every replica,
+// the experts' part with the replicas that hold the same experts (every ep-th).
+struct GradientBytes {
+  double dense = 0, experts = 0;
+  int64_t ep = 1;
+};
+
+// Every data-parallel replica's pipeline on one executor, and per stage the gradient rings on
+// per-rank links: the dense all-reduce among all replicas, each rank starting when its
+// replica's last task on that stage ends, then the experts' among each expert group. Returns
+// the executor's run (makespan: the end of the last all-reduce) and sets `tasks`.
 TaskTimes run_all_replicas(const TaskGraph& pipeline, int64_t stages, int64_t replicas,
-                           double gradient_bytes, const ClusterLink& link, int64_t& tasks) {
+                           const GradientBytes& gradients, const ClusterLink& link,
+                           int64_t& tasks) {
   TaskGraph all;
   all.interference = pipeline.interference;
   std::vector<std::vector<int>> last(static_cast<size_t>(stages));  // per stage, per replica
@@ -59,8 +67,18 @@ TaskTimes run_all_replicas(const TaskGraph& pipeline, int64_t stages, int64_t re
     std::vector<Link> ring;
     for (int64_t r = 0; r < replicas; ++r)
       ring.push_back({all.add_stream(), link.bandwidth_bytes_per_s, link.latency_s});
-    add_collective(all, CollectiveKind::all_reduce, ring, gradient_bytes,
-                   last[static_cast<size_t>(st)]);
+    const std::vector<int> dense = add_collective(all, CollectiveKind::all_reduce, ring,
+                                                  gradients.dense, last[static_cast<size_t>(st)]);
+    if (gradients.experts <= 0 || gradients.ep >= replicas) continue;
+    for (int64_t group = 0; group < gradients.ep; ++group) {
+      std::vector<Link> members;
+      std::vector<int> after;
+      for (int64_t r = group; r < replicas; r += gradients.ep) {
+        members.push_back(ring[static_cast<size_t>(r)]);
+        after.push_back(dense[static_cast<size_t>(r)]);
+      }
+      add_collective(all, CollectiveKind::all_reduce, members, gradients.experts, after);
+    }
   }
   tasks = static_cast<int64_t>(all.tasks.size());
   return run_task_graph(all);
@@ -88,6 +106,16 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   // all-gathers, which move the same bytes. Backward: the same again.
   const double tp_collective = ring_time(CollectiveKind::all_reduce, tp, act_bytes, tp_link);
   const double tp_per_layer_fwd = 2 * tp_collective;
+  // Expert parallelism: each MoE layer sends every routed token to its expert's rank and the
+  // result back, two all-to-alls forward and two backward among the ep ranks (a tp-th of the
+  // routed tokens per rank), inside a node when the tp x ep GPUs fit in one.
+  double ep_per_layer_fwd = 0;
+  if (m.experts > 1 && s.ep.value > 1) {
+    const ClusterLink& ep_link =
+        tp * s.ep.value <= cluster.devices_per_node ? cluster.intra_node : cluster.nic;
+    const double routed_bytes = act_bytes * static_cast<double>(m.top_k) / static_cast<double>(tp);
+    ep_per_layer_fwd = 2 * ring_time(CollectiveKind::all_to_all, s.ep.value, routed_bytes, ep_link);
+  }
 
   // One layer's operators on one shard, from the tile model. With sequence parallelism the
   // vector operators outside the attention core run on a tp-th of the tokens.
@@ -101,13 +129,14 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
     if (core) core_fwd += t;
   }
   const double layers_per_chunk = static_cast<double>(m.layers) / static_cast<double>(pp * v);
-  const double chunk_fwd = layers_per_chunk * (layer_fwd + tp_per_layer_fwd);
+  const double chunk_fwd = layers_per_chunk * (layer_fwd + tp_per_layer_fwd + ep_per_layer_fwd);
   double recompute = 0;
   if (s.recompute == Recompute::full) recompute = chunk_fwd;
   if (s.recompute == Recompute::selective) recompute = layers_per_chunk * core_fwd;
   // Backward: gradients for inputs and for weights, each as long as the forward compute, plus
   // the forward's collectives again.
-  const double chunk_bwd = layers_per_chunk * (2 * layer_fwd + tp_per_layer_fwd) + recompute;
+  const double chunk_bwd =
+      layers_per_chunk * (2 * layer_fwd + tp_per_layer_fwd + ep_per_layer_fwd) + recompute;
 
   // The output layer and loss on the last stage: its own GEMM (split by vocabulary columns),
   // forward and twice that backward. Spread over the stage's chunks as an approximation.
@@ -137,8 +166,11 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   const ModelState state = model_state_per_gpu(m, s);
   const ClusterLink& dp_link =
       s.tp.value * s.pp.value >= cluster.devices_per_node ? cluster.nic : cluster.intra_node;
+  const GradientBytes gradients{2 * (state.parameters - state.expert_parameters),
+                                2 * state.expert_parameters, s.ep.value};
   const double dp_time =
-      ring_time(CollectiveKind::all_reduce, s.dp.value, 2 * state.parameters, dp_link);
+      ring_time(CollectiveKind::all_reduce, s.dp.value, gradients.dense, dp_link) +
+      ring_time(CollectiveKind::all_reduce, s.dp.value / s.ep.value, gradients.experts, dp_link);
   // The optimizer step streams the state through HBM once: read and write weights, gradients and
   // optimizer state.
   const double hbm = hbm_bytes_per_s(device);
@@ -150,8 +182,8 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   r.simulated_tasks = static_cast<int64_t>(pipeline.tasks.size());
   r.iteration_s = run.makespan_s + dp_time + optimizer;
   if (!options.exploit_symmetry && s.dp.value > 1) {
-    const TaskTimes all = run_all_replicas(pipeline, pp, s.dp.value, 2 * state.parameters, dp_link,
-                                           r.simulated_tasks);
+    const TaskTimes all =
+        run_all_replicas(pipeline, pp, s.dp.value, gradients, dp_link, r.simulated_tasks);
     r.iteration_s = all.makespan_s + optimizer;
   }
   r.bubble_fraction = run.makespan_s / busy - 1;
@@ -181,11 +213,14 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   const double tp_passes = s.recompute == Recompute::full ? 3 : 2;
   const double per_step_tp =
       layers_per_chunk * tp_passes * tp_per_layer_fwd * static_cast<double>(micro_batches * v);
+  const double per_step_ep =
+      layers_per_chunk * tp_passes * ep_per_layer_fwd * static_cast<double>(micro_batches * v);
   r.pipeline = std::move(pipeline);
   r.pipeline_times = run;
   r.breakdown = {
-      {"compute", busy - per_step_tp},
+      {"compute", busy - per_step_tp - per_step_ep},
       {"tensor-parallel communication", per_step_tp},
+      {"expert-parallel communication", per_step_ep},
       {"pipeline bubble and transfers", run.makespan_s - busy},
       // What the all-reduce adds after the pipeline: dp_time, or in a run of all replicas
       // whatever the last stage's ring adds after the last pipeline task ends.

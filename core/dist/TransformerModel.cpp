@@ -20,6 +20,13 @@ std::string_view to_string(ModelFamily family) {
   return "gpt";
 }
 
+double TransformerModel::expert_parameters_per_layer() const {
+  if (experts <= 1) return 0;
+  const double h = static_cast<double>(hidden), f = static_cast<double>(ffn);
+  const double mlp = family == ModelFamily::llama ? 3 * h * f : 2 * h * f + f + h;
+  return mlp * static_cast<double>(experts);
+}
+
 double TransformerModel::parameters() const {
   const double h = static_cast<double>(hidden), f = static_cast<double>(ffn);
   const bool biases = family != ModelFamily::llama;

@@ -35,6 +35,9 @@ struct TransformerModel {
   // Trainable parameters: attention, MLP (every expert), layernorms, embeddings (tied with the
   // output layer, except llama's), learned positions where the family has them.
   double parameters() const;
+  // Of those, the experts' MLP weights in one layer (0 for a dense model): what expert
+  // parallelism spreads over its ranks.
+  double expert_parameters_per_layer() const;
 };
 
 TransformerModel parse_transformer_model(const std::string& text, const std::string& file_name);
