@@ -95,6 +95,39 @@ std::vector<int> add_collective(TaskGraph& g, CollectiveKind kind, const std::ve
   return done;
 }
 
+std::vector<int> add_hierarchical_all_reduce(TaskGraph& g, const std::vector<Link>& intra,
+                                             const std::vector<Link>& inter, int64_t per_node,
+                                             double bytes, const std::vector<int>& after) {
+  const auto n = static_cast<int64_t>(intra.size());
+  if (per_node < 1 || n % per_node != 0 || inter.size() != intra.size() ||
+      after.size() != intra.size())
+    throw std::invalid_argument(
+        "a hierarchical all-reduce needs whole nodes and two links and a predecessor per rank");
+  const int64_t nodes = n / per_node;
+  std::vector<int> done(after.begin(), after.end());
+  // Runs one collective among the ranks `first, first + stride, ...` (count of them).
+  auto among = [&](CollectiveKind kind, const std::vector<Link>& links, int64_t first,
+                   int64_t stride, int64_t count, double size) {
+    std::vector<Link> ring;
+    std::vector<int> wait;
+    for (int64_t k = 0; k < count; ++k) {
+      ring.push_back(links[static_cast<size_t>(first + k * stride)]);
+      wait.push_back(done[static_cast<size_t>(first + k * stride)]);
+    }
+    const std::vector<int> end = add_collective(g, kind, ring, size, wait);
+    for (int64_t k = 0; k < count; ++k)
+      done[static_cast<size_t>(first + k * stride)] = end[static_cast<size_t>(k)];
+  };
+  for (int64_t node = 0; node < nodes; ++node)
+    among(CollectiveKind::reduce_scatter, intra, node * per_node, 1, per_node, bytes);
+  for (int64_t local = 0; local < per_node; ++local)
+    among(CollectiveKind::all_reduce, inter, local, per_node, nodes,
+          bytes / static_cast<double>(per_node));
+  for (int64_t node = 0; node < nodes; ++node)
+    among(CollectiveKind::all_gather, intra, node * per_node, 1, per_node, bytes);
+  return done;
+}
+
 double point_to_point_s(double bytes, double bandwidth_bytes_per_s, int hops,
                         double hop_latency_s) {
   return bytes / bandwidth_bytes_per_s + static_cast<double>(hops) * hop_latency_s;

@@ -30,6 +30,15 @@ std::vector<int> add_collective(TaskGraph& graph, CollectiveKind kind,
                                 const std::vector<Link>& links, double bytes,
                                 const std::vector<int>& after);
 
+// NCCL's hierarchical all-reduce over `nodes` x `per_node` ranks (rank = node x per_node +
+// local): reduce-scatter inside each node on `intra` links, all-reduce of the node's 1/per_node
+// share across nodes among the ranks with the same local index on `inter` links (one ring per
+// local index, each on its own NICs), all-gather inside each node. `intra` and `inter` hold a
+// link per rank. Returns, per rank, the task after which it is complete.
+std::vector<int> add_hierarchical_all_reduce(TaskGraph& graph, const std::vector<Link>& intra,
+                                             const std::vector<Link>& inter, int64_t per_node,
+                                             double bytes, const std::vector<int>& after);
+
 // A message of `bytes` over a path of `hops` links of `bandwidth` and `hop_latency_s` each, cut
 // through: serialised once at the slowest link, then the latency of every hop.
 double point_to_point_s(double bytes, double bandwidth_bytes_per_s, int hops, double hop_latency_s);

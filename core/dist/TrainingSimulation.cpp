@@ -34,12 +34,50 @@ struct GradientBytes {
   int64_t ep = 1;
 };
 
-// Every data-parallel replica's pipeline on one executor, and per stage the gradient rings on
-// per-rank links: the dense all-reduce among all replicas, each rank starting when its
-// replica's last task on that stage ends, then the experts' among each expert group. Returns
-// the executor's run (makespan: the end of the last all-reduce) and sets `tasks`.
+// The gradient all-reduce of one pipeline stage among its dp replicas, each rank starting after
+// `after[r]`. Replicas sit tp GPUs apart (Megatron's tp-dp-pp order), so a node holds
+// devices_per_node / tp of a group: all of it (a ring on NVLink), one (a ring over the NICs), or
+// some (NCCL's hierarchical all-reduce). Then the experts' gradients among each expert group
+// (every ep-th replica), on the same links. Returns, per rank, when it is done.
+std::vector<int> add_gradient_sync(TaskGraph& g, int64_t dp, const GradientBytes& gradients,
+                                   const Cluster& c, int64_t tp, const std::vector<int>& after) {
+  int64_t per_node = std::clamp<int64_t>(c.devices_per_node / tp, 1, dp);
+  if (dp % per_node != 0) per_node = 1;
+  std::vector<Link> intra, nic;
+  for (int64_t r = 0; r < dp; ++r) {
+    intra.push_back({g.add_stream(), c.intra_node.bandwidth_bytes_per_s, c.intra_node.latency_s});
+    nic.push_back({g.add_stream(), c.nic.bandwidth_bytes_per_s, c.nic.latency_s});
+  }
+  std::vector<int> done;
+  if (per_node == dp)
+    done = add_collective(g, CollectiveKind::all_reduce, intra, gradients.dense, after);
+  else if (per_node == 1)
+    done = add_collective(g, CollectiveKind::all_reduce, nic, gradients.dense, after);
+  else
+    done = add_hierarchical_all_reduce(g, intra, nic, per_node, gradients.dense, after);
+  if (gradients.experts <= 0 || gradients.ep >= dp) return done;
+  const std::vector<Link>& links = per_node == dp ? intra : nic;
+  for (int64_t group = 0; group < gradients.ep; ++group) {
+    std::vector<Link> members;
+    std::vector<int> wait;
+    for (int64_t r = group; r < dp; r += gradients.ep) {
+      members.push_back(links[static_cast<size_t>(r)]);
+      wait.push_back(done[static_cast<size_t>(r)]);
+    }
+    const std::vector<int> end =
+        add_collective(g, CollectiveKind::all_reduce, members, gradients.experts, wait);
+    for (size_t k = 0; k < end.size(); ++k)
+      done[static_cast<size_t>(group + static_cast<int64_t>(k) * gradients.ep)] = end[k];
+  }
+  return done;
+}
+
+// Every data-parallel replica's pipeline on one executor, and per stage the gradient
+// all-reduce among the replicas (add_gradient_sync), each rank starting when its replica's last
+// task on that stage ends. Returns the executor's run (makespan: the end of the last
+// all-reduce) and sets `tasks`.
 TaskTimes run_all_replicas(const TaskGraph& pipeline, int64_t stages, int64_t replicas,
-                           const GradientBytes& gradients, const ClusterLink& link,
+                           const GradientBytes& gradients, const Cluster& cluster, int64_t tp,
                            int64_t& tasks) {
   TaskGraph all;
   all.interference = pipeline.interference;
@@ -63,23 +101,8 @@ TaskTimes run_all_replicas(const TaskGraph& pipeline, int64_t stages, int64_t re
       last[static_cast<size_t>(st)].push_back(
           id[static_cast<size_t>(pipeline.order[static_cast<size_t>(st)].back())]);
   }
-  for (int64_t st = 0; st < stages; ++st) {
-    std::vector<Link> ring;
-    for (int64_t r = 0; r < replicas; ++r)
-      ring.push_back({all.add_stream(), link.bandwidth_bytes_per_s, link.latency_s});
-    const std::vector<int> dense = add_collective(all, CollectiveKind::all_reduce, ring,
-                                                  gradients.dense, last[static_cast<size_t>(st)]);
-    if (gradients.experts <= 0 || gradients.ep >= replicas) continue;
-    for (int64_t group = 0; group < gradients.ep; ++group) {
-      std::vector<Link> members;
-      std::vector<int> after;
-      for (int64_t r = group; r < replicas; r += gradients.ep) {
-        members.push_back(ring[static_cast<size_t>(r)]);
-        after.push_back(dense[static_cast<size_t>(r)]);
-      }
-      add_collective(all, CollectiveKind::all_reduce, members, gradients.experts, after);
-    }
-  }
+  for (int64_t st = 0; st < stages; ++st)
+    add_gradient_sync(all, replicas, gradients, cluster, tp, last[static_cast<size_t>(st)]);
   tasks = static_cast<int64_t>(all.tasks.size());
   return run_task_graph(all);
 }
@@ -162,15 +185,17 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   const double busy = static_cast<double>(micro_batches * v) * (fwd_step + bwd_step);
 
   // Data parallelism: one all-reduce of the gradients (bf16) of a GPU's shard after the
-  // pipeline drains, over the NICs (one ring per NIC's share of the node's GPUs).
+  // pipeline drains (add_gradient_sync: in the node, over the NICs, or hierarchical).
   const ModelState state = model_state_per_gpu(m, s);
-  const ClusterLink& dp_link =
-      s.tp.value * s.pp.value >= cluster.devices_per_node ? cluster.nic : cluster.intra_node;
   const GradientBytes gradients{2 * (state.parameters - state.expert_parameters),
                                 2 * state.expert_parameters, s.ep.value};
-  const double dp_time =
-      ring_time(CollectiveKind::all_reduce, s.dp.value, gradients.dense, dp_link) +
-      ring_time(CollectiveKind::all_reduce, s.dp.value / s.ep.value, gradients.experts, dp_link);
+  double dp_time = 0;
+  if (s.dp.value > 1) {
+    TaskGraph sync;
+    add_gradient_sync(sync, s.dp.value, gradients, cluster, tp,
+                      std::vector<int>(static_cast<size_t>(s.dp.value), -1));
+    dp_time = run_task_graph(sync).makespan_s;
+  }
   // The optimizer step streams the state through HBM once: read and write weights, gradients and
   // optimizer state.
   const double hbm = hbm_bytes_per_s(device);
@@ -183,7 +208,7 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   r.iteration_s = run.makespan_s + dp_time + optimizer;
   if (!options.exploit_symmetry && s.dp.value > 1) {
     const TaskTimes all =
-        run_all_replicas(pipeline, pp, s.dp.value, gradients, dp_link, r.simulated_tasks);
+        run_all_replicas(pipeline, pp, s.dp.value, gradients, cluster, tp, r.simulated_tasks);
     r.iteration_s = all.makespan_s + optimizer;
   }
   r.bubble_fraction = run.makespan_s / busy - 1;

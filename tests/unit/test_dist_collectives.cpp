@@ -61,3 +61,26 @@ TEST_CASE("point-to-point messages take the alpha-beta times of the reference si
   CHECK(std::round(point_to_point_s(bytes, bandwidth, 2, hop) * 1e9) == 20531);
   CHECK(std::round(point_to_point_s(bytes, bandwidth, 3, hop) * 1e9) == 21031);
 }
+
+TEST_CASE("a hierarchical all-reduce takes the time of its three phases", "[dist][collective]") {
+  // shared/validation/communication.md: k GPUs per node with a NIC each, N nodes:
+  // 2 (k-1)/k S / B_nvlink + 2 (N-1)/N (S/k) / B_nic, plus the latency of every step:
+  // k-1 steps of reduce-scatter and k-1 of all-gather inside the node, 2 (N-1) across.
+  const double S = 1024.0 * 1024 * 1024, nv = 230e9, ib = 25e9;
+  for (auto [alpha_nv, alpha_ib] : {std::pair{0.0, 0.0}, std::pair{3.4e-6, 9.6e-6}}) {
+    for (auto [k, N] : {std::pair{4, 4}, std::pair{8, 2}, std::pair{2, 8}}) {
+      INFO("k " << k << " N " << N << " alpha " << alpha_nv);
+      TaskGraph g;
+      std::vector<Link> intra, inter;
+      for (int r = 0; r < k * N; ++r) {
+        intra.push_back({g.add_stream(), nv, alpha_nv});
+        inter.push_back({g.add_stream(), ib, alpha_ib});
+      }
+      add_hierarchical_all_reduce(g, intra, inter, k, S,
+                                  std::vector<int>(static_cast<size_t>(k * N), -1));
+      const double expected = 2.0 * (k - 1) / k * S / nv + 2.0 * (N - 1) / N * (S / k) / ib +
+                              2.0 * (k - 1) * alpha_nv + 2.0 * (N - 1) * alpha_ib;
+      CHECK(run_task_graph(g).makespan_s == Approx(expected).epsilon(1e-9));
+    }
+  }
+}

@@ -8,6 +8,7 @@
 
 #include "InputErrorCapture.hpp"
 #include "dist/ActivationMemory.hpp"
+#include "dist/ModelState.hpp"
 #include "dist/StrategySweep.hpp"
 #include "dist/TrainingSimulation.hpp"
 
@@ -299,4 +300,38 @@ recompute: none
   every.exploit_symmetry = false;
   CHECK(simulate_training(m, four, selene, roofline, every).iteration_s ==
         Approx(simulate_training(m, four, selene, roofline).iteration_s).epsilon(0.001));
+}
+
+TEST_CASE("a data-parallel group across nodes all-reduces hierarchically", "[dist][simulate]") {
+  // GPT-22B with TP 2 x DP 16 on 32 GPUs: replicas sit 2 GPUs apart, so a node holds 4 of the
+  // 16 and the group spans 4 nodes. The gradients (2 bytes per parameter of a GPU's shard) go
+  // reduce-scatter in the node, all-reduce of a quarter over the NICs, all-gather in the node:
+  // communication.md's formula with Selene's rates and per-hop latencies. The run of every
+  // replica gives the same iteration.
+  const Cluster selene = load_cluster(sample("/dist/clusters/selene.yaml"));
+  const TransformerModel m = load_transformer_model(sample("/dist/models/gpt-22b.yaml"));
+  const ParallelStrategy s = parse_parallel_strategy(R"(version: 1
+kind: strategy
+name: dp16
+data_parallel: {degree: 16, zero: 1}
+tensor_parallel: {degree: 2, sequence_parallel: true}
+pipeline_parallel: {degree: 1, schedule: 1f1b}
+batch: {global: 32, micro: 1}
+recompute: selective
+)",
+                                                     "dp16.yaml");
+  const OperatorTimeSource roofline = parse_operator_time_source("roofline:0.8");
+  const TrainingSimulation r = simulate_training(m, s, selene, roofline);
+  const double S = 2 * model_state_per_gpu(m, s).parameters;
+  const double k = 4, N = 4;
+  const double expected = 2 * (k - 1) / k * S / 230e9 + 2 * (N - 1) / N * (S / k) / 25e9 +
+                          2 * (k - 1) * 3.4e-6 + 2 * (N - 1) * 9.6e-6;
+  double dp = 0;
+  for (const TimeShare& t : r.breakdown)
+    if (t.what == "data-parallel all-reduce") dp = t.seconds;
+  CHECK(dp == Approx(expected).epsilon(1e-9));
+  SimulationOptions every;
+  every.exploit_symmetry = false;
+  CHECK(simulate_training(m, s, selene, roofline, every).iteration_s ==
+        Approx(r.iteration_s).epsilon(0.001));
 }
