@@ -21,7 +21,9 @@ ModelState model_state_per_gpu(const TransformerModel& m, const ParallelStrategy
   st.parameters =
       static_cast<double>(m.layers) / pp * (per_layer - experts) / tp + st.expert_parameters;
   if (stage == PipelineStage::first)
-    st.parameters += static_cast<double>(m.vocab) * h / tp + positions_and_norm;
+    st.parameters +=
+        static_cast<double>(m.vocab) * h / static_cast<double>(s.embedding_tensor_parallel()) +
+        positions_and_norm;
   using B = ModelStateBytesPerParameter;
   // ZeRO shards a parameter's state over the ranks that hold copies of it: all dp ranks for the
   // dense part, the dp / ep ranks of an expert's data-parallel group for the experts.

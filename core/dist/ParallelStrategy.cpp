@@ -41,7 +41,7 @@ ParallelStrategy read_strategy(const YamlSource& src) {
   const YAML::Node& root = src.root();
   src.check_keys(root,
                  {"version", "kind", "name", "description", "data_parallel", "tensor_parallel",
-                  "pipeline_parallel", "expert_parallel", "batch", "recompute"},
+                  "pipeline_parallel", "expert_parallel", "batch", "recompute", "overrides"},
                  "a strategy");
   ParallelStrategy s;
   s.file = src.file();
@@ -100,6 +100,23 @@ ParallelStrategy read_strategy(const YamlSource& src) {
     else
       src.fail(n, "unknown recompute '" + text + "'; expected none, selective or full");
   }
+  if (const YAML::Node list = root["overrides"]; list.IsDefined()) {
+    src.expect_sequence(list, "`overrides`");
+    for (const YAML::Node& o : list) {
+      src.expect_map(o, "an override");
+      src.check_keys(o, {"part", "tensor_parallel"}, "an override");
+      const YAML::Node part = src.require(o, "part", "an override");
+      const std::string name = src.text(part, "part");
+      if (name != "embedding")
+        src.fail(part, "unknown part '" + name +
+                           "' to override; expected embedding (the word embedding and the "
+                           "output layer)");
+      const YAML::Node otp = section(src, o, "tensor_parallel", {"degree"});
+      if (!otp.IsDefined())
+        src.fail(o, "an override of the embedding needs `tensor_parallel: {degree: N}`");
+      s.embedding_tp = degree_at(src, otp, "degree", 1);
+    }
+  }
   return s;
 }
 
@@ -120,6 +137,16 @@ void check_strategy_fits(const ParallelStrategy& s, const TransformerModel& m, i
                                  "pipeline_parallel.degree = {} x {} x {} = {}, but the cluster "
                                  "has {} GPUs",
                                  s.dp.value, s.tp.value, s.pp.value, s.gpus(), gpus));
+  if (s.embedding_tp.value > 0 && s.tp.value % s.embedding_tp.value != 0)
+    throw InputError(s.embedding_tp.where,
+                     fmt::format("the embedding's tensor_parallel.degree {} does not divide the "
+                                 "layers' tensor_parallel.degree {}",
+                                 s.embedding_tp.value, s.tp.value));
+  if (s.embedding_tp.value > 0 && m.vocab % s.embedding_tp.value != 0)
+    throw InputError(s.embedding_tp.where,
+                     fmt::format("the embedding's tensor_parallel.degree {} does not divide the "
+                                 "vocabulary of {}",
+                                 s.embedding_tp.value, m.vocab));
   if (m.heads % s.tp.value != 0)
     throw InputError(s.tp.where,
                      fmt::format("tensor_parallel.degree {} does not divide the {} heads of "

@@ -35,6 +35,14 @@ struct ParallelStrategy {
   Located<int64_t> chunks{1, {}};  // model chunks per device (interleaved only)
   Located<int64_t> global_batch{1, {}}, micro_batch{1, {}};
   Recompute recompute = Recompute::none;
+  // Overrides for a part of the model (`overrides:` in the file). The word embedding and the
+  // output layer tied to it may be split over fewer tensor-parallel ranks than the layers (a
+  // divisor of tp; the embedding is then replicated over tp / this many groups).
+  Located<int64_t> embedding_tp{0, {}};  // 0: as the layers
+
+  int64_t embedding_tensor_parallel() const {
+    return embedding_tp.value > 0 ? embedding_tp.value : tp.value;
+  }
 
   int64_t gpus() const { return dp.value * tp.value * pp.value; }
   // Micro-batches each pipeline runs per iteration.

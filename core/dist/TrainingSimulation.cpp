@@ -163,7 +163,8 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
 
   // The output layer and loss on the last stage: its own GEMM (split by vocabulary columns),
   // forward and twice that backward. Spread over the stage's chunks as an approximation.
-  const double logits_fwd = operator_time(logits_operator(m, mb, tp), device, times).seconds;
+  const double logits_fwd =
+      operator_time(logits_operator(m, mb, s.embedding_tensor_parallel()), device, times).seconds;
 
   // Activations and gradients between stages: a tp-th of the activations per rank (Megatron's
   // scatter-gather), over the NICs when consecutive stages sit on different nodes.

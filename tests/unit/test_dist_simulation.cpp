@@ -335,3 +335,51 @@ recompute: selective
   CHECK(simulate_training(m, s, selene, roofline, every).iteration_s ==
         Approx(r.iteration_s).epsilon(0.001));
 }
+
+TEST_CASE("an override splits the embedding over fewer tensor-parallel ranks",
+          "[dist][simulate][override]") {
+  // GPT-22B on one node, TP 8, no pipeline; the override keeps the embedding and the output
+  // layer whole on every GPU (degree 1). Each GPU then holds all 51200 x 6144 embedding weights
+  // instead of an eighth (18 bytes each, no ZeRO), and the output layer's GEMM, 2048 x 51200 x
+  // 6144 per micro-batch, is 8 times an eighth's: compute-bound at 0.8 of peak, its forward and
+  // twice-as-long backward add 3 x 7/8 of the whole GEMM's time per micro-batch.
+  const Cluster selene = load_cluster(sample("/dist/clusters/selene.yaml"));
+  const TransformerModel m = load_transformer_model(sample("/dist/models/gpt-22b.yaml"));
+  const std::string head = R"(version: 1
+kind: strategy
+name: emb
+data_parallel: {degree: 1, zero: 0}
+tensor_parallel: {degree: 8, sequence_parallel: true}
+pipeline_parallel: {degree: 1, schedule: 1f1b}
+batch: {global: 4, micro: 1}
+recompute: selective
+)";
+  const ParallelStrategy plain = parse_parallel_strategy(head, "plain.yaml");
+  const ParallelStrategy whole = parse_parallel_strategy(
+      head + "overrides:\n  - {part: embedding, tensor_parallel: {degree: 1}}\n", "whole.yaml");
+  CHECK(whole.embedding_tensor_parallel() == 1);
+  const OperatorTimeSource roofline = parse_operator_time_source("roofline:0.8");
+  const TrainingSimulation a = simulate_training(m, plain, selene, roofline);
+  const TrainingSimulation b = simulate_training(m, whole, selene, roofline);
+  const double state = 51200.0 * 6144 * 7 / 8 * 18;
+  CHECK(b.model_state_bytes - a.model_state_bytes == Approx(state));
+  const double peak = 108.0 * 1024 * 2 * 1.41e9 * 0.871416;  // the fitted A100 graph
+  const double gemm = 2.0 * 2048 * 51200 * 6144 / (0.8 * peak);
+  // 4 micro-batches, and the optimizer step streams the larger state through HBM (read and
+  // write, 2.0 TB/s).
+  CHECK(b.iteration_s - a.iteration_s ==
+        Approx(4 * 3 * gemm * 7 / 8 + 2 * state / 2.0e12).epsilon(1e-3));
+
+  // A degree that does not divide the layers' is refused where it is written.
+  const ParallelStrategy three = parse_parallel_strategy(
+      head + "overrides:\n  - {part: embedding, tensor_parallel: {degree: 3}}\n", "three.yaml");
+  const InputError e = input_error_of([&] { check_strategy_fits(three, m, 8); });
+  CHECK(e.message().find("embedding's tensor_parallel.degree 3 does not divide the layers' "
+                         "tensor_parallel.degree 8") != std::string::npos);
+  CHECK(e.where().line == 10);
+  const InputError unknown = input_error_of([&] {
+    parse_parallel_strategy(head + "overrides:\n  - {part: head, tensor_parallel: {degree: 1}}\n",
+                            "x.yaml");
+  });
+  CHECK(unknown.message().find("unknown part 'head'") != std::string::npos);
+}
