@@ -15,9 +15,11 @@
 #include "OptionValues.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "calibrate/GraphParameter.hpp"
+#include "measure/AccuracyGate.hpp"
 #include "measure/CorrelationData.hpp"
 #include "measure/CorrelationFolds.hpp"
 #include "measure/ResultStore.hpp"
+#include "measure/RunComparison.hpp"
 
 namespace ts::cli {
 namespace {
@@ -26,6 +28,9 @@ struct CorrelateArgs {
   std::string db, csv, op, dtype = "fp16", timing_scope = "host_call", arch, by, format = "table";
   std::optional<int64_t> run;
   std::vector<std::string> fit;
+  std::vector<std::string> fail_if;
+  std::string diff;
+  std::optional<int64_t> diff_run;
   int folds = 5;
   int max_evaluations = 400;
   uint64_t budget = MapperOptions{}.budget;
@@ -105,8 +110,88 @@ std::string recorded_arch_file(const std::string& db, std::optional<int64_t> run
   return std::filesystem::exists(file) ? file : std::string();
 }
 
+// Exit status 1 when a --fail-if gate is crossed, after saying which on stderr.
+int gate_status(const std::vector<AccuracyGate>& gates, const AgreementStats& overall) {
+  const std::vector<std::string> crossed = crossed_gates(gates, overall);
+  for (const std::string& c : crossed) std::cerr << "fail-if: " << c << "\n";
+  return crossed.empty() ? 0 : 1;
+}
+
+// `correlate --db NEW --diff OLD`: the stored predictions and measurements of both, operator by
+// operator, the ones that got worse first.
+int run_diff(const CorrelateArgs& a, const std::vector<AccuracyGate>& gates) {
+  if (a.db.empty())
+    throw InputError(SourceLocation{"--diff", 0, 0},
+                     "--diff compares two results databases: give the newer one with --db");
+  auto load = [&](const std::string& path, std::optional<int64_t> run) {
+    DbInputOptions o;
+    o.path = path;
+    o.run = run;
+    return db_input(o);
+  };
+  const CorrelationInput after = load(a.db, a.run);
+  // The older side: run --diff-run (default: the same run id as --run, else the latest) of the
+  // --diff file, or of the --db file itself.
+  const CorrelationInput before =
+      load(a.diff.empty() ? a.db : a.diff, a.diff_run ? a.diff_run : a.run);
+  const RunComparison c = compare_runs(before.points, after.points);
+  if (a.format == "json") {
+    nlohmann::json ops = nlohmann::json::array();
+    for (const OperatorDelta& d : c.matched)
+      ops.push_back({{"operator", d.op},
+                     {"measured_us_before", d.before->measured_s * 1e6},
+                     {"measured_us_after", d.after->measured_s * 1e6},
+                     {"predicted_us_before", d.before->predicted_s * 1e6},
+                     {"predicted_us_after", d.after->predicted_s * 1e6},
+                     {"measured_change", d.measured_change},
+                     {"predicted_change", d.predicted_change},
+                     {"log_error_before", d.log_error_before},
+                     {"log_error_after", d.log_error_after},
+                     {"worse_by", d.worse_by}});
+    const nlohmann::json j{{"schema_version", 1},
+                           {"before", before.source},
+                           {"after", after.source},
+                           {"overall_before", stats_json(c.before)},
+                           {"overall_after", stats_json(c.after)},
+                           {"operators", ops},
+                           {"only_before", c.only_before},
+                           {"only_after", c.only_after}};
+    std::cout << j.dump(2) << "\n";
+    return gate_status(gates, c.after);
+  }
+  std::cout << fmt::format("before: {}\nafter:  {}\n", before.source, after.source);
+  std::cout << fmt::format("{} operators in both, {} only before, {} only after\n\n",
+                           c.matched.size(), c.only_before.size(), c.only_after.size());
+  std::cout << fmt::format("{:<8}  {:>7}  {:>8}  {:>7}  {:>8}\n", "", "pearson", "spearman", "MAPE",
+                           "log-RMSE");
+  for (const auto& [name, s] : {std::pair{"before", c.before}, std::pair{"after", c.after}})
+    std::cout << fmt::format("{:<8}  {:>7.4f}  {:>8.4f}  {:>6.2f}%  {:>8.4f}\n", name, s.pearson,
+                             s.spearman, s.mape * 100, s.log_rmse);
+  std::cout << fmt::format("{:<8}  {:>+7.4f}  {:>+8.4f}  {:>+6.2f}%  {:>+8.4f}\n", "change",
+                           c.after.pearson - c.before.pearson, c.after.spearman - c.before.spearman,
+                           (c.after.mape - c.before.mape) * 100,
+                           c.after.log_rmse - c.before.log_rmse);
+  std::cout << "\noperators, worse first (error = predicted / measured - 1):\n";
+  size_t w = 8;
+  for (const OperatorDelta& d : c.matched) w = std::max(w, d.op.size());
+  std::cout << fmt::format("{:<{}}  {:>12}  {:>12}  {:>9}  {:>9}  {:>9}\n", "operator", w,
+                           "measured_us", "was", "change", "error", "was");
+  for (const OperatorDelta& d : c.matched)
+    std::cout << fmt::format("{:<{}}  {:>12.3f}  {:>12.3f}  {:>+8.1f}%  {:>+8.1f}%  {:>+8.1f}%\n",
+                             d.op, w, d.after->measured_s * 1e6, d.before->measured_s * 1e6,
+                             d.measured_change * 100, std::expm1(d.log_error_after) * 100,
+                             std::expm1(d.log_error_before) * 100);
+  for (const std::string& k : c.only_before) std::cout << "only before: " << k << "\n";
+  for (const std::string& k : c.only_after) std::cout << "only after:  " << k << "\n";
+  return gate_status(gates, c.after);
+}
+
 int run_correlate(const CorrelateArgs& args) {
   CorrelateArgs a = args;
+  // Gates are read first: a malformed one fails at once, before any long work.
+  std::vector<AccuracyGate> gates;
+  for (const std::string& text : a.fail_if) gates.push_back(parse_accuracy_gate(text));
+  if (!a.diff.empty() || a.diff_run) return run_diff(a, gates);
   // Fitting a stored run without --arch fits the graph the run was predicted with.
   if (!a.fit.empty() && a.arch.empty() && !a.db.empty()) {
     a.arch = recorded_arch_file(a.db, a.run);
@@ -260,7 +345,7 @@ int run_correlate(const CorrelateArgs& args) {
     }
     j["notes"] = notes;
     std::cout << j.dump(2) << "\n";
-    return 0;
+    return gate_status(gates, report.overall);
   }
 
   std::cout << fmt::format("correlate: {}\n", input.source);
@@ -353,7 +438,7 @@ int run_correlate(const CorrelateArgs& args) {
     std::cout << "\nnotes:\n";
     for (const std::string& n : notes) std::cout << "  " << n << "\n";
   }
-  return 0;
+  return gate_status(gates, report.overall);
 }
 
 }  // namespace
@@ -376,6 +461,13 @@ Runner add_correlate(CLI::App& app) {
   cmd->add_option("--arch", a->arch,
                   "graph to predict on (required for --csv; with --db re-predicts and stores)");
   cmd->add_option("--by", a->by, "group by class, suite, mapping, size or size=T1,T2,...");
+  cmd->add_option("--fail-if", a->fail_if,
+                  "exit with status 1 when the overall figures cross a threshold: mape>0.10, "
+                  "spearman<0.95, ... (repeatable)");
+  cmd->add_option("--diff", a->diff,
+                  "compare with an older results database: per-operator deltas, worse first");
+  cmd->add_option("--diff-run", a->diff_run,
+                  "the run to compare with (of --diff, or of --db without it)");
   cmd->add_option("--fit", a->fit,
                   "fit a graph parameter, cross-validated (PATH or PATH=LOW:HIGH; repeatable)");
   cmd->add_option("--folds", a->folds, "folds of the cross-validated fit")->capture_default_str();
