@@ -10,7 +10,7 @@ namespace {
 
 bool needs_fluid(const TaskGraph& g) {
   for (const Task& t : g.tasks)
-    if (t.link >= 0 || (g.interference > 0 && t.device >= 0)) return true;
+    if (!t.links.empty() || (g.interference > 0 && t.device >= 0)) return true;
   return false;
 }
 
@@ -36,6 +36,50 @@ std::vector<int> start_ready(const TaskGraph& g, std::vector<size_t>& next, std:
     started.push_back(id);
   }
   return started;
+}
+
+// Max-min fair rates of the running tasks over their links, by progressive filling: all rates
+// rise together from 0; when a link's capacity (1: one full-rate flow) is used up, the flows on
+// it keep their rate and the rest rise on; a flow alone stops at its full rate, 1. Tasks without
+// links run at 1. `room` and `unfrozen` come in with room 1 and count 0 on every link in use.
+void fill_max_min(const TaskGraph& g, const std::vector<int>& running, std::vector<double>& room,
+                  std::vector<int>& unfrozen, std::vector<char>& frozen,
+                  std::vector<double>& rate) {
+  size_t rising = 0;
+  for (int id : running) {
+    const Task& task = g.tasks[static_cast<size_t>(id)];
+    rate[static_cast<size_t>(id)] = task.links.empty() ? 1 : 0;
+    frozen[static_cast<size_t>(id)] = task.links.empty();
+    if (task.links.empty()) continue;
+    ++rising;
+    for (int l : task.links) ++unfrozen[static_cast<size_t>(l)];
+  }
+  while (rising > 0) {
+    // The largest common rise: until a link is full, or the flows reach their full rate.
+    double rise = std::numeric_limits<double>::infinity();
+    for (int id : running) {
+      if (frozen[static_cast<size_t>(id)]) continue;
+      rise = std::min(rise, 1 - rate[static_cast<size_t>(id)]);
+      for (int l : g.tasks[static_cast<size_t>(id)].links)
+        rise = std::min(rise, room[static_cast<size_t>(l)] / unfrozen[static_cast<size_t>(l)]);
+    }
+    for (int id : running) {
+      if (frozen[static_cast<size_t>(id)]) continue;
+      rate[static_cast<size_t>(id)] += rise;
+      for (int l : g.tasks[static_cast<size_t>(id)].links) room[static_cast<size_t>(l)] -= rise;
+    }
+    // Freeze the flows on full links and those at full rate.
+    for (int id : running) {
+      if (frozen[static_cast<size_t>(id)]) continue;
+      bool stop = rate[static_cast<size_t>(id)] >= 1 - 1e-12;
+      for (int l : g.tasks[static_cast<size_t>(id)].links)
+        stop = stop || room[static_cast<size_t>(l)] <= 1e-12;
+      if (!stop) continue;
+      frozen[static_cast<size_t>(id)] = 1;
+      --rising;
+      for (int l : g.tasks[static_cast<size_t>(id)].links) --unfrozen[static_cast<size_t>(l)];
+    }
+  }
 }
 
 // The fluid run: at each event, every running task progresses at its rate (its share of its
@@ -79,10 +123,12 @@ TaskTimes run_fluid(const TaskGraph& g) {
   launch();
   int links = 0, devices = 0;
   for (const Task& task : g.tasks) {
-    links = std::max(links, task.link + 1);
+    for (int l : task.links) links = std::max(links, l + 1);
     devices = std::max(devices, task.device + 1);
   }
-  std::vector<int> on_link(static_cast<size_t>(links), 0);
+  std::vector<double> room(static_cast<size_t>(links), 0);   // capacity left while filling
+  std::vector<int> unfrozen(static_cast<size_t>(links), 0);  // flows still rising on a link
+  std::vector<char> frozen(n, 0);
   std::vector<std::pair<int, int>> on_device(static_cast<size_t>(devices));  // compute, transfers
   std::vector<double> rate(n, 1);
   while (finished < n) {
@@ -98,12 +144,15 @@ TaskTimes run_fluid(const TaskGraph& g) {
     }
     for (int id : running) {
       const Task& task = g.tasks[static_cast<size_t>(id)];
-      if (task.link >= 0) on_link[static_cast<size_t>(task.link)] = 0;
+      for (int l : task.links) {
+        room[static_cast<size_t>(l)] = 1;
+        unfrozen[static_cast<size_t>(l)] = 0;
+      }
       if (task.device >= 0) on_device[static_cast<size_t>(task.device)] = {0, 0};
     }
+    fill_max_min(g, running, room, unfrozen, frozen, rate);
     for (int id : running) {
       const Task& task = g.tasks[static_cast<size_t>(id)];
-      if (task.link >= 0) ++on_link[static_cast<size_t>(task.link)];
       if (task.device >= 0) {
         auto& d = on_device[static_cast<size_t>(task.device)];
         (task.transfer ? d.second : d.first)++;
@@ -112,8 +161,7 @@ TaskTimes run_fluid(const TaskGraph& g) {
     double step = std::numeric_limits<double>::infinity();
     for (int id : running) {
       const Task& task = g.tasks[static_cast<size_t>(id)];
-      double r = 1;
-      if (task.link >= 0) r /= on_link[static_cast<size_t>(task.link)];
+      double r = rate[static_cast<size_t>(id)];
       if (task.device >= 0 && g.interference > 0) {
         const auto& d = on_device[static_cast<size_t>(task.device)];
         if (d.first > 0 && d.second > 0) r /= 1 + g.interference;

@@ -5,10 +5,11 @@
 // waits for has finished. This is the discrete-event core the simulator's schedules run on.
 //
 // Two things make tasks slow each other down, and then the executor runs as a fluid model
-// (rates change at every start and end): transfers on different streams that cross one shared
-// link split its bandwidth equally, which for flows over one link each is the max-min fair
-// share; and on a device, compute that runs while a transfer of that device runs is slowed by
-// the graph's interference factor, and so is the transfer.
+// (rates change at every start and end): transfers on different streams that cross shared
+// links get their max-min fair shares (progressive filling: every flow's rate rises together
+// until a link is full, the flows on it stay there, the others go on); and on a device, compute
+// that runs while a transfer of that device runs is slowed by the graph's interference factor,
+// and so is the transfer. A task's duration is its time alone, at its full rate.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,8 +24,9 @@ struct Task {
   // Device memory the task takes from its start (> 0) or gives back at its end (< 0), on the
   // device its stream belongs to: a forward pass keeps its activations until its backward.
   double memory_bytes = 0;
-  // A shared link the task's bytes cross, or -1: tasks on one link at once share it equally.
-  int link = -1;
+  // Shared links the task's bytes cross (none: it has its path to itself). Each link carries
+  // one full-rate flow at a time: flows that meet on it share it max-min fairly.
+  std::vector<int> links;
   // The device the task runs on or sends from, or -1; and whether it is a transfer (otherwise
   // compute), for the interference between the two.
   int device = -1;

@@ -14,7 +14,7 @@ int add(TaskGraph& g, int stream, double duration, int link = -1, int device = -
   Task t;
   t.stream = stream;
   t.duration_s = duration;
-  t.link = link;
+  if (link >= 0) t.links = {link};
   t.device = device;
   t.transfer = transfer;
   t.after = std::move(after);
@@ -90,4 +90,28 @@ TEST_CASE("the fluid run keeps stream order and dependencies", "[dist][executor]
   CHECK(t.end_s[static_cast<size_t>(j)] == Approx(3));
   CHECK(t.end_s[static_cast<size_t>(z)] == Approx(4));
   CHECK(t.makespan_s == Approx(4));
+}
+
+TEST_CASE("flows over several links get their max-min fair shares", "[dist][executor]") {
+  // A crosses links 0 and 1, B link 0, C and D link 1; each takes 1 s alone. Link 1 holds three
+  // flows: A, C and D get 1/3 each. On link 0, A is held to 1/3 elsewhere, so B gets the other
+  // 2/3 and ends at 1.5 s. A, C and D end at 3 s. An equal split of link 0 would have given
+  // B only 1/2 (2 s).
+  TaskGraph g;
+  std::vector<int> s;
+  for (int k = 0; k < 4; ++k) s.push_back(g.add_stream());
+  auto flow = [&](int stream, std::vector<int> links) {
+    Task t;
+    t.stream = stream;
+    t.duration_s = 1;
+    t.links = std::move(links);
+    return g.add(t);
+  };
+  const int a = flow(s[0], {0, 1});
+  const int b = flow(s[1], {0});
+  const int c = flow(s[2], {1});
+  const int d = flow(s[3], {1});
+  const TaskTimes t = run_task_graph(g);
+  CHECK(t.end_s[static_cast<size_t>(b)] == Approx(1.5));
+  for (int id : {a, c, d}) CHECK(t.end_s[static_cast<size_t>(id)] == Approx(3));
 }
