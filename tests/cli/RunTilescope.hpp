@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <csignal>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -61,8 +61,10 @@ class TempFile {
   std::string path_;
 };
 
-// Runs TILESCOPE_BINARY with `args` in TILESCOPE_ROOT.
-inline RunResult run_tilescope(const std::vector<std::string>& args) {
+// Runs TILESCOPE_BINARY with `args` in TILESCOPE_ROOT. A command still running after
+// `alarm_s` seconds dies of SIGALRM, so that a hang fails the test instead of stalling the run;
+// long commands (a whole fit on a loaded 2-core machine) give more.
+inline RunResult run_tilescope(const std::vector<std::string>& args, unsigned alarm_s = 120) {
   RunResult r;
   r.command = "tilescope";
   for (const auto& a : args) r.command += " " + a;
@@ -83,7 +85,7 @@ inline RunResult run_tilescope(const std::vector<std::string>& args) {
     if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
     ::dup2(out.fd(), STDOUT_FILENO);
     ::dup2(err.fd(), STDERR_FILENO);
-    ::alarm(120);  // a hung command dies of SIGALRM instead of hanging the test run
+    ::alarm(alarm_s);
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
