@@ -23,6 +23,7 @@
 #include "mapper/OperatorPrediction.hpp"
 #include "measure/MeasurementPlan.hpp"
 #include "measure/OperatorIdentity.hpp"
+#include "measure/PredictionRecordOf.hpp"
 #include "measure/ResultStore.hpp"
 #include "measure/RunnerImport.hpp"
 #include "tile/MappingLoader.hpp"
@@ -66,21 +67,6 @@ std::map<std::string, std::vector<Mapping>> load_mapping_folder(const std::strin
     by_op[m.op_name].push_back(std::move(m));
   }
   return by_op;
-}
-
-PredictionRecord prediction_record(const Prediction& p, const OperatorKey& key,
-                                   const std::optional<MappingRecord>& mapping,
-                                   const ArchitectureGraph& g, const std::string& chosen_yaml) {
-  PredictionRecord r;
-  r.op = key;
-  r.mapping = mapping;
-  r.arch_hash = hash_text(g.content_hash());
-  r.arch_name = g.name;
-  r.device_s = p.latency_us * 1e-6;
-  r.launch_s = p.launch_overhead_us * 1e-6;
-  r.bound_by = p.bound_by;
-  r.chosen_mapping_yaml = chosen_yaml;
-  return r;
 }
 
 class ProgressBar {

@@ -8,6 +8,7 @@
 #include "mapper/MappingSet.hpp"
 #include "mapper/OperatorPrediction.hpp"
 #include "measure/OperatorIdentity.hpp"
+#include "measure/PredictionRecordOf.hpp"
 
 namespace ts {
 namespace {
@@ -60,21 +61,6 @@ std::string percent_encode(const std::string& text) {
 
 bool runner_has_step(const std::string& s) {
   return s == "add" || s == "gelu" || s == "softmax" || s == "layernorm";
-}
-
-PredictionRecord prediction_record(const Prediction& p, const OperatorKey& key,
-                                   const std::optional<MappingRecord>& mapping,
-                                   const ArchitectureGraph& g, const std::string& chosen_yaml) {
-  PredictionRecord r;
-  r.op = key;
-  r.mapping = mapping;
-  r.arch_hash = hash_text(g.content_hash());
-  r.arch_name = g.name;
-  r.device_s = p.latency_us * 1e-6;
-  r.launch_s = p.launch_overhead_us * 1e-6;
-  r.bound_by = p.bound_by;
-  r.chosen_mapping_yaml = chosen_yaml;
-  return r;
 }
 
 }  // namespace
