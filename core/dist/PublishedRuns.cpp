@@ -1,5 +1,6 @@
 #include "dist/PublishedRuns.hpp"
 
+#include "arch/Units.hpp"
 #include "common/YamlSource.hpp"
 
 namespace ts {
@@ -19,12 +20,22 @@ PublishedRuns load_published_runs(const std::string& path) {
   src.expect_sequence(runs, "`runs`");
   for (const auto& run : runs) {
     src.expect_map(run, "a run");
-    src.check_keys(run, {"model", "strategy", "iteration_s"}, "a run");
+    src.check_keys(run, {"model", "strategy", "iteration_s", "model_state", "activations"},
+                   "a run");
     PublishedRun p;
     p.where = src.where(run);
     p.model_file = src.existing_path(src.require(run, "model", "a run"), "model");
     p.strategy_file = src.existing_path(src.require(run, "strategy", "a run"), "strategy");
     p.iteration_s = src.positive_number(src.require(run, "iteration_s", "a run"), "iteration_s");
+    auto bytes = [&](const char* key) {
+      if (!run[key].IsDefined()) return 0.0;
+      const auto b = parse_bytes(src.text(run[key], key));
+      if (!b || *b <= 0)
+        src.fail(run[key], std::string("expected a size such as `45.56GiB` for `") + key + "`");
+      return *b;
+    };
+    p.model_state_bytes = bytes("model_state");
+    p.activation_bytes = bytes("activations");
     r.runs.push_back(std::move(p));
   }
   return r;

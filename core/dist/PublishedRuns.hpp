@@ -1,6 +1,7 @@
 #pragma once
 // Published training runs to check the simulator against (`kind: dist-validation` files): a
-// cluster, and per run a model, a strategy and the measured iteration time.
+// cluster, and per run a model, a strategy, the measured iteration time and, where published,
+// the memory per GPU.
 #include <string>
 #include <vector>
 
@@ -11,6 +12,9 @@ namespace ts {
 struct PublishedRun {
   std::string model_file, strategy_file;  // resolved against the validation file
   double iteration_s = 0;
+  // Published memory per GPU, in bytes, where the source gives it (0: not published): model
+  // state (parameters, gradients, optimizer state) and activations.
+  double model_state_bytes = 0, activation_bytes = 0;
   SourceLocation where;
 };
 
