@@ -21,17 +21,18 @@
 #include "workload/WorkloadLoader.hpp"
 
 namespace ts::gui {
-namespace {
-
-struct IndexedOutcome {
-  int index = 0;
-  views::OperatorOutcome outcome;
-};
 
 // The loaded points of one run (or the CSV), or why there are none.
 struct PointsLoad {
   CorrelationInput input;
   QString error;
+};
+
+namespace {
+
+struct IndexedOutcome {
+  int index = 0;
+  views::OperatorOutcome outcome;
 };
 
 // The mapper's budget in the GUI: the CLI's default, so that the table agrees with `predict`.
@@ -356,6 +357,28 @@ void Workbench::chooseOverlayRun(int index) {
   loadRun(index, true);
 }
 
+void Workbench::acceptPoints(QFutureWatcher<PointsLoad>* watcher, int generation, bool overlay) {
+  // A newer load (another run, another file) may have started meanwhile: only the newest counts.
+  if (generation == points_generation_ && !watcher->isCanceled() &&
+      watcher->future().resultCount() > 0) {
+    PointsLoad load = watcher->result();
+    if (!load.error.isEmpty()) {
+      report(kError, load.error);
+    } else {
+      for (const auto& note : load.input.notes) report(kWarning, QString::fromStdString(note));
+      if (overlay) {
+        overlay_points_ = std::move(load.input.points);
+      } else {
+        points_ = std::move(load.input.points);
+        points_source_ = QString::fromStdString(load.input.source);
+        matchMeasurements();
+      }
+      Q_EMIT pointsChanged();
+    }
+  }
+  untrack(watcher);
+}
+
 void Workbench::loadRun(int index, bool overlay) {
   if (index < 0 || static_cast<size_t>(index) >= run_ids_.size()) {
     if (!overlay) {
@@ -373,26 +396,8 @@ void Workbench::loadRun(int index, bool overlay) {
   options.path = results_path_.toStdString();
   options.run = run_ids_[static_cast<size_t>(index)];
   auto* watcher = new QFutureWatcher<PointsLoad>(this);
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, overlay] {
-    if (generation == points_generation_ && !watcher->isCanceled() &&
-        watcher->future().resultCount() > 0) {
-      PointsLoad load = watcher->result();
-      if (!load.error.isEmpty()) {
-        report(kError, load.error);
-      } else {
-        for (const auto& note : load.input.notes) report(kWarning, QString::fromStdString(note));
-        if (overlay) {
-          overlay_points_ = std::move(load.input.points);
-        } else {
-          points_ = std::move(load.input.points);
-          points_source_ = QString::fromStdString(load.input.source);
-          matchMeasurements();
-        }
-        Q_EMIT pointsChanged();
-      }
-    }
-    untrack(watcher);
-  });
+  connect(watcher, &QFutureWatcherBase::finished, this,
+          [this, watcher, generation, overlay] { acceptPoints(watcher, generation, overlay); });
   track(watcher, tr("Loading %1").arg(QFileInfo(results_path_).fileName()));
   watcher->setFuture(QtConcurrent::run([options] {
     PointsLoad load;
@@ -421,22 +426,8 @@ bool Workbench::openMeasurementCsv(const QString& path) {
   current_run_ = 0;
   overlay_points_.clear();
   auto* watcher = new QFutureWatcher<PointsLoad>(this);
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-    if (generation == points_generation_ && !watcher->isCanceled() &&
-        watcher->future().resultCount() > 0) {
-      PointsLoad load = watcher->result();
-      if (!load.error.isEmpty()) {
-        report(kError, load.error);
-      } else {
-        for (const auto& note : load.input.notes) report(kWarning, QString::fromStdString(note));
-        points_ = std::move(load.input.points);
-        points_source_ = QString::fromStdString(load.input.source);
-        matchMeasurements();
-        Q_EMIT pointsChanged();
-      }
-    }
-    untrack(watcher);
-  });
+  connect(watcher, &QFutureWatcherBase::finished, this,
+          [this, watcher, generation] { acceptPoints(watcher, generation, false); });
   track(watcher, tr("Predicting the measured shapes of %1").arg(QFileInfo(path).fileName()));
   watcher->setFuture(QtConcurrent::run([options, graph](QPromise<PointsLoad>& promise) mutable {
     PointsLoad load;

@@ -21,9 +21,13 @@
 #include "workload/Operator.hpp"
 
 class QFutureWatcherBase;
+template <typename T>
+class QFutureWatcher;
 class QUndoStack;
 
 namespace ts::gui {
+
+struct PointsLoad;
 
 class Workbench : public QObject {
   Q_OBJECT
@@ -104,6 +108,8 @@ class Workbench : public QObject {
   void startFixed();
   void startRemap();
   void loadRun(int index, bool overlay);
+  // A finished load of measured points: reported, and kept unless a newer load superseded it.
+  void acceptPoints(QFutureWatcher<PointsLoad>* watcher, int generation, bool overlay);
   void matchMeasurements();
   void track(QFutureWatcherBase* watcher, const QString& what);
   void untrack(QFutureWatcherBase* watcher);

@@ -13,6 +13,7 @@
 #include "mapper/OperatorPrediction.hpp"
 #include "measure/CorrelationData.hpp"
 #include "measure/OperatorIdentity.hpp"
+#include "measure/PredictionRecordOf.hpp"
 #include "measure/ResultStore.hpp"
 #include "views/CorrelationView.hpp"
 #include "views/QCustomPlotInclude.hpp"
@@ -39,13 +40,8 @@ TEST_CASE("100,000 measurements open into the correlation view", "[gui][!benchma
     std::vector<ts::Measurement> ops;
     for (const ts::Operator& op : workload.operators) {
       const ts::Prediction p = ts::predict_operator(op, graph, {});
-      ts::PredictionRecord rec;
-      rec.op = ts::operator_key(op, workload.name);
-      rec.arch_hash = start.device.arch_hash;
-      rec.arch_name = graph.name;
-      rec.device_s = p.latency_us * 1e-6;
-      rec.launch_s = p.launch_overhead_us * 1e-6;
-      rec.bound_by = p.bound_by;
+      const ts::PredictionRecord rec =
+          ts::prediction_record(p, ts::operator_key(op, workload.name), std::nullopt, graph, "");
       store.add_prediction(rec);
       ts::Measurement m;
       m.op = rec.op;
