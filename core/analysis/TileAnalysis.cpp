@@ -466,6 +466,14 @@ class Evaluator {
       u.store += store_latency;
       if (u.load_bound.code == BoundBy::kNone && latency_edge >= 0)
         u.load_bound = BoundBy::edge(latency_edge);
+    } else if (!u.streamed && latency > 0) {
+      // Two buffers put one load in flight ahead of the work: the next tile is asked for when
+      // this one's work starts and must have arrived when it ends, so a step lasts at least the
+      // load's latency plus its transfer (Little's law with one tile in flight). A streamed
+      // cache has many requests in flight and hides it.
+      u.load += latency;
+      if (u.load_bound.code == BoundBy::kNone && latency_edge >= 0)
+        u.load_bound = BoundBy::edge(latency_edge);
     }
     return u;
   }

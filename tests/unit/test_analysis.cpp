@@ -495,17 +495,12 @@ TEST_CASE("a streamed edge-bound loop pays no fill, and counts once against capa
   CHECK(bound_text(c.graph, c.eval.bound) == "edge:DRAM->SRAM");
 }
 
-TEST_CASE("a restarting pipeline pays the fill and drain below it every iteration", "[analysis]") {
-  // Three levels, one instance each, 1 GHz: DRAM -> BUF at 64 B/cycle, BUF -> REG at 32.
-  // add 64 x 1024 fp16. DRAM loops 16 times over 4-row BUF tiles; BUF loops 4 x 8 = 32 times
-  // over 1 x 128 REG tiles; both double-buffered.
-  // - Per REG iteration: load X, Z 2 x 256 B at 32 B/cycle = 16, store Y 8, compute 128 / 64 = 2.
-  //   BUF's loop: 32 x max(16, 2, 8) = 512 steady, fill and drain 16 + 2 + 8 - 16 = 10.
-  // - Per BUF iteration: load 2 x 8 KiB at 64 = 256, store 8 KiB = 128, work 512 (+ 10).
-  //   Flowing: 16 x max(256, 512, 128) + (256 + 512 + 10 + 128 - 512) = 8192 + 394 = 8586.
-  //   Restarting: 16 x max(256, 512 + 10, 128) + (256 + 512 + 10 + 128 - 522) = 8352 + 384
-  //   = 8736: the 10 cycles of BUF's own fill and drain, once more for each of 15 iterations.
-  const std::string arch = R"(version: 1
+namespace {
+
+// Three levels, one instance each, 1 GHz: DRAM -> BUF at 64 B/cycle (with the given latency),
+// BUF -> REG at 32.
+std::string three_levels(int dram_latency_cycles) {
+  return std::string(R"(version: 1
 kind: architecture
 name: three-levels
 clock: 1GHz
@@ -518,21 +513,26 @@ nodes:
     operations:
       - {class: elementwise, dtype: fp16, ops_per_cycle: 64, granule: [32]}
 edges:
-  - {from: DRAM, to: BUF, bandwidth: 64B/cycle}
+  - {from: DRAM, to: BUF, bandwidth: 64B/cycle, latency: )") +
+         std::to_string(dram_latency_cycles) + R"(}
   - {from: BUF, to: DRAM, bandwidth: 64B/cycle}
   - {from: BUF, to: REG, bandwidth: 32B/cycle}
   - {from: REG, to: BUF, bandwidth: 32B/cycle}
   - {from: REG, to: PE, bandwidth: 1024B/cycle}
   - {from: PE, to: REG, bandwidth: 1024B/cycle}
 )";
-  auto tree = [](bool restarts) {
-    return std::string(R"(  tile: DRAM
+}
+
+// add 64 x 1024 fp16. DRAM loops 16 times over 4-row BUF tiles; BUF loops 4 x 8 = 32 times over
+// 1 x 128 REG tiles; both double-buffered.
+std::string three_level_add(bool restarts) {
+  return std::string(R"(  tile: DRAM
   temporal: {R: 16}
   children:
     - tile: BUF
       double_buffer: true
 )") + (restarts ? "      pipeline_restarts: true\n" : "") +
-           R"(      temporal: {R: 4, C: 8}
+         R"(      temporal: {R: 4, C: 8}
       children:
         - tile: REG
           double_buffer: true
@@ -540,10 +540,24 @@ edges:
             - op: PE
               factors: {C: 128}
 )";
-  };
+}
+
+}  // namespace
+
+TEST_CASE("a restarting pipeline pays the fill and drain below it every iteration", "[analysis]") {
+  // Three levels, one instance each, 1 GHz: DRAM -> BUF at 64 B/cycle, BUF -> REG at 32.
+  // add 64 x 1024 fp16. DRAM loops 16 times over 4-row BUF tiles; BUF loops 4 x 8 = 32 times
+  // over 1 x 128 REG tiles; both double-buffered.
+  // - Per REG iteration: load X, Z 2 x 256 B at 32 B/cycle = 16, store Y 8, compute 128 / 64 = 2.
+  //   BUF's loop: 32 x max(16, 2, 8) = 512 steady, fill and drain 16 + 2 + 8 - 16 = 10.
+  // - Per BUF iteration: load 2 x 8 KiB at 64 = 256, store 8 KiB = 128, work 512 (+ 10).
+  //   Flowing: 16 x max(256, 512, 128) + (256 + 512 + 10 + 128 - 512) = 8192 + 394 = 8586.
+  //   Restarting: 16 x max(256, 512 + 10, 128) + (256 + 512 + 10 + 128 - 522) = 8352 + 384
+  //   = 8736: the 10 cycles of BUF's own fill and drain, once more for each of 15 iterations.
+  const std::string arch = three_levels(0);
   Case flowing, restarting;
-  run_case(flowing, arch, "add", tree(false));
-  run_case(restarting, arch, "add", tree(true));
+  run_case(flowing, arch, "add", three_level_add(false));
+  run_case(restarting, arch, "add", three_level_add(true));
   REQUIRE(flowing.eval.valid());
   REQUIRE(restarting.eval.valid());
   CHECK(flowing.cycles() == Approx(8586.0));
@@ -551,6 +565,25 @@ edges:
   // Written back out (the mapper's and the fit's round trip), the flag stays.
   const std::string text = mapping_yaml(restarting.program, "m", "");
   CHECK(parse_mapping(text, "again.yaml").root.children.at(0).pipeline_restarts);
+}
+
+TEST_CASE("a double-buffered step lasts at least its load's latency plus its transfer",
+          "[analysis]") {
+  // The flowing add of the restarting case: per BUF iteration the load takes 256 cycles and the
+  // work below 512 (+ 10 of its own fill and drain); 8586 cycles with no latency. Two buffers keep
+  // one load in flight, asked for when a step starts, so a step lasts max(work, latency + load):
+  // - latency 200: 456 < 512, hidden; it only delays the first load:
+  //   16 x 512 + (456 + 512 + 10 + 128 - 512) = 8192 + 594 = 8786;
+  // - latency 300: 556 > 512, every step waits for memory:
+  //   16 x 556 + (556 + 512 + 10 + 128 - 556) = 8896 + 650 = 9546.
+  Case hidden, exposed;
+  run_case(hidden, three_levels(200), "add", three_level_add(false));
+  run_case(exposed, three_levels(300), "add", three_level_add(false));
+  REQUIRE(hidden.eval.valid());
+  REQUIRE(exposed.eval.valid());
+  CHECK(hidden.cycles() == Approx(8786.0));
+  CHECK(exposed.cycles() == Approx(9546.0));
+  CHECK(bound_text(exposed.graph, exposed.eval.bound) == "edge:DRAM->BUF");
 }
 
 TEST_CASE("a wider accumulator widens C only where the unit writes it", "[analysis]") {
