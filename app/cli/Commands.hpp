@@ -24,5 +24,6 @@ Runner add_db(CLI::App& app);
 Runner add_simulate(CLI::App& app);
 Runner add_validate_dist(CLI::App& app);
 Runner add_import(CLI::App& app);
+Runner add_report(CLI::App& app);
 
 }  // namespace ts::cli

@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
   reg(&ts::cli::add_simulate);
   reg(&ts::cli::add_validate_dist);
   reg(&ts::cli::add_import);
+  reg(&ts::cli::add_report);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,129 @@
+// `tilescope report`: a self-contained HTML file or a PDF that says what was measured where, how
+// the predictions agree (the figures of `correlate --by class`), the worst predictions with
+// their mapping trees, the graph, a simulation, and a comparison with another run; made without
+// a display. See docs/report.md.
+#include <fmt/format.h>
+
+#include <QApplication>
+#include <QPalette>
+#include <clocale>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include "Commands.hpp"
+#include "common/InputError.hpp"
+#include "measure/AccuracyGate.hpp"
+#include "views/ReportContent.hpp"
+#include "views/ReportDocument.hpp"
+#include "views/ReportFigures.hpp"
+
+namespace ts::cli {
+namespace {
+
+// Qt's offscreen platform asks for a runtime folder that servers and CI often lack; the warning
+// says nothing about the report. Everything else Qt says is passed on.
+QtMessageHandler g_qt_handler = nullptr;
+void quiet_runtime_dir(QtMsgType type, const QMessageLogContext& context, const QString& text) {
+  if (text.contains(QLatin1String("XDG_RUNTIME_DIR"))) return;
+  if (g_qt_handler) g_qt_handler(type, context, text);
+}
+
+struct ReportArgs {
+  std::string db, arch, simulation, out, figures, diff;
+  std::optional<int64_t> run, diff_run;
+  std::vector<std::string> fail_if;
+  uint64_t budget = MapperOptions{}.budget;
+};
+
+int run_report(const ReportArgs& a) {
+  views::ReportOptions o;
+  // Everything that can be checked cheaply is checked before any work: a malformed gate, an
+  // output that cannot be HTML or PDF, a folder that is not there.
+  for (const std::string& text : a.fail_if) o.gates.push_back(parse_accuracy_gate(text));
+  views::report_format(a.out);
+  const std::filesystem::path folder = std::filesystem::path(a.out).parent_path();
+  if (!folder.empty() && !std::filesystem::is_directory(folder))
+    throw InputError(
+        SourceLocation{a.out, 0, 0},
+        fmt::format("cannot write the report: there is no folder '{}'", folder.string()));
+  o.db = a.db;
+  o.run = a.run;
+  o.arch = a.arch;
+  o.simulation = a.simulation;
+  o.diff = a.diff;
+  o.diff_run = a.diff_run;
+  o.mapper.budget = a.budget;
+  o.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
+  o.command_line = command_line();
+  const std::unique_ptr<views::ReportContent> content = views::gather_report(o);
+
+  // Reports are made on servers and in CI: never ask for a display, whatever the environment
+  // says. QApplication (not QGuiApplication) because QCustomPlot is a widget.
+  ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
+  g_qt_handler = qInstallMessageHandler(quiet_runtime_dir);
+  static int argc = 1;
+  static char name[] = "tilescope";
+  static char* argv[] = {name, nullptr};
+  QApplication app(argc, argv);
+  // Qt sets the C locale from the environment; numbers in files stay with a decimal point.
+  std::setlocale(LC_NUMERIC, "C");
+  QPalette light = QApplication::palette();
+  light.setColor(QPalette::Base, Qt::white);
+  light.setColor(QPalette::Window, Qt::white);
+  light.setColor(QPalette::Text, Qt::black);
+  light.setColor(QPalette::WindowText, Qt::black);
+  QApplication::setPalette(light);
+
+  const views::ReportFigures figures = views::render_report_figures(*content);
+  std::vector<std::string> figure_files;
+  if (!a.figures.empty()) figure_files = views::write_report_figures(figures, a.figures);
+  views::write_report(*content, figures, a.out);
+
+  const AgreementStats& s = content->correlation.overall;
+  std::cout << fmt::format("report: {}\n", a.out);
+  std::cout << fmt::format(
+      "  {} figures; overall {} points: pearson {:.4f}, spearman {:.4f}, "
+      "MAPE {:.2f}%\n",
+      figures.figures.size(), s.count, s.pearson, s.spearman, s.mape * 100);
+  if (!figure_files.empty())
+    std::cout << fmt::format("figures: {} ({} files)\n", a.figures, figure_files.size());
+  const std::vector<std::string> crossed = crossed_gates(o.gates, views::gated_stats(*content));
+  for (const std::string& c : crossed) std::cerr << "fail-if: " << c << "\n";
+  return crossed.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+Runner add_report(CLI::App& app) {
+  auto a = std::make_shared<ReportArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "report",
+      "a self-contained HTML or PDF report of a measured run (no display needed): device, "
+      "agreement per operator class with scatter plots, worst predictions with their mapping "
+      "trees, the graph, a simulation, a comparison");
+  auto* db = cmd->add_option("--db", a->db, "results database (SQLite)")->required();
+  cmd->add_option("--run", a->run, "run id in the database (default: the latest)")->needs(db);
+  cmd->add_option("--out", a->out, "the report: FILE.html (self-contained) or FILE.pdf")
+      ->required();
+  cmd->add_option("--arch", a->arch,
+                  "the graph to draw and to evaluate mapping trees on (default: the run's "
+                  "recorded graph file); a graph other than the run's re-predicts, not stored");
+  cmd->add_option("--simulation", a->simulation,
+                  "a `tilescope simulate --out` file: its summary and timeline");
+  cmd->add_option("--figures", a->figures, "also write every figure as PNG and SVG into DIR");
+  cmd->add_option("--diff", a->diff,
+                  "compare with an older results database: per-operator deltas, worse first");
+  cmd->add_option("--diff-run", a->diff_run,
+                  "the run to compare with (of --diff, or of --db without it)");
+  cmd->add_option("--fail-if", a->fail_if,
+                  "after writing the report, exit with status 1 when the overall figures cross "
+                  "a threshold: mape>0.10, spearman<0.95, ... (repeatable)");
+  cmd->add_option("--budget", a->budget, "mapper evaluations per operator when re-predicting")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  return [a] { return run_report(*a); };
+}
+
+}  // namespace ts::cli

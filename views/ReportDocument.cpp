@@ -1,0 +1,103 @@
+#include "views/ReportDocument.hpp"
+
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QTextDocument>
+#include <QUrl>
+#include <algorithm>
+#include <filesystem>
+
+#include "common/InputError.hpp"
+
+namespace ts::views {
+namespace {
+
+// QSaveFile writes beside the target under a temporary name and renames on commit; a failure
+// anywhere before leaves the target as it was.
+class AtomicFile {
+ public:
+  explicit AtomicFile(const std::string& path) : path_(path), file_(QString::fromStdString(path)) {
+    if (!file_.open(QIODevice::WriteOnly))
+      throw InputError(SourceLocation{path, 0, 0},
+                       "cannot write: " + file_.errorString().toStdString());
+  }
+  QSaveFile& device() { return file_; }
+  void write(const QByteArray& bytes) {
+    if (file_.write(bytes) != bytes.size())
+      throw InputError(SourceLocation{path_, 0, 0},
+                       "cannot write: " + file_.errorString().toStdString());
+  }
+  void commit() {
+    if (!file_.commit())
+      throw InputError(SourceLocation{path_, 0, 0},
+                       "cannot write: " + file_.errorString().toStdString());
+  }
+
+ private:
+  std::string path_;
+  QSaveFile file_;
+};
+
+}  // namespace
+
+ReportFormat report_format(const std::string& out_path) {
+  std::string ext = std::filesystem::path(out_path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  if (ext == ".html" || ext == ".htm") return ReportFormat::html;
+  if (ext == ".pdf") return ReportFormat::pdf;
+  throw InputError(SourceLocation{"--out", 0, 0},
+                   "'" + out_path +
+                       "': the report is written as HTML or PDF; expected a file "
+                       "name ending in .html or .pdf");
+}
+
+void write_report(const ReportContent& content, const ReportFigures& figures,
+                  const std::string& out_path) {
+  const ReportFormat format = report_format(out_path);
+  AtomicFile file(out_path);
+  if (format == ReportFormat::html) {
+    const std::string html = report_html(content, figures, format);
+    file.write(QByteArray::fromStdString(html));
+  } else {
+    // Qt's rich text paints the same HTML onto PDF pages; the figures are its resources.
+    QTextDocument document;
+    for (const ReportFigure& f : figures.figures)
+      document.addResource(QTextDocument::ImageResource, QUrl("figure:" + f.name), f.image);
+    document.setHtml(QString::fromStdString(report_html(content, figures, format)));
+    QPdfWriter writer(&file.device());
+    writer.setPageSize(QPageSize(QPageSize::A4));
+    writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
+    // Paginated at the page's text area in CSS pixels (96 per inch), so that print() adds no
+    // margins of its own and the figures' widths mean what they say.
+    const QRectF text_area = writer.pageLayout().paintRect(QPageLayout::Point);
+    document.setPageSize(text_area.size() * (96.0 / 72.0));
+    writer.setTitle(QString::fromStdString("tilescope report: " + content.title));
+    writer.setCreator(QString::fromStdString(content.tool_version));
+    document.print(&writer);
+  }
+  file.commit();
+}
+
+std::vector<std::string> write_report_figures(const ReportFigures& figures,
+                                              const std::string& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error || !std::filesystem::is_directory(dir))
+    throw InputError(SourceLocation{dir, 0, 0},
+                     "cannot make the figures folder: " +
+                         (error ? error.message() : std::string("not a folder")));
+  std::vector<std::string> written;
+  for (const ReportFigure& f : figures.figures)
+    for (const auto& [ext, bytes] : {std::pair{".png", &f.png}, std::pair{".svg", &f.svg}}) {
+      const std::string path = (std::filesystem::path(dir) / (f.name.toStdString() + ext)).string();
+      AtomicFile file(path);
+      file.write(*bytes);
+      file.commit();
+      written.push_back(path);
+    }
+  return written;
+}
+
+}  // namespace ts::views

@@ -1,0 +1,33 @@
+#pragma once
+// The figures of a headless report, drawn by the same builders as the GUI's pages
+// (fill_correlation_plot, fill_timeline_plot, ArchitectureScene) and kept as PNG (for the HTML
+// and the PDF) and SVG (for --figures). Needs a QApplication, on the offscreen platform when
+// there is no display.
+#include <QByteArray>
+#include <QImage>
+#include <QString>
+#include <vector>
+
+#include "views/ReportContent.hpp"
+
+namespace ts::views {
+
+struct ReportFigure {
+  QString name;     // file stem and anchor: "correlation", "correlation-matmul", "timeline", ...
+  QString caption;  // one line under the figure
+  QImage image;
+  QByteArray png;
+  QByteArray svg;
+};
+
+struct ReportFigures {
+  std::vector<ReportFigure> figures;
+  const ReportFigure* find(const QString& name) const;  // null when not drawn
+};
+
+ReportFigures render_report_figures(const ReportContent& content);
+
+// "correlation-matmul": the scatter of one operator class.
+QString class_figure_name(const std::string& group);
+
+}  // namespace ts::views

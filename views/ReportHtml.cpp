@@ -1,0 +1,392 @@
+// The report's HTML text (report_html in ReportDocument.hpp). The figures in the statistics
+// tables are formatted as `tilescope correlate` prints them, so that the two can be compared by
+// eye and by a test.
+#include <fmt/format.h>
+
+#include <QBuffer>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "views/MappingTreeModel.hpp"
+#include "views/ReportDocument.hpp"
+
+namespace ts::views {
+namespace {
+
+std::string esc(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  return out;
+}
+std::string esc(const QString& text) { return esc(text.toStdString()); }
+
+std::string cells(const std::vector<std::string>& texts, const char* tag = "td") {
+  std::string out = "<tr>";
+  for (const std::string& t : texts) out += fmt::format("<{0}>{1}</{0}>", tag, esc(t));
+  return out + "</tr>\n";
+}
+
+// As `correlate` prints a row: count, Pearson, Spearman, Kendall, MAPE, log-RMSE.
+std::vector<std::string> stats_cells(const std::string& name, const AgreementStats& s) {
+  return {name,
+          std::to_string(s.count),
+          fmt::format("{:.4f}", s.pearson),
+          fmt::format("{:.4f}", s.spearman),
+          fmt::format("{:.4f}", s.kendall),
+          fmt::format("{:.2f}%", s.mape * 100),
+          fmt::format("{:.4f}", s.log_rmse)};
+}
+
+nlohmann::json stats_json(const AgreementStats& s) {
+  return {{"count", s.count},     {"pearson", s.pearson}, {"spearman", s.spearman},
+          {"kendall", s.kendall}, {"mape", s.mape},       {"log_rmse", s.log_rmse}};
+}
+
+// The text width of an A4 page with 15 mm margins, in CSS pixels (96 per inch).
+constexpr double kPdfTextWidth = (210.0 - 30.0) / 25.4 * 96;
+
+class Html {
+ public:
+  Html(const ReportFigures& figures, ReportFormat format) : figures_(figures), format_(format) {}
+  std::string text;
+
+  // `share`: the part of the text width the figure may take (0.5 for two side by side).
+  void figure(const QString& name, double share = 1.0) {
+    const ReportFigure* f = figures_.find(name);
+    if (!f) return;
+    // The PNGs have twice the pixels they are shown with; a PDF page is narrower than a screen.
+    const double max_width = (format_ == ReportFormat::pdf ? kPdfTextWidth : 1000) * share - 8;
+    double w = f->image.width() / 2.0, h = f->image.height() / 2.0;
+    if (w > max_width) {
+      h *= max_width / w;
+      w = max_width;
+    }
+    const std::string src = format_ == ReportFormat::pdf
+                                ? "figure:" + f->name.toStdString()
+                                : "data:image/png;base64," + f->png.toBase64().toStdString();
+    text += fmt::format(
+        "<div class=\"figure\" id=\"figure-{0}\"><img src=\"{1}\" width=\"{2}\" height=\"{3}\" "
+        "alt=\"{4}\"><p class=\"caption\">{4}</p></div>\n",
+        esc(f->name), src, static_cast<int>(w), static_cast<int>(h), esc(f->caption));
+  }
+
+ private:
+  const ReportFigures& figures_;
+  ReportFormat format_;
+};
+
+void tree_rows(const MappingTreeModel& model, const QModelIndex& parent, int depth,
+               std::string& out) {
+  for (int row = 0; row < model.rowCount(parent); ++row) {
+    const QModelIndex first = model.index(row, 0, parent);
+    const bool failing = model.data(first, MappingTreeModel::FailingRole).toBool();
+    out += failing ? "<tr class=\"failing\">" : "<tr>";
+    for (int col = 0; col < model.columnCount(); ++col) {
+      std::string t = esc(model.data(model.index(row, col, parent)).toString());
+      if (col == 0) {
+        std::string indent;
+        for (int d = 0; d < depth; ++d) indent += "&nbsp;&nbsp;&nbsp;";
+        t = indent + t;
+      }
+      out += "<td>" + t + "</td>";
+    }
+    out += "</tr>\n";
+    tree_rows(model, first, depth + 1, out);
+  }
+}
+
+std::string mapping_tree(const WorstEntry& e) {
+  if (!e.evaluation.program) {
+    std::string why = e.missing.empty() ? e.evaluation.error : e.missing;
+    return fmt::format("<p class=\"note\">No mapping tree: {}</p>\n", esc(why));
+  }
+  MappingTreeModel model;
+  model.setEvaluation(e.keep_alive,
+                      MappingEvaluation{std::make_unique<MappingProgram>(*e.evaluation.program),
+                                        e.evaluation.evaluation, e.evaluation.error});
+  std::string out;
+  if (!e.mapping_note.empty()) out += fmt::format("<p>{}.</p>\n", esc(e.mapping_note));
+  if (!e.evaluation.error.empty())
+    out += fmt::format("<p class=\"note\">{}</p>\n", esc(e.evaluation.error));
+  out += "<table class=\"tree\">\n<tr>";
+  for (int col = 0; col < model.columnCount(); ++col)
+    out += "<th>" + esc(model.headerData(col, Qt::Horizontal).toString()) + "</th>";
+  out += "</tr>\n";
+  tree_rows(model, {}, 0, out);
+  return out + "</table>\n";
+}
+
+// Pretty keys and values of a JSON object as table rows (nested values as compact JSON).
+std::string json_rows(const std::string& text) {
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_object() || j.empty()) return {};
+  std::string out;
+  for (const auto& [key, value] : j.items())
+    out += cells({key, value.is_string() ? value.get<std::string>() : value.dump()});
+  return out;
+}
+
+void run_section(std::string& h, const ReportRun& r) {
+  const RunInfo& i = r.info;
+  h += "<table class=\"facts\">\n";
+  h += cells({"database", r.db});
+  h += cells({"run", fmt::format("{} ({}, started {}, finished {})", i.id,
+                                 std::string(to_string(i.status)), i.started_at,
+                                 i.finished_at.empty() ? "-" : i.finished_at)});
+  h += cells({"collector", i.start.collector});
+  h += cells({"workload", i.start.workload});
+  h += cells({"measured with", i.start.tool_version.empty() ? "-" : i.start.tool_version});
+  h += cells({"measurements", std::to_string(i.measurement_count)});
+  h += cells({"device", fmt::format("{} ({})", i.start.device.name, i.start.device.kind)});
+  h += cells({"device graph",
+              i.start.device.arch_hash.empty() ? "none recorded" : i.start.device.arch_hash});
+  h += cells({"predictions", r.predictions});
+  h += cells({"compared", r.input->source});
+  h += "</table>\n";
+  if (const std::string rows = json_rows(i.start.device.properties_json); !rows.empty())
+    h += "<h3>Device properties</h3>\n<table class=\"facts\">\n" + rows + "</table>\n";
+  if (const std::string rows = json_rows(i.start.settings_json); !rows.empty())
+    h += "<h3>Settings of the run</h3>\n<table class=\"facts\">\n" + rows + "</table>\n";
+}
+
+std::string percent(double fraction) { return fmt::format("{:+.1f}%", fraction * 100); }
+
+void comparison_section(std::string& h, Html& html, const ReportContent& c) {
+  const RunComparison& d = *c.comparison;
+  h += "<h2 id=\"comparison\">Comparison with another run</h2>\n";
+  h += fmt::format("<p>before: {}<br>after: {}</p>\n", esc(c.before->input->source),
+                   esc(c.run.input->source));
+  h += fmt::format(
+      "<p>{} operators in both, {} only before, {} only after. Figures on the "
+      "operators both runs have.</p>\n",
+      d.matched.size(), d.only_before.size(), d.only_after.size());
+  h += "<table class=\"stats\" id=\"comparison-statistics\">\n";
+  h += cells({"", "count", "pearson", "spearman", "kendall", "MAPE", "log-RMSE"}, "th");
+  h += cells(stats_cells("before", d.before));
+  h += cells(stats_cells("after", d.after));
+  h += cells({"change", "", fmt::format("{:+.4f}", d.after.pearson - d.before.pearson),
+              fmt::format("{:+.4f}", d.after.spearman - d.before.spearman),
+              fmt::format("{:+.4f}", d.after.kendall - d.before.kendall),
+              fmt::format("{:+.2f}%", (d.after.mape - d.before.mape) * 100),
+              fmt::format("{:+.4f}", d.after.log_rmse - d.before.log_rmse)});
+  h += "</table>\n<table class=\"side\"><tr><td>";
+  html.figure("diff-before", 0.5);
+  h += "</td><td>";
+  html.figure("diff-after", 0.5);
+  h += "</td></tr></table>\n";
+  h += "<h3>Operators, worse first</h3>\n<p>error = predicted / measured - 1; worse by = how "
+       "much further |ln(predicted / measured)| moved from 0.</p>\n";
+  h += "<table class=\"ops\" id=\"comparison-operators\">\n";
+  h += cells({"operator", "measured µs", "was", "change", "predicted µs", "was", "error", "was",
+              "worse by"},
+             "th");
+  for (const OperatorDelta& o : d.matched)
+    h += cells({o.op, fmt::format("{:.3f}", o.after->measured_s * 1e6),
+                fmt::format("{:.3f}", o.before->measured_s * 1e6), percent(o.measured_change),
+                fmt::format("{:.3f}", o.after->predicted_s * 1e6),
+                fmt::format("{:.3f}", o.before->predicted_s * 1e6),
+                percent(std::expm1(o.log_error_after)), percent(std::expm1(o.log_error_before)),
+                fmt::format("{:+.4f}", o.worse_by)});
+  h += "</table>\n";
+  for (const std::string& k : d.only_before) h += "<p>only before: " + esc(k) + "</p>\n";
+  for (const std::string& k : d.only_after) h += "<p>only after: " + esc(k) + "</p>\n";
+}
+
+// What the report says, for programs (CI): the figures at full precision.
+std::string data_block(const ReportContent& c) {
+  nlohmann::json j;
+  j["schema_version"] = 1;
+  j["source"] = c.run.input->source;
+  j["architecture_hash"] = c.run.input->arch_hash;
+  j["by"] = "class";
+  j["overall"] = stats_json(c.correlation.overall);
+  nlohmann::json groups = nlohmann::json::array();
+  for (const GroupStats& g : c.correlation.groups) {
+    nlohmann::json s = stats_json(g.stats);
+    s["group"] = g.group;
+    groups.push_back(s);
+  }
+  j["groups"] = groups;
+  nlohmann::json worst = nlohmann::json::array();
+  for (const WorstEntry& e : c.worst)
+    worst.push_back({{"operator", e.worst.op_name},
+                     {"shape", e.worst.shape},
+                     {"mapping", e.worst.mapping},
+                     {"predicted_us", e.worst.predicted_s * 1e6},
+                     {"measured_us", e.worst.measured_s * 1e6},
+                     {"error", e.worst.error},
+                     {"bound_by", e.worst.bound_by}});
+  j["worst"] = worst;
+  if (c.comparison) {
+    nlohmann::json ops = nlohmann::json::array();
+    for (const OperatorDelta& d : c.comparison->matched)
+      ops.push_back({{"operator", d.op},
+                     {"measured_us_before", d.before->measured_s * 1e6},
+                     {"measured_us_after", d.after->measured_s * 1e6},
+                     {"measured_change", d.measured_change},
+                     {"predicted_change", d.predicted_change},
+                     {"worse_by", d.worse_by}});
+    j["comparison"] = {{"before", c.before->input->source},
+                       {"overall_before", stats_json(c.comparison->before)},
+                       {"overall_after", stats_json(c.comparison->after)},
+                       {"operators", ops}};
+  }
+  nlohmann::json gates = nlohmann::json::array();
+  for (const ReportGate& g : c.gates)
+    gates.push_back({{"gate", g.gate.text}, {"figure", g.figure}, {"crossed", g.crossed}});
+  j["gates"] = gates;
+  std::string text = j.dump(1);
+  // "</" would end the script element early.
+  for (size_t at = text.find("</"); at != std::string::npos; at = text.find("</", at + 3))
+    text.replace(at, 2, "<\\/");
+  return "<script type=\"application/json\" id=\"tilescope-report-data\">\n" + text +
+         "\n</script>\n";
+}
+
+const char* kStyle = R"(<style>
+body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; font-size: 10pt; color: #111;
+       max-width: 1100px; margin: 1em auto; padding: 0 1em; }
+h1 { font-size: 17pt; } h2 { font-size: 14pt; margin-top: 1.6em; } h3 { font-size: 11pt; }
+table { border-collapse: collapse; margin: 0.5em 0; }
+th, td { border: 1px solid #bbb; padding: 2px 6px; text-align: left; vertical-align: top; }
+th { background: #eee; }
+table.stats td, table.ops td { font-family: "DejaVu Sans Mono", monospace; }
+table.tree td { font-family: "DejaVu Sans Mono", monospace; font-size: 8pt; }
+table.side td { border: none; }
+tr.failing td { color: #c0392b; }
+.caption { font-size: 9pt; color: #444; }
+.note { color: #8a4b00; }
+.crossed { color: #c0392b; font-weight: bold; }
+</style>
+)";
+
+}  // namespace
+
+std::string report_html(const ReportContent& c, const ReportFigures& figures, ReportFormat format) {
+  Html html(figures, format);
+  std::string& h = html.text;
+  h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  h += "<title>tilescope report: " + esc(c.title) + "</title>\n";
+  h += kStyle;
+  h += "</head>\n<body>\n";
+  h += "<h1>tilescope report: " + esc(c.title) + "</h1>\n";
+  h += fmt::format("<p>Made by {} at {} with <code>{}</code>.</p>\n", esc(c.tool_version),
+                   esc(c.generated_at), esc(c.command_line));
+
+  if (!c.gates.empty()) {
+    h += "<h2 id=\"gates\">Accuracy gates</h2>\n<table class=\"stats\">\n";
+    h += cells({"gate", "figure", "result"}, "th");
+    for (const ReportGate& g : c.gates)
+      h += fmt::format("<tr><td>{}</td><td>{:.4f}</td><td class=\"{}\">{}</td></tr>\n",
+                       esc(g.gate.text), g.figure, g.crossed ? "crossed" : "passed",
+                       g.crossed ? "crossed" : "passed");
+    h += "</table>\n";
+  }
+
+  h += "<h2 id=\"measured\">What was measured, and where</h2>\n";
+  run_section(h, c.run);
+
+  if (c.comparison) comparison_section(h, html, c);
+
+  h += "<h2 id=\"correlation\">Predicted against measured</h2>\n";
+  h += "<p>Per operator class and overall, as <code>tilescope correlate --by class</code> "
+       "prints them: Pearson on the latencies, Spearman and Kendall tau-b on their ranks, MAPE, "
+       "and the RMSE of ln(predicted / measured).</p>\n";
+  h += "<table class=\"stats\" id=\"statistics\">\n";
+  h += cells({"group", "count", "pearson", "spearman", "kendall", "MAPE", "log-RMSE"}, "th");
+  for (const GroupStats& g : c.correlation.groups) h += cells(stats_cells(g.group, g.stats));
+  h += cells(stats_cells("overall", c.correlation.overall));
+  h += "</table>\n";
+  html.figure("correlation");
+  for (const GroupStats& g : c.correlation.groups) html.figure(class_figure_name(g.group));
+  if (!c.per_shape.empty()) {
+    h += "<h3>Per-shape ranking of mappings</h3>\n<p>Tiled matmul operators with 3 or more "
+         "measured mappings: how well the predictions rank them.</p>\n<table class=\"stats\">\n";
+    h += cells({"operator", "mappings", "spearman"}, "th");
+    for (const ShapeRanking& s : c.per_shape)
+      h += cells({s.op, std::to_string(s.mappings), fmt::format("{:.4f}", s.spearman)});
+    h += cells({"mean", "", fmt::format("{:.4f}", mean_spearman(c.per_shape))});
+    h += "</table>\n";
+  }
+
+  h += "<h2 id=\"worst\">The worst predictions</h2>\n";
+  h += "<p>By |ln(predicted / measured)|; error = predicted / measured - 1.</p>\n";
+  h += "<table class=\"ops\" id=\"worst-predictions\">\n";
+  h += cells({"operator", "shape", "mapping", "predicted µs", "measured µs", "error", "bound by"},
+             "th");
+  for (const WorstEntry& e : c.worst) {
+    const WorstPrediction& w = e.worst;
+    h += cells({w.op_name, w.shape, w.mapping, fmt::format("{:.3f}", w.predicted_s * 1e6),
+                fmt::format("{:.3f}", w.measured_s * 1e6), fmt::format("{:+.1f}%", w.error * 100),
+                w.bound_by});
+  }
+  h += "</table>\n";
+  for (const WorstEntry& e : c.worst) {
+    const WorstPrediction& w = e.worst;
+    h += fmt::format("<h3>{} {} ({}): {:+.1f}%, bound by {}</h3>\n", esc(w.op_name), esc(w.shape),
+                     esc(w.mapping), w.error * 100, esc(w.bound_by));
+    h += mapping_tree(e);
+  }
+
+  h += "<h2 id=\"architecture\">The architecture graph</h2>\n";
+  if (figures.find("architecture"))
+    html.figure("architecture");
+  else
+    h += "<p class=\"note\">No graph is known for this run: give it with --arch.</p>\n";
+
+  if (c.simulation) {
+    const SimulationTimeline& s = *c.simulation;
+    h += "<h2 id=\"simulation\">Distributed simulation</h2>\n";
+    h += fmt::format("<p>{} ({})</p>\n<table class=\"facts\">\n", esc(s.title),
+                     esc(c.simulation_file));
+    h += cells({"iteration", fmt::format("{:.4f} s", s.iteration_s)});
+    for (const std::string& line : s.summary) h += cells({"", line});
+    h += "</table>\n";
+    if (!s.breakdown.empty()) {
+      h += "<table class=\"stats\">\n";
+      h += cells({"time spent on", "seconds", "share"}, "th");
+      for (const auto& [what, seconds] : s.breakdown)
+        h += cells({what, fmt::format("{:.4f}", seconds),
+                    s.iteration_s > 0 ? fmt::format("{:.1f}%", seconds / s.iteration_s * 100)
+                                      : std::string("-")});
+      h += "</table>\n";
+    }
+    html.figure("timeline");
+  }
+
+  if (!c.notes.empty()) {
+    h += "<h2 id=\"notes\">Notes</h2>\n<ul>\n";
+    for (const std::string& n : c.notes) h += "<li>" + esc(n) + "</li>\n";
+    h += "</ul>\n";
+  }
+  if (format == ReportFormat::html) h += data_block(c);
+  h += "</body>\n</html>\n";
+  if (format == ReportFormat::pdf) {
+    // Qt's rich text sizes a table to its content unless told otherwise: use the page's width.
+    for (const char* cls : {"stats", "ops", "tree", "facts", "side"}) {
+      const std::string from = fmt::format("<table class=\"{}\"", cls);
+      const std::string to = fmt::format("<table width=\"100%\" class=\"{}\"", cls);
+      for (size_t at = h.find(from); at != std::string::npos; at = h.find(from, at + to.size()))
+        h.replace(at, from.size(), to);
+    }
+  }
+  return h;
+}
+
+}  // namespace ts::views
