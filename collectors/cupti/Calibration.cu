@@ -1,3 +1,5 @@
+#include <mma.h>
+
 #include <cstdio>
 
 #include "Calibration.hpp"
@@ -50,6 +52,47 @@ __global__ void shared_read_kernel(int iterations, float* sink) {
 }
 
 __global__ void empty_kernel() {}
+
+// Latency: one thread follows a chain of indices, each load waiting for the one before, so that
+// the kernel's duration over the number of steps is the latency of one load. ld.global.cg keeps
+// L1 out of it. Slots are 256 B apart, so that every step touches a new L2 line.
+constexpr unsigned kChaseStride = 64;  // 32-bit words: 256 B
+__global__ void chase_init(unsigned* chain, unsigned slots, unsigned first) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < slots; i += gridDim.x * blockDim.x)
+    chain[size_t(first + i) * kChaseStride] = (first + (i + 1) % slots) * kChaseStride;
+}
+__global__ void chase_kernel(const unsigned* __restrict__ chain, unsigned start, int steps,
+                             unsigned* sink) {
+  unsigned i = start;
+  for (int s = 0; s < steps; ++s) i = __ldcg(chain + i);
+  if (i == 0xffffffffu) *sink = i;
+}
+
+// The tensor-core rate that warp-level mma.sync reaches (WMMA 16x16x16, fp16 in, fp32
+// accumulation): what tilescope's own GEMM kernels use. cuBLAS uses Hopper's wgmma, which runs
+// faster, so the two peaks are measured apart. Eight independent accumulators per warp hide the
+// mma latency.
+constexpr int kWmmaChains = 8;
+__global__ void wmma_peak_kernel(int iterations, float* sink) {
+  using namespace nvcuda;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> b;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[kWmmaChains];
+  wmma::fill_fragment(a, __float2half(0.001f * (threadIdx.x % 7)));
+  wmma::fill_fragment(b, __float2half(0.002f));
+#pragma unroll
+  for (int c = 0; c < kWmmaChains; ++c) wmma::fill_fragment(acc[c], 0.f);
+  for (int it = 0; it < iterations; ++it)
+#pragma unroll
+    for (int c = 0; c < kWmmaChains; ++c) wmma::mma_sync(acc[c], a, b, acc[c]);
+  // Every element of every accumulator is used: a 16x16x16 WMMA is two m16n8k16 mma.sync, and
+  // reading only some elements lets the compiler drop the mma.sync that makes the others.
+  float total = 0;
+#pragma unroll
+  for (int c = 0; c < kWmmaChains; ++c)
+    for (int e = 0; e < acc[c].num_elements; ++e) total += acc[c].x[e];
+  if (total == -1.2345f) *sink = total;
+}
 
 struct Figure {
   Figure(std::string n, std::string u, std::string m)
@@ -177,6 +220,83 @@ void run_calibration(int device, ActivitySession& session, const LibraryHandles&
     f.timing = time_job(
         session, [&](cudaStream_t s) { gemm->launch(s); }, reps, 2, nullptr, stream);
     report(f);
+  }
+  {  // mma.sync (WMMA) peak: 4 blocks of 8 warps per SM
+    const int iterations = 4096, threads = 256, wmma_blocks = dev.sm_count * 4;
+    Figure f{"tensor_fp16_mma_sync_flops", "FLOP/s",
+             "WMMA 16x16x16 fp16 mma_sync with fp32 accumulation from registers, 8 independent "
+             "accumulators per warp, 32 warps per SM"};
+    f.work = double(wmma_blocks) * (threads / 32) * iterations * kWmmaChains * 2.0 * 16 * 16 * 16;
+    f.timing = time_job(
+        session,
+        [&](cudaStream_t s) {
+          wmma_peak_kernel<<<wmma_blocks, threads, 0, s>>>(iterations, sink.as<float>());
+        },
+        reps, 2, nullptr, stream);
+    report(f);
+  }
+  {  // latencies: a dependent chain of loads, one thread
+    auto latency = [&](const char* name, const std::string& method, const DeviceBuffer& chain,
+                       unsigned slots_per_call, bool fresh_per_call, int steps) {
+      unsigned call = 0;
+      const JobTiming t = time_job(
+          session,
+          [&](cudaStream_t s) {
+            // In HBM every call starts on slots no call has touched, so that none is in L2.
+            const unsigned first = fresh_per_call ? call++ * slots_per_call : 0;
+            chase_kernel<<<1, 1, 0, s>>>(chain.as<unsigned>(), first * kChaseStride, steps,
+                                         sink.as<unsigned>());
+          },
+          reps, 2, nullptr, stream);
+      const double seconds = t.device_ns.median * 1e-9 / steps;
+      JsonLine timing;
+      timing.add("min", t.device_ns.min)
+          .add("median", t.device_ns.median)
+          .add("max", t.device_ns.max)
+          .add("spread", t.device_ns.spread);
+      JsonLine j;
+      j.add("record", "calibration")
+          .add("runner_version", kRunnerVersion)
+          .add("figure", name)
+          .add("value", seconds)
+          .add("unit", "s")
+          .add("method", method)
+          .add("work_per_repetition", double(steps))
+          .add("repetitions", reps)
+          .add_object("device_ns", timing);
+      char line[200];
+      std::snprintf(line, sizeof line, "calibration %-24s %12.4g ns per load (median of %d)", name,
+                    seconds * 1e9, reps);
+      log(line);
+      emit(j.str());
+    };
+    const int steps = 16384;
+    const int calls = reps + 2;
+    {  // HBM: one 4 MiB chain per call, then 4 x L2 of other data written over L2, so that no
+       // chain is in L2 when its call walks it
+      const unsigned slots = unsigned(steps) * calls;
+      DeviceBuffer chain(size_t(slots) * kChaseStride * 4);
+      for (int c = 0; c < calls; ++c)
+        chase_init<<<64, 256, 0, stream>>>(chain.as<unsigned>(), unsigned(steps),
+                                           unsigned(c * steps));
+      DeviceBuffer evict(size_t(dev.l2_bytes) * 4);  // pushes the chains out of L2
+      fill_uniform(evict.get(), dev.l2_bytes, "fp32", 9, stream);
+      TS_CUDA(cudaStreamSynchronize(stream));
+      latency("hbm_latency",
+              "one thread, dependent ld.global.cg loads 256 B apart, each on a line not in L2, "
+              "16384 per repetition",
+              chain, unsigned(steps), true, steps);
+    }
+    {  // L2: a 2 MiB chain, resident after the warm-up calls
+      const unsigned slots = (2u << 20) / (kChaseStride * 4);
+      DeviceBuffer chain(size_t(slots) * kChaseStride * 4);
+      chase_init<<<64, 256, 0, stream>>>(chain.as<unsigned>(), slots, 0);
+      TS_CUDA(cudaStreamSynchronize(stream));
+      latency("l2_latency",
+              "one thread, dependent ld.global.cg loads 256 B apart over 2 MiB resident in L2, "
+              "16384 per repetition",
+              chain, slots, false, steps);
+    }
   }
   {  // launch overhead: host wall clock of an empty kernel less its device time
     const JobTiming t = time_job(

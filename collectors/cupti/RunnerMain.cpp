@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "ActivitySession.hpp"
@@ -28,14 +29,18 @@ namespace {
 struct Options {
   std::string plan, out = "-";
   bool calibrate = false;
+  bool launch_only = false;  // for an external profiler (ncu), which CUPTI's activity API excludes
   int device = 0;
   int warmup = 3;
 };
 
 const char* kUsage =
     "usage: tilescope-cupti-runner --plan FILE [--out FILE] [--device N] [--warmup N]\n"
+    "                              [--launch-only]\n"
     "       tilescope-cupti-runner --calibrate [--out FILE] [--device N]\n"
-    "Measures a tilescope plan with CUPTI and writes JSON lines (default: stdout).\n";
+    "Measures a tilescope plan with CUPTI and writes JSON lines (default: stdout).\n"
+    "--launch-only runs each job's kernels (warm-up and repetitions) and checks them, without\n"
+    "CUPTI and without timing records: for a profiler such as ncu, which cannot share CUPTI.\n";
 
 bool parse_args(int argc, char** argv, Options& o) {
   for (int i = 1; i < argc; ++i) {
@@ -62,6 +67,8 @@ bool parse_args(int argc, char** argv, Options& o) {
       o.warmup = std::atoi(v);
     } else if (a == "--calibrate") {
       o.calibrate = true;
+    } else if (a == "--launch-only") {
+      o.launch_only = true;
     } else if (a == "--version") {
       std::cout << "tilescope-cupti-runner results version " << kRunnerVersion << ", plan version "
                 << kPlanVersion << ", built with CUDA " << CUDART_VERSION << "\n";
@@ -76,6 +83,11 @@ bool parse_args(int argc, char** argv, Options& o) {
   }
   if (o.plan.empty() == !o.calibrate) {
     std::cerr << "tilescope-cupti-runner: give exactly one of --plan FILE and --calibrate\n"
+              << kUsage;
+    return false;
+  }
+  if (o.launch_only && o.calibrate) {
+    std::cerr << "tilescope-cupti-runner: --launch-only runs a plan; calibration needs CUPTI\n"
               << kUsage;
     return false;
   }
@@ -204,7 +216,8 @@ int run(const Options& o) {
   auto log = [](const std::string& line) { std::cerr << line << "\n" << std::flush; };
 
   TS_CUDA(cudaSetDevice(o.device));
-  ActivitySession session;
+  std::optional<ActivitySession> session;
+  if (!o.launch_only) session.emplace();
   TS_CUDA(cudaFree(nullptr));  // create the context now, not inside the first timed job
   const DeviceSummary dev = device_summary(o.device);
   LibraryHandles handles;
@@ -233,7 +246,7 @@ int run(const Options& o) {
       ", driver " + std::to_string(dev.cuda_driver));
 
   if (o.calibrate) {
-    run_calibration(o.device, session, handles, emit, log);
+    run_calibration(o.device, *session, handles, emit, log);
     cublasLtDestroy(handles.blas_lt);
     cublasDestroy(handles.blas);
     return 0;
@@ -251,8 +264,21 @@ int run(const Options& o) {
     try {
       std::unique_ptr<DeviceJob> dj =
           job.impl == Implementation::vector ? make_vector_job(job) : make_gemm_job(job, handles);
+      if (o.launch_only) {
+        for (int r = 0; r < o.warmup + job.repetitions; ++r) {
+          if (job.cold_l2) flusher.flush(stream);
+          dj->launch(stream);
+        }
+        TS_CUDA(cudaStreamSynchronize(stream));
+        const CheckOutcome check = dj->check(stream);
+        log(std::string(head) + ": launched " + std::to_string(o.warmup + job.repetitions) +
+            " times (no timing), " + (check.passed() ? "agrees" : "DISAGREES") +
+            " with the reference");
+        if (!check.passed()) ++failed;
+        continue;
+      }
       const JobTiming t = time_job(
-          session, [&](cudaStream_t s) { dj->launch(s); }, job.repetitions, o.warmup,
+          *session, [&](cudaStream_t s) { dj->launch(s); }, job.repetitions, o.warmup,
           job.cold_l2 ? &flusher : nullptr, stream);
       const CheckOutcome check = dj->check(stream);
       emit(kernel_record(job, plan, o, t, check, dj->algorithm(), dev));
