@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 
 #include "Commands.hpp"
 #include "arch/ArchitectureLoader.hpp"
@@ -82,6 +83,7 @@ int run_calibrate_host(const CalibrateHostArgs& a) {
 
 struct CalibrateGpuArgs {
   std::string from_runner, out;
+  TensorPeak peak = TensorPeak::wgmma;
   std::string base = std::string(TILESCOPE_SOURCE_DIR) + "/samples/arch/nvidia-h200.yaml";
 };
 
@@ -92,7 +94,8 @@ int run_calibrate_gpu(const CalibrateGpuArgs& a) {
     throw InputError(SourceLocation{"--out", 0, 0},
                      "--from-runner needs --out FILE, the graph to write");
   const RunnerResults results = read_runner_results(a.from_runner);
-  const GpuCalibration cal = calibrate_gpu_graph(results, load_architecture(a.base), a.base);
+  const GpuCalibration cal =
+      calibrate_gpu_graph(results, load_architecture(a.base), a.base, a.peak);
   check_writable(a.out);
   std::string header;
   for (const std::string& line : cal.comment_lines) header += line + "\n";
@@ -121,6 +124,13 @@ Runner add_calibrate(CLI::App& app) {
                   "with --from-runner: the graph whose datasheet figures are kept where "
                   "nothing was measured")
       ->capture_default_str();
+  cmd->add_option("--tensor-peak", gpu_args->peak,
+                  "with --from-runner: the tensor-core rate to put in: wgmma (cuBLAS's, the "
+                  "default) or mma-sync (warp-level mma.sync, what tilescope's own kernels use)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, TensorPeak>{{"wgmma", TensorPeak::wgmma},
+                                            {"mma-sync", TensorPeak::mma_sync}},
+          CLI::ignore_case));
 
   auto host_args = std::make_shared<CalibrateHostArgs>();
   CLI::App* host = cmd->add_subcommand(

@@ -34,7 +34,7 @@ void set_if_present(ArchitectureGraph& g, const std::string& path, double value)
 }  // namespace
 
 GpuCalibration calibrate_gpu_graph(const RunnerResults& results, ArchitectureGraph base,
-                                   const std::string& base_file) {
+                                   const std::string& base_file, TensorPeak peak) {
   if (results.calibration.empty())
     throw InputError(SourceLocation{results.file, 0, 0},
                      "no calibration records: expected the output of "
@@ -95,8 +95,17 @@ GpuCalibration calibrate_gpu_graph(const RunnerResults& results, ArchitectureGra
     note(fmt::format("shared-memory bandwidth {:.4g} B/cycle per SM ({})", per_sm / clock_hz,
                      c->method));
   }
+  const auto* mma_sync = find_figure(results, "tensor_fp16_mma_sync_flops");
+  if (peak == TensorPeak::mma_sync && !mma_sync)
+    throw InputError(SourceLocation{results.file, 0, 0},
+                     "no tensor_fp16_mma_sync_flops record: the mma.sync peak was asked for, and "
+                     "only runners of version 1 with the WMMA calibration measure it");
   for (const char* dtype : {"fp16", "bf16"}) {
-    const auto* c = find_figure(results, std::string("tensor_") + dtype + "_flops");
+    // The mma.sync figure is measured in fp16; bf16 runs through the same mma.sync shapes at
+    // the same rate (PTX ISA: m16n8k16 for both).
+    const auto* c = peak == TensorPeak::mma_sync
+                        ? mma_sync
+                        : find_figure(results, std::string("tensor_") + dtype + "_flops");
     auto id = g.find_node("TensorCore");
     if (!c || !id) continue;
     expect_unit(results, *c, "FLOP/s");
@@ -106,6 +115,28 @@ GpuCalibration calibrate_gpu_graph(const RunnerResults& results, ArchitectureGra
       if (std::string(to_string(cap.dtype)) == dtype) cap.ops_per_cycle = macs;
     note(fmt::format("tensor-core {} {:.4g} TFLOP/s = {:.0f} MACs per cycle per SM ({})", dtype,
                      c->value * 1e-12, macs, c->method));
+  }
+  std::string unused;
+  if (mma_sync && peak == TensorPeak::wgmma)
+    unused = fmt::format(
+        "Measured, not put in: mma.sync peak {:.4g} TFLOP/s ({}); "
+        "`--tensor-peak mma-sync` puts it in.",
+        mma_sync->value * 1e-12, mma_sync->method);
+  // Latencies: a chain of dependent loads from L2, and from HBM through L2. A tile's load pays
+  // the sum along its path (HBM->L2->SMEM), so HBM->L2 gets the difference.
+  const auto* l2_latency = find_figure(results, "l2_latency");
+  if (l2_latency) {
+    expect_unit(results, *l2_latency, "s");
+    set_if_present(g, "edge:L2->SMEM.latency", l2_latency->value * clock_hz);
+    note(fmt::format("L2 latency {:.0f} ns = {:.0f} cycles, on edge L2->SMEM ({})",
+                     l2_latency->value * 1e9, l2_latency->value * clock_hz, l2_latency->method));
+  }
+  if (const auto* c = find_figure(results, "hbm_latency")) {
+    expect_unit(results, *c, "s");
+    const double beyond_l2 = std::max(0.0, c->value - (l2_latency ? l2_latency->value : 0.0));
+    set_if_present(g, "edge:HBM->L2.latency", beyond_l2 * clock_hz);
+    note(fmt::format("HBM latency {:.0f} ns; {:.0f} cycles beyond L2's, on edge HBM->L2 ({})",
+                     c->value * 1e9, beyond_l2 * clock_hz, c->method));
   }
   if (const auto* c = find_figure(results, "launch_overhead")) {
     expect_unit(results, *c, "s");
@@ -121,8 +152,9 @@ GpuCalibration calibrate_gpu_graph(const RunnerResults& results, ArchitectureGra
   out.comment_lines.push_back(
       "Measured (tilescope-cupti-runner --calibrate, CUPTI kernel durations, median):");
   for (const auto& m : out.measured) out.comment_lines.push_back("  " + m);
+  if (!unused.empty()) out.comment_lines.push_back(unused);
   out.comment_lines.push_back(
-      "Every other figure (edge latencies, RF and CUDA-core rates, fp8) is the base graph's "
+      "Every other figure (store latencies, RF and CUDA-core rates, fp8) is the base graph's "
       "datasheet or assumed value.");
   out.graph = std::move(g);
   return out;

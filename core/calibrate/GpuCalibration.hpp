@@ -10,6 +10,10 @@
 
 namespace ts {
 
+// Which measured tensor-core rate the graph gets: the library's (cuBLAS on Hopper issues wgmma)
+// or warp-level mma.sync's, which tilescope's own WMMA kernels use and which runs slower.
+enum class TensorPeak { wgmma, mma_sync };
+
 struct GpuCalibration {
   ArchitectureGraph graph;
   std::vector<std::string> comment_lines;  // for the written file's header
@@ -20,6 +24,7 @@ struct GpuCalibration {
 // CUDACores. Throws InputError at the results file when it holds no calibration record, or at a
 // record whose unit is not the one expected for its figure.
 GpuCalibration calibrate_gpu_graph(const RunnerResults& results, ArchitectureGraph base,
-                                   const std::string& base_file);
+                                   const std::string& base_file,
+                                   TensorPeak peak = TensorPeak::wgmma);
 
 }  // namespace ts

@@ -153,16 +153,37 @@ TEST_CASE("calibrate --from-runner writes a graph with the measured figures", "[
   REQUIRE(r.status == 0);
   const std::string text = read_text(out);
   CHECK(text.find("#   HBM bandwidth 4.2 TB/s (synthetic copy)") != std::string::npos);
-  CHECK(text.find("{from: HBM, to: L2, bandwidth: 4.2TB/s, sharing: shared}") != std::string::npos);
   CHECK(text.find("{from: L2, to: SMEM, bandwidth: 10TB/s") != std::string::npos);
   CHECK(text.find("clock: 1.98GHz") != std::string::npos);
   CHECK(text.find("launch_overhead: 5.5us") != std::string::npos);
   // 700 TFLOP/s / 2 / 132 SMs / 1.98 GHz = 1339 MACs per cycle per SM
   CHECK(text.find("{class: matmul, dtype: fp16, ops_per_cycle: 1339.") != std::string::npos);
   CHECK(text.find("{class: matmul, dtype: bf16, ops_per_cycle: 2048,") != std::string::npos);
+  // Latencies: L2's 250 ns on L2->SMEM, HBM's 600 ns less L2's on HBM->L2, at 1.98 GHz.
+  CHECK(text.find("{from: L2, to: SMEM, bandwidth: 10TB/s, sharing: shared, latency: 495}") !=
+        std::string::npos);
+  CHECK(text.find("{from: HBM, to: L2, bandwidth: 4.2TB/s, sharing: shared, latency: 693}") !=
+        std::string::npos);
+  // The mma.sync peak is recorded but not put in unless asked for.
+  CHECK(text.find("# Measured, not put in: mma.sync peak 528 TFLOP/s") != std::string::npos);
   // the measured graph predicts
   const RunResult p = run_tilescope({"validate", out});
   CHECK(p.status == 0);
+
+  // 528 TFLOP/s / 2 / 132 SMs / 1.98 GHz = 1010 MACs per cycle per SM, for fp16 and bf16
+  const std::string mma_out = dir / "nvidia-mma-sync.yaml";
+  const RunResult mma =
+      run_tilescope({"calibrate", "--from-runner", "tests/fixtures/cupti/calibration-results.jsonl",
+                     "--out", mma_out, "--base", kArch, "--tensor-peak", "mma-sync"});
+  REQUIRE(mma.status == 0);
+  const std::string mma_text = read_text(mma_out);
+  CHECK(mma_text.find("{class: matmul, dtype: fp16, ops_per_cycle: 1010.") != std::string::npos);
+  CHECK(mma_text.find("{class: matmul, dtype: bf16, ops_per_cycle: 1010.") != std::string::npos);
+  const RunResult bad =
+      run_tilescope({"calibrate", "--from-runner", "tests/fixtures/cupti/calibration-results.jsonl",
+                     "--out", mma_out, "--tensor-peak", "hmma"});
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find("hmma") != std::string::npos);
 
   const RunResult none = run_tilescope({"calibrate", "--from-runner", kResults, "--out", out});
   CHECK(none.status == 2);
