@@ -403,7 +403,8 @@ class Evaluator {
     const NodeScratch& cs = e_.nodes[c];
     double steady[kMaxLocalEdges] = {}, first[kMaxLocalEdges] = {};
     double latency = 0;
-    int latency_edge = -1;  // where the latency comes from, to name it when it alone bounds
+    double step_latency = 0;  // what a double-buffered step waits for (below)
+    int latency_edge = -1;    // where the latency comes from, to name it when it alone bounds
     for (size_t k = 0; k < child.loads.size(); ++k) {
       const Flow& f = child.loads[k];
       const double bytes = footprint(p_, cs, f.tensor, mode);
@@ -416,6 +417,10 @@ class Evaluator {
         latency = f.latency_s;
         latency_edge = slowest_edge(f);
       }
+      // In a pipelined step only loads that happen wait: partial sums read back are not asked
+      // for ahead, and an operand reloaded on a fraction of the steps waits on that fraction.
+      if (!f.accumulate && cs.load_fraction[k] > 0)
+        step_latency = std::max(step_latency, f.latency_s * std::min(1.0, cs.load_fraction[k]));
     }
     const size_t slots = child.local_edges.size();
     double best_first = 0;
@@ -466,12 +471,12 @@ class Evaluator {
       u.store += store_latency;
       if (u.load_bound.code == BoundBy::kNone && latency_edge >= 0)
         u.load_bound = BoundBy::edge(latency_edge);
-    } else if (!u.streamed && latency > 0) {
+    } else if (!u.streamed && step_latency > 0) {
       // Two buffers put one load in flight ahead of the work: the next tile is asked for when
       // this one's work starts and must have arrived when it ends, so a step lasts at least the
       // load's latency plus its transfer (Little's law with one tile in flight). A streamed
       // cache has many requests in flight and hides it.
-      u.load += latency;
+      u.load += step_latency;
       if (u.load_bound.code == BoundBy::kNone && latency_edge >= 0)
         u.load_bound = BoundBy::edge(latency_edge);
     }
