@@ -337,7 +337,11 @@ std::string report_html(const ReportContent& c, const ReportFigures& figures, Re
                 w.bound_by});
   }
   h += "</table>\n";
+  if (!c.graph)
+    h += "<p class=\"note\">No mapping trees: the graph the predictions were made on is not "
+         "known; give it with --arch.</p>\n";
   for (const WorstEntry& e : c.worst) {
+    if (!c.graph) break;
     const WorstPrediction& w = e.worst;
     h += fmt::format("<h3>{} {} ({}): {:+.1f}%, bound by {}</h3>\n", esc(w.op_name), esc(w.shape),
                      esc(w.mapping), w.error * 100, esc(w.bound_by));
