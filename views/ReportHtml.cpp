@@ -71,7 +71,7 @@ class Html {
     const ReportFigure* f = figures_.find(name);
     if (!f) return;
     // The PNGs have twice the pixels they are shown with; a PDF page is narrower than a screen.
-    const double max_width = (format_ == ReportFormat::pdf ? kPdfTextWidth : 1000) * share - 8;
+    const double max_width = (format_ == ReportFormat::pdf ? kPdfTextWidth : 1000) * share - 24;
     double w = f->image.width() / 2.0, h = f->image.height() / 2.0;
     if (w > max_width) {
       h *= max_width / w;
@@ -193,9 +193,12 @@ void comparison_section(std::string& h, Html& html, const ReportContent& c) {
   h += "<h3>Operators, worse first</h3>\n<p>error = predicted / measured - 1; worse by = how "
        "much further |ln(predicted / measured)| moved from 0.</p>\n";
   h += "<table class=\"ops\" id=\"comparison-operators\">\n";
-  h += cells({"operator", "measured µs", "was", "change", "predicted µs", "was", "error", "was",
-              "worse by"},
-             "th");
+  // The operator's key is long and the figures short: give it room before the columns share out.
+  h += "<tr><th width=\"24%\">operator</th>";
+  for (const char* t :
+       {"measured µs", "was", "change", "predicted µs", "was", "error", "was", "worse by"})
+    h += fmt::format("<th>{}</th>", t);
+  h += "</tr>\n";
   for (const OperatorDelta& o : d.matched)
     h += cells({o.op, fmt::format("{:.3f}", o.after->measured_s * 1e6),
                 fmt::format("{:.3f}", o.before->measured_s * 1e6), percent(o.measured_change),
@@ -267,6 +270,7 @@ table { border-collapse: collapse; margin: 0.5em 0; }
 th, td { border: 1px solid #bbb; padding: 2px 6px; text-align: left; vertical-align: top; }
 th { background: #eee; }
 table.stats td, table.ops td { font-family: "DejaVu Sans Mono", monospace; }
+table.ops td, table.ops th { font-size: 7.5pt; }
 table.tree td { font-family: "DejaVu Sans Mono", monospace; font-size: 8pt; }
 table.side td { border: none; }
 tr.failing td { color: #c0392b; }
