@@ -95,11 +95,14 @@ std::optional<GpuGemmTiling> gpu_gemm_tiling(const MappingProgram& p, std::strin
                               t.block_n, t.block_k));
   // Largest warp tile that leaves 4..16 warps; else the largest at all (1..32 warps). Registers
   // bound it too: a thread holds 8 fp32 per 16x16 accumulator fragment, 4 per operand fragment,
-  // and about 64 more (ptxas for sm_90: 220 for 64x64 warp tiles, 166 for 48x64); a block has at
-  // most 65536, and the runner checks the compiled kernel again.
-  auto registers = [](int wm, int wn) {
+  // and about 64 more (ptxas for sm_90: 220 for 64x64 warp tiles, 166 for 48x64), allocated in
+  // steps of 8 per thread. An SM's 65536 registers are four files of 16384, one per scheduler,
+  // and a block's warps are dealt out over the four: the busiest file holds ceil(warps / 4)
+  // warps. (On the H200, 9 warps of 64x64 were refused: 3 x 7168 registers > 16384.)
+  auto fits = [](int wm, int wn, int warps) {
     const int fm = wm / 16, fn = wn / 16;
-    return 32 * (8 * fm * fn + 4 * (fm + fn) + 64);
+    const int per_thread = (8 * fm * fn + 4 * (fm + fn) + 64 + 7) / 8 * 8;
+    return (warps + 3) / 4 * 32 * per_thread <= 16384;
   };
   int best = 0;
   for (int pass = 0; pass < 2 && best == 0; ++pass)
@@ -107,13 +110,15 @@ std::optional<GpuGemmTiling> gpu_gemm_tiling(const MappingProgram& p, std::strin
       for (int wn : {64, 48, 32, 16}) {
         if (t.block_m % wm || t.block_n % wn) continue;
         const int warps = (t.block_m / wm) * (t.block_n / wn);
-        const bool ok = (pass == 0 ? (warps >= 4 && warps <= 16) : warps <= 32) &&
-                        warps * registers(wm, wn) <= 65536;
+        const bool ok =
+            (pass == 0 ? (warps >= 4 && warps <= 16) : warps <= 32) && fits(wm, wn, warps);
         if (ok && wm * wn > best) best = wm * wn, t.warp_m = wm, t.warp_n = wn;
       }
   if (best == 0)
-    return refuse(fmt::format("block {}x{}: no warp tiling within 32 warps and 65536 registers",
-                              t.block_m, t.block_n));
+    return refuse(fmt::format(
+        "block {}x{}: no warp tiling within 32 warps and the registers of an SM (16384 per "
+        "scheduler)",
+        t.block_m, t.block_n));
   const int64_t warps = int64_t(t.block_m / t.warp_m) * (t.block_n / t.warp_n);
   const int64_t smem =
       t.stages * (int64_t(t.block_m) * (t.block_k + 8) + int64_t(t.block_k) * (t.block_n + 8)) * 2 +
