@@ -144,7 +144,7 @@ GpuCalibration calibrate_gpu_graph(const RunnerResults& results, ArchitectureGra
     note(fmt::format("launch overhead {:.3g} us ({})", c->value * 1e6, c->method));
   }
   if (!device_name.empty()) g.description = device_name + ", calibrated by tilescope-cupti-runner";
-  g.name = g.name + "-measured";
+  g.name = g.name + (peak == TensorPeak::mma_sync ? "-measured-mma-sync" : "-measured");
 
   out.comment_lines.push_back(fmt::format("Calibrated from {} on {}; base graph {}.", results.file,
                                           device_name.empty() ? "an unnamed device" : device_name,
