@@ -49,7 +49,8 @@ bool known_type(const std::string& t) {
 }
 
 bool known_step(const std::string& s) {
-  for (const char* k : {"add", "gelu", "softmax", "layernorm"})
+  for (const char* k :
+       {"add", "mul", "bias", "scale", "mask", "relu", "gelu", "softmax", "layernorm"})
     if (s == k) return true;
   return false;
 }
@@ -80,7 +81,10 @@ PlanJob parse_job(const std::string& text, const std::string& file, int line) {
       job.steps = split(value, ',');
       for (const auto& s : job.steps)
         if (!known_step(s))
-          fail(file, line, "step '" + s + "': expected add, gelu, softmax or layernorm");
+          fail(file, line,
+               "step '" + s +
+                   "': expected add, mul, bias, scale, mask, relu, gelu, softmax or "
+                   "layernorm");
     } else if (key == "shape") {
       for (const auto& part : split(value, ',')) {
         const size_t colon = part.find(':');

@@ -1,4 +1,5 @@
-// Vector operators (add, GELU, softmax, layernorm) and fused chains of them (add+layernorm), one
+// Vector operators (add, GELU, softmax, layernorm) and fused chains of the vector steps of
+// docs/formats.md (add+layernorm, bias+GELU, scale+mask+softmax, ...), one
 // thread block per row with the row held in shared memory as fp32, so that a fused chain reads
 // its inputs and writes its output once. The reference runs the same steps one thread per row,
 // sequentially, in fp32.
@@ -10,7 +11,33 @@ namespace ts::cupti {
 namespace {
 
 constexpr int kMaxSteps = 4;
-enum Step : int { step_add = 1, step_gelu, step_softmax, step_layernorm };
+enum Step : int {
+  step_add = 1,
+  step_mul,
+  step_bias,
+  step_scale,
+  step_mask,
+  step_relu,
+  step_gelu,
+  step_softmax,
+  step_layernorm
+};
+// Megatron's attention scale for a head of 64 (1/sqrt(64)), and the value a masked score gets
+// before the softmax (Megatron's fused scale-mask-softmax fills -10000).
+constexpr float kScale = 0.125f;
+constexpr float kMasked = -10000.f;
+
+// The tensors a chain may read besides x: y (add, mul), a mask the shape of x (mask: masked where
+// the mask is positive), and per-column vectors (bias; gamma and beta for layernorm).
+template <typename T>
+struct Operands {
+  const T* x;
+  const T* y;
+  const T* mask;
+  const T* bias;
+  const T* gamma;
+  const T* beta;
+};
 
 struct Chain {
   int count = 0;
@@ -46,17 +73,30 @@ __device__ float block_max(float v, float* scratch) {
 }
 
 template <typename T>
-__global__ void row_chain(const T* __restrict__ x, const T* __restrict__ y,
-                          const T* __restrict__ gamma, const T* __restrict__ beta,
-                          T* __restrict__ out, int cols, Chain chain) {
+__global__ void row_chain(Operands<T> in, T* __restrict__ out, int cols, Chain chain) {
   extern __shared__ float row[];
   __shared__ float scratch[32];
   const size_t base = size_t(blockIdx.x) * cols;
+  const T* __restrict__ x = in.x;
+  const T* __restrict__ y = in.y;
+  const T* __restrict__ gamma = in.gamma;
+  const T* __restrict__ beta = in.beta;
   for (int c = threadIdx.x; c < cols; c += blockDim.x) row[c] = to_float(x[base + c]);
   for (int s = 0; s < chain.count; ++s) {
     const int step = chain.steps[s];
     if (step == step_add) {
       for (int c = threadIdx.x; c < cols; c += blockDim.x) row[c] += to_float(y[base + c]);
+    } else if (step == step_mul) {
+      for (int c = threadIdx.x; c < cols; c += blockDim.x) row[c] *= to_float(y[base + c]);
+    } else if (step == step_bias) {
+      for (int c = threadIdx.x; c < cols; c += blockDim.x) row[c] += to_float(in.bias[c]);
+    } else if (step == step_scale) {
+      for (int c = threadIdx.x; c < cols; c += blockDim.x) row[c] *= kScale;
+    } else if (step == step_mask) {
+      for (int c = threadIdx.x; c < cols; c += blockDim.x)
+        if (to_float(in.mask[base + c]) > 0.f) row[c] = kMasked;
+    } else if (step == step_relu) {
+      for (int c = threadIdx.x; c < cols; c += blockDim.x) row[c] = fmaxf(row[c], 0.f);
     } else if (step == step_gelu) {
       for (int c = threadIdx.x; c < cols; c += blockDim.x) row[c] = gelu(row[c]);
     } else if (step == step_softmax) {
@@ -86,17 +126,31 @@ __global__ void row_chain(const T* __restrict__ x, const T* __restrict__ y,
 }
 
 template <typename T>
-__global__ void reference_chain(const T* x, const T* y, const T* gamma, const T* beta, float* out,
-                                int rows, int cols, Chain chain) {
+__global__ void reference_chain(Operands<T> in, float* out, int rows, int cols, Chain chain) {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= rows) return;
   float* row = out + size_t(r) * cols;
   const size_t base = size_t(r) * cols;
+  const T* x = in.x;
+  const T* y = in.y;
+  const T* gamma = in.gamma;
+  const T* beta = in.beta;
   for (int c = 0; c < cols; ++c) row[c] = to_float(x[base + c]);
   for (int s = 0; s < chain.count; ++s) {
     const int step = chain.steps[s];
     if (step == step_add) {
       for (int c = 0; c < cols; ++c) row[c] += to_float(y[base + c]);
+    } else if (step == step_mul) {
+      for (int c = 0; c < cols; ++c) row[c] *= to_float(y[base + c]);
+    } else if (step == step_bias) {
+      for (int c = 0; c < cols; ++c) row[c] += to_float(in.bias[c]);
+    } else if (step == step_scale) {
+      for (int c = 0; c < cols; ++c) row[c] *= kScale;
+    } else if (step == step_mask) {
+      for (int c = 0; c < cols; ++c)
+        if (to_float(in.mask[base + c]) > 0.f) row[c] = kMasked;
+    } else if (step == step_relu) {
+      for (int c = 0; c < cols; ++c) row[c] = fmaxf(row[c], 0.f);
     } else if (step == step_gelu) {
       for (int c = 0; c < cols; ++c) row[c] = 0.5f * row[c] * (1.f + erff(row[c] * 0.70710678f));
     } else if (step == step_softmax) {
@@ -121,10 +175,15 @@ Chain chain_of(const PlanJob& job) {
   Chain chain;
   for (const auto& n : names) {
     if (chain.count == kMaxSteps) throw DeviceError("a fused chain has at most 4 steps");
-    chain.steps[chain.count++] = n == "add"       ? step_add
-                                 : n == "gelu"    ? step_gelu
-                                 : n == "softmax" ? step_softmax
-                                                  : step_layernorm;
+    static const std::pair<const char*, Step> kSteps[] = {
+        {"add", step_add},     {"mul", step_mul},         {"bias", step_bias},
+        {"scale", step_scale}, {"mask", step_mask},       {"relu", step_relu},
+        {"gelu", step_gelu},   {"softmax", step_softmax}, {"layernorm", step_layernorm}};
+    int step = 0;
+    for (const auto& [name, id] : kSteps)
+      if (n == name) step = id;
+    if (step == 0) throw DeviceError("the runner has no vector step '" + n + "'");
+    chain.steps[chain.count++] = step;
   }
   return chain;
 }
@@ -144,6 +203,14 @@ class VectorJob : public DeviceJob {
     fill_uniform(y_->get(), n, job.dtype, 4, nullptr);
     fill_uniform(gamma_->get(), cols_, job.dtype, 5, nullptr);
     fill_uniform(beta_->get(), cols_, job.dtype, 6, nullptr);
+    bias_ = std::make_unique<DeviceBuffer>(cols_ * e);
+    fill_uniform(bias_->get(), cols_, job.dtype, 7, nullptr);
+    bool masked = false;
+    for (int s = 0; s < chain_.count; ++s) masked = masked || chain_.steps[s] == step_mask;
+    if (masked) {  // about half of the positions masked (the values are uniform around 0)
+      mask_ = std::make_unique<DeviceBuffer>(n * e);
+      fill_uniform(mask_->get(), n, job.dtype, 8, nullptr);
+    }
     smem_ = size_t(cols_) * sizeof(float);
     if (smem_ > 48 * 1024) {
       auto set = [&](auto kernel) {
@@ -196,14 +263,13 @@ class VectorJob : public DeviceJob {
 
   template <typename T>
   void run(cudaStream_t stream) {
-    row_chain<T><<<rows_, threads(), smem_, stream>>>(x_->as<T>(), y_->as<T>(), gamma_->as<T>(),
-                                                      beta_->as<T>(), out_->as<T>(), cols_, chain_);
+    row_chain<T><<<rows_, threads(), smem_, stream>>>(operands<T>(), out_->as<T>(), cols_, chain_);
   }
 
   template <typename T>
   void reference(float* ref, cudaStream_t stream) {
-    reference_chain<T><<<(rows_ + 127) / 128, 128, 0, stream>>>(
-        x_->as<T>(), y_->as<T>(), gamma_->as<T>(), beta_->as<T>(), ref, rows_, cols_, chain_);
+    reference_chain<T>
+        <<<(rows_ + 127) / 128, 128, 0, stream>>>(operands<T>(), ref, rows_, cols_, chain_);
     TS_CUDA(cudaGetLastError());
   }
 
@@ -211,7 +277,13 @@ class VectorJob : public DeviceJob {
   Chain chain_;
   int rows_ = 0, cols_ = 0;
   size_t smem_ = 0;
-  std::unique_ptr<DeviceBuffer> x_, y_, out_, gamma_, beta_;
+  template <typename T>
+  Operands<T> operands() const {
+    return {x_->as<T>(),    y_->as<T>(),     mask_ ? mask_->as<T>() : nullptr,
+            bias_->as<T>(), gamma_->as<T>(), beta_->as<T>()};
+  }
+
+  std::unique_ptr<DeviceBuffer> x_, y_, out_, gamma_, beta_, bias_, mask_;
 };
 
 }  // namespace

@@ -93,6 +93,9 @@ TEST_CASE("plan errors name the file, the line and what was expected", "[cupti][
         "test.plan:3: unknown key 'colour': expected suite, op, type, steps, shape, dtype, impl, "
         "block, warp, stages, mapping, mapping_name, spec, mapping_yaml, reps or l2");
   CHECK(error_of(kHeader + "job op=x stages=3\n") == "test.plan:3: stages '3': expected 1 or 2");
+  CHECK(error_of(kHeader + "job op=x type=fused steps=scale,dropout,softmax\n") ==
+        "test.plan:3: step 'dropout': expected add, mul, bias, scale, mask, relu, gelu, softmax or "
+        "layernorm");
   CHECK(error_of(kHeader + "job op=x mapping=XYZ\n") ==
         "test.plan:3: mapping 'XYZ': expected 16 lower-case hex digits");
   CHECK(error_of(kHeader + "job op=x reps=2\n") ==
