@@ -42,17 +42,16 @@ std::vector<int> parse_dims_x(const std::string& text, size_t count, const std::
   return sizes;
 }
 
-bool known_type(const std::string& t) {
-  for (const char* k : {"gemm", "batched_gemm", "add", "gelu", "softmax", "layernorm", "fused"})
-    if (t == k) return true;
-  return false;
-}
-
 bool known_step(const std::string& s) {
   for (const char* k :
        {"add", "mul", "bias", "scale", "mask", "relu", "gelu", "softmax", "layernorm"})
     if (s == k) return true;
   return false;
+}
+
+// A job's type: a GEMM, a fused chain, or one vector step alone.
+bool known_type(const std::string& t) {
+  return t == "gemm" || t == "batched_gemm" || t == "fused" || known_step(t);
 }
 
 PlanJob parse_job(const std::string& text, const std::string& file, int line) {
@@ -75,7 +74,8 @@ PlanJob parse_job(const std::string& text, const std::string& file, int line) {
       if (!known_type(value))
         fail(file, line,
              "type '" + value +
-                 "': expected gemm, batched_gemm, add, gelu, softmax, layernorm or fused");
+                 "': expected gemm, batched_gemm, fused or a vector step (add, mul, bias, scale, "
+                 "mask, relu, gelu, softmax, layernorm)");
       job.type = value;
     } else if (key == "steps") {
       job.steps = split(value, ',');

@@ -71,8 +71,8 @@ TEST_CASE("plan errors name the file, the line and what was expected", "[cupti][
   CHECK(error_of(kHeader + "gemm\n") ==
         "test.plan:3: expected a line 'job key=value ...' or a comment");
   CHECK(error_of(kHeader + "job op=x type=conv shape=M:1 dtype=fp16 impl=cublas\n") ==
-        "test.plan:3: type 'conv': expected gemm, batched_gemm, add, gelu, softmax, layernorm or "
-        "fused");
+        "test.plan:3: type 'conv': expected gemm, batched_gemm, fused or a vector step (add, mul, "
+        "bias, scale, mask, relu, gelu, softmax, layernorm)");
   CHECK(error_of(kHeader + "job op=x type=gemm shape=M:0,N:1,K:1 dtype=fp16 impl=cublas\n") ==
         "test.plan:3: 'shape=0': expected an integer >= 1");
   CHECK(error_of(kHeader + "job op=x type=gemm shape=M:8,N:8,K:8 dtype=fp64 impl=cublas\n") ==
@@ -118,4 +118,15 @@ TEST_CASE("opaque values are percent-encoded", "[cupti][plan]") {
 
 TEST_CASE("a missing plan file is an error at line 0", "[cupti][plan]") {
   CHECK_THROWS_WITH(read_plan("/no/such/file.plan"), "/no/such/file.plan:0: cannot open the plan");
+}
+
+TEST_CASE("the committed GPU plans parse as the runner reads them", "[cupti][plan]") {
+  // samples/gpu/*.plan are written by `tilescope measure --collector cupti --plan`; a job type or
+  // step the runner does not know would stop scripts/gpu-check on the GPU machine.
+  const std::string dir = std::string(TILESCOPE_SAMPLES) + "/gpu/";
+  for (const char* name : {"h200-bert-base.plan", "h200-t5-base.plan", "h200-vit-b16.plan"}) {
+    INFO(name);
+    const Plan p = read_plan(dir + name);
+    CHECK(p.jobs.size() >= 40);
+  }
 }
