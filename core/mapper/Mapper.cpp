@@ -394,6 +394,7 @@ class Search {
       const uint64_t n = static_cast<uint64_t>(result.space_size);
       TopK top = reduce(
           n, [&](uint64_t i, std::vector<uint32_t>& pt) { decode(i, pt); }, options_.keep);
+      if (cancelled()) return stopped(std::move(result));
       evaluations_ += n;
       for (size_t k = 0; k < top.size; ++k) {
         std::vector<uint32_t> pt(vars.size());
@@ -419,6 +420,7 @@ class Search {
         sample(i, w.point);
         times[i] = score(w);
       });
+      if (cancelled()) return stopped(std::move(result));
       evaluations_ += samples;
       std::vector<uint64_t> order(samples);
       std::iota(order.begin(), order.end(), uint64_t(0));
@@ -428,7 +430,7 @@ class Search {
                           return times[a] < times[b] || (times[a] == times[b] && a < b);
                         });
       // Descend from the best samples in turn, while the budget lasts.
-      for (size_t s = 0; s < starts && evaluations_ < options_.budget; ++s) {
+      for (size_t s = 0; s < starts && evaluations_ < options_.budget && !cancelled(); ++s) {
         if (!std::isfinite(times[order[s]])) break;
         std::vector<uint32_t> point(vars.size());
         sample(order[s], point);
@@ -437,6 +439,7 @@ class Search {
         descend(point, time, options_.budget);
         found.push_back({time, point});
       }
+      if (cancelled()) return stopped(std::move(result));
     }
     // Stable order: by time, then by the point itself, so that ties do not depend on threads.
     std::sort(found.begin(), found.end());
@@ -494,6 +497,36 @@ class Search {
   }
 
  private:
+  bool cancelled() const {
+    return options_.cancel && options_.cancel->load(std::memory_order_relaxed);
+  }
+
+  // A cancelled search returns no mapping: the points it scored are a partial sample, and a
+  // caller that cancelled has moved on.
+  MapperResult stopped(MapperResult result) const {
+    result.cancelled = true;
+    result.evaluations = cancel_counted_.load();
+    result.program = tmpl_;
+    space_.apply_fixed(result.program);
+    return result;
+  }
+
+  // Calls each(i) for i in [begin, end); with a cancel flag, looks at it every
+  // kCancelPollEvaluations calls and counts the calls made.
+  template <typename Each>
+  void evaluate_range(uint64_t begin, uint64_t end, Each&& each) {
+    if (!options_.cancel) {
+      for (uint64_t i = begin; i != end; ++i) each(i);
+      return;
+    }
+    for (uint64_t i = begin; i != end;) {
+      if (cancelled()) return;
+      const uint64_t stop = std::min(end, i + kCancelPollEvaluations);
+      cancel_counted_.fetch_add(stop - i, std::memory_order_relaxed);
+      for (; i != stop; ++i) each(i);
+    }
+  }
+
   void decode(uint64_t index, std::vector<uint32_t>& pt) const {
     const auto& vars = space_.variables();
     for (size_t k = 0; k < vars.size(); ++k) {
@@ -514,10 +547,10 @@ class Search {
     empty.capacity = std::clamp<size_t>(keep, 1, TopK::kMax);
     auto body = [&](const tbb::blocked_range<uint64_t>& r, TopK acc) {
       Worker& w = workers_.local();
-      for (uint64_t i = r.begin(); i != r.end(); ++i) {
+      evaluate_range(r.begin(), r.end(), [&](uint64_t i) {
         make_point(i, w.point);
         acc.offer(Best{score(w), i});
-      }
+      });
       return acc;
     };
     if (!options_.parallel) return body(tbb::blocked_range<uint64_t>(0, n), empty);
@@ -528,7 +561,7 @@ class Search {
   void run_range(uint64_t n, Body&& body) {
     auto chunk = [&](const tbb::blocked_range<uint64_t>& r) {
       Worker& w = workers_.local();
-      for (uint64_t i = r.begin(); i != r.end(); ++i) body(i, w);
+      evaluate_range(r.begin(), r.end(), [&](uint64_t i) { body(i, w); });
     };
     if (!options_.parallel)
       chunk(tbb::blocked_range<uint64_t>(0, n));
@@ -566,7 +599,7 @@ class Search {
                 vars[a].count() * vars[b].count() <= kMaxCrossPoints)
               across.push_back({a, b});
     bool improved = std::isfinite(best);
-    while (improved && evaluations_ < limit) {
+    while (improved && evaluations_ < limit && !cancelled()) {
       improved = try_moves(within, point, best, limit);
       if (!improved) improved = try_moves(across, point, best, limit);
     }
@@ -577,7 +610,7 @@ class Search {
     const auto& vars = space_.variables();
     bool improved = false;
     for (const auto& move : moves) {
-      if (evaluations_ >= limit) break;
+      if (evaluations_ >= limit || cancelled()) break;
       uint64_t m = 1;
       for (size_t k : move) m *= vars[k].count();
       auto set = [&](uint64_t i, std::vector<uint32_t>& pt) {
@@ -588,6 +621,7 @@ class Search {
         }
       };
       Best b = reduce(m, set).best();
+      if (cancelled()) break;  // the best of a partial sweep
       evaluations_ += m;
       if (b.time < best) {
         std::vector<uint32_t> next;
@@ -607,6 +641,9 @@ class Search {
   SearchSpace space_;
   tbb::enumerable_thread_specific<Worker> workers_;
   uint64_t evaluations_ = 0;
+  // Evaluations made, counted only when a cancel flag is given (the budget logic above counts
+  // whole sweeps; this counts what a stopped sweep really did).
+  std::atomic<uint64_t> cancel_counted_{0};
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 // Mapping search: fills the free factors and loop orders of a template so that the predicted
 // latency is lowest. Deterministic for a given budget and seed whatever the thread count:
 // exhaustive when the space fits the budget, otherwise seeded sampling then coordinate descent.
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -17,7 +18,15 @@ struct MapperOptions {
   bool parallel = true;
   // How many of the best distinct points to return in MapperResult::ranked (at most 8).
   size_t keep = 1;
+  // Set from any thread to stop the search: polled every kCancelPollEvaluations evaluations on
+  // each thread, so that an interactive caller (the GUI's what-if) is not held for a whole
+  // search. Null: the search runs to its budget.
+  const std::atomic<bool>* cancel = nullptr;
 };
+
+// How many evaluations a thread makes between two looks at MapperOptions::cancel: about 0.1 ms
+// of work at the analysis' hundreds of thousands of evaluations per second.
+inline constexpr uint64_t kCancelPollEvaluations = 64;
 
 struct MapperResult {
   MappingProgram program;  // the template with every free choice made
@@ -26,6 +35,9 @@ struct MapperResult {
   double space_size = 0;  // points in the search space
   bool exhaustive = false;
   bool found = false;  // false when no point of the space is valid
+  // Stopped through MapperOptions::cancel: found is false then (no mapping is returned) and
+  // evaluations counts those made before the search stopped.
+  bool cancelled = false;
   // The best `keep` distinct points the search evaluated, best first (ranked[0] is `program`).
   // Distinct points can still write the same tree (a loop order over factors of 1); callers
   // that need distinct trees compare their canonical text.

@@ -6,6 +6,13 @@
 
 namespace ts {
 
+MapperCancelled::MapperCancelled(uint64_t evaluations_made, double space, uint64_t budget_given)
+    : std::runtime_error(fmt::format("the mapper was cancelled after {} of at most {} evaluations",
+                                     evaluations_made, budget_given)),
+      evaluations(evaluations_made),
+      space_size(space),
+      budget(budget_given) {}
+
 MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& graph,
                                const OperatorPredictionOptions& options, std::string* origin) {
   Mapping tmpl;
@@ -33,6 +40,8 @@ MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& grap
                                  op.name, op.shape_text(), format_bytes(whole), root_memory.name,
                                  graph.name, format_bytes(root_memory.capacity_bytes)));
   MapperResult result = search_mapping(program, options.mapper);
+  if (result.cancelled)
+    throw MapperCancelled(result.evaluations, result.space_size, options.mapper.budget);
   if (!result.found)
     throw InputError(SourceLocation{tmpl.source_file, tmpl.root.where.line, tmpl.root.where.column},
                      fmt::format("the mapper found no valid mapping for '{}' ({}) on '{}' in {} "

@@ -1,9 +1,21 @@
 #pragma once
 // One operator's prediction from a mapping file or from the mapper: what `predict` runs per row.
+#include <stdexcept>
+
 #include "analysis/Prediction.hpp"
 #include "mapper/Mapper.hpp"
 
 namespace ts {
+
+// The mapper's search was stopped through MapperOptions::cancel: no prediction, and how far the
+// search got (what a caller that cancelled may want to report).
+class MapperCancelled : public std::runtime_error {
+ public:
+  MapperCancelled(uint64_t evaluations, double space_size, uint64_t budget);
+  uint64_t evaluations;  // made before it stopped
+  double space_size;     // points in the search space
+  uint64_t budget;       // evaluations it would have made at most
+};
 
 struct OperatorPredictionOptions {
   const Mapping* mapping = nullptr;  // concrete, or a template with free factors; null: the mapper
@@ -11,7 +23,7 @@ struct OperatorPredictionOptions {
 };
 
 // Throws InputError when the mapping does not fit the operator or the graph, or when the mapper
-// finds no valid mapping.
+// finds no valid mapping; MapperCancelled when options.mapper.cancel stopped the search.
 // `resolved`, when given, receives the concrete mapping that was evaluated.
 Prediction predict_operator(const Operator& op, const ArchitectureGraph& graph,
                             const OperatorPredictionOptions& options,
