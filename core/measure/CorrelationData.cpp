@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <filesystem>
@@ -171,13 +172,19 @@ CorrelationInput db_input(const DbInputOptions& options) {
                                    ids.empty() ? "none" : ids));
     }
     run = *info;
-    for (Measurement& m : store.measurements(run.id)) {
+    // Without a graph, reading the rows is most of the work: report it (rows of the run read).
+    const size_t total = static_cast<size_t>(std::max<int64_t>(run.measurement_count, 0));
+    std::function<void(size_t)> rows_read;
+    if (options.progress && !options.graph)
+      rows_read = [&](size_t rows) { options.progress(std::min(rows, total), total); };
+    for (Measurement& m : store.measurements(run.id, rows_read)) {
       if (!m.checked) {
         ++unchecked;
         continue;
       }
       measurements.push_back(std::move(m));
     }
+    if (rows_read) rows_read(total);
     stored_arch_hash = run.start.device.arch_hash;
     if (!options.graph) {
       if (stored_arch_hash.empty())

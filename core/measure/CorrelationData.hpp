@@ -15,7 +15,8 @@
 
 namespace ts {
 
-// Called as work completes, from any thread but never from two at once.
+// Called as work completes, from any thread but never from two at once. It may throw to abandon
+// the input (the exception propagates to the caller).
 using InputProgress = std::function<void(size_t done, size_t total)>;
 
 struct CorrelationInput {

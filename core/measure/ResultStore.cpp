@@ -431,7 +431,8 @@ std::optional<int64_t> ResultStore::latest_run() const {
   return s.getColumn(0).getInt64();
 }
 
-std::vector<Measurement> ResultStore::measurements(int64_t run) const {
+std::vector<Measurement> ResultStore::measurements(
+    int64_t run, const std::function<void(size_t rows_read)>& rows_read, size_t every) const {
   SQLite::Statement s(
       *db_, std::string("SELECT ") + kOperatorColumns +
                 ", mp.hash, mp.name, mp.yaml, m.implementation, m.timing_scope, m.repetitions, "
@@ -457,6 +458,7 @@ std::vector<Measurement> ResultStore::measurements(int64_t run) const {
     m.max_error = s.getColumn(c + 9).getDouble();
     m.checked = s.getColumn(c + 10).getInt() != 0;
     out.push_back(std::move(m));
+    if (rows_read && out.size() % every == 0) rows_read(out.size());
   }
   return out;
 }

@@ -5,6 +5,7 @@
 // finish_run. Older schemas are migrated on open (in one transaction); a file that is not a
 // tilescope database, is corrupt, or has a newer schema is refused with an InputError naming the
 // file, and nothing on disk is changed.
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,7 +45,11 @@ class ResultStore {
   std::vector<RunInfo> runs() const;
   std::optional<RunInfo> run(int64_t id) const;
   std::optional<int64_t> latest_run() const;
-  std::vector<Measurement> measurements(int64_t run) const;
+  // `rows_read`, when given, is called with the count of rows read so far every `every` rows
+  // (a progress figure for a large run; it may throw to abandon the read).
+  std::vector<Measurement> measurements(int64_t run,
+                                        const std::function<void(size_t rows_read)>& rows_read = {},
+                                        size_t every = 1024) const;
   // The prediction for an operator and mapping (mapping_hash empty: mapper-chosen) on a graph.
   std::optional<PredictionRecord> prediction(const OperatorKey& op, const std::string& mapping_hash,
                                              const std::string& arch_hash) const;
