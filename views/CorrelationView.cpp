@@ -13,6 +13,7 @@ namespace ts::views {
 
 CorrelationView::CorrelationView(QWidget* parent)
     : QWidget(parent),
+      device_(new QComboBox),
       run_(new QComboBox),
       overlay_(new QComboBox),
       grouping_(new QComboBox),
@@ -20,6 +21,11 @@ CorrelationView::CorrelationView(QWidget* parent)
       plot_(new QCustomPlot) {
   auto* layout = new QVBoxLayout(this);
   auto* bar = new QHBoxLayout;
+  device_->setObjectName("device");
+  run_->setObjectName("run");
+  overlay_->setObjectName("overlay");
+  bar->addWidget(new QLabel(tr("Device:")));
+  bar->addWidget(device_);
   bar->addWidget(new QLabel(tr("Run:")));
   bar->addWidget(run_, 1);
   bar->addWidget(new QLabel(tr("Compare with:")));
@@ -40,24 +46,39 @@ CorrelationView::CorrelationView(QWidget* parent)
   plot_->setMouseTracking(true);
   connect(plot_, &QCustomPlot::mouseMove, this, &CorrelationView::hover);
   connect(plot_, &QCustomPlot::mousePress, this, &CorrelationView::press);
+  connect(device_, &QComboBox::activated, this, &CorrelationView::deviceChosen);
   connect(run_, &QComboBox::activated, this, &CorrelationView::runChosen);
   connect(overlay_, &QComboBox::activated, this,
           [this](int index) { Q_EMIT overlayChosen(index - 1); });
   connect(grouping_, &QComboBox::textActivated, this, &CorrelationView::groupingChosen);
+  setDevices({}, -1);
   setRuns({}, -1);
   fill_correlation_plot(*plot_, data_, palette());
 }
 
-void CorrelationView::setRuns(const QStringList& runs, int current) {
+void CorrelationView::setDevices(const QStringList& devices, int current) {
+  const QSignalBlocker block(device_);
+  device_->clear();
+  device_->addItems(devices);
+  device_->setCurrentIndex(current);
+  device_->setEnabled(devices.size() > 1);
+}
+
+void CorrelationView::setRuns(const QStringList& runs, int current,
+                              const QStringList& overlay_runs) {
   const QSignalBlocker a(run_), b(overlay_);
   run_->clear();
   run_->addItems(runs);
   run_->setCurrentIndex(current);
   run_->setEnabled(runs.size() > 1);
+  const QStringList& others = overlay_runs.isEmpty() ? runs : overlay_runs;
+  const int overlay = overlay_->currentIndex();
+  const bool same = overlay_->count() == others.size() + 1;
   overlay_->clear();
   overlay_->addItem(tr("none"));
-  overlay_->addItems(runs);
-  overlay_->setEnabled(runs.size() > 1);
+  overlay_->addItems(others);
+  overlay_->setCurrentIndex(same && overlay > 0 ? overlay : 0);
+  overlay_->setEnabled(others.size() > 1);
 }
 
 QString CorrelationView::grouping() const { return grouping_->currentText(); }

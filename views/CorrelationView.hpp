@@ -1,7 +1,7 @@
 #pragma once
-// The correlation page: the plot of CorrelationPlot with the run to show and a run to compare
-// with, a tooltip naming the operator under the cursor, and a click that selects a point (and
-// announces it, so that the other views can follow).
+// The correlation page: the plot of CorrelationPlot with the device and run to show and a run to
+// compare with (of any device), a tooltip naming the operator under the cursor, and a click that
+// selects a point (and announces it, so that the other views can follow).
 #include <QWidget>
 
 #include "views/CorrelationPlot.hpp"
@@ -22,8 +22,11 @@ class CorrelationView : public QWidget {
   void setData(CorrelationPlotData data);
   const CorrelationPlotData& data() const { return data_; }
   const CorrelationPlotContents& contents() const { return contents_; }
-  // Runs to choose from ("run 3: host, host-suite"); `current` is the shown one.
-  void setRuns(const QStringList& runs, int current);
+  // Devices to choose from ("Intel Xeon (host-cpu)"); `current` is the chosen one.
+  void setDevices(const QStringList& devices, int current);
+  // Runs of the chosen device ("run 3: host, host-suite"); `current` is the shown one. Runs to
+  // compare with: every run, whatever its device; none given: the same as `runs`.
+  void setRuns(const QStringList& runs, int current, const QStringList& overlay_runs = {});
   void setMessage(const QString& text);  // shown above the plot (no database, what was left out)
   QString grouping() const;
 
@@ -39,8 +42,9 @@ class CorrelationView : public QWidget {
 
  Q_SIGNALS:
   void pointSelected(int index);  // into data().points
+  void deviceChosen(int index);   // into the list given to setDevices
   void runChosen(int index);      // into the list given to setRuns
-  void overlayChosen(int index);  // -1: no comparison
+  void overlayChosen(int index);  // into setRuns' overlay_runs; -1: no comparison
   // "class", "suite", "mapping" or "size" (the forms of `correlate --by`).
   void groupingChosen(const QString& grouping);
 
@@ -50,6 +54,7 @@ class CorrelationView : public QWidget {
  private:
   void hover(QMouseEvent* event);
   void press(QMouseEvent* event);
+  QComboBox* device_;
   QComboBox* run_;
   QComboBox* overlay_;
   QComboBox* grouping_;

@@ -33,6 +33,13 @@ OperatorOutcome map_operator(const Operator& op, const ArchitectureGraph& graph,
     evaluate(program, eval);
     throw_if_invalid(program, eval);
     return outcome_of(program, eval, origin);
+  } catch (const MapperCancelled& e) {
+    OperatorOutcome out;
+    out.error = e.what();
+    out.cancelled = true;
+    out.mapper_evaluations = e.evaluations;
+    out.mapper_space_size = e.space_size;
+    return out;
   } catch (const std::exception& e) {
     OperatorOutcome out;
     out.error = e.what();

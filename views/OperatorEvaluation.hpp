@@ -18,9 +18,14 @@ struct OperatorOutcome {
   std::string device_bound;
   std::string mapping_yaml;  // the concrete mapping that was evaluated
   std::string error;         // file:line:column: message, when !ok
+  // The mapper was stopped through MapperOptions::cancel (!ok): how far its search got.
+  bool cancelled = false;
+  uint64_t mapper_evaluations = 0;
+  double mapper_space_size = 0;
 };
 
 // The mapper's choice for the operator on the graph (the graph's template or the default one).
+// With options.cancel set, the search stops part-way and the outcome says so (cancelled).
 OperatorOutcome map_operator(const Operator& op, const ArchitectureGraph& graph,
                              const MapperOptions& options);
 

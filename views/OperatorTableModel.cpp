@@ -41,7 +41,7 @@ void OperatorTableModel::changed(int index) {
 void OperatorTableModel::setBaseline(int index, const OperatorOutcome& outcome) {
   OperatorRow& r = rows_.at(static_cast<size_t>(index));
   r.baseline = r.fixed = r.remapped = outcome;
-  r.remap_pending = false;
+  r.remap_pending = r.remap_cancelled = false;
   changed(index);
 }
 
@@ -51,14 +51,26 @@ void OperatorTableModel::setFixed(int index, const OperatorOutcome& outcome) {
 }
 
 void OperatorTableModel::setRemapPending() {
-  for (auto& r : rows_) r.remap_pending = true;
+  for (auto& r : rows_) {
+    r.remap_pending = true;
+    r.remap_cancelled = false;
+  }
   if (!rows_.empty()) Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, kColumnCount - 1));
+}
+
+void OperatorTableModel::setRemapCancelled() {
+  for (size_t i = 0; i < rows_.size(); ++i)
+    if (rows_[i].remap_pending) {
+      rows_[i].remap_pending = false;
+      rows_[i].remap_cancelled = true;
+      changed(static_cast<int>(i));
+    }
 }
 
 void OperatorTableModel::setRemapped(int index, const OperatorOutcome& outcome) {
   OperatorRow& r = rows_.at(static_cast<size_t>(index));
   r.remapped = outcome;
-  r.remap_pending = false;
+  r.remap_pending = r.remap_cancelled = false;
   changed(index);
 }
 
@@ -116,7 +128,7 @@ QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation
       case kRemapped:
         return tr(
             "device time of the mapper's new choice on the edited graph; "
-            "'pending' while the mapper runs");
+            "'pending' while the mapper runs, 'cancelled' when it was stopped");
       case kMeasured:
         return tr("median measured latency from the open results database");
       case kError:
@@ -142,6 +154,7 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const {
     return {};
   if (role == StatusRole) {
     if (r.remap_pending) return QStringLiteral("pending");
+    if (r.remap_cancelled) return QStringLiteral("cancelled");
     if (!r.baseline) return QStringLiteral("computing");
     return r.remapped && r.fixed && r.remapped->mapping_yaml != r.baseline->mapping_yaml
                ? QStringLiteral("remapped")
@@ -168,7 +181,7 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const {
     QFont font;
     if (index.column() == kBoundBy && now && before && now->device_bound != before->device_bound)
       font.setBold(true);  // what bounds the operator changed with the edit
-    if (index.column() == kRemapped && r.remap_pending) font.setItalic(true);
+    if (index.column() == kRemapped && (r.remap_pending || r.remap_cancelled)) font.setItalic(true);
     return font;
   }
   if (role == Qt::ToolTipRole) {
@@ -204,6 +217,7 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const {
       return before ? QString::fromStdString(before->prediction.bound_by) : QString();
     case kRemapped:
       if (r.remap_pending) return numeric ? QVariant(-1.0) : QVariant(tr("pending"));
+      if (r.remap_cancelled) return numeric ? QVariant(-1.0) : QVariant(tr("cancelled"));
       if (remapped)
         return numeric ? QVariant(device_us(*remapped)) : QVariant(us_text(device_us(*remapped)));
       return numeric ? QVariant(-1.0) : QVariant();

@@ -18,6 +18,7 @@ struct OperatorRow {
   std::optional<OperatorOutcome> fixed;     // the baseline mapping on the edited graph
   std::optional<OperatorOutcome> remapped;  // the mapper on the edited graph
   bool remap_pending = false;
+  bool remap_cancelled = false;  // the mapper was stopped before this row's new choice came in
   std::optional<double> measured_s;
   TimingScope scope = TimingScope::device;
 };
@@ -40,7 +41,8 @@ class OperatorTableModel : public QAbstractTableModel {
     kColumnCount
   };
   static constexpr int SortRole = Qt::UserRole;
-  static constexpr int StatusRole = Qt::UserRole + 1;  // "baseline", "fixed", "pending", "remapped"
+  // "computing", "fixed", "pending", "cancelled", "remapped"
+  static constexpr int StatusRole = Qt::UserRole + 1;
 
   explicit OperatorTableModel(QObject* parent = nullptr);
 
@@ -52,6 +54,7 @@ class OperatorTableModel : public QAbstractTableModel {
   void setBaseline(int index, const OperatorOutcome& outcome);
   void setFixed(int index, const OperatorOutcome& outcome);
   void setRemapPending();
+  void setRemapCancelled();  // the rows still pending: their re-mapping was stopped
   void setRemapped(int index, const OperatorOutcome& outcome);
   void setMeasured(int index, std::optional<double> measured_s, TimingScope scope);
 

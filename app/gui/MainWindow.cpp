@@ -57,8 +57,11 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
   addDockWidget(Qt::BottomDockWidgetArea, dock);
   resizeDocks({dock}, {110}, Qt::Vertical);
 
-  progress_->setMaximumWidth(200);
+  progress_->setObjectName("progress");
+  progress_->setMaximumWidth(260);
+  progress_->setFormat("%v / %m");  // rows or operators done of all, not a bare percentage
   progress_->hide();
+  cancel_->setObjectName("cancel");
   cancel_->hide();
   statusBar()->addWidget(status_, 1);
   statusBar()->addPermanentWidget(progress_);
@@ -76,6 +79,16 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
     if (!busy) status_->setText(tr("Ready"));
   });
   connect(workbench, &Workbench::message, this, &MainWindow::log);
+  connect(workbench, &Workbench::remapStopped, this, [this](const MapperStopReport& r) {
+    if (!r.superseded)
+      statusBar()->showMessage(
+          tr("Re-mapping cancelled (%1 of %2 operators re-mapped)").arg(r.mapped).arg(r.total),
+          10000);
+  });
+  connect(workbench, &Workbench::pointsLoadCancelled, this, [this](qint64 rows, qint64 total) {
+    statusBar()->showMessage(tr("Loading cancelled after %1 of %2 rows").arg(rows).arg(total),
+                             10000);
+  });
 
   connect(operators_, &OperatorsPage::operatorChosen, this, &MainWindow::selectOperator);
   connect(correlation_, &views::CorrelationView::pointSelected, this, [this](int index) {
@@ -90,11 +103,13 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
               .arg(QString::fromStdString(points[static_cast<size_t>(index)].op_name)));
     }
   });
+  connect(correlation_, &views::CorrelationView::deviceChosen, workbench, &Workbench::chooseDevice);
   connect(correlation_, &views::CorrelationView::runChosen, workbench, &Workbench::chooseRun);
   connect(correlation_, &views::CorrelationView::groupingChosen, this, &MainWindow::showPoints);
   connect(correlation_, &views::CorrelationView::overlayChosen, workbench,
           &Workbench::chooseOverlayRun);
   connect(workbench, &Workbench::pointsChanged, this, &MainWindow::showPoints);
+  connect(workbench, &Workbench::runsChanged, this, &MainWindow::showRuns);
   connect(workbench, &Workbench::simulationChanged, this,
           [this] { timeline_->setTimeline(workbench_->simulation()); });
   connect(workbench, &Workbench::fixedReady, this, [this] { selectOperator(current_); });
@@ -193,7 +208,7 @@ void MainWindow::showPoints() {
   add(workbench_->points(), data.points);
   add(workbench_->overlayPoints(), data.overlay);
   data.overlay_title = tr("comparison run");
-  correlation_->setRuns(workbench_->runs(), workbench_->currentRun());
+  showRuns();
   correlation_->setData(std::move(data));
   correlation_->setMessage(
       workbench_->resultsPath().isEmpty()
@@ -201,6 +216,11 @@ void MainWindow::showPoints() {
                "measure`) or a CSV of measured GEMMs (M,N,K,measured_us), or drop one here.")
           : QString());
   if (current_ >= 0) selectOperator(current_);
+}
+
+void MainWindow::showRuns() {
+  correlation_->setDevices(workbench_->devices(), workbench_->currentDevice());
+  correlation_->setRuns(workbench_->runs(), workbench_->currentRun(), workbench_->overlayRuns());
 }
 
 void MainWindow::openFiles(const QStringList& paths) {

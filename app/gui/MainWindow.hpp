@@ -49,6 +49,7 @@ class MainWindow : public QMainWindow {
   void buildMenus();
   void log(int severity, const QString& text);
   void showPoints();
+  void showRuns();  // the correlation page's device, run and comparison choices
   void openFiles(const QStringList& paths);
   void rememberRecent(const QString& path);
   void fillRecentMenu();

@@ -6,10 +6,13 @@
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QLocale>
 #include <QPromise>
 #include <QTimer>
 #include <QUndoStack>
 #include <QtConcurrent>
+#include <algorithm>
+#include <atomic>
 #include <fstream>
 
 #include "EditParameterCommand.hpp"
@@ -28,15 +31,52 @@ struct PointsLoad {
   QString error;
 };
 
-namespace {
+// How far a load of measurements got (written by the worker, read once it has finished).
+struct LoadProgress {
+  std::atomic<size_t> done{0}, total{0};
+};
 
 struct IndexedOutcome {
   int index = 0;
   views::OperatorOutcome outcome;
 };
 
-// The mapper's budget in the GUI: the CLI's default, so that the table agrees with `predict`.
-MapperOptions gui_mapper() { return MapperOptions{}; }
+// Shared by the GUI and one background mapping run: the flag the mapper polls, and where the run
+// stopped (written by the worker, read once it has finished).
+struct SearchStop {
+  std::atomic<bool> requested{false};
+  int mapped = 0;
+  std::string op;
+  uint64_t evaluations = 0;
+  double at_most = 0;
+};
+
+namespace {
+
+// Thrown from a load's progress callback to abandon the load once it is cancelled.
+struct LoadAbandoned {};
+
+// Every operator of the suite through the mapper, in order, until done or stopped.
+void map_suite(QPromise<IndexedOutcome>& promise, const ArchitectureGraph& graph,
+               const Workload& workload, MapperOptions options, SearchStop& stop) {
+  options.cancel = &stop.requested;
+  const int n = static_cast<int>(workload.operators.size());
+  promise.setProgressRange(0, n);
+  for (int i = 0; i < n; ++i) {
+    if (promise.isCanceled() || stop.requested) return;
+    const Operator& op = workload.operators[static_cast<size_t>(i)];
+    views::OperatorOutcome outcome = views::map_operator(op, graph, options);
+    if (outcome.cancelled) {
+      stop.op = op.name;
+      stop.evaluations = outcome.mapper_evaluations;
+      stop.at_most = std::min(outcome.mapper_space_size, static_cast<double>(options.budget));
+      return;
+    }
+    promise.addResult(IndexedOutcome{i, std::move(outcome)});
+    stop.mapped = i + 1;
+    promise.setProgressValue(i + 1);
+  }
+}
 
 QString kind_of_yaml(const QString& path) {
   try {
@@ -132,12 +172,18 @@ void Workbench::resetRows() {
   if (graph_ && workload_) startBaseline();
 }
 
-void Workbench::track(QFutureWatcherBase* watcher, const QString& what) {
+void Workbench::track(QFutureWatcherBase* watcher, const QString& what, const QString& unit) {
   const bool was_busy = busy();
   running_.append(watcher);
   connect(watcher, &QFutureWatcherBase::progressValueChanged, this,
-          [this, watcher, what](int value) {
-            Q_EMIT progressChanged(what, value, watcher->progressMaximum());
+          [this, watcher, what, unit](int value) {
+            const int total = watcher->progressMaximum();
+            if (total <= 0) return;  // started, its size not known yet
+            Q_EMIT progressChanged(unit.isEmpty() ? what
+                                                  : tr("%1: %2 of %3 %4")
+                                                        .arg(what, QLocale().toString(value),
+                                                             QLocale().toString(total), unit),
+                                   value, total);
           });
   if (!was_busy) Q_EMIT busyChanged(true);
 }
@@ -156,8 +202,15 @@ bool Workbench::busy() const {
 }
 
 void Workbench::cancel() {
+  // The mapper looks at its flag inside a search; the futures only between operators or rows.
+  stopSearch(baseline_stop_);
+  stopSearch(remap_stop_);
   for (const auto& w : running_)
     if (w) w->cancel();
+}
+
+void Workbench::stopSearch(const std::shared_ptr<SearchStop>& stop) {
+  if (stop) stop->requested = true;
 }
 
 void Workbench::waitForIdle() {
@@ -172,14 +225,30 @@ void Workbench::waitForIdle() {
   }
 }
 
+QFutureWatcher<IndexedOutcome>* Workbench::startMapping(const std::shared_ptr<SearchStop>& stop,
+                                                        const QString& what) {
+  auto graph = graph_;
+  auto workload = workload_;
+  auto* watcher = new QFutureWatcher<IndexedOutcome>(this);
+  track(watcher, what, tr("operators"));
+  watcher->setFuture(QtConcurrent::run(
+      [graph, workload, stop, options = mapper_options_](QPromise<IndexedOutcome>& promise) {
+        map_suite(promise, *graph, *workload, options, *stop);
+      }));
+  return watcher;
+}
+
 void Workbench::startBaseline() {
   const int generation = ++baseline_generation_;
   ++fixed_generation_;
   ++remap_generation_;
+  stopSearch(baseline_stop_);
+  stopSearch(remap_stop_);
   if (remap_watcher_) remap_watcher_->cancel();
-  auto graph = graph_;
-  auto workload = workload_;
-  auto* watcher = new QFutureWatcher<IndexedOutcome>(this);
+  baseline_stop_ = std::make_shared<SearchStop>();
+  auto* watcher = startMapping(baseline_stop_, tr("Mapping %1 on %2")
+                                                   .arg(QString::fromStdString(workload_->name),
+                                                        QString::fromStdString(graph_->name)));
   connect(watcher, &QFutureWatcherBase::resultsReadyAt, this,
           [this, watcher, generation](int begin, int end) {
             if (generation != baseline_generation_) return;
@@ -203,20 +272,6 @@ void Workbench::startBaseline() {
     }
     untrack(watcher);
   });
-  track(watcher,
-        tr("Mapping %1 on %2")
-            .arg(QString::fromStdString(workload->name), QString::fromStdString(graph->name)));
-  watcher->setFuture(QtConcurrent::run([graph, workload](QPromise<IndexedOutcome>& promise) {
-    const int n = static_cast<int>(workload->operators.size());
-    promise.setProgressRange(0, n);
-    for (int i = 0; i < n; ++i) {
-      if (promise.isCanceled()) return;
-      promise.addResult(IndexedOutcome{
-          i,
-          views::map_operator(workload->operators[static_cast<size_t>(i)], *graph, gui_mapper())});
-      promise.setProgressValue(i + 1);
-    }
-  }));
 }
 
 void Workbench::editParameter(const QString& path, double value) {
@@ -253,7 +308,8 @@ void Workbench::applyParameter(const QString& path, double value) {
 
 void Workbench::startFixed() {
   const int generation = ++fixed_generation_;
-  ++remap_generation_;  // a remap of an older graph is stale now
+  ++remap_generation_;  // a remap of an older graph is stale now: stop its search part-way
+  stopSearch(remap_stop_);
   if (remap_watcher_) remap_watcher_->cancel();
   auto graph = graph_;
   auto workload = workload_;
@@ -272,6 +328,8 @@ void Workbench::startFixed() {
           operators_->setFixed(static_cast<int>(i), outcomes[i]);
       Q_EMIT fixedReady();
       startRemap();
+    } else if (generation == fixed_generation_ && watcher->isCanceled()) {
+      operators_->setRemapCancelled();  // Cancel came before the mapper could start
     }
     untrack(watcher);
   });
@@ -287,9 +345,9 @@ void Workbench::startFixed() {
 
 void Workbench::startRemap() {
   const int generation = ++remap_generation_;
-  auto graph = graph_;
-  auto workload = workload_;
-  auto* watcher = new QFutureWatcher<IndexedOutcome>(this);
+  auto stop = std::make_shared<SearchStop>();
+  remap_stop_ = stop;
+  auto* watcher = startMapping(stop, tr("Re-running the mapper on the edited graph"));
   remap_watcher_ = watcher;
   connect(watcher, &QFutureWatcherBase::resultsReadyAt, this,
           [this, watcher, generation](int begin, int end) {
@@ -299,22 +357,33 @@ void Workbench::startRemap() {
               operators_->setRemapped(r.index, r.outcome);
             }
           });
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-    if (generation == remap_generation_ && !watcher->isCanceled()) Q_EMIT remapReady();
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, stop] {
+    const bool current = generation == remap_generation_;
+    if (!watcher->isCanceled() && !stop->requested) {
+      if (current) Q_EMIT remapReady();
+    } else {
+      MapperStopReport r;
+      r.mapped = stop->mapped;
+      r.total = workload_ ? static_cast<int>(workload_->operators.size()) : 0;
+      r.op = QString::fromStdString(stop->op);
+      r.evaluations = stop->evaluations;
+      r.at_most = stop->at_most;
+      r.superseded = !current;
+      last_stop_ = r;
+      if (current) {
+        operators_->setRemapCancelled();
+        QString text =
+            tr("re-mapping cancelled: %1 of %2 operators re-mapped").arg(r.mapped).arg(r.total);
+        if (!r.op.isEmpty())
+          text += tr("; the search for %1 stopped after %2 of at most %3 evaluations")
+                      .arg(r.op, QLocale().toString(r.evaluations),
+                           QLocale().toString(r.at_most, 'f', 0));
+        report(kInfo, text);
+      }
+      Q_EMIT remapStopped(r);
+    }
     untrack(watcher);
   });
-  track(watcher, tr("Re-running the mapper on the edited graph"));
-  watcher->setFuture(QtConcurrent::run([graph, workload](QPromise<IndexedOutcome>& promise) {
-    const int n = static_cast<int>(workload->operators.size());
-    promise.setProgressRange(0, n);
-    for (int i = 0; i < n; ++i) {
-      if (promise.isCanceled()) return;
-      promise.addResult(IndexedOutcome{
-          i,
-          views::map_operator(workload->operators[static_cast<size_t>(i)], *graph, gui_mapper())});
-      promise.setProgressValue(i + 1);
-    }
-  }));
 }
 
 bool Workbench::openResults(const QString& path) {
@@ -327,40 +396,105 @@ bool Workbench::openResults(const QString& path) {
     return false;
   }
   results_path_ = path;
-  run_ids_.clear();
-  run_names_.clear();
+  all_runs_.clear();
+  device_names_.clear();
+  // A device is a row of the devices table: the same name, kind, graph and properties.
+  std::vector<std::string> device_keys;
   for (const RunInfo& r : runs) {
-    run_ids_.push_back(r.id);
-    // The device is part of the name: choosing a run is choosing the device it ran on.
-    run_names_ << tr("run %1: %2 on %3, %4, %5 measurements (%6)")
-                      .arg(r.id)
-                      .arg(QString::fromStdString(r.start.workload),
-                           QString::fromStdString(r.start.device.name),
-                           QString::fromStdString(r.start.collector))
-                      .arg(r.measurement_count)
-                      .arg(QString::fromStdString(std::string(to_string(r.status))));
+    const DeviceInfo& d = r.start.device;
+    const std::string key =
+        d.name + '\x1f' + d.kind + '\x1f' + d.arch_hash + '\x1f' + d.properties_json;
+    auto it = std::find(device_keys.begin(), device_keys.end(), key);
+    if (it == device_keys.end()) {
+      device_keys.push_back(key);
+      device_names_ << tr("%1 (%2)").arg(QString::fromStdString(d.name),
+                                         QString::fromStdString(d.kind));
+      it = device_keys.end() - 1;
+    }
+    all_runs_.push_back(
+        {r.id,
+         tr("run %1: %2 on %3, %4, %5 measurements (%6)")
+             .arg(r.id)
+             .arg(QString::fromStdString(r.start.workload), QString::fromStdString(d.name),
+                  QString::fromStdString(r.start.collector))
+             .arg(r.measurement_count)
+             .arg(QString::fromStdString(std::string(to_string(r.status)))),
+         static_cast<int>(it - device_keys.begin()), static_cast<size_t>(r.measurement_count)});
   }
-  report(kInfo, tr("results database %1: %2 runs").arg(path).arg(runs.size()));
+  // Two devices of one name (another graph or other properties): tell them apart.
+  for (int i = 0; i < device_names_.size(); ++i)
+    if (device_names_.count(device_names_[i]) > 1) device_names_[i] += tr(" #%1").arg(i + 1);
+  report(kInfo, tr("results database %1: %2 runs on %3 devices")
+                    .arg(path)
+                    .arg(runs.size())
+                    .arg(device_names_.size()));
   overlay_points_.clear();
-  loadRun(static_cast<int>(run_ids_.size()) - 1, false);  // the latest run
+  // The device of the latest run, and that run.
+  current_device_ = all_runs_.empty() ? -1 : all_runs_.back().device;
+  current_run_ = -1;
+  filterRuns();
+  Q_EMIT runsChanged();
+  chooseRun(static_cast<int>(run_ids_.size()) - 1);
   return true;
 }
 
-void Workbench::chooseRun(int index) { loadRun(index, false); }
+void Workbench::filterRuns() {
+  run_ids_.clear();
+  run_names_.clear();
+  for (const RunEntry& r : all_runs_)
+    if (r.device == current_device_) {
+      run_ids_.push_back(r.id);
+      run_names_ << r.name;
+    }
+}
+
+void Workbench::chooseDevice(int index) {
+  if (index < 0 || index >= device_names_.size() || index == current_device_) return;
+  current_device_ = index;
+  current_run_ = -1;
+  filterRuns();
+  Q_EMIT runsChanged();
+  chooseRun(static_cast<int>(run_ids_.size()) - 1);
+}
+
+QStringList Workbench::overlayRuns() const {
+  QStringList names;
+  for (const RunEntry& r : all_runs_) names << r.name;
+  return names;
+}
+
+void Workbench::chooseRun(int index) {
+  if (index < 0 || static_cast<size_t>(index) >= run_ids_.size()) {
+    points_.clear();
+    points_source_.clear();
+    current_run_ = -1;
+    matchMeasurements();
+    Q_EMIT pointsChanged();
+    return;
+  }
+  loadRun(run_ids_[static_cast<size_t>(index)], false, index);
+}
 
 void Workbench::chooseOverlayRun(int index) {
-  if (index < 0) {
+  if (index < 0 || static_cast<size_t>(index) >= all_runs_.size()) {
     overlay_points_.clear();
     Q_EMIT pointsChanged();
     return;
   }
-  loadRun(index, true);
+  loadRun(all_runs_[static_cast<size_t>(index)].id, true, -1);
 }
 
-void Workbench::acceptPoints(QFutureWatcher<PointsLoad>* watcher, int generation, bool overlay) {
+void Workbench::acceptPoints(QFutureWatcher<PointsLoad>* watcher, int generation, bool overlay,
+                             int run_index, const std::shared_ptr<LoadProgress>& progress) {
   // A newer load (another run, another file) may have started meanwhile: only the newest counts.
-  if (generation == points_generation_ && !watcher->isCanceled() &&
-      watcher->future().resultCount() > 0) {
+  if (generation == points_generation_ && watcher->isCanceled()) {
+    report(kInfo, tr("loading cancelled after %1 of %2 rows; what was shown stays")
+                      .arg(QLocale().toString(static_cast<qulonglong>(progress->done)),
+                           QLocale().toString(static_cast<qulonglong>(progress->total))));
+    Q_EMIT pointsLoadCancelled(static_cast<qint64>(progress->done.load()),
+                               static_cast<qint64>(progress->total.load()));
+    Q_EMIT runsChanged();  // the run shown is still the one before
+  } else if (generation == points_generation_ && watcher->future().resultCount() > 0) {
     PointsLoad load = watcher->result();
     if (!load.error.isEmpty()) {
       report(kError, load.error);
@@ -371,6 +505,7 @@ void Workbench::acceptPoints(QFutureWatcher<PointsLoad>* watcher, int generation
       } else {
         points_ = std::move(load.input.points);
         points_source_ = QString::fromStdString(load.input.source);
+        current_run_ = run_index;
         matchMeasurements();
       }
       Q_EMIT pointsChanged();
@@ -379,34 +514,48 @@ void Workbench::acceptPoints(QFutureWatcher<PointsLoad>* watcher, int generation
   untrack(watcher);
 }
 
-void Workbench::loadRun(int index, bool overlay) {
-  if (index < 0 || static_cast<size_t>(index) >= run_ids_.size()) {
-    if (!overlay) {
-      points_.clear();
-      points_source_.clear();
-      current_run_ = -1;
-      matchMeasurements();
-      Q_EMIT pointsChanged();
-    }
-    return;
-  }
-  if (!overlay) current_run_ = index;
+namespace {
+
+// A load's progress callback: rows done of total, and the place where Cancel takes effect.
+template <typename T>
+InputProgress load_progress(QPromise<T>& promise, LoadProgress& progress) {
+  return [&promise, &progress, range = size_t(-1)](size_t done, size_t total) mutable {
+    progress.done = done;
+    progress.total = total;
+    if (promise.isCanceled()) throw LoadAbandoned{};
+    if (total != range) promise.setProgressRange(0, static_cast<int>(range = total));
+    promise.setProgressValue(static_cast<int>(done));
+  };
+}
+
+}  // namespace
+
+void Workbench::loadRun(int64_t run_id, bool overlay, int run_index) {
   const int generation = ++points_generation_;
   DbInputOptions options;
   options.path = results_path_.toStdString();
-  options.run = run_ids_[static_cast<size_t>(index)];
+  options.run = run_id;
+  auto progress = std::make_shared<LoadProgress>();
+  for (const RunEntry& r : all_runs_)  // known before a row is read, for a cancel right away
+    if (r.id == run_id) progress->total = r.rows;
   auto* watcher = new QFutureWatcher<PointsLoad>(this);
   connect(watcher, &QFutureWatcherBase::finished, this,
-          [this, watcher, generation, overlay] { acceptPoints(watcher, generation, overlay); });
-  track(watcher, tr("Loading %1").arg(QFileInfo(results_path_).fileName()));
-  watcher->setFuture(QtConcurrent::run([options] {
+          [this, watcher, generation, overlay, run_index, progress] {
+            acceptPoints(watcher, generation, overlay, run_index, progress);
+          });
+  track(watcher, tr("Loading %1 run %2").arg(QFileInfo(results_path_).fileName()).arg(run_id),
+        tr("rows"));
+  watcher->setFuture(QtConcurrent::run([options, progress](QPromise<PointsLoad>& promise) mutable {
+    options.progress = load_progress(promise, *progress);
     PointsLoad load;
     try {
       load.input = db_input(options);
+    } catch (const LoadAbandoned&) {
+      return;
     } catch (const std::exception& e) {
       load.error = QString::fromStdString(e.what());
     }
-    return load;
+    promise.addResult(std::move(load));
   }));
 }
 
@@ -421,27 +570,34 @@ bool Workbench::openMeasurementCsv(const QString& path) {
   options.op_type = "gemm";
   auto graph = graph_;
   results_path_ = path;
+  all_runs_.clear();
+  device_names_.clear();
+  current_device_ = -1;
   run_ids_.clear();
   run_names_ = QStringList{QFileInfo(path).fileName()};
-  current_run_ = 0;
+  current_run_ = -1;
   overlay_points_.clear();
+  Q_EMIT runsChanged();
+  auto progress = std::make_shared<LoadProgress>();
   auto* watcher = new QFutureWatcher<PointsLoad>(this);
-  connect(watcher, &QFutureWatcherBase::finished, this,
-          [this, watcher, generation] { acceptPoints(watcher, generation, false); });
-  track(watcher, tr("Predicting the measured shapes of %1").arg(QFileInfo(path).fileName()));
-  watcher->setFuture(QtConcurrent::run([options, graph](QPromise<PointsLoad>& promise) mutable {
-    PointsLoad load;
-    options.progress = [&promise](size_t done, size_t total) {
-      promise.setProgressRange(0, static_cast<int>(total));
-      promise.setProgressValue(static_cast<int>(done));
-    };
-    try {
-      load.input = csv_input(*graph, options);
-    } catch (const std::exception& e) {
-      load.error = QString::fromStdString(e.what());
-    }
-    promise.addResult(std::move(load));
-  }));
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, progress] {
+    acceptPoints(watcher, generation, false, 0, progress);
+  });
+  track(watcher, tr("Predicting the measured shapes of %1").arg(QFileInfo(path).fileName()),
+        tr("rows"));
+  watcher->setFuture(
+      QtConcurrent::run([options, graph, progress](QPromise<PointsLoad>& promise) mutable {
+        options.progress = load_progress(promise, *progress);
+        PointsLoad load;
+        try {
+          load.input = csv_input(*graph, options);
+        } catch (const LoadAbandoned&) {
+          return;
+        } catch (const std::exception& e) {
+          load.error = QString::fromStdString(e.what());
+        }
+        promise.addResult(std::move(load));
+      }));
   return true;
 }
 

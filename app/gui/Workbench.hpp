@@ -6,7 +6,10 @@
 //
 // The what-if loop: an edit of a graph parameter makes a new graph snapshot; every operator's
 // current mapping is re-evaluated on it at once (fixedReady), then the mapper re-runs in the
-// background (remapReady), the table saying which numbers are pending.
+// background (remapReady), the table saying which numbers are pending. Cancel (or a newer edit)
+// stops a mapper search part-way through MapperOptions::cancel, not only between operators.
+//
+// A results database lists its devices (runs.device_id -> devices); choosing one offers its runs.
 #include <QObject>
 #include <QPointer>
 #include <QStringList>
@@ -28,6 +31,19 @@ class QUndoStack;
 namespace ts::gui {
 
 struct PointsLoad;
+struct IndexedOutcome;
+struct LoadProgress;
+struct SearchStop;
+
+// How far a background mapping run got when it was stopped.
+struct MapperStopReport {
+  int mapped = 0;  // operators whose new mapping came in
+  int total = 0;
+  QString op;               // the operator whose search was stopped part-way; empty: none
+  quint64 evaluations = 0;  // made by that search before it stopped
+  double at_most = 0;       // it would have made (its space, or its budget when smaller)
+  bool superseded = false;  // by a newer edit, not by Cancel
+};
 
 class Workbench : public QObject {
   Q_OBJECT
@@ -65,10 +81,21 @@ class Workbench : public QObject {
   const std::vector<ComparedPoint>& points() const { return points_; }
   const std::vector<ComparedPoint>& overlayPoints() const { return overlay_points_; }
   QString pointsSource() const { return points_source_; }
+  // The devices of the open database ("NAME (KIND)"), and the runs of the chosen one.
+  QStringList devices() const { return device_names_; }
+  int currentDevice() const { return current_device_; }
+  void chooseDevice(int index);  // offers its runs and shows the latest of them
   QStringList runs() const { return run_names_; }
   int currentRun() const { return current_run_; }
-  void chooseRun(int index);
-  void chooseOverlayRun(int index);  // -1: none
+  void chooseRun(int index);  // into runs()
+  // Every run of the database, whatever its device (a comparison may cross devices).
+  QStringList overlayRuns() const;
+  void chooseOverlayRun(int index);  // into overlayRuns(); -1: none
+
+  // The mapper's options for the suite and the what-if (the CLI's defaults unless set).
+  void setMapperOptions(const MapperOptions& options) { mapper_options_ = options; }
+  const MapperOptions& mapperOptions() const { return mapper_options_; }
+  const MapperStopReport& lastMapperStop() const { return last_stop_; }
 
   // Pushes the edit on the undo stack (which applies it).
   void editParameter(const QString& path, double value);
@@ -97,21 +124,32 @@ class Workbench : public QObject {
   void pointsChanged();
   void simulationChanged();
   void progressChanged(const QString& what, int done, int total);
+  void runsChanged();  // devices(), runs() or overlayRuns()
   void busyChanged(bool busy);
   void baselineReady();
   void fixedReady();
   void remapReady();
+  void remapStopped(const ts::gui::MapperStopReport& report);  // cancelled or superseded
+  // A load of measurements was cancelled after `rows` of `total` rows; what was shown stays.
+  void pointsLoadCancelled(qint64 rows, qint64 total);
 
  private:
   void resetRows();
   void startBaseline();
   void startFixed();
   void startRemap();
-  void loadRun(int index, bool overlay);
+  // run_index: into runs(), the one shown once loaded (not for an overlay).
+  void loadRun(int64_t run_id, bool overlay, int run_index);
+  void filterRuns();
   // A finished load of measured points: reported, and kept unless a newer load superseded it.
-  void acceptPoints(QFutureWatcher<PointsLoad>* watcher, int generation, bool overlay);
+  void acceptPoints(QFutureWatcher<PointsLoad>* watcher, int generation, bool overlay,
+                    int run_index, const std::shared_ptr<LoadProgress>& progress);
+  // Runs the mapper on every operator in the background; `stop` stops it part-way.
+  QFutureWatcher<IndexedOutcome>* startMapping(const std::shared_ptr<SearchStop>& stop,
+                                               const QString& what);
+  void stopSearch(const std::shared_ptr<SearchStop>& stop);
   void matchMeasurements();
-  void track(QFutureWatcherBase* watcher, const QString& what);
+  void track(QFutureWatcherBase* watcher, const QString& what, const QString& unit = {});
   void untrack(QFutureWatcherBase* watcher);
   void report(int severity, const QString& text);
 
@@ -123,9 +161,21 @@ class Workbench : public QObject {
   QUndoStack* undo_;
   std::vector<ComparedPoint> points_, overlay_points_;
   QString points_source_;
-  std::vector<int64_t> run_ids_;
+  struct RunEntry {
+    int64_t id = 0;
+    QString name;
+    int device = 0;
+    size_t rows = 0;  // measurements
+  };
+  std::vector<RunEntry> all_runs_;
+  QStringList device_names_;
+  int current_device_ = -1;
+  std::vector<int64_t> run_ids_;  // of the current device
   QStringList run_names_;
   int current_run_ = -1;
+  MapperOptions mapper_options_;
+  MapperStopReport last_stop_;
+  std::shared_ptr<SearchStop> baseline_stop_, remap_stop_;
   // Generations: a result whose generation is not the latest is stale and dropped.
   int baseline_generation_ = 0, fixed_generation_ = 0, remap_generation_ = 0,
       points_generation_ = 0;
@@ -134,3 +184,5 @@ class Workbench : public QObject {
 };
 
 }  // namespace ts::gui
+
+Q_DECLARE_METATYPE(ts::gui::MapperStopReport)

@@ -11,52 +11,22 @@
 #include "MainWindow.hpp"
 #include "MappingPage.hpp"
 #include "OperatorsPage.hpp"
+#include "ResultsFixture.hpp"
 #include "Workbench.hpp"
-#include "arch/ArchitectureLoader.hpp"
-#include "mapper/OperatorPrediction.hpp"
-#include "measure/OperatorIdentity.hpp"
-#include "measure/PredictionRecordOf.hpp"
 #include "measure/ResultStore.hpp"
 #include "views/CorrelationView.hpp"
 #include "views/QCustomPlotInclude.hpp"
-#include "workload/WorkloadLoader.hpp"
 
 using ts::guitest::sample;
 using ts::guitest::save_screenshot;
 
 namespace {
 
-// A results database for bert-base on the Ascend graph: the graph's own predictions stored under
-// its hash, and made-up "measurements" at a fixed, known distortion of them (these are test
-// values, not measured data): operator i measured at prediction x (1 + 0.04 i - 0.2).
+// One run of the whole suite on a device named for the graph.
 QString make_database(const QString& path) {
-  const ts::ArchitectureGraph graph =
-      ts::load_architecture(sample("arch/ascend910b3.yaml").toStdString());
-  const ts::Workload workload = ts::load_workload(sample("workloads/bert-base.yaml").toStdString());
+  const ts::guitest::BertOnAscend in;
   ts::ResultStore store(path.toStdString());
-  ts::RunStart start;
-  start.collector = "test";
-  start.workload = workload.name;
-  start.tool_version = "test";
-  start.settings_json = "{}";
-  start.device = {graph.name, "synthetic", ts::hash_text(graph.content_hash()), "{}"};
-  const int64_t run = store.begin_run(start);
-  for (size_t i = 0; i < workload.operators.size(); ++i) {
-    const ts::Operator& op = workload.operators[i];
-    const ts::Prediction p = ts::predict_operator(op, graph, {});
-    const ts::PredictionRecord rec =
-        ts::prediction_record(p, ts::operator_key(op, workload.name), std::nullopt, graph, "");
-    store.add_prediction(rec);
-    ts::Measurement m;
-    m.op = rec.op;
-    m.implementation = "synthetic";
-    m.scope = ts::TimingScope::device;
-    m.repetitions = 10;
-    m.median_ns = m.min_ns = p.latency_us * 1e3 * (1 + 0.04 * static_cast<double>(i) - 0.2);
-    m.checked = true;
-    store.add_measurement(run, m);
-  }
-  store.finish_run(run, ts::RunStatus::complete);
+  ts::guitest::add_run(store, in, in.graph.name, in.workload.operators.size());
   return path;
 }
 
@@ -166,4 +136,71 @@ TEST_CASE("the plots follow the palette (dark mode)", "[gui][correlation]") {
   CHECK(image.pixelColor(5, 300) == QColor(30, 30, 30));  // the background is the dark base
   QDir().mkpath(TILESCOPE_SCREENSHOTS);
   CHECK(image.save(TILESCOPE_SCREENSHOTS "/correlation-dark.png"));
+}
+
+TEST_CASE("choosing a device offers its runs only", "[gui][correlation]") {
+  // Runs 1 and 3 on one device (13 and 8 operators), run 2 on another (5 operators).
+  QTemporaryDir dir;
+  const QString db = dir.filePath("two-devices.sqlite");
+  {
+    const ts::guitest::BertOnAscend in;
+    ts::ResultStore store(db.toStdString());
+    ts::guitest::add_run(store, in, "chip A", 13);
+    ts::guitest::add_run(store, in, "chip B", 5);
+    ts::guitest::add_run(store, in, "chip A", 8);
+  }
+  ts::gui::Workbench workbench;
+  ts::gui::MainWindow window(&workbench);
+  window.resize(1400, 860);
+  window.show();
+  window.pages()->setCurrentWidget(window.correlationView());
+  REQUIRE(workbench.openFile(db));
+  workbench.waitForIdle();
+  CHECK(window.errorCount() == 0);
+
+  // It opens on the latest run's device, offering that device's runs, the latest shown.
+  REQUIRE(workbench.devices() == QStringList{"chip A (synthetic)", "chip B (synthetic)"});
+  CHECK(workbench.currentDevice() == 0);
+  REQUIRE(workbench.runs().size() == 2);
+  CHECK(workbench.runs()[0].startsWith("run 1: "));
+  CHECK(workbench.runs()[1].startsWith("run 3: "));
+  CHECK(workbench.currentRun() == 1);
+  CHECK(workbench.points().size() == 8);
+
+  auto* device = window.correlationView()->findChild<QComboBox*>("device");
+  auto* run = window.correlationView()->findChild<QComboBox*>("run");
+  auto* overlay = window.correlationView()->findChild<QComboBox*>("overlay");
+  REQUIRE(device);
+  REQUIRE(run);
+  REQUIRE(overlay);
+  CHECK(device->count() == 2);
+  CHECK(device->isEnabled());
+  CHECK(run->count() == 2);
+  CHECK(overlay->count() == 4);  // none, and every run whatever its device
+
+  // Choose chip B as a person does: its one run is offered and shown.
+  QSignalSpy chosen(window.correlationView(), &ts::views::CorrelationView::deviceChosen);
+  device->setCurrentIndex(1);
+  Q_EMIT device->activated(1);
+  REQUIRE(chosen.count() == 1);
+  workbench.waitForIdle();
+  CHECK(workbench.currentDevice() == 1);
+  REQUIRE(workbench.runs().size() == 1);
+  CHECK(workbench.runs()[0].startsWith("run 2: "));
+  CHECK(workbench.runs()[0].contains("chip B"));
+  CHECK(run->count() == 1);
+  CHECK(run->currentText().startsWith("run 2: "));
+  CHECK(workbench.points().size() == 5);
+  CHECK(window.correlationView()->contents().count == 5);
+  CHECK(overlay->count() == 4);
+
+  // And back to chip A: its first run can be chosen again.
+  Q_EMIT device->activated(0);
+  workbench.waitForIdle();
+  REQUIRE(workbench.runs().size() == 2);
+  Q_EMIT run->activated(0);
+  workbench.waitForIdle();
+  CHECK(workbench.currentRun() == 0);
+  CHECK(workbench.points().size() == 13);
+  CHECK(window.errorCount() == 0);
 }
