@@ -39,7 +39,8 @@ class OutlineItem : public QGraphicsPathItem {
   }
 
   void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) override {
-    const QPalette palette = QApplication::palette();
+    // The scene's palette: the application's unless a report set its own.
+    const QPalette palette = scene() ? scene()->palette() : QApplication::palette();
     QPen pen(bottleneck ? bottleneckColour() : palette.color(QPalette::Text),
              bottleneck ? 2.2 : 1.2);
     if (option->state & QStyle::State_Selected) {
@@ -141,7 +142,7 @@ void ArchitectureScene::build(const ArchitectureGraph& graph) {
   for (size_t i = 0; i < graph.edges.size(); ++i)
     labels.push_back(edgeText(graph, static_cast<int>(i)).toStdString());
   const ArchitectureLayout layout = layout_architecture(graph, sizes, labels);
-  const QColor text = QApplication::palette().color(QPalette::Text);
+  const QColor text = palette().color(QPalette::Text);
 
   for (size_t i = 0; i < graph.edges.size(); ++i) {
     const EdgePlacement& placed = layout.edges[i];
@@ -240,7 +241,7 @@ void ArchitectureScene::setBottlenecks(const std::vector<std::string>& bound_by)
 QImage ArchitectureScene::toImage(double scale) {
   const QRectF source = sceneRect();
   QImage image((source.size() * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
-  image.fill(QApplication::palette().color(QPalette::Base));
+  image.fill(palette().color(QPalette::Base));
   QPainter painter(&image);
   painter.setRenderHint(QPainter::Antialiasing);
   render(&painter, QRectF(QPointF(0, 0), source.size() * scale), source);
