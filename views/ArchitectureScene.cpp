@@ -215,6 +215,21 @@ void ArchitectureScene::build(const ArchitectureGraph& graph) {
   setSceneRect(QRectF(-10, -10, layout.width + 20, layout.height + 20));
 }
 
+bool ArchitectureScene::event(QEvent* event) {
+  if (event->type() == QEvent::PaletteChange) recolour();
+  return QGraphicsScene::event(event);
+}
+
+void ArchitectureScene::recolour() {
+  const QColor text = palette().color(QPalette::Text);
+  for (auto* label : node_texts_) label->setBrush(text);
+  for (auto* label : edge_texts_) label->setBrush(text);
+  for (auto* edge : edges_)
+    for (QGraphicsItem* child : edge->childItems())
+      if (auto* arrow = qgraphicsitem_cast<QGraphicsPathItem*>(child)) arrow->setBrush(text);
+  update();
+}
+
 QGraphicsItem* ArchitectureScene::nodeItem(int node) const {
   return node >= 0 && static_cast<size_t>(node) < nodes_.size() ? nodes_[static_cast<size_t>(node)]
                                                                 : nullptr;

@@ -37,7 +37,12 @@ class ArchitectureScene : public QGraphicsScene {
   static QString nodeText(const ArchitectureGraph& graph, int node);
   static QString edgeText(const ArchitectureGraph& graph, int edge);
 
+ protected:
+  // A palette switched while shown (dark mode): labels and arrowheads take the new text colour.
+  bool event(QEvent* event) override;
+
  private:
+  void recolour();
   void build(const ArchitectureGraph& graph);
   std::vector<QGraphicsItem*> nodes_, edges_;
   std::vector<QGraphicsSimpleTextItem*> node_texts_, edge_texts_;

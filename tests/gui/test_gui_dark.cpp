@@ -5,6 +5,7 @@
 // ticks, labels, title and legend text from Text (the pair Qt's item views use for content; the
 // window around them is Window / WindowText). Screenshots go to the build folder's screenshots
 // (the committed docs/screenshots/*-dark.png are copies).
+#include <QGraphicsSimpleTextItem>
 #include <QGraphicsView>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -133,17 +134,30 @@ TEST_CASE("a palette switched while the window is open redraws the plots", "[gui
   window.resize(1000, 700);
   window.show();
   REQUIRE(workbench.openFile(TILESCOPE_ROOT "/tests/gui/fixtures/gpt-22b-selene.sim.json"));
+  REQUIRE(workbench.openArchitecture(sample("arch/ascend910b3.yaml")));
   window.pages()->setCurrentWidget(window.timelineView());
   QApplication::processEvents();
+  ts::views::ArchitectureScene* scene = window.architecturePage()->view()->architectureScene();
+  REQUIRE(scene->nodeItem(0));
+  auto label_colour = [&] {
+    for (QGraphicsItem* child : scene->nodeItem(0)->childItems())
+      if (auto* text = qgraphicsitem_cast<QGraphicsSimpleTextItem*>(child))
+        return text->brush().color();
+    return QColor();
+  };
   const QPalette light = QApplication::palette();
   check_plot_follows(*window.timelineView()->plot(), light);
+  CHECK(label_colour() == light.color(QPalette::Text));
   const QPalette dark = dark_palette();
   {
     const PaletteScope scope(dark);
     QApplication::processEvents();
     check_plot_follows(*window.timelineView()->plot(), dark);
     check_plot_follows(*window.correlationView()->plot(), dark);
+    CHECK(label_colour() == dark.color(QPalette::Text));
+    CHECK(scene->toImage(1.0).pixelColor(1, 1) == dark.color(QPalette::Base));
   }
   QApplication::processEvents();
   check_plot_follows(*window.timelineView()->plot(), light);
+  CHECK(label_colour() == light.color(QPalette::Text));
 }
