@@ -5,8 +5,13 @@
 // ticks, labels, title and legend text from Text (the pair Qt's item views use for content; the
 // window around them is Window / WindowText). Screenshots go to the build folder's screenshots
 // (the committed docs/screenshots/*-dark.png are copies).
+#include <QFile>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsView>
+#include <QLibraryInfo>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
 
@@ -160,4 +165,52 @@ TEST_CASE("a palette switched while the window is open redraws the plots", "[gui
   QApplication::processEvents();
   check_plot_follows(*window.timelineView()->plot(), light);
   CHECK(label_colour() == light.color(QPalette::Text));
+}
+
+namespace {
+
+// tilescope-gui --screenshots under a virtual X display with the GTK platform theme and a GTK
+// theme: the palette comes from the desktop theme as it does on a user's desktop. The timeline
+// page's picture (its plot fills the middle), or a null image when it could not run.
+QImage timeline_under_gtk_theme(const QString& gtk_theme, const QString& out) {
+  QProcess p;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.remove("QT_QPA_PLATFORM");  // xcb, on the virtual display
+  env.insert("QT_QPA_PLATFORMTHEME", "gtk3");
+  env.insert("GTK_THEME", gtk_theme);
+  p.setProcessEnvironment(env);
+  QTemporaryDir empty;  // no results database: the defaults only
+  p.setWorkingDirectory(empty.path());
+  p.start(QStandardPaths::findExecutable("xvfb-run"),
+          {"-a", TILESCOPE_GUI_BINARY, "--screenshots", out});
+  if (!p.waitForFinished(120000) || p.exitCode() != 0) {
+    WARN("xvfb-run tilescope-gui failed: " << p.readAllStandardError().toStdString());
+    return {};
+  }
+  return QImage(out + "/gui-timeline.png");
+}
+
+}  // namespace
+
+TEST_CASE("under a dark GTK desktop theme tilescope-gui draws dark", "[gui][dark]") {
+  const QString plugin =
+      QLibraryInfo::path(QLibraryInfo::PluginsPath) + "/platformthemes/libqgtk3.so";
+  if (QStandardPaths::findExecutable("xvfb-run").isEmpty() || !QFile::exists(plugin)) {
+    WARN("not checked: needs xvfb-run and the Qt GTK platform theme (qt6-gtk-platformtheme)");
+    return;
+  }
+  const QString shots = TILESCOPE_SCREENSHOTS "/gtk";
+  const QImage dark = timeline_under_gtk_theme("Adwaita:dark", shots + "-dark");
+  const QImage light = timeline_under_gtk_theme("Adwaita", shots + "-light");
+  REQUIRE_FALSE(dark.isNull());
+  REQUIRE_FALSE(light.isNull());
+  // The middle of the page is the plot's background (Base): dark under the dark theme and light
+  // under the light one, so the colour is the theme's, not one the program picked.
+  const QPoint middle(dark.width() / 2, dark.height() / 2);
+  INFO("dark theme: " << dark.pixelColor(middle).name().toStdString()
+                      << ", light theme: " << light.pixelColor(middle).name().toStdString());
+  CHECK(dark.pixelColor(middle).lightness() < 80);
+  CHECK(light.pixelColor(middle).lightness() > 200);
+  // The window around it too (the status bar).
+  CHECK(dark.pixelColor(dark.width() / 2, dark.height() - 4).lightness() < 100);
 }
