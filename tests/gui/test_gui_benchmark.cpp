@@ -1,99 +1,112 @@
-// Run on purpose: tilescope_gui_tests "[!benchmark]". A results database with 100,000
-// measurements opens into the correlation view (load, join, draw) and is panned and zoomed; the
-// figures are printed. The measurements are made-up values around the Ascend graph's own
-// predictions for BERT-base (the size matters here, not the values).
+// Run on purpose: tilescope_gui_tests "[!benchmark]". Requirement 3 of the GUI issue: a results
+// database with 100,000 measurements opens into the correlation view (read, join, first drawn
+// plot) in under 2 s and stays interactive: a sequence of pan and zoom steps, each redrawn.
+// Each figure is the minimum over repetitions (the least disturbed by whatever else the machine
+// runs); the measurements are made-up values around the Ascend graph's own predictions for
+// BERT-base (the size matters here, not the values).
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QTemporaryDir>
-#include <random>
+#include <QTimer>
+#include <algorithm>
 
 #include "GuiTestSupport.hpp"
 #include "MainWindow.hpp"
+#include "ResultsFixture.hpp"
 #include "Workbench.hpp"
-#include "arch/ArchitectureLoader.hpp"
-#include "mapper/OperatorPrediction.hpp"
 #include "measure/CorrelationData.hpp"
-#include "measure/OperatorIdentity.hpp"
-#include "measure/PredictionRecordOf.hpp"
-#include "measure/ResultStore.hpp"
 #include "views/CorrelationView.hpp"
 #include "views/QCustomPlotInclude.hpp"
-#include "workload/WorkloadLoader.hpp"
+
+namespace {
+
+constexpr size_t kMeasurements = 100000;
+constexpr int kRepetitions = 3;
+constexpr int kSteps = 20;
+
+double ms_since(const QElapsedTimer& clock) {
+  return static_cast<double>(clock.nsecsElapsed()) / 1e6;
+}
+
+}  // namespace
 
 TEST_CASE("100,000 measurements open into the correlation view", "[gui][!benchmark]") {
-  constexpr size_t kMeasurements = 100000;
   QTemporaryDir dir;
   const QString db = dir.filePath("large.sqlite");
   QElapsedTimer clock;
   clock.start();
-  {
-    const ts::ArchitectureGraph graph =
-        ts::load_architecture(ts::guitest::sample("arch/ascend910b3.yaml").toStdString());
-    const ts::Workload workload =
-        ts::load_workload(ts::guitest::sample("workloads/bert-base.yaml").toStdString());
-    ts::ResultStore store(db.toStdString());
-    ts::RunStart start;
-    start.collector = "benchmark";
-    start.workload = workload.name;
-    start.settings_json = "{}";
-    start.device = {graph.name, "synthetic", ts::hash_text(graph.content_hash()), "{}"};
-    const int64_t run = store.begin_run(start);
-    std::vector<ts::Measurement> ops;
-    for (const ts::Operator& op : workload.operators) {
-      const ts::Prediction p = ts::predict_operator(op, graph, {});
-      const ts::PredictionRecord rec =
-          ts::prediction_record(p, ts::operator_key(op, workload.name), std::nullopt, graph, "");
-      store.add_prediction(rec);
-      ts::Measurement m;
-      m.op = rec.op;
-      m.scope = ts::TimingScope::device;
-      m.repetitions = 10;
-      m.checked = true;
-      m.median_ns = p.latency_us * 1e3;
-      ops.push_back(m);
-    }
-    std::mt19937 random(7);
-    std::lognormal_distribution<double> noise(0, 0.15);
-    for (size_t i = 0; i < kMeasurements; ++i) {
-      ts::Measurement m = ops[i % ops.size()];
-      m.implementation = "synthetic" + std::to_string(i / ops.size() % 50);
-      m.median_ns = m.min_ns = m.median_ns * noise(random);
-      store.add_measurement(run, m);
-    }
-    store.finish_run(run, ts::RunStatus::complete);
-  }
+  ts::guitest::make_large_database(db, kMeasurements);
   WARN("writing the database: " << clock.elapsed() << " ms");
 
-  // The engine's part alone: read the run and join each measurement with its prediction.
-  clock.restart();
-  ts::DbInputOptions options;
-  options.path = db.toStdString();
-  const size_t joined = ts::db_input(options).points.size();
-  WARN("core db_input (read and join, no GUI): " << clock.elapsed() << " ms for " << joined
-                                                 << " points");
-
-  ts::gui::Workbench workbench;
-  ts::gui::MainWindow window(&workbench);
-  window.resize(1400, 860);
-  window.show();
-  window.pages()->setCurrentWidget(window.correlationView());
-  clock.restart();
-  REQUIRE(workbench.openResults(db));
-  workbench.waitForIdle();
-  auto* plot = window.correlationView()->plot();
-  plot->replot();
-  const qint64 open_ms = clock.elapsed();
-  REQUIRE(workbench.points().size() == kMeasurements);
-  CHECK(window.correlationView()->contents().count == kMeasurements);
-  WARN("open, join, draw " << kMeasurements << " measurements: " << open_ms << " ms");
-
-  // Interactive: a pan and a zoom step redraw the plot.
-  clock.restart();
-  constexpr int kSteps = 20;
-  for (int i = 0; i < kSteps; ++i) {
-    plot->xAxis->scaleRange(i % 2 ? 1.25 : 0.8);
-    plot->yAxis->moveRange(i % 2 ? 0.01 : -0.01);
-    plot->replot();
+  // The engine's part alone: read the run and join each measurement with its prediction; and of
+  // that, reading the rows (what the GUI's progress figure counts).
+  double core_ms = 1e300, rows_ms = 1e300;
+  size_t joined = 0;
+  for (int rep = 0; rep < kRepetitions; ++rep) {
+    clock.restart();
+    ts::DbInputOptions options;
+    options.path = db.toStdString();
+    joined = ts::db_input(options).points.size();
+    core_ms = std::min(core_ms, ms_since(clock));
+    clock.restart();
+    const ts::ResultStore store(db.toStdString(), ts::ResultStore::Mode::read_only);
+    REQUIRE(store.measurements(*store.latest_run()).size() == kMeasurements);
+    rows_ms = std::min(rows_ms, ms_since(clock));
   }
-  WARN("pan and zoom: " << clock.elapsed() / kSteps << " ms per redraw");
+  REQUIRE(joined == kMeasurements);
+
+  // Open into a window that shows the correlation page: from the call to the end of the first
+  // replot that draws the new points (QCustomPlot::afterReplot), the GUI thread free meanwhile.
+  double open_ms = 1e300, step_ms = 1e300, worst_step_ms = 0;
+  for (int rep = 0; rep < kRepetitions; ++rep) {
+    ts::gui::Workbench workbench;
+    ts::gui::MainWindow window(&workbench);
+    window.resize(1400, 860);
+    window.show();
+    window.pages()->setCurrentWidget(window.correlationView());
+    QApplication::processEvents();
+    auto* view = window.correlationView();
+    auto* plot = view->plot();
+    bool loaded = false;
+    double drawn_ms = -1;
+    QObject::connect(&workbench, &ts::gui::Workbench::pointsChanged, [&] { loaded = true; });
+    QObject::connect(plot, &QCustomPlot::afterReplot, [&] {
+      if (loaded && drawn_ms < 0) drawn_ms = ms_since(clock);
+    });
+    clock.restart();
+    REQUIRE(workbench.openResults(db));
+    QElapsedTimer limit;
+    limit.start();
+    while (drawn_ms < 0 && limit.elapsed() < 60000)
+      QApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    REQUIRE(drawn_ms >= 0);
+    workbench.waitForIdle();
+    REQUIRE(workbench.points().size() == kMeasurements);
+    CHECK(view->contents().count == kMeasurements);
+    open_ms = std::min(open_ms, drawn_ms);
+
+    // Interactive: pan and zoom steps, as the mouse wheel and a drag make them, each redrawn.
+    double steps_ms = 0;
+    for (int i = 0; i < kSteps; ++i) {
+      clock.restart();
+      plot->xAxis->scaleRange(i % 2 ? 1.25 : 0.8);
+      plot->yAxis->scaleRange(i % 2 ? 1.25 : 0.8);
+      plot->xAxis->moveRange(i % 4 < 2 ? 0.05 : -0.05);
+      plot->yAxis->moveRange(i % 4 < 2 ? 0.05 : -0.05);
+      plot->replot(QCustomPlot::rpImmediateRefresh);
+      const double one = ms_since(clock);
+      steps_ms += one;
+      worst_step_ms = std::max(worst_step_ms, one);
+    }
+    step_ms = std::min(step_ms, steps_ms / kSteps);
+  }
+  WARN("minimum of " << kRepetitions << " repetitions, " << kMeasurements << " measurements:\n"
+                     << "  core db_input (read and join, no GUI): " << core_ms << " ms, of which "
+                     << "reading the rows " << rows_ms << " ms\n"
+                     << "  open into the correlation view, to the first drawn plot: " << open_ms
+                     << " ms\n"
+                     << "  pan or zoom step with its redraw: " << step_ms << " ms (mean of "
+                     << kSteps << " steps; slowest single step " << worst_step_ms << " ms)");
   CHECK(open_ms < 2000);
+  CHECK(step_ms < 100);  // ten redraws a second or better
 }
