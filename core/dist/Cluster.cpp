@@ -41,7 +41,7 @@ Cluster read_cluster(const YamlSource& src) {
   const YAML::Node& root = src.root();
   src.check_keys(root,
                  {"version", "kind", "name", "description", "nodes", "devices_per_node", "device",
-                  "intra_node", "inter_node", "oversubscription", "interference"},
+                  "intra_node", "inter_node", "switch_levels", "oversubscription", "interference"},
                  "a cluster");
   Cluster c;
   c.file = src.file();
@@ -62,11 +62,38 @@ Cluster read_cluster(const YamlSource& src) {
       src.fail(root["interference"],
                "`interference` is a slowdown of at least 0 (0.1: 10 % slower while overlapping)");
   }
-  if (root["oversubscription"].IsDefined()) {
-    c.oversubscription = src.number(root["oversubscription"], "oversubscription");
-    if (c.oversubscription < 1)
-      src.fail(root["oversubscription"],
-               "`oversubscription` is at least 1 (1: a non-blocking network)");
+  if (root["oversubscription"].IsDefined())
+    src.fail(root["oversubscription"],
+             "`oversubscription` belongs to a level of switches: `switch_levels: [{nodes: 20, "
+             "oversubscription: 2}, ...]` (nodes per switch, leaves first)");
+  if (root["switch_levels"].IsDefined()) {
+    const YAML::Node levels = root["switch_levels"];
+    if (!levels.IsSequence())
+      src.fail(levels,
+               "expected a list of levels such as `[{nodes: 20, oversubscription: 1}]` "
+               "for `switch_levels`, got " +
+                   describe(levels));
+    for (const YAML::Node& n : levels) {
+      src.expect_map(n, "a switch level");
+      src.check_keys(n, {"nodes", "oversubscription"}, "a switch level");
+      SwitchLevel level;
+      level.where = src.where(n);
+      level.nodes = src.positive_integer(src.require(n, "nodes", "a switch level"), "nodes");
+      if (n["oversubscription"].IsDefined()) {
+        level.oversubscription = src.number(n["oversubscription"], "oversubscription");
+        if (level.oversubscription < 1)
+          src.fail(n["oversubscription"],
+                   "`oversubscription` is at least 1 (1: a non-blocking level)");
+      }
+      if (!c.switch_levels.empty()) {
+        const int64_t below = c.switch_levels.back().nodes;
+        if (level.nodes <= below || level.nodes % below != 0)
+          src.fail(n["nodes"], "a switch level's `nodes` is a multiple of the level below's (" +
+                                   std::to_string(below) + ") and larger, got " +
+                                   std::to_string(level.nodes));
+      }
+      c.switch_levels.push_back(level);
+    }
   }
   return c;
 }

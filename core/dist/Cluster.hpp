@@ -4,6 +4,7 @@
 // a node and the network between nodes.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "arch/ArchitectureGraph.hpp"
 #include "common/InputError.hpp"
@@ -13,6 +14,15 @@ namespace ts {
 struct ClusterLink {
   double bandwidth_bytes_per_s = 0;  // per device (intra-node) or per NIC, each direction
   double latency_s = 0;
+  SourceLocation where;
+};
+
+// One level of switches above the NICs, a fat tree's leaves first: groups of `nodes` consecutive
+// nodes hang from one switch, whose links to the level above carry, each way, the group's NIC
+// bandwidth (nodes x NICs per node x NIC bandwidth) over `oversubscription`.
+struct SwitchLevel {
+  int64_t nodes = 1;
+  double oversubscription = 1;  // 1: non-blocking
   SourceLocation where;
 };
 
@@ -26,13 +36,14 @@ struct Cluster {
   ClusterLink intra_node;  // a device's link into the node's switch (NVLink to NVSwitch)
   int64_t nics_per_node = 1;
   ClusterLink nic;  // one NIC into the network
-  // Bandwidth of the network's upper levels over what the NICs can inject: 1 is non-blocking.
-  double oversubscription = 1;
+  // The network above the NICs, leaves first (none: every NIC reaches every other at its rate).
+  std::vector<SwitchLevel> switch_levels;
   // Compute and communication overlapping on one device both run this much slower (0.1: 10 %).
   double interference = 0;
   SourceLocation where, nodes_where;
 
   int64_t gpus() const { return nodes * devices_per_node; }
+  int64_t node_of_gpu(int64_t gpu) const { return gpu / devices_per_node; }
 };
 
 Cluster parse_cluster(const std::string& text, const std::string& file_name);

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "dist/NetworkRoutes.hpp"
+
 namespace ts {
 
 double bus_bandwidth_factor(CollectiveKind kind, int64_t n) {
@@ -37,17 +39,20 @@ std::string kind_name(CollectiveKind kind) {
 }  // namespace
 
 std::vector<int> add_collective(TaskGraph& g, CollectiveKind kind, const std::vector<Link>& links,
-                                double bytes, const std::vector<int>& after) {
+                                double bytes, const std::vector<int>& after,
+                                NetworkRoutes* network) {
   const auto n = static_cast<int64_t>(links.size());
   if (n < 1 || after.size() != links.size())
     throw std::invalid_argument("a collective needs one link and one predecessor per rank");
   std::vector<int> last(after.begin(), after.end());
   if (n == 1) return last;
   const double chunk = bytes / static_cast<double>(n);
-  auto send = [&](int64_t r, double size, const std::vector<int>& wait, const std::string& what) {
+  auto send = [&](int64_t r, int64_t to, double size, const std::vector<int>& wait,
+                  const std::string& what) {
     const Link& l = links[static_cast<size_t>(r)];
     Task t;
     t.stream = l.stream;
+    if (network) t.links = network->between(l.node, links[static_cast<size_t>(to)].node);
     t.duration_s = size / l.bandwidth_bytes_per_s + l.latency_s;
     for (int w : wait)
       if (w >= 0) t.after.push_back(w);
@@ -61,7 +66,7 @@ std::vector<int> add_collective(TaskGraph& g, CollectiveKind kind, const std::ve
     for (int64_t r = 0; r < n; ++r) {
       int prev = last[static_cast<size_t>(r)];
       for (int64_t k = 1; k < n; ++k) {
-        prev = send(r, chunk, {prev}, "to " + std::to_string((r + k) % n));
+        prev = send(r, (r + k) % n, chunk, {prev}, "to " + std::to_string((r + k) % n));
         arrivals[static_cast<size_t>((r + k) % n)].push_back(prev);
       }
     }
@@ -84,7 +89,8 @@ std::vector<int> add_collective(TaskGraph& g, CollectiveKind kind, const std::ve
       const int64_t from = (r + n - 1) % n;  // what rank r received last step came from here
       std::vector<int> wait{last[static_cast<size_t>(r)]};
       if (step > 0) wait.push_back(last[static_cast<size_t>(from)]);
-      sent[static_cast<size_t>(r)] = send(r, chunk, wait, "step " + std::to_string(step));
+      sent[static_cast<size_t>(r)] =
+          send(r, (r + 1) % n, chunk, wait, "step " + std::to_string(step));
     }
     last = sent;
   }
@@ -97,7 +103,8 @@ std::vector<int> add_collective(TaskGraph& g, CollectiveKind kind, const std::ve
 
 std::vector<int> add_hierarchical_all_reduce(TaskGraph& g, const std::vector<Link>& intra,
                                              const std::vector<Link>& inter, int64_t per_node,
-                                             double bytes, const std::vector<int>& after) {
+                                             double bytes, const std::vector<int>& after,
+                                             NetworkRoutes* network) {
   const auto n = static_cast<int64_t>(intra.size());
   if (per_node < 1 || n % per_node != 0 || inter.size() != intra.size() ||
       after.size() != intra.size())
@@ -107,24 +114,24 @@ std::vector<int> add_hierarchical_all_reduce(TaskGraph& g, const std::vector<Lin
   std::vector<int> done(after.begin(), after.end());
   // Runs one collective among the ranks `first, first + stride, ...` (count of them).
   auto among = [&](CollectiveKind kind, const std::vector<Link>& links, int64_t first,
-                   int64_t stride, int64_t count, double size) {
+                   int64_t stride, int64_t count, double size, NetworkRoutes* routes) {
     std::vector<Link> ring;
     std::vector<int> wait;
     for (int64_t k = 0; k < count; ++k) {
       ring.push_back(links[static_cast<size_t>(first + k * stride)]);
       wait.push_back(done[static_cast<size_t>(first + k * stride)]);
     }
-    const std::vector<int> end = add_collective(g, kind, ring, size, wait);
+    const std::vector<int> end = add_collective(g, kind, ring, size, wait, routes);
     for (int64_t k = 0; k < count; ++k)
       done[static_cast<size_t>(first + k * stride)] = end[static_cast<size_t>(k)];
   };
   for (int64_t node = 0; node < nodes; ++node)
-    among(CollectiveKind::reduce_scatter, intra, node * per_node, 1, per_node, bytes);
+    among(CollectiveKind::reduce_scatter, intra, node * per_node, 1, per_node, bytes, nullptr);
   for (int64_t local = 0; local < per_node; ++local)
     among(CollectiveKind::all_reduce, inter, local, per_node, nodes,
-          bytes / static_cast<double>(per_node));
+          bytes / static_cast<double>(per_node), network);
   for (int64_t node = 0; node < nodes; ++node)
-    among(CollectiveKind::all_gather, intra, node * per_node, 1, per_node, bytes);
+    among(CollectiveKind::all_gather, intra, node * per_node, 1, per_node, bytes, nullptr);
   return done;
 }
 

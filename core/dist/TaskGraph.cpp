@@ -39,9 +39,10 @@ std::vector<int> start_ready(const TaskGraph& g, std::vector<size_t>& next, std:
 }
 
 // Max-min fair rates of the running tasks over their links, by progressive filling: all rates
-// rise together from 0; when a link's capacity (1: one full-rate flow) is used up, the flows on
-// it keep their rate and the rest rise on; a flow alone stops at its full rate, 1. Tasks without
-// links run at 1. `room` and `unfrozen` come in with room 1 and count 0 on every link in use.
+// rise together from 0; when a link's capacity (in full-rate flows) is used up, the flows on it
+// keep their rate and the rest rise on; a flow alone stops at its full rate, 1. Tasks without
+// links run at 1. `room` and `unfrozen` come in with the capacity and count 0 on every link in
+// use.
 void fill_max_min(const TaskGraph& g, const std::vector<int>& running, std::vector<double>& room,
                   std::vector<int>& unfrozen, std::vector<char>& frozen,
                   std::vector<double>& rate) {
@@ -121,7 +122,7 @@ TaskTimes run_fluid(const TaskGraph& g) {
     }
   };
   launch();
-  int links = 0, devices = 0;
+  int links = static_cast<int>(g.link_capacity.size()), devices = 0;
   for (const Task& task : g.tasks) {
     for (int l : task.links) links = std::max(links, l + 1);
     devices = std::max(devices, task.device + 1);
@@ -145,7 +146,9 @@ TaskTimes run_fluid(const TaskGraph& g) {
     for (int id : running) {
       const Task& task = g.tasks[static_cast<size_t>(id)];
       for (int l : task.links) {
-        room[static_cast<size_t>(l)] = 1;
+        room[static_cast<size_t>(l)] = static_cast<size_t>(l) < g.link_capacity.size()
+                                           ? g.link_capacity[static_cast<size_t>(l)]
+                                           : 1.0;
         unfrozen[static_cast<size_t>(l)] = 0;
       }
       if (task.device >= 0) on_device[static_cast<size_t>(task.device)] = {0, 0};

@@ -24,8 +24,9 @@ struct Task {
   // Device memory the task takes from its start (> 0) or gives back at its end (< 0), on the
   // device its stream belongs to: a forward pass keeps its activations until its backward.
   double memory_bytes = 0;
-  // Shared links the task's bytes cross (none: it has its path to itself). Each link carries
-  // one full-rate flow at a time: flows that meet on it share it max-min fairly.
+  // Shared links the task's bytes cross (none: it has its path to itself). A link carries its
+  // capacity in full-rate flows (1 unless the graph says otherwise): flows that meet on it share
+  // it max-min fairly.
   std::vector<int> links;
   // The device the task runs on or sends from, or -1; and whether it is a transfer (otherwise
   // compute), for the interference between the two.
@@ -38,12 +39,18 @@ struct TaskGraph {
   // Compute and transfers overlapping on one device both run at 1 / (1 + interference).
   double interference = 0;
   std::vector<Task> tasks;
+  // Capacity of each shared link, in full-rate flows; a link beyond the list carries 1.
+  std::vector<double> link_capacity;
   // Per stream, its tasks in the order the stream runs them.
   std::vector<std::vector<int>> order;
 
   int add_stream() {
     order.emplace_back();
     return streams++;
+  }
+  int add_link(double capacity) {
+    link_capacity.push_back(capacity);
+    return static_cast<int>(link_capacity.size()) - 1;
   }
   int add(Task t) {
     const int id = static_cast<int>(tasks.size());

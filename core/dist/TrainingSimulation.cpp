@@ -9,6 +9,7 @@
 #include "dist/LayerTimes.hpp"
 #include "dist/MemoryTimeline.hpp"
 #include "dist/ModelState.hpp"
+#include "dist/NetworkRoutes.hpp"
 #include "dist/PipelineOrder.hpp"
 #include "mapper/OperatorPrediction.hpp"
 
@@ -16,14 +17,20 @@ namespace ts {
 
 namespace {
 
-// A ring collective among `ranks` devices, alone on its links: the executor's time for it.
-double ring_time(CollectiveKind kind, int64_t ranks, double bytes, const ClusterLink& link) {
+// A ring collective among `ranks` devices `stride` GPUs apart from GPU 0, alone on its links:
+// the executor's time for it. Over the NICs (`across_nodes`), sends between nodes also cross the
+// cluster's switch levels, shared with `copies` identical collectives (NetworkRoutes).
+double ring_time(CollectiveKind kind, int64_t ranks, double bytes, const ClusterLink& link,
+                 const Cluster& cluster, int64_t stride, bool across_nodes, int64_t copies) {
   if (ranks <= 1 || bytes <= 0) return 0;
   TaskGraph g;
+  NetworkRoutes network(cluster, g, copies);
   std::vector<Link> links;
   for (int64_t r = 0; r < ranks; ++r)
-    links.push_back({g.add_stream(), link.bandwidth_bytes_per_s, link.latency_s});
-  add_collective(g, kind, links, bytes, std::vector<int>(static_cast<size_t>(ranks), -1));
+    links.push_back({g.add_stream(), link.bandwidth_bytes_per_s, link.latency_s,
+                     across_nodes ? cluster.node_of_gpu(r * stride) : -1});
+  add_collective(g, kind, links, bytes, std::vector<int>(static_cast<size_t>(ranks), -1),
+                 across_nodes ? &network : nullptr);
   return run_task_graph(g).makespan_s;
 }
 
@@ -38,23 +45,26 @@ struct GradientBytes {
 // `after[r]`. Replicas sit tp GPUs apart (Megatron's tp-dp-pp order), so a node holds
 // devices_per_node / tp of a group: all of it (a ring on NVLink), one (a ring over the NICs), or
 // some (NCCL's hierarchical all-reduce). Then the experts' gradients among each expert group
-// (every ep-th replica), on the same links. Returns, per rank, when it is done.
+// (every ep-th replica), on the same links. Rank r sits on GPU first_gpu + r tp; rings across
+// nodes cross the switch levels through `network`. Returns, per rank, when it is done.
 std::vector<int> add_gradient_sync(TaskGraph& g, int64_t dp, const GradientBytes& gradients,
-                                   const Cluster& c, int64_t tp, const std::vector<int>& after) {
+                                   const Cluster& c, int64_t tp, const std::vector<int>& after,
+                                   int64_t first_gpu, NetworkRoutes& network) {
   int64_t per_node = std::clamp<int64_t>(c.devices_per_node / tp, 1, dp);
   if (dp % per_node != 0) per_node = 1;
   std::vector<Link> intra, nic;
   for (int64_t r = 0; r < dp; ++r) {
     intra.push_back({g.add_stream(), c.intra_node.bandwidth_bytes_per_s, c.intra_node.latency_s});
-    nic.push_back({g.add_stream(), c.nic.bandwidth_bytes_per_s, c.nic.latency_s});
+    nic.push_back({g.add_stream(), c.nic.bandwidth_bytes_per_s, c.nic.latency_s,
+                   c.node_of_gpu(first_gpu + r * tp)});
   }
   std::vector<int> done;
   if (per_node == dp)
     done = add_collective(g, CollectiveKind::all_reduce, intra, gradients.dense, after);
   else if (per_node == 1)
-    done = add_collective(g, CollectiveKind::all_reduce, nic, gradients.dense, after);
+    done = add_collective(g, CollectiveKind::all_reduce, nic, gradients.dense, after, &network);
   else
-    done = add_hierarchical_all_reduce(g, intra, nic, per_node, gradients.dense, after);
+    done = add_hierarchical_all_reduce(g, intra, nic, per_node, gradients.dense, after, &network);
   if (gradients.experts <= 0 || gradients.ep >= dp) return done;
   const std::vector<Link>& links = per_node == dp ? intra : nic;
   for (int64_t group = 0; group < gradients.ep; ++group) {
@@ -65,7 +75,8 @@ std::vector<int> add_gradient_sync(TaskGraph& g, int64_t dp, const GradientBytes
       wait.push_back(done[static_cast<size_t>(r)]);
     }
     const std::vector<int> end =
-        add_collective(g, CollectiveKind::all_reduce, members, gradients.experts, wait);
+        add_collective(g, CollectiveKind::all_reduce, members, gradients.experts, wait,
+                       per_node == dp ? nullptr : &network);
     for (size_t k = 0; k < end.size(); ++k)
       done[static_cast<size_t>(group + static_cast<int64_t>(k) * gradients.ep)] = end[k];
   }
@@ -101,8 +112,12 @@ TaskTimes run_all_replicas(const TaskGraph& pipeline, int64_t stages, int64_t re
       last[static_cast<size_t>(st)].push_back(
           id[static_cast<size_t>(pipeline.order[static_cast<size_t>(st)].back())]);
   }
+  // Megatron's tp-dp-pp order: stage st's replicas start at GPU st x replicas x tp. The other
+  // tp - 1 ranks of each replica run the same all-reduce at once on their own NICs.
+  NetworkRoutes network(cluster, all, tp);
   for (int64_t st = 0; st < stages; ++st)
-    add_gradient_sync(all, replicas, gradients, cluster, tp, last[static_cast<size_t>(st)]);
+    add_gradient_sync(all, replicas, gradients, cluster, tp, last[static_cast<size_t>(st)],
+                      st * replicas * tp, network);
   tasks = static_cast<int64_t>(all.tasks.size());
   return run_task_graph(all);
 }
@@ -127,17 +142,20 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   // Per layer, forward: two all-reduces of the layer's activations (after the attention
   // projection and after the MLP), or with sequence parallelism two reduce-scatters and two
   // all-gathers, which move the same bytes. Backward: the same again.
-  const double tp_collective = ring_time(CollectiveKind::all_reduce, tp, act_bytes, tp_link);
+  const double tp_collective = ring_time(CollectiveKind::all_reduce, tp, act_bytes, tp_link,
+                                         cluster, 1, tp > cluster.devices_per_node, 1);
   const double tp_per_layer_fwd = 2 * tp_collective;
   // Expert parallelism: each MoE layer sends every routed token to its expert's rank and the
   // result back, two all-to-alls forward and two backward among the ep ranks (a tp-th of the
   // routed tokens per rank), inside a node when the tp x ep GPUs fit in one.
   double ep_per_layer_fwd = 0;
   if (m.experts > 1 && s.ep.value > 1) {
-    const ClusterLink& ep_link =
-        tp * s.ep.value <= cluster.devices_per_node ? cluster.intra_node : cluster.nic;
+    const bool across = tp * s.ep.value > cluster.devices_per_node;
+    const ClusterLink& ep_link = across ? cluster.nic : cluster.intra_node;
     const double routed_bytes = act_bytes * static_cast<double>(m.top_k) / static_cast<double>(tp);
-    ep_per_layer_fwd = 2 * ring_time(CollectiveKind::all_to_all, s.ep.value, routed_bytes, ep_link);
+    // the other tp - 1 ranks run their own all-to-all at once
+    ep_per_layer_fwd = 2 * ring_time(CollectiveKind::all_to_all, s.ep.value, routed_bytes, ep_link,
+                                     cluster, tp, across, tp);
   }
 
   // One layer's operators on one shard, from the tile model. With sequence parallelism the
@@ -193,8 +211,9 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   double dp_time = 0;
   if (s.dp.value > 1) {
     TaskGraph sync;
+    NetworkRoutes network(cluster, sync, tp);
     add_gradient_sync(sync, s.dp.value, gradients, cluster, tp,
-                      std::vector<int>(static_cast<size_t>(s.dp.value), -1));
+                      std::vector<int>(static_cast<size_t>(s.dp.value), -1), 0, network);
     dp_time = run_task_graph(sync).makespan_s;
   }
   // The optimizer step streams the state through HBM once: read and write weights, gradients and

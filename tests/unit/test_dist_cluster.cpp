@@ -9,6 +9,7 @@
 #include "dist/Collectives.hpp"
 #include "dist/LayerOperators.hpp"
 #include "dist/LayerTimes.hpp"
+#include "dist/NetworkRoutes.hpp"
 #include "measure/OperatorIdentity.hpp"
 #include "measure/ResultStore.hpp"
 #include "workload/OperatorBuilders.hpp"
@@ -28,7 +29,10 @@ TEST_CASE("the Selene cluster loads with its device graph and links", "[dist][cl
   CHECK(c.intra_node.bandwidth_bytes_per_s == Approx(230e9));
   CHECK(c.nics_per_node == 8);
   CHECK(c.nic.bandwidth_bytes_per_s == Approx(25e9));
-  CHECK(c.oversubscription == 1);
+  // DGX SuperPOD: leaves of 20 nodes, then the whole machine, non-blocking
+  REQUIRE(c.switch_levels.size() == 2);
+  CHECK(c.switch_levels[0].nodes == 20);
+  CHECK(c.switch_levels[1].oversubscription == 1);
 }
 
 TEST_CASE("Selene's NVLink ring reproduces the measured nccl-tests bus bandwidth",
@@ -73,6 +77,30 @@ TEST_CASE("malformed clusters are reported where they are wrong", "[dist][cluste
     });
     CHECK(e.where().line == 6);
     CHECK_THAT(e.message(), Catch::StartsWith("expected a positive bandwidth such as `300GB/s`"));
+  }
+  const std::string links = "device: " + sample("/arch/nvidia-a100.yaml") +
+                            "\nintra_node: {bandwidth: 1GB/s}\ninter_node: {bandwidth: 1GB/s}\n";
+  SECTION("an oversubscription outside a switch level") {
+    const InputError e =
+        input_error_of([&] { parse_cluster(head + links + "oversubscription: 2\n", "c.yaml"); });
+    CHECK(e.where().line == 8);
+    CHECK_THAT(e.message(), Catch::StartsWith("`oversubscription` belongs to a level of switches"));
+  }
+  SECTION("a switch level that is not a multiple of the one below") {
+    const InputError e = input_error_of([&] {
+      parse_cluster(head + links + "switch_levels:\n  - {nodes: 4}\n  - {nodes: 6}\n", "c.yaml");
+    });
+    CHECK(e.where().line == 10);
+    CHECK(e.message() ==
+          "a switch level's `nodes` is a multiple of the level below's (4) and larger, got 6");
+  }
+  SECTION("an oversubscription below 1") {
+    const InputError e = input_error_of([&] {
+      parse_cluster(head + links + "switch_levels: [{nodes: 2, oversubscription: 0.5}]\n",
+                    "c.yaml");
+    });
+    CHECK(e.where().line == 8);
+    CHECK_THAT(e.message(), Catch::StartsWith("`oversubscription` is at least 1"));
   }
   SECTION("an unknown key in a link") {
     const InputError e = input_error_of([&] {
@@ -172,4 +200,49 @@ TEST_CASE("measured operator times come from a results database, the rest from t
   CHECK(operator_time(other, a100, measured).seconds ==
         Approx(operator_time(other, a100, {}).seconds));
   CHECK_THROWS_AS(parse_operator_time_source("db:" + dir.file("missing.sqlite")), InputError);
+}
+
+TEST_CASE("a ring across oversubscribed switches slows where it crosses them", "[dist][cluster]") {
+  // 4 nodes of one GPU and one NIC (10 GB/s, no latency), two per leaf switch. A ring all-reduce
+  // of 40 MB: 2 x 3 steps of a 10 MB chunk, 1 ms each on a NIC alone: 6 ms.
+  // - Oversubscription 1: a leaf's uplink carries its 2 NICs; the ring crosses it with one flow
+  //   each way (rank 1 -> 2 and 3 -> 0): no slower, 6 ms.
+  // - Oversubscription 4: an uplink carries half a NIC's rate, so the crossing sends take 2 ms;
+  //   every step waits for the slowest: 12 ms.
+  // - With 2 identical rings beside it on other NICs (copies = 2), a quarter: 24 ms.
+  auto ring_ms = [](double oversubscription, int64_t copies, int64_t nodes_per_leaf) {
+    Cluster c;
+    c.nodes = 4;
+    c.devices_per_node = 1;
+    c.nics_per_node = 1;
+    c.switch_levels = {{nodes_per_leaf, oversubscription, {}}, {4, 1, {}}};
+    TaskGraph g;
+    NetworkRoutes network(c, g, copies);
+    std::vector<Link> links;
+    for (int64_t r = 0; r < 4; ++r) links.push_back({g.add_stream(), 10e9, 0, r});
+    add_collective(g, CollectiveKind::all_reduce, links, 40e6, std::vector<int>(4, -1), &network);
+    return run_task_graph(g).makespan_s * 1e3;
+  };
+  CHECK(ring_ms(1, 1, 2) == Approx(6.0));
+  CHECK(ring_ms(4, 1, 2) == Approx(12.0));
+  CHECK(ring_ms(4, 2, 2) == Approx(24.0));
+  CHECK(ring_ms(4, 1, 4) == Approx(6.0));  // one leaf holds the whole ring: nothing crosses
+
+  // Only messages between groups use the switch links; a last group that the cluster does not
+  // fill carries the NICs it has.
+  Cluster c;
+  c.nodes = 5;
+  c.nics_per_node = 8;
+  c.switch_levels = {{2, 2, {}}, {4, 1, {}}};
+  TaskGraph g;
+  NetworkRoutes network(c, g);
+  CHECK(network.between(0, 1).empty());
+  CHECK(network.between(0, 2).size() == 2);  // leaf 0 up, leaf 1 down
+  // leaf 0 up (again), leaf 2 down, and at the level above group 0 up and group 1 down
+  CHECK(network.between(0, 4).size() == 4);
+  REQUIRE(g.link_capacity.size() == 5);
+  CHECK(g.link_capacity[0] == Approx(8.0));   // 2 nodes x 8 NICs / 2
+  CHECK(g.link_capacity[2] == Approx(4.0));   // leaf 2: node 4 alone, 8 NICs / 2
+  CHECK(g.link_capacity[3] == Approx(32.0));  // 4 nodes x 8 NICs / 1
+  CHECK(g.link_capacity[4] == Approx(8.0));   // group 1: node 4 alone
 }

@@ -383,3 +383,42 @@ recompute: selective
   });
   CHECK(unknown.message().find("unknown part 'head'") != std::string::npos);
 }
+
+TEST_CASE("an oversubscribed network slows the data-parallel all-reduce across its switches",
+          "[dist][simulate]") {
+  // GPT-22B, TP 8 x DP 4 on 4 Selene nodes: each replica fills a node, so each of the 8 tensor
+  // ranks' gradients go round a ring over the NICs of the 4 nodes. Leaf switches of 2 nodes with
+  // oversubscription 4 carry 2 x 8 NICs / 4 = 4 NICs' rate each way, shared by the 8 rings that
+  // cross them (one flow each): half a NIC each. Every ring step waits for its crossing sends, so
+  // the all-reduce takes about twice as long (NCCL's per-hop latency does not grow). The
+  // symmetry shortcut (one ring, its switch links shared 8 ways) and a run of every replica agree.
+  Cluster selene = load_cluster(sample("/dist/clusters/selene.yaml"));
+  const TransformerModel m = load_transformer_model(sample("/dist/models/gpt-22b.yaml"));
+  const ParallelStrategy s = parse_parallel_strategy(R"(version: 1
+kind: strategy
+name: dp4
+data_parallel: {degree: 4}
+tensor_parallel: {degree: 8, sequence_parallel: true}
+pipeline_parallel: {degree: 1}
+batch: {global: 16, micro: 1}
+recompute: selective
+)",
+                                                     "dp4.yaml");
+  const OperatorTimeSource roofline = parse_operator_time_source("roofline:0.8");
+  auto dp_seconds = [&](const TrainingSimulation& r) {
+    for (const TimeShare& t : r.breakdown)
+      if (t.what == "data-parallel all-reduce") return t.seconds;
+    return 0.0;
+  };
+  const double flat = dp_seconds(simulate_training(m, s, selene, roofline));
+  selene.switch_levels = {{2, 4, {}}, {560, 1, {}}};
+  const TrainingSimulation tree = simulate_training(m, s, selene, roofline);
+  CHECK(dp_seconds(tree) == Approx(2 * flat).epsilon(0.05));
+  SimulationOptions every;
+  every.exploit_symmetry = false;
+  CHECK(simulate_training(m, s, selene, roofline, every).iteration_s ==
+        Approx(tree.iteration_s).epsilon(0.001));
+  // Non-blocking switches change nothing.
+  selene.switch_levels = {{2, 1, {}}, {560, 1, {}}};
+  CHECK(dp_seconds(simulate_training(m, s, selene, roofline)) == Approx(flat).epsilon(1e-9));
+}
