@@ -38,9 +38,23 @@ std::vector<SavedActivation> layer_saved_activations(const TransformerModel& m,
   return saved;
 }
 
+double mean_layer_saved_bytes(const TransformerModel& m, const ParallelStrategy& st) {
+  const int64_t per_chunk = m.layers / std::max<int64_t>(1, st.pp.value * st.chunks.value);
+  double mean = 0;
+  for (Recompute r : {Recompute::none, Recompute::selective, Recompute::full}) {
+    const double share = st.recompute_share(r, per_chunk);
+    if (share <= 0) continue;
+    ParallelStrategy as = st;
+    as.recompute = r;
+    double bytes = 0;
+    for (const SavedActivation& a : layer_saved_activations(m, as)) bytes += a.bytes;
+    mean += share * bytes;
+  }
+  return mean;
+}
+
 double activation_bytes_per_gpu(const TransformerModel& m, const ParallelStrategy& st) {
-  double layer = 0;
-  for (const SavedActivation& a : layer_saved_activations(m, st)) layer += a.bytes;
+  const double layer = mean_layer_saved_bytes(m, st);
   const double L = static_cast<double>(m.layers), p = static_cast<double>(st.pp.value);
   const double v = static_cast<double>(st.chunks.value);
   switch (st.schedule.value) {

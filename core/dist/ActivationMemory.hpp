@@ -21,6 +21,10 @@ struct SavedActivation {
 std::vector<SavedActivation> layer_saved_activations(const TransformerModel& model,
                                                      const ParallelStrategy& strategy);
 
+// Bytes one layer saves on average over a pipeline chunk: the strategy's recomputation, and the
+// override's for the first layers of every chunk.
+double mean_layer_saved_bytes(const TransformerModel& model, const ParallelStrategy& strategy);
+
 // Peak activation bytes on the GPU that holds the most: the first pipeline stage, which keeps
 // the micro-batches in flight of its schedule. 1F1B: p micro-batches of L/p layers, that is L
 // layers' worth (fewer when there are fewer micro-batches than stages); interleaved 1F1B over v

@@ -36,6 +36,15 @@ YAML::Node section(const YamlSource& src, const YAML::Node& root, std::string_vi
   return n;
 }
 
+Recompute recompute_at(const YamlSource& src, const YAML::Node& n) {
+  const std::string text = src.text(n, "recompute");
+  if (text == "none") return Recompute::none;
+  if (text == "selective") return Recompute::selective;
+  if (text == "full") return Recompute::full;
+  src.fail(n, "unknown recompute '" + text + "'; expected none, selective or full");
+  return Recompute::none;
+}
+
 ParallelStrategy read_strategy(const YamlSource& src) {
   src.check_header("strategy");
   const YAML::Node& root = src.root();
@@ -88,29 +97,36 @@ ParallelStrategy read_strategy(const YamlSource& src) {
                     src.where(batch["global"])};
   s.micro_batch = degree_at(src, batch, "micro", 1);
 
-  if (root["recompute"].IsDefined()) {
-    const YAML::Node n = root["recompute"];
-    const std::string text = src.text(n, "recompute");
-    if (text == "none")
-      s.recompute = Recompute::none;
-    else if (text == "selective")
-      s.recompute = Recompute::selective;
-    else if (text == "full")
-      s.recompute = Recompute::full;
-    else
-      src.fail(n, "unknown recompute '" + text + "'; expected none, selective or full");
-  }
+  if (root["recompute"].IsDefined()) s.recompute = recompute_at(src, root["recompute"]);
   if (const YAML::Node list = root["overrides"]; list.IsDefined()) {
     src.expect_sequence(list, "`overrides`");
     for (const YAML::Node& o : list) {
       src.expect_map(o, "an override");
-      src.check_keys(o, {"part", "tensor_parallel"}, "an override");
+      src.check_keys(o, {"part", "tensor_parallel", "count", "recompute"}, "an override");
       const YAML::Node part = src.require(o, "part", "an override");
       const std::string name = src.text(part, "part");
+      if (name == "layers") {
+        // {part: layers, count: N, recompute: full}: the first N layers of every chunk
+        for (const char* key : {"tensor_parallel"})
+          if (o[key].IsDefined())
+            src.fail(o[key], std::string("an override of layers sets `count` and `recompute`, "
+                                         "not `") +
+                                 key + "`");
+        const YAML::Node count = src.require(o, "count", "an override of layers");
+        s.layers_override.count = {src.positive_integer(count, "count"), src.where(count)};
+        s.layers_override.recompute =
+            recompute_at(src, src.require(o, "recompute", "an override of layers"));
+        continue;
+      }
       if (name != "embedding")
         src.fail(part, "unknown part '" + name +
                            "' to override; expected embedding (the word embedding and the "
-                           "output layer)");
+                           "output layer) or layers (the first layers of every pipeline chunk)");
+      for (const char* key : {"count", "recompute"})
+        if (o[key].IsDefined())
+          src.fail(o[key],
+                   std::string("an override of the embedding sets `tensor_parallel`, not `") + key +
+                       "`");
       const YAML::Node otp = section(src, o, "tensor_parallel", {"degree"});
       if (!otp.IsDefined())
         src.fail(o, "an override of the embedding needs `tensor_parallel: {degree: N}`");
@@ -167,11 +183,24 @@ void check_strategy_fits(const ParallelStrategy& s, const TransformerModel& m, i
                      fmt::format("batch.global {} is not a whole number of micro-batches of {} "
                                  "per data-parallel rank ({} ranks)",
                                  s.global_batch.value, s.micro_batch.value, s.dp.value));
+  if (s.layers_override.count.value > m.layers / stages)
+    throw InputError(
+        s.layers_override.count.where,
+        fmt::format("an override of {} layers, but a pipeline chunk holds {} ({} "
+                    "layers over {})",
+                    s.layers_override.count.value, m.layers / stages, m.layers, stages_text));
   if (s.ep.value > 1 && (m.experts % s.ep.value != 0 || s.dp.value % s.ep.value != 0))
     throw InputError(s.ep.where,
                      fmt::format("expert_parallel.degree {} must divide both the {} experts and "
                                  "data_parallel.degree {}",
                                  s.ep.value, m.experts, s.dp.value));
+}
+
+double ParallelStrategy::recompute_share(Recompute r, int64_t layers_per_chunk) const {
+  if (layers_per_chunk <= 0) return 0;
+  const double over = static_cast<double>(std::min(layers_override.count.value, layers_per_chunk)) /
+                      static_cast<double>(layers_per_chunk);
+  return (layers_override.recompute == r ? over : 0.0) + (recompute == r ? 1 - over : 0.0);
 }
 
 }  // namespace ts

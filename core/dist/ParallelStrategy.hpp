@@ -39,6 +39,16 @@ struct ParallelStrategy {
   // output layer tied to it may be split over fewer tensor-parallel ranks than the layers (a
   // divisor of tp; the embedding is then replicated over tp / this many groups).
   Located<int64_t> embedding_tp{0, {}};  // 0: as the layers
+  // The first `count` layers of every pipeline chunk recompute as `recompute` says, the others
+  // as the strategy does (Megatron's `--recompute-method block --recompute-num-layers`): fewer
+  // recomputed layers where memory allows.
+  struct LayerOverride {
+    Located<int64_t> count{0, {}};
+    Recompute recompute = Recompute::none;
+  } layers_override;
+
+  // The share of a chunk's layers that recompute as `r` (0 to 1), with the override above.
+  double recompute_share(Recompute r, int64_t layers_per_chunk) const;
 
   int64_t embedding_tensor_parallel() const {
     return embedding_tp.value > 0 ? embedding_tp.value : tp.value;
@@ -56,7 +66,8 @@ ParallelStrategy load_parallel_strategy(const std::string& path);
 // the field and both numbers: degrees whose product is not the GPU count, a tensor-parallel
 // degree that does not divide the heads, more pipeline stages (times chunks) than layers or a
 // layer count they do not divide, a global batch that micro-batches and data parallelism do not
-// divide, expert parallelism that does not divide the experts or the data-parallel degree.
+// divide, expert parallelism that does not divide the experts or the data-parallel degree, an
+// override of more layers than a pipeline chunk holds.
 void check_strategy_fits(const ParallelStrategy& s, const TransformerModel& model, int64_t gpus);
 
 }  // namespace ts

@@ -171,9 +171,12 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   }
   const double layers_per_chunk = static_cast<double>(m.layers) / static_cast<double>(pp * v);
   const double chunk_fwd = layers_per_chunk * (layer_fwd + tp_per_layer_fwd + ep_per_layer_fwd);
-  double recompute = 0;
-  if (s.recompute == Recompute::full) recompute = chunk_fwd;
-  if (s.recompute == Recompute::selective) recompute = layers_per_chunk * core_fwd;
+  // What the backward recomputes: whole layers (full) or their attention core (selective), for
+  // the share of a chunk's layers that do (the strategy's, or an override's for the first ones).
+  const int64_t chunk_layers = m.layers / (pp * v);
+  const double full_share = s.recompute_share(Recompute::full, chunk_layers);
+  const double selective_share = s.recompute_share(Recompute::selective, chunk_layers);
+  const double recompute = full_share * chunk_fwd + selective_share * layers_per_chunk * core_fwd;
   // Backward: gradients for inputs and for weights, each as long as the forward compute, plus
   // the forward's collectives again.
   const double chunk_bwd =
@@ -195,8 +198,7 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   const double fwd_step = chunk_fwd + logits_fwd / static_cast<double>(pp * v);
   const double bwd_step = chunk_bwd + 2 * logits_fwd / static_cast<double>(pp * v);
   // What one chunk's forward keeps until its backward, on one GPU.
-  double layer_bytes = 0;
-  for (const SavedActivation& a : layer_saved_activations(m, s)) layer_bytes += a.bytes;
+  const double layer_bytes = mean_layer_saved_bytes(m, s);
   TaskGraph pipeline = pipeline_task_graph(s.schedule.value, pp, micro_batches, v, fwd_step,
                                            bwd_step, transfer, layers_per_chunk * layer_bytes);
   pipeline.interference = cluster.interference;
@@ -235,7 +237,11 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   const double tokens = static_cast<double>(s.global_batch.value * m.seq_len);
   r.tokens_per_s = tokens / r.iteration_s;
   r.model_flops = iteration_matmul_flops(m, s.global_batch.value, Recompute::none);
-  r.hardware_flops = iteration_matmul_flops(m, s.global_batch.value, s.recompute);
+  // Hardware FLOPs grow linearly with the recomputed layers: weigh each kind by its share.
+  r.hardware_flops = 0;
+  for (Recompute kind : {Recompute::none, Recompute::selective, Recompute::full})
+    r.hardware_flops += s.recompute_share(kind, chunk_layers) *
+                        iteration_matmul_flops(m, s.global_batch.value, kind);
   // 16-bit training: the device's fp16 matmul peak, 2 FLOPs per multiply-accumulate.
   const double peak =
       2 * peak_ops_per_s(device, OpClass::matmul, DataType::fp16) * static_cast<double>(s.gpus());
@@ -255,7 +261,7 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   }
   r.out_of_memory = r.peak_memory_bytes > r.device_memory_bytes;
   // The collectives of the forward pass, of the backward pass, and of the recomputed forward.
-  const double tp_passes = s.recompute == Recompute::full ? 3 : 2;
+  const double tp_passes = 2 + full_share;
   const double per_step_tp =
       layers_per_chunk * tp_passes * tp_per_layer_fwd * static_cast<double>(micro_batches * v);
   const double per_step_ep =

@@ -199,6 +199,40 @@ TEST_CASE("malformed model and strategy files are reported where they are wrong"
     CHECK(e.where().line == 3);
     CHECK(e.message() == "unknown schedule 'zigzag'; expected gpipe, 1f1b or interleaved");
   }
+  SECTION("an override of a part the model does not have") {
+    const InputError e = input_error_of([&] {
+      parse_parallel_strategy(
+          "version: 1\nkind: strategy\nbatch: {global: 8}\noverrides:\n"
+          "  - {part: decoder, recompute: full}\n",
+          "s.yaml");
+    });
+    CHECK(e.where().line == 5);
+    CHECK_THAT(e.message(), Catch::StartsWith("unknown part 'decoder' to override; expected "
+                                              "embedding (the word embedding and the output "
+                                              "layer) or layers"));
+  }
+  SECTION("a layers override with a split") {
+    const InputError e = input_error_of([&] {
+      parse_parallel_strategy(
+          "version: 1\nkind: strategy\nbatch: {global: 8}\noverrides:\n"
+          "  - {part: layers, count: 2, recompute: full, tensor_parallel: {degree: 2}}\n",
+          "s.yaml");
+    });
+    CHECK(e.message() ==
+          "an override of layers sets `count` and `recompute`, not `tensor_parallel`");
+  }
+  SECTION("a layers override of more layers than a pipeline chunk holds") {
+    const TransformerModel m = load_transformer_model(sample("/dist/models/gpt-22b.yaml"));
+    const ParallelStrategy st = parse_parallel_strategy(
+        "version: 1\nkind: strategy\npipeline_parallel: {degree: 4}\nbatch: {global: 8}\n"
+        "overrides:\n  - {part: layers, count: 13, recompute: full}\n",
+        "s.yaml");
+    const InputError e = input_error_of([&] { check_strategy_fits(st, m, 4); });
+    CHECK(e.where().line == 6);
+    CHECK(e.message() ==
+          "an override of 13 layers, but a pipeline chunk holds 12 (48 layers over "
+          "pipeline_parallel.degree 4)");
+  }
   SECTION("chunks without the interleaved schedule") {
     const InputError e = input_error_of([&] {
       parse_parallel_strategy(

@@ -422,3 +422,34 @@ recompute: selective
   selene.switch_levels = {{2, 1, {}}, {560, 1, {}}};
   CHECK(dp_seconds(simulate_training(m, s, selene, roofline)) == Approx(flat).epsilon(1e-9));
 }
+
+TEST_CASE("recomputing the first layers of every chunk lands between none and full",
+          "[dist][simulate]") {
+  // GPT-22B on 8 GPUs (TP 8), 48 layers in one chunk. Megatron's block recomputation of all 48
+  // layers is full recomputation; of 24, half of the layers recompute: the recomputed time, the
+  // hardware FLOPs and the saved activations are exactly halfway between none and full.
+  const Cluster selene = load_cluster(sample("/dist/clusters/selene.yaml"));
+  const TransformerModel m = load_transformer_model(sample("/dist/models/gpt-22b.yaml"));
+  auto run = [&](const std::string& recompute, const std::string& overrides) {
+    const ParallelStrategy s = parse_parallel_strategy(
+        "version: 1\nkind: strategy\ntensor_parallel: {degree: 8, sequence_parallel: true}\n"
+        "batch: {global: 4, micro: 4}\nrecompute: " +
+            recompute + "\n" + overrides,
+        "s.yaml");
+    check_strategy_fits(s, m, 8);
+    return simulate_training(m, s, selene, parse_operator_time_source("roofline:0.8"));
+  };
+  const TrainingSimulation none = run("none", "");
+  const TrainingSimulation full = run("full", "");
+  const TrainingSimulation all48 =
+      run("none", "overrides:\n  - {part: layers, count: 48, recompute: full}\n");
+  const TrainingSimulation half =
+      run("none", "overrides:\n  - {part: layers, count: 24, recompute: full}\n");
+  CHECK(all48.iteration_s == Approx(full.iteration_s).epsilon(1e-9));
+  CHECK(all48.activation_bytes == Approx(full.activation_bytes).epsilon(1e-9));
+  CHECK(full.iteration_s > none.iteration_s * 1.2);
+  CHECK(half.stage_backward_s ==
+        Approx((none.stage_backward_s + full.stage_backward_s) / 2).epsilon(1e-9));
+  CHECK(half.hardware_flops == Approx((none.hardware_flops + full.hardware_flops) / 2));
+  CHECK(half.activation_bytes == Approx((none.activation_bytes + full.activation_bytes) / 2));
+}
