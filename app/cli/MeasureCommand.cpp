@@ -41,7 +41,9 @@ constexpr const char* kHostArch = "out/host.yaml";
 struct MeasureArgs {
   std::string collector = "host", workload, arch = kHostArch, mappings, db, save_mappings;
   std::string plan, runner;  // cupti
-  size_t per_gemm = 0;       // 0: the collector's default (host 8, cupti 4)
+  std::string kernel_template =
+      std::string(TILESCOPE_SOURCE_DIR) + "/samples/mappings/nvidia-wmma-kernel-template.yaml";
+  size_t per_gemm = 0;  // 0: the collector's default (host 8, cupti 4)
   uint64_t seed = 20261129;
   int repetitions = 0, threads = 0, group = 8;  // repetitions 0: host 7, cupti 20
   bool no_flush = false, no_openblas = false;
@@ -159,6 +161,7 @@ int run_measure_cupti(const MeasureArgs& a, const std::string& command_line) {
   o.mapper.budget = a.budget;
   o.repetitions = a.repetitions ? a.repetitions : o.repetitions;
   o.cold_l2 = !a.no_flush;
+  if (!a.kernel_template.empty()) o.gemm_template = load_mapping(a.kernel_template);
   const GpuSuite suite = gpu_suite(workload, graph, o);
   std::map<std::string, int> per_impl;
   for (const GpuSuiteEntry& e : suite.entries) ++per_impl[e.implementation];
@@ -394,6 +397,10 @@ Runner add_measure(CLI::App& app) {
   cmd->add_option("--mappings", a->mappings,
                   "folder of mapping files (each names its operator) for the GEMMs; default: "
                   "the mapper's top 3 and seeded samples of its valid space");
+  cmd->add_option("--kernel-template", a->kernel_template,
+                  "cupti: the template the mappings of tilescope's own GEMM kernel are searched "
+                  "from: the kernel's schedule ('' for the graph's matmul template)")
+      ->capture_default_str();
   cmd->add_option("--mappings-per-gemm", a->per_gemm,
                   "mappings per GEMM when generated (default: host 8, cupti 4)");
   cmd->add_option("--seed", a->seed, "seed for drawn mappings, job order and operand values")

@@ -11,11 +11,12 @@
 namespace ts {
 
 std::vector<NamedProgram> suite_mappings(const Operator& op, const ArchitectureGraph& graph,
-                                         size_t count, uint64_t seed,
-                                         const MapperOptions& options) {
+                                         size_t count, uint64_t seed, const MapperOptions& options,
+                                         const Mapping* given) {
   constexpr size_t kTop = 3;
   constexpr double kMaxSlowdown = 20;
-  const MappingProgram tmpl = compile_mapping(default_template(op, graph), op, graph, true);
+  const MappingProgram tmpl =
+      compile_mapping(given ? *given : default_template(op, graph), op, graph, true);
   MapperOptions o = options;
   o.keep = 8;
   MapperResult best = search_mapping(tmpl, o);

@@ -16,7 +16,9 @@ struct NamedProgram {
 // `count` distinct concrete mappings (fewer only when the space has fewer valid points): the
 // mapper's top 3, then uniform draws (seeded by `seed` and the operator's name) predicted at most
 // 20x slower than the best, which keeps the measurement of a set bounded.
+// `tmpl`: the template to search (default: the graph's for the operator's class).
 std::vector<NamedProgram> suite_mappings(const Operator& op, const ArchitectureGraph& graph,
-                                         size_t count, uint64_t seed, const MapperOptions& options);
+                                         size_t count, uint64_t seed, const MapperOptions& options,
+                                         const Mapping* tmpl = nullptr);
 
 }  // namespace ts

@@ -80,7 +80,8 @@ std::optional<GpuGemmTiling> gpu_gemm_tiling(const MappingProgram& p, std::strin
   int spatial = -1;
   for (size_t i = 0; i < p.nodes.size() && spatial < 0; ++i)
     if (p.nodes[i].kind == MappingNodeKind::tile &&
-        (p.nodes[i].spatial[m].full > 1 || p.nodes[i].spatial[n].full > 1))
+        (p.nodes[i].spatial[m].full > 1 || p.nodes[i].spatial[n].full > 1 ||
+         (b >= 0 && p.nodes[i].spatial[b].full > 1)))
       spatial = static_cast<int>(i);
   if (spatial < 0) return refuse("no spatial loop spreads thread blocks over the SMs");
   if (p.nodes[spatial].children.size() != 1 ||
@@ -89,6 +90,42 @@ std::optional<GpuGemmTiling> gpu_gemm_tiling(const MappingProgram& p, std::strin
   const int block = p.nodes[spatial].children[0];
   if (subtree_extent(p, block, b, true) != 1)
     return refuse("a thread block would hold several batch entries");
+  // The kernel is one grid whose blocks each walk all of K (samples/mappings/
+  // nvidia-wmma-kernel-template.yaml). Loops above the grid over B, M and N only walk its parts.
+  // A K loop there would split K into partial sums, and a loop over M, N or the batch beside the
+  // grid, or an M or N loop above it when a block takes K in a single step, would let a block
+  // reuse operands another block loaded: the kernel does neither. A loop inside the block's
+  // shared-memory tile would stream it in pieces the kernel does not make.
+  auto loops = [&](int node, bool allow_k, bool allow_grid) {
+    std::string out;
+    for (int d = 0; d < p.ndims; ++d) {
+      const bool allowed = (allow_k && d == k) || (allow_grid && d != k);
+      if (p.nodes[node].temporal[d].full > 1 && !allowed)
+        out += fmt::format("{}{}={}", out.empty() ? "" : " ", p.op->dims[d].name,
+                           p.nodes[node].temporal[d].full);
+    }
+    return out;
+  };
+  const bool one_k_step = p.nodes[spatial].temporal[k].full == 1;
+  for (int a = p.nodes[spatial].parent; a >= 0; a = p.nodes[a].parent) {
+    if (p.nodes[a].kind != MappingNodeKind::tile) continue;
+    if (p.nodes[a].temporal[k].full > 1)
+      return refuse(
+          fmt::format("temporal {} at {} above the grid: the kernel does not split K "
+                      "into partial sums",
+                      loops(a, false, false), p.graph->node(p.nodes[a].memory).name));
+    if (one_k_step && (p.nodes[a].temporal[m].full > 1 || p.nodes[a].temporal[n].full > 1))
+      return refuse(fmt::format(
+          "temporal {} at {} above a grid whose blocks take K in one step: the model would keep "
+          "one block's operands in shared memory for the next, which the kernel reloads",
+          loops(a, false, false), p.graph->node(p.nodes[a].memory).name));
+  }
+  if (const std::string beside = loops(spatial, true, false); !beside.empty())
+    return refuse(fmt::format("temporal {} beside the grid at {}: only K steps loop there", beside,
+                              p.graph->node(p.nodes[spatial].memory).name));
+  if (const std::string inside = loops(block, false, false); !inside.empty())
+    return refuse(fmt::format("temporal {} in the block's {} tile: a K step is the whole tile",
+                              inside, p.graph->node(p.nodes[block].memory).name));
   GpuGemmTiling t;
   t.block_m = static_cast<int>(subtree_extent(p, block, m, true));
   t.block_n = static_cast<int>(subtree_extent(p, block, n, true));
@@ -97,7 +134,8 @@ std::optional<GpuGemmTiling> gpu_gemm_tiling(const MappingProgram& p, std::strin
   if (t.block_m % 16 || t.block_n % 16 || t.block_k % 16)
     return refuse(fmt::format("block {}x{}x{}: the WMMA kernel needs multiples of 16", t.block_m,
                               t.block_n, t.block_k));
-  // Largest warp tile that leaves 4..16 warps; else the largest at all (1..32 warps). Registers
+  // Largest warp tile that leaves 4..16 warps; else the largest with 4..32. Fewer than 4 warps
+  // leave some of the SM's four schedulers idle, which the model does not describe. Registers
   // bound it too: a thread holds 8 fp32 per 16x16 accumulator fragment, 4 per operand fragment,
   // and about 64 more (ptxas for sm_90: 220 for 64x64 warp tiles, 166 for 48x64), allocated in
   // steps of 8 per thread. An SM's 65536 registers are four files of 16384, one per scheduler,
@@ -114,13 +152,12 @@ std::optional<GpuGemmTiling> gpu_gemm_tiling(const MappingProgram& p, std::strin
       for (int wn : {64, 48, 32, 16}) {
         if (t.block_m % wm || t.block_n % wn) continue;
         const int warps = (t.block_m / wm) * (t.block_n / wn);
-        const bool ok =
-            (pass == 0 ? (warps >= 4 && warps <= 16) : warps <= 32) && fits(wm, wn, warps);
+        const bool ok = warps >= 4 && warps <= (pass == 0 ? 16 : 32) && fits(wm, wn, warps);
         if (ok && wm * wn > best) best = wm * wn, t.warp_m = wm, t.warp_n = wn;
       }
   if (best == 0)
     return refuse(fmt::format(
-        "block {}x{}: no warp tiling within 32 warps and the registers of an SM (16384 per "
+        "block {}x{}: no warp tiling of 4 to 32 warps within the registers of an SM (16384 per "
         "scheduler)",
         t.block_m, t.block_n));
   const int64_t warps = int64_t(t.block_m / t.warp_m) * (t.block_n / t.warp_n);
@@ -169,7 +206,8 @@ GpuSuite gpu_suite(const Workload& workload, const ArchitectureGraph& graph,
     if (gemm && dt != DataType::fp32) {
       // More candidates than wanted: some mappings do not suit the WMMA kernel.
       std::vector<NamedProgram> programs =
-          suite_mappings(op, graph, options.mappings_per_gemm * 3, options.seed, options.mapper);
+          suite_mappings(op, graph, options.mappings_per_gemm * 3, options.seed, options.mapper,
+                         options.gemm_template ? &*options.gemm_template : nullptr);
       size_t taken = 0;
       for (NamedProgram& np : programs) {
         if (taken == options.mappings_per_gemm) break;

@@ -36,6 +36,9 @@ struct GpuSuiteOptions {
   int repetitions = 20;
   bool cold_l2 = true;
   bool cublaslt = true;  // a cuBLASLt job beside each cuBLAS one
+  // The template tilescope-kernel mappings are searched from (the kernel's own schedule,
+  // samples/mappings/nvidia-wmma-kernel-template.yaml); none: the graph's matmul template.
+  std::optional<Mapping> gemm_template;
 };
 
 struct GpuSuiteEntry {

@@ -82,31 +82,74 @@ TEST_CASE("runner results: errors name file and line", "[runner]") {
       "r.jsonl:1:1: 'value' of x: expected a positive number");
 }
 
+namespace {
+
+// qkv_proj (4096 x 2304 x 768) in the shape of the kernel template
+// (samples/mappings/nvidia-wmma-kernel-template.yaml), with the loops given.
+std::string kernel_mapping(const std::string& hbm, const std::string& l2, const std::string& rf) {
+  return "version: 1\nkind: mapping\noperator: qkv_proj\ntree:\n  tile: HBM\n" + hbm +
+         "  children:\n    - tile: L2\n      streamed: true\n      buffers: {C: bypass}\n" + l2 +
+         "      children:\n        - tile: SMEM\n          double_buffer: true\n"
+         "          buffers: {C: bypass}\n          children:\n            - tile: RF\n"
+         "              double_buffer: true\n" +
+         rf +
+         "              children:\n                - op: TensorCore\n"
+         "                  factors: {M: 16, N: 8, K: 16}\n";
+}
+
+}  // namespace
+
 TEST_CASE("the CUDA GEMM's block tile is the tile below the spatial loop over the SMs",
           "[runner]") {
   const std::string samples = TILESCOPE_SAMPLES;
   const ArchitectureGraph graph = load_architecture(samples + "/arch/nvidia-h200.yaml");
   const Operator op = make_gemm("qkv_proj", 4096, 2304, 768, DataType::fp16);
-  // tile L2: spatial {M: 22, N: 12}; below it RF temporal {M: 12/4, N: 24} and the 16x8x16 op
-  const Mapping m = load_mapping(samples + "/mappings/nvidia-h200-bert-base-qkv_proj.yaml");
-  const MappingProgram program = compile_mapping(m, op, graph);
+  auto tiling_of = [&](const std::string& text, std::string& why) {
+    const MappingProgram program = compile_mapping(parse_mapping(text, "m.yaml"), op, graph);
+    return gpu_gemm_tiling(program, &why);
+  };
   std::string why;
-  // 192 x 192 needs 9 warps of 64 x 64 (220 registers a thread): 3 of them share one scheduler's
-  // 16384 registers, which the H200 refused; no other warp tile fits either.
-  CHECK_FALSE(gpu_gemm_tiling(program, &why));
-  CHECK(why.find("block 192x192: no warp tiling") == 0);
-
-  // The same tree with 128 x 128 blocks: 4 warps of 64 x 64.
-  std::string text = mapping_yaml(program, "qkv128", "");
-  text.replace(text.find("spatial: {M: 22, N: 12}"), 23, "spatial: {M: 32, N: 18}");
-  text.replace(text.find("temporal: {M: 12/4, N: 24}"), 26, "temporal: {M: 8, N: 16}");
-  const MappingProgram program128 = compile_mapping(parse_mapping(text, "qkv128.yaml"), op, graph);
-  const auto tiling = gpu_gemm_tiling(program128, &why);
+  // The grid of 32 x 18 blocks of 128 x 128, each walking K in 24 steps of 32, two stages.
+  const auto tiling =
+      tiling_of(kernel_mapping("", "      temporal: {K: 24}\n      spatial: {M: 32, N: 18}\n",
+                               "              temporal: {M: 8, N: 16, K: 2}\n"),
+                why);
   REQUIRE(tiling);
   CHECK(tiling->block_m == 128);
   CHECK(tiling->block_n == 128);
-  CHECK(tiling->block_k == 16);
-  CHECK(tiling->warp_m == 64);
+  CHECK(tiling->block_k == 32);
+  CHECK(tiling->warp_m == 64);  // 4 warps of 64 x 64
   CHECK(tiling->warp_n == 64);
   CHECK(tiling->stages == 2);  // the SMEM tile is double-buffered
+
+  // K split above the grid: partial sums the kernel does not make.
+  CHECK_FALSE(tiling_of(kernel_mapping("  temporal: {K: 2}\n",
+                                       "      temporal: {K: 12}\n      spatial: {M: 32, N: 18}\n",
+                                       "              temporal: {M: 8, N: 16, K: 2}\n"),
+                        why));
+  CHECK(why == "temporal K=2 at HBM above the grid: the kernel does not split K into partial sums");
+  // Blocks that take K in one step, with a loop over M above them: the model would keep each
+  // block's B in shared memory for the next M.
+  CHECK_FALSE(tiling_of(kernel_mapping("  temporal: {M: 2}\n", "      spatial: {M: 16, N: 18}\n",
+                                       "              temporal: {M: 8, N: 16, K: 48}\n"),
+                        why));
+  CHECK(why.find("temporal M=2 at HBM above a grid whose blocks take K in one step") == 0);
+  // The same walk over M with K in 24 steps is the kernel's: each step loads anew.
+  CHECK(tiling_of(kernel_mapping("  temporal: {M: 2}\n",
+                                 "      temporal: {K: 24}\n      spatial: {M: 16, N: 18}\n",
+                                 "              temporal: {M: 8, N: 16, K: 2}\n"),
+                  why));
+
+  // The bundled mapping of the graph's own template splits K at HBM.
+  const Mapping sample = load_mapping(samples + "/mappings/nvidia-h200-bert-base-qkv_proj.yaml");
+  CHECK_FALSE(gpu_gemm_tiling(compile_mapping(sample, op, graph), &why));
+  CHECK(why.find("temporal K=2 at HBM above the grid") == 0);
+
+  // 192 x 192 needs 9 warps of 64 x 64 (220 registers a thread): 3 of them share one scheduler's
+  // 16384 registers, which the H200 refused; no other warp tile of at least 4 warps fits either.
+  CHECK_FALSE(
+      tiling_of(kernel_mapping("", "      temporal: {K: 48}\n      spatial: {M: 22, N: 12}\n",
+                               "              temporal: {M: 12/4, N: 24}\n"),
+                why));
+  CHECK(why.find("block 192x192: no warp tiling of 4 to 32 warps") == 0);
 }
