@@ -126,10 +126,12 @@ Runner add_calibrate(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--tensor-peak", gpu_args->peak,
                   "with --from-runner: the tensor-core rate to put in: wgmma (cuBLAS's, the "
-                  "default) or mma-sync (warp-level mma.sync, what tilescope's own kernels use)")
+                  "default), mma-sync (warp-level mma.sync's peak) or wmma-kernel (what "
+                  "tilescope's own WMMA GEMM kernel reaches on a large GEMM)")
       ->transform(CLI::CheckedTransformer(
           std::map<std::string, TensorPeak>{{"wgmma", TensorPeak::wgmma},
-                                            {"mma-sync", TensorPeak::mma_sync}},
+                                            {"mma-sync", TensorPeak::mma_sync},
+                                            {"wmma-kernel", TensorPeak::wmma_kernel}},
           CLI::ignore_case));
 
   auto host_args = std::make_shared<CalibrateHostArgs>();

@@ -221,6 +221,29 @@ void run_calibration(int device, ActivitySession& session, const LibraryHandles&
         session, [&](cudaStream_t s) { gemm->launch(s); }, reps, 2, nullptr, stream);
     report(f);
   }
+  {  // tilescope's own GEMM kernel at its best: the rate its inner loop reaches on a large GEMM
+     // (blocks of 128 x 128 x 32, 4 warps of 64 x 64, two stages), where nothing but the loop
+     // itself bounds it
+    PlanJob job;
+    job.op = "calibration_wmma_gemm";
+    job.type = "gemm";
+    job.shape = {{"M", 8192}, {"N", 8192}, {"K", 8192}};
+    job.dtype = "fp16";
+    job.impl = Implementation::tilescope;
+    job.block_m = 128;
+    job.block_n = 128;
+    job.block_k = 32;
+    job.warp_m = 64;
+    job.warp_n = 64;
+    job.stages = 2;
+    auto gemm = make_gemm_job(job, handles);
+    Figure f{"tensor_fp16_wmma_kernel_flops", "FLOP/s",
+             "tilescope's WMMA GEMM kernel, 8192^3 fp16, blocks 128x128x32, warps 64x64, 2 stages"};
+    f.work = 2.0 * 8192.0 * 8192.0 * 8192.0;
+    f.timing = time_job(
+        session, [&](cudaStream_t s) { gemm->launch(s); }, reps, 2, nullptr, stream);
+    report(f);
+  }
   {  // mma.sync (WMMA) peak: 4 blocks of 8 warps per SM
     const int iterations = 4096, threads = 256, wmma_blocks = dev.sm_count * 4;
     Figure f{"tensor_fp16_mma_sync_flops", "FLOP/s",

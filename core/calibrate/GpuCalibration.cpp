@@ -96,16 +96,25 @@ GpuCalibration calibrate_gpu_graph(const RunnerResults& results, ArchitectureGra
                      c->method));
   }
   const auto* mma_sync = find_figure(results, "tensor_fp16_mma_sync_flops");
+  const auto* wmma_kernel = find_figure(results, "tensor_fp16_wmma_kernel_flops");
   if (peak == TensorPeak::mma_sync && !mma_sync)
     throw InputError(SourceLocation{results.file, 0, 0},
                      "no tensor_fp16_mma_sync_flops record: the mma.sync peak was asked for, and "
-                     "only runners of version 1 with the WMMA calibration measure it");
+                     "only newer runners measure it");
+  if (peak == TensorPeak::wmma_kernel && !wmma_kernel)
+    throw InputError(SourceLocation{results.file, 0, 0},
+                     "no tensor_fp16_wmma_kernel_flops record: the WMMA kernel's rate was asked "
+                     "for, and only newer runners measure it");
   for (const char* dtype : {"fp16", "bf16"}) {
     // The mma.sync figure is measured in fp16; bf16 runs through the same mma.sync shapes at
     // the same rate (PTX ISA: m16n8k16 for both).
-    const auto* c = peak == TensorPeak::mma_sync
-                        ? mma_sync
-                        : find_figure(results, std::string("tensor_") + dtype + "_flops");
+    const RunnerCalibrationRecord* c = nullptr;
+    if (peak == TensorPeak::mma_sync)
+      c = mma_sync;
+    else if (peak == TensorPeak::wmma_kernel)
+      c = wmma_kernel;
+    else
+      c = find_figure(results, std::string("tensor_") + dtype + "_flops");
     auto id = g.find_node("TensorCore");
     if (!c || !id) continue;
     expect_unit(results, *c, "FLOP/s");
@@ -117,11 +126,16 @@ GpuCalibration calibrate_gpu_graph(const RunnerResults& results, ArchitectureGra
                      c->value * 1e-12, macs, c->method));
   }
   std::string unused;
-  if (mma_sync && peak == TensorPeak::wgmma)
+  if (mma_sync && peak != TensorPeak::mma_sync)
     unused = fmt::format(
         "Measured, not put in: mma.sync peak {:.4g} TFLOP/s ({}); "
         "`--tensor-peak mma-sync` puts it in.",
         mma_sync->value * 1e-12, mma_sync->method);
+  if (wmma_kernel && peak != TensorPeak::wmma_kernel)
+    unused += fmt::format(
+        "{}Measured, not put in: tilescope's WMMA kernel {:.4g} TFLOP/s ({}); "
+        "`--tensor-peak wmma-kernel` puts it in.",
+        unused.empty() ? "" : " ", wmma_kernel->value * 1e-12, wmma_kernel->method);
   // Latencies: a chain of dependent loads from L2, and from HBM through L2. A tile's load pays
   // the sum along its path (HBM->L2->SMEM), so HBM->L2 gets the difference.
   const auto* l2_latency = find_figure(results, "l2_latency");
@@ -144,7 +158,9 @@ GpuCalibration calibrate_gpu_graph(const RunnerResults& results, ArchitectureGra
     note(fmt::format("launch overhead {:.3g} us ({})", c->value * 1e6, c->method));
   }
   if (!device_name.empty()) g.description = device_name + ", calibrated by tilescope-cupti-runner";
-  g.name = g.name + (peak == TensorPeak::mma_sync ? "-measured-mma-sync" : "-measured");
+  g.name += peak == TensorPeak::mma_sync      ? "-measured-mma-sync"
+            : peak == TensorPeak::wmma_kernel ? "-measured-wmma-kernel"
+                                              : "-measured";
 
   out.comment_lines.push_back(fmt::format("Calibrated from {} on {}; base graph {}.", results.file,
                                           device_name.empty() ? "an unnamed device" : device_name,

@@ -10,9 +10,11 @@
 
 namespace ts {
 
-// Which measured tensor-core rate the graph gets: the library's (cuBLAS on Hopper issues wgmma)
-// or warp-level mma.sync's, which tilescope's own WMMA kernels use and which runs slower.
-enum class TensorPeak { wgmma, mma_sync };
+// Which measured tensor-core rate the graph gets: the library's (cuBLAS on Hopper issues wgmma),
+// warp-level mma.sync's (what tilescope's own WMMA kernels issue, slower), or the rate
+// tilescope's WMMA GEMM kernel itself reaches on a large GEMM (its inner loop's instructions
+// besides the mma bound it well below mma.sync's peak).
+enum class TensorPeak { wgmma, mma_sync, wmma_kernel };
 
 struct GpuCalibration {
   ArchitectureGraph graph;

@@ -179,6 +179,14 @@ TEST_CASE("calibrate --from-runner writes a graph with the measured figures", "[
   const std::string mma_text = read_text(mma_out);
   CHECK(mma_text.find("{class: matmul, dtype: fp16, ops_per_cycle: 1010.") != std::string::npos);
   CHECK(mma_text.find("{class: matmul, dtype: bf16, ops_per_cycle: 1010.") != std::string::npos);
+  // 110 TFLOP/s / 2 / 132 SMs / 1.98 GHz = 210.4 MACs per cycle per SM: tilescope's own kernel
+  const RunResult kernel =
+      run_tilescope({"calibrate", "--from-runner", "tests/fixtures/cupti/calibration-results.jsonl",
+                     "--out", mma_out, "--base", kArch, "--tensor-peak", "wmma-kernel"});
+  REQUIRE(kernel.status == 0);
+  CHECK(read_text(mma_out).find("{class: matmul, dtype: fp16, ops_per_cycle: 210.4") !=
+        std::string::npos);
+  CHECK(read_text(mma_out).find("name: nvidia-h200-measured-wmma-kernel") != std::string::npos);
   const RunResult bad =
       run_tilescope({"calibrate", "--from-runner", "tests/fixtures/cupti/calibration-results.jsonl",
                      "--out", mma_out, "--tensor-peak", "hmma"});
@@ -196,8 +204,8 @@ TEST_CASE("the H200 measurements of 2026-11-30 import and calibrate", "[cli][cup
   const std::string folder = "samples/measurements/h200-cupti-2026-11-30/";
   ts::test::TempDir dir("import-h200");
   const std::string db = dir / "results.sqlite";
-  const RunResult r = run_tilescope({"import", "runner", folder + "results-h200-bert-base.jsonl",
-                                     "--db", db, "--arch", kArch});
+  const RunResult r = run_tilescope(
+      {"import", "runner", folder + "results-h200-bert-base.jsonl", "--db", db, "--arch", kArch});
   REQUIRE(r.status == 0);
   const std::vector<std::string> lines = split_lines(r.out);
   REQUIRE(lines.size() == 8);
@@ -208,8 +216,8 @@ TEST_CASE("the H200 measurements of 2026-11-30 import and calibrate", "[cli][cup
   CHECK(correlate_json(db, 3)["overall"]["count"] == 6);
 
   const std::string graph = dir / "h200-measured.yaml";
-  const RunResult c = run_tilescope(
-      {"calibrate", "--from-runner", folder + "calibration.jsonl", "--out", graph, "--base", kArch});
+  const RunResult c = run_tilescope({"calibrate", "--from-runner", folder + "calibration.jsonl",
+                                     "--out", graph, "--base", kArch});
   REQUIRE(c.status == 0);
   CHECK(c.out.find("measured: clock 1.98 GHz") != std::string::npos);
   CHECK(c.out.find("measured: HBM bandwidth 3.982 TB/s") != std::string::npos);
