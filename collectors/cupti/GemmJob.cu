@@ -2,6 +2,7 @@
 // A [B][M][K], B [B][K][N], C [B][M][N], checked against a naive fp32-accumulating kernel.
 #include <mma.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "DeviceError.hpp"
@@ -345,13 +346,18 @@ class GemmJob : public DeviceJob {
     threads_ = warps * 32;
     smem_bytes_ =
         job_.stages * (size_t(bm) * (bk + 8) + size_t(bk) * (bn + 8)) * 2 + size_t(warps) * 256 * 4;
-    int device = 0, max_smem = 0;
+    int device = 0, max_smem = 0, sm_smem = 0;
     TS_CUDA(cudaGetDevice(&device));
     TS_CUDA(cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    TS_CUDA(cudaDeviceGetAttribute(&sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
     if (smem_bytes_ > size_t(max_smem))
       throw DeviceError("block " + std::to_string(bm) + "x" + std::to_string(bn) + "x" +
                         std::to_string(bk) + " needs " + std::to_string(smem_bytes_) +
                         " B of shared memory; the device allows " + std::to_string(max_smem));
+    // One block per SM, as the mapping has one shared-memory tile per SM: a block asks for more
+    // than half of an SM's shared memory, so that no second block fits beside it (a second one
+    // would hide the first one's load latency, which the mapping does not say).
+    smem_bytes_ = std::max(smem_bytes_, std::min(size_t(max_smem), size_t(sm_smem) / 2 + 1024));
     if (job_.dtype == "fp16")
       tiled_dispatch<__half>(true, nullptr);
     else
@@ -359,7 +365,7 @@ class GemmJob : public DeviceJob {
     char text[160];
     std::snprintf(text, sizeof text,
                   "tilescope WMMA GEMM: block %dx%dx%d, warp %dx%d, %d stage(s), %d threads, %zu B "
-                  "shared",
+                  "shared (one block per SM)",
                   bm, bn, bk, job_.warp_m, job_.warp_n, job_.stages, threads_, smem_bytes_);
     algorithm_ = text;
   }

@@ -107,6 +107,12 @@ std::optional<GpuGemmTiling> gpu_gemm_tiling(const MappingProgram& p, std::strin
     return out;
   };
   const bool one_k_step = p.nodes[spatial].temporal[k].full == 1;
+  // The model runs the loops above the grid one after another, each on as many SMs as the grid's
+  // part has blocks; the kernel launches every block at once, and the SMs take them in waves.
+  // The two agree only when each part fills the SMs.
+  int64_t part = 1;
+  for (int d = 0; d < p.ndims; ++d) part *= p.nodes[spatial].spatial[d].full;
+  const int64_t sms = p.graph->node(p.nodes[block].memory).instances;
   for (int a = p.nodes[spatial].parent; a >= 0; a = p.nodes[a].parent) {
     if (p.nodes[a].kind != MappingNodeKind::tile) continue;
     if (p.nodes[a].temporal[k].full > 1)
@@ -114,6 +120,11 @@ std::optional<GpuGemmTiling> gpu_gemm_tiling(const MappingProgram& p, std::strin
           fmt::format("temporal {} at {} above the grid: the kernel does not split K "
                       "into partial sums",
                       loops(a, false, false), p.graph->node(p.nodes[a].memory).name));
+    if (part < sms && !loops(a, false, false).empty())
+      return refuse(
+          fmt::format("temporal {} at {} above a grid part of {} blocks on {} SMs: the "
+                      "kernel runs all of its blocks at once",
+                      loops(a, false, false), p.graph->node(p.nodes[a].memory).name, part, sms));
     if (one_k_step && (p.nodes[a].temporal[m].full > 1 || p.nodes[a].temporal[n].full > 1))
       return refuse(fmt::format(
           "temporal {} at {} above a grid whose blocks take K in one step: the model would keep "
@@ -204,9 +215,9 @@ GpuSuite gpu_suite(const Workload& workload, const ArchitectureGraph& graph,
         "job suite={} op={} type={}{} shape={} dtype={}", workload.name, op.name, op.type,
         op.is_fused() ? " steps=" + steps : std::string(), shape_field(op), dtype);
     if (gemm && dt != DataType::fp32) {
-      // More candidates than wanted: some mappings do not suit the WMMA kernel.
+      // More candidates than wanted: many mappings do not suit the WMMA kernel.
       std::vector<NamedProgram> programs =
-          suite_mappings(op, graph, options.mappings_per_gemm * 3, options.seed, options.mapper,
+          suite_mappings(op, graph, options.mappings_per_gemm * 6, options.seed, options.mapper,
                          options.gemm_template ? &*options.gemm_template : nullptr);
       size_t taken = 0;
       for (NamedProgram& np : programs) {
