@@ -271,27 +271,16 @@ void run_calibration(int device, ActivitySession& session, const LibraryHandles&
                                          sink.as<unsigned>());
           },
           reps, 2, nullptr, stream);
-      const double seconds = t.device_ns.median * 1e-9 / steps;
-      JsonLine timing;
-      timing.add("min", t.device_ns.min)
-          .add("median", t.device_ns.median)
-          .add("max", t.device_ns.max)
-          .add("spread", t.device_ns.spread);
-      JsonLine j;
-      j.add("record", "calibration")
-          .add("runner_version", kRunnerVersion)
-          .add("figure", name)
-          .add("value", seconds)
-          .add("unit", "s")
-          .add("method", method)
-          .add("work_per_repetition", double(steps))
-          .add("repetitions", reps)
-          .add_object("device_ns", timing);
+      Figure f{name, "s", method};
+      f.work = double(steps);
+      f.timing = t;
+      f.value = t.device_ns.median * 1e-9 / steps;  // seconds per load, not work per second
+      f.repetitions = reps;
       char line[200];
       std::snprintf(line, sizeof line, "calibration %-24s %12.4g ns per load (median of %d)", name,
-                    seconds * 1e9, reps);
+                    f.value * 1e9, reps);
       log(line);
-      emit(j.str());
+      emit(format_figure(f));
     };
     const int steps = 16384;
     const int calls = reps + 2;
