@@ -4,8 +4,39 @@
 
 namespace ts {
 
+namespace {
+
+// A graph block saves the layer's input and the output of every operator but the last (whose
+// output is the next layer's input, saved there), each as its split leaves it on one rank;
+// sequence parallelism splits the input and the replicated vector operators' outputs as well
+// (those it runs on tokens / tp).
+// Selective recomputation drops the outputs of the operators it recomputes; full recomputation
+// keeps the input alone.
+std::vector<SavedActivation> graph_saved_activations(const TransformerModel& m,
+                                                     const ParallelStrategy& st) {
+  const int64_t tp = st.tp.value;
+  const double outside = st.sequence_parallel ? static_cast<double>(tp) : 1.0;
+  const double input =
+      2 * static_cast<double>(st.micro_batch.value * m.seq_len * m.hidden) / outside;
+  std::vector<SavedActivation> saved{{"layer input", input}};
+  if (st.recompute == Recompute::full) return saved;
+  const std::vector<BlockOperator>& ops = m.block.operators;
+  for (size_t k = 0; k + 1 < ops.size(); ++k) {
+    const BlockOperator& b = ops[k];
+    if (st.recompute == Recompute::selective && b.recompute_selective) continue;
+    const Operator op = b.on_rank(st.micro_batch.value, tp);
+    const double bytes = op.tensor_bytes(op.stages.back().output);
+    const bool sequence_split = b.split == TensorSplit::none && !b.is_matmul();
+    saved.push_back({b.name + " output", sequence_split ? bytes / outside : bytes});
+  }
+  return saved;
+}
+
+}  // namespace
+
 std::vector<SavedActivation> layer_saved_activations(const TransformerModel& m,
                                                      const ParallelStrategy& st) {
+  if (m.is_graph()) return graph_saved_activations(m, st);
   const double s = static_cast<double>(m.seq_len), b = static_cast<double>(st.micro_batch.value);
   const double h = static_cast<double>(m.hidden), a = static_cast<double>(m.heads);
   const double f = static_cast<double>(m.ffn), t = static_cast<double>(st.tp.value);

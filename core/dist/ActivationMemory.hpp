@@ -17,7 +17,8 @@ struct SavedActivation {
 };
 
 // The tensors one layer saves for its backward pass under the strategy's parallelism and
-// recomputation (full recomputation keeps only the layer's input).
+// recomputation (full recomputation keeps only the layer's input). A graph block saves its
+// input and the output of every operator but the last, as their splits leave them.
 std::vector<SavedActivation> layer_saved_activations(const TransformerModel& model,
                                                      const ParallelStrategy& strategy);
 

@@ -42,8 +42,38 @@ bool is_attention_core(const std::string& name) {
   return false;
 }
 
+bool recomputed_selectively(const TransformerModel& m, const std::string& name) {
+  if (!m.is_graph()) return is_attention_core(name);
+  const BlockOperator* op = m.block.find(name);
+  return op != nullptr && op->recompute_selective;
+}
+
+bool split_by_sequence_parallelism(const TransformerModel& m, const Operator& op) {
+  const bool vector = op.matmul_flops() == 0;
+  if (!m.is_graph()) return vector && !is_attention_core(op.name);
+  const BlockOperator* b = m.block.find(op.name);
+  return vector && b != nullptr && b->split == TensorSplit::none;
+}
+
+std::vector<double> tensor_parallel_all_reduce_bytes(const TransformerModel& m, int64_t micro_batch,
+                                                     int64_t tp) {
+  if (!m.is_graph()) {
+    const double activations = static_cast<double>(micro_batch * m.seq_len * m.hidden) * 2;
+    return {activations, activations};
+  }
+  std::vector<double> bytes;
+  for (const BlockOperator& b : m.block.operators)
+    if (b.split == TensorSplit::row) {
+      // The output is whole on every rank (K was split): each holds a partial sum of it.
+      const Operator op = b.on_rank(micro_batch, tp);
+      bytes.push_back(op.tensor_bytes(op.stages.back().output));
+    }
+  return bytes;
+}
+
 std::vector<Operator> layer_forward_operators(const TransformerModel& m, int64_t micro_batch,
                                               int64_t tp, bool decoder) {
+  if (m.is_graph()) return m.block.forward_operators(micro_batch, tp);
   const int64_t b = micro_batch, h = m.hidden, s = m.seq_len, tokens = b * s;
   std::vector<Operator> ops;
   ops.push_back(make_vector_op("ln_attn", "layernorm", tokens, h));
@@ -83,6 +113,18 @@ Operator logits_operator(const TransformerModel& m, int64_t micro_batch, int64_t
 
 double iteration_matmul_flops(const TransformerModel& m, int64_t global_batch,
                               Recompute recompute) {
+  if (m.is_graph()) {
+    double fwd = 0, marked = 0;
+    for (const Operator& op : m.block.forward_operators(global_batch, 1)) {
+      fwd += op.matmul_flops();
+      if (recomputed_selectively(m, op.name)) marked += op.matmul_flops();
+    }
+    const auto layers = static_cast<double>(m.layers);
+    double total = 3 * layers * fwd;
+    if (recompute == Recompute::full) total += layers * fwd;
+    if (recompute == Recompute::selective) total += layers * marked;
+    return total;
+  }
   const int64_t decoders = m.family == ModelFamily::t5 ? m.layers / 2 : 0;
   // One encoder-type layer and, for t5, one decoder layer, times their counts.
   auto layer_flops = [&](bool decoder, double& core) {

@@ -121,6 +121,8 @@ LayerTime layer_forward_time(const TransformerModel& model, int64_t micro_batch,
   LayerTime layer;
   for (const Operator& op : layer_forward_operators(model, micro_batch, tp, decoder)) {
     OperatorTime t = operator_time(op, device, source);
+    t.recomputed_selectively = recomputed_selectively(model, op.name);
+    t.split_by_sequence_parallelism = split_by_sequence_parallelism(model, op);
     layer.forward_s += t.seconds;
     layer.matmul_flops += t.matmul_flops;
     layer.operators.push_back(std::move(t));

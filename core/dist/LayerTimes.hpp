@@ -19,6 +19,10 @@ struct OperatorTime {
   double seconds = 0;
   double matmul_flops = 0;
   std::string bound_by;
+  // Set by layer_forward_time (LayerOperators.hpp says which operators): selective
+  // recomputation recomputes it; sequence parallelism splits its time over the tp ranks.
+  bool recomputed_selectively = false;
+  bool split_by_sequence_parallelism = false;
 };
 
 struct LayerTime {

@@ -6,6 +6,20 @@ ModelState model_state_per_gpu(const TransformerModel& m, const ParallelStrategy
                                PipelineStage stage) {
   const double tp = static_cast<double>(s.tp.value), pp = static_cast<double>(s.pp.value);
   const double dp = static_cast<double>(s.dp.value), h = static_cast<double>(m.hidden);
+  using B = ModelStateBytesPerParameter;
+  if (m.is_graph()) {
+    // A graph block: each GEMM's weight as its split says, the extra parameters replicated; no
+    // embedding on any stage.
+    ModelState st;
+    st.parameters = static_cast<double>(m.layers) / pp * m.block.parameters_per_rank(s.tp.value);
+    auto shard = [&](int zero_stage, double per_parameter) {
+      return st.parameters * per_parameter / (s.zero.value >= zero_stage ? dp : 1.0);
+    };
+    st.weight_bytes = shard(3, B::weights);
+    st.gradient_bytes = shard(2, B::gradients);
+    st.optimizer_bytes = shard(1, B::optimizer);
+    return st;
+  }
   // What is not in the layers: embedding, positions, final norm.
   TransformerModel bare = m;
   bare.layers = 0;
@@ -24,7 +38,6 @@ ModelState model_state_per_gpu(const TransformerModel& m, const ParallelStrategy
     st.parameters +=
         static_cast<double>(m.vocab) * h / static_cast<double>(s.embedding_tensor_parallel()) +
         positions_and_norm;
-  using B = ModelStateBytesPerParameter;
   // ZeRO shards a parameter's state over the ranks that hold copies of it: all dp ranks for the
   // dense part, the dp / ep ranks of an expert's data-parallel group for the experts.
   const double dense = st.parameters - st.expert_parameters;

@@ -153,6 +153,11 @@ void check_strategy_fits(const ParallelStrategy& s, const TransformerModel& m, i
                                  "pipeline_parallel.degree = {} x {} x {} = {}, but the cluster "
                                  "has {} GPUs",
                                  s.dp.value, s.tp.value, s.pp.value, s.gpus(), gpus));
+  if (m.is_graph() && s.embedding_tp.value > 0)
+    throw InputError(s.embedding_tp.where,
+                     fmt::format("model '{}' is a graph of operators without an embedding to "
+                                 "override",
+                                 m.name));
   if (s.embedding_tp.value > 0 && s.tp.value % s.embedding_tp.value != 0)
     throw InputError(s.embedding_tp.where,
                      fmt::format("the embedding's tensor_parallel.degree {} does not divide the "
@@ -163,7 +168,21 @@ void check_strategy_fits(const ParallelStrategy& s, const TransformerModel& m, i
                      fmt::format("the embedding's tensor_parallel.degree {} does not divide the "
                                  "vocabulary of {}",
                                  s.embedding_tp.value, m.vocab));
-  if (m.heads % s.tp.value != 0)
+  if (m.is_graph()) {
+    // Every split dimension of the block, at the strategy's micro-batch, is a whole number of
+    // tp-ths.
+    for (const BlockOperator& op : m.block.operators) {
+      if (op.split == TensorSplit::none) continue;
+      const std::string dim = op.split_dimension();
+      const int64_t size = op.size(dim, s.micro_batch.value);
+      if (size % s.tp.value != 0)
+        throw InputError(s.tp.where,
+                         fmt::format("tensor_parallel.degree {} does not divide {} = {} of "
+                                     "operator '{}' (split: {}, {}) of model '{}'",
+                                     s.tp.value, dim, size, op.name, to_string(op.split),
+                                     format_location(op.where), m.name));
+    }
+  } else if (m.heads % s.tp.value != 0)
     throw InputError(s.tp.where,
                      fmt::format("tensor_parallel.degree {} does not divide the {} heads of "
                                  "model '{}'",

@@ -67,7 +67,9 @@ ParallelStrategy load_parallel_strategy(const std::string& path);
 // degree that does not divide the heads, more pipeline stages (times chunks) than layers or a
 // layer count they do not divide, a global batch that micro-batches and data parallelism do not
 // divide, expert parallelism that does not divide the experts or the data-parallel degree, an
-// override of more layers than a pipeline chunk holds.
+// override of more layers than a pipeline chunk holds. For a graph model, instead of the heads:
+// a tensor-parallel degree that does not divide a split dimension of a block operator (at the
+// micro-batch), and an embedding override (it has no embedding).
 void check_strategy_fits(const ParallelStrategy& s, const TransformerModel& model, int64_t gpus);
 
 }  // namespace ts

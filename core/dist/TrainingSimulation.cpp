@@ -139,12 +139,14 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
 
   // Tensor-parallel groups sit inside a node when they fit; otherwise they cross the NICs.
   const ClusterLink& tp_link = tp <= cluster.devices_per_node ? cluster.intra_node : cluster.nic;
-  // Per layer, forward: two all-reduces of the layer's activations (after the attention
-  // projection and after the MLP), or with sequence parallelism two reduce-scatters and two
-  // all-gathers, which move the same bytes. Backward: the same again.
-  const double tp_collective = ring_time(CollectiveKind::all_reduce, tp, act_bytes, tp_link,
-                                         cluster, 1, tp > cluster.devices_per_node, 1);
-  const double tp_per_layer_fwd = 2 * tp_collective;
+  // Per layer, forward: a transformer's two all-reduces of the layer's activations (after the
+  // attention projection and after the MLP), a graph block's one after each row-split operator,
+  // or with sequence parallelism as many reduce-scatters and all-gathers, which move the same
+  // bytes. Backward: the same again.
+  double tp_per_layer_fwd = 0;
+  for (const double bytes : tensor_parallel_all_reduce_bytes(m, mb, tp))
+    tp_per_layer_fwd += ring_time(CollectiveKind::all_reduce, tp, bytes, tp_link, cluster, 1,
+                                  tp > cluster.devices_per_node, 1);
   // Expert parallelism: each MoE layer sends every routed token to its expert's rank and the
   // result back, two all-to-alls forward and two backward among the ep ranks (a tp-th of the
   // routed tokens per rank), inside a node when the tp x ep GPUs fit in one.
@@ -159,15 +161,17 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   }
 
   // One layer's operators on one shard, from the tile model. With sequence parallelism the
-  // vector operators outside the attention core run on a tp-th of the tokens.
+  // vector operators outside the tensor-parallel regions (a transformer's outside the attention
+  // core, a graph block's replicated ones) run on a tp-th of the tokens. `core_fwd` is what
+  // selective recomputation runs again.
   const LayerTime layer = layer_forward_time(m, mb, tp, device, false, times);
   double layer_fwd = 0, core_fwd = 0;
   for (const OperatorTime& op : layer.operators) {
-    const bool core = is_attention_core(op.name);
-    const bool vector = op.matmul_flops == 0;
-    const double t = (s.sequence_parallel && vector && !core) ? op.seconds / tp : op.seconds;
+    const double t = (s.sequence_parallel && op.split_by_sequence_parallelism)
+                         ? op.seconds / static_cast<double>(tp)
+                         : op.seconds;
     layer_fwd += t;
-    if (core) core_fwd += t;
+    if (op.recomputed_selectively) core_fwd += t;
   }
   const double layers_per_chunk = static_cast<double>(m.layers) / static_cast<double>(pp * v);
   const double chunk_fwd = layers_per_chunk * (layer_fwd + tp_per_layer_fwd + ep_per_layer_fwd);
@@ -184,8 +188,12 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
 
   // The output layer and loss on the last stage: its own GEMM (split by vocabulary columns),
   // forward and twice that backward. Spread over the stage's chunks as an approximation.
+  // A graph model has no output layer.
   const double logits_fwd =
-      operator_time(logits_operator(m, mb, s.embedding_tensor_parallel()), device, times).seconds;
+      m.is_graph()
+          ? 0
+          : operator_time(logits_operator(m, mb, s.embedding_tensor_parallel()), device, times)
+                .seconds;
 
   // Activations and gradients between stages: a tp-th of the activations per rank (Megatron's
   // scatter-gather), over the NICs when consecutive stages sit on different nodes.

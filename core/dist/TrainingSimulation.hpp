@@ -1,13 +1,14 @@
 #pragma once
 // One training iteration of a model under a strategy on a cluster, simulated. This first engine
 // times each pipeline stage's forward and backward work from the tile model (layer operators on
-// the device graph), adds the tensor-parallel collectives of every layer on the intra-node links
-// (or the NICs when a tensor-parallel group spans nodes), runs the pipeline schedule on the
-// task-graph executor with activations and gradients crossing between stages, then the
-// data-parallel gradient all-reduce and the optimizer step. Memory per GPU is the model state
-// plus the activations the schedule keeps. Data-parallel replicas are identical, so one
-// pipeline stands for all of them unless SimulationOptions says otherwise. Not yet modelled:
-// link sharing between concurrent flows, compute/communication interference, memory over time.
+// the device graph: a transformer's, or a graph model's block), adds the tensor-parallel
+// collectives of every layer on the intra-node links (or the NICs when a tensor-parallel group
+// spans nodes), runs the pipeline schedule on the task-graph executor with activations and
+// gradients crossing between stages, then the data-parallel gradient all-reduce and the optimizer
+// step. Memory per GPU is the model state plus the activations the schedule keeps. Data-parallel
+// replicas are identical, so one pipeline stands for all of them unless SimulationOptions says
+// otherwise. Not yet modelled: link sharing between concurrent flows, compute/communication
+// interference, memory over time.
 #include <string>
 #include <vector>
 

@@ -16,6 +16,8 @@ std::string_view to_string(ModelFamily family) {
       return "bert";
     case ModelFamily::t5:
       return "t5";
+    case ModelFamily::graph:
+      return "graph";
   }
   return "gpt";
 }
@@ -28,6 +30,7 @@ double TransformerModel::expert_parameters_per_layer() const {
 }
 
 double TransformerModel::parameters() const {
+  if (is_graph()) return static_cast<double>(layers) * block.parameters();
   const double h = static_cast<double>(hidden), f = static_cast<double>(ffn);
   const bool biases = family != ModelFamily::llama;
   // Attention: Q, K, V and the output projection, h x h each, with biases.
@@ -63,9 +66,34 @@ ModelFamily family_at(const YamlSource& src, const YAML::Node& node) {
   src.fail(node, "unknown family '" + text + "'; expected gpt, llama, bert or t5");
 }
 
+// `family: graph`: the sizes that pass between layers and the block of one layer.
+TransformerModel read_graph_model(const YamlSource& src) {
+  const YAML::Node& root = src.root();
+  src.check_keys(root,
+                 {"version", "kind", "name", "description", "family", "layers", "hidden", "seq_len",
+                  "block", "parameters_per_layer"},
+                 "a graph model");
+  TransformerModel m;
+  m.file = src.file();
+  m.where = src.where(root);
+  m.name = src.text_or(root, "name", file_stem(src.file()));
+  m.family = ModelFamily::graph;
+  auto size = [&](std::string_view key) {
+    return src.positive_integer(src.require(root, key, "a graph model"), key);
+  };
+  m.layers = size("layers");
+  m.layers_where = src.where(root["layers"]);
+  m.hidden = size("hidden");
+  m.seq_len = size("seq_len");
+  m.block = read_graph_block(src, root, m.seq_len, m.hidden);
+  return m;
+}
+
 TransformerModel read_model(const YamlSource& src) {
   src.check_header("model");
   const YAML::Node& root = src.root();
+  if (const YAML::Node f = root["family"]; f.IsDefined() && f.IsScalar() && f.Scalar() == "graph")
+    return read_graph_model(src);
   src.check_keys(root,
                  {"version", "kind", "name", "description", "family", "layers", "hidden", "heads",
                   "ffn", "vocab", "seq_len", "experts", "top_k"},
