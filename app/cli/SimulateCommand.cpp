@@ -149,7 +149,9 @@ Runner add_simulate(CLI::App& app) {
   auto args = std::make_shared<SimulateArgs>();
   CLI::App* cmd = app.add_subcommand(
       "simulate", "Simulate one training iteration of a model under a strategy on a cluster");
-  cmd->add_option("--model", args->model, "transformer model (kind: model)")->required();
+  cmd->add_option("--model", args->model,
+                  "model (kind: model): a transformer family or a graph of operators")
+      ->required();
   cmd->add_option("--strategy", args->strategy, "parallel strategy (kind: strategy)")->required();
   cmd->add_option("--cluster", args->cluster, "cluster (kind: cluster)")->required();
   cmd->add_option("--format", args->format, "output format")

@@ -50,7 +50,9 @@ bool recomputed_selectively(const TransformerModel& m, const std::string& name) 
 
 bool split_by_sequence_parallelism(const TransformerModel& m, const Operator& op) {
   const bool vector = op.matmul_flops() == 0;
-  if (!m.is_graph()) return vector && !is_attention_core(op.name);
+  // The MLP's activation works on its ffn / tp shard, inside the tensor-parallel region: it is
+  // split already, not again by sequence.
+  if (!m.is_graph()) return vector && !is_attention_core(op.name) && op.name != "mlp_act";
   const BlockOperator* b = m.block.find(op.name);
   return vector && b != nullptr && b->split == TensorSplit::none;
 }

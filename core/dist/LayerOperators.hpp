@@ -31,7 +31,8 @@ bool is_attention_core(const std::string& name);
 bool recomputed_selectively(const TransformerModel& model, const std::string& name);
 // Whether sequence parallelism splits an operator of `layer_forward_operators` over the
 // tensor-parallel ranks (on tokens / tp): in a transformer, the vector operators outside the
-// attention core; in a graph block, the replicated (`split: none`) vector operators.
+// tensor-parallel regions (layernorms, bias-dropout-adds); in a graph block, the replicated
+// (`split: none`) vector operators.
 bool split_by_sequence_parallelism(const TransformerModel& model, const Operator& op);
 
 // The tensor-parallel all-reduces of one layer's forward pass, their bytes each (16-bit): a

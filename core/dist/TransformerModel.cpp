@@ -63,7 +63,7 @@ ModelFamily family_at(const YamlSource& src, const YAML::Node& node) {
                                            ModelFamily::t5};
   for (ModelFamily f : all)
     if (text == to_string(f)) return f;
-  src.fail(node, "unknown family '" + text + "'; expected gpt, llama, bert or t5");
+  src.fail(node, "unknown family '" + text + "'; expected gpt, llama, bert, t5 or graph");
 }
 
 // `family: graph`: the sizes that pass between layers and the block of one layer.

@@ -187,7 +187,7 @@ TEST_CASE("malformed model and strategy files are reported where they are wrong"
     const InputError e = input_error_of(
         [&] { parse_transformer_model("version: 1\nkind: model\nfamily: mamba\n", "m.yaml"); });
     CHECK(e.where().line == 3);
-    CHECK(e.message() == "unknown family 'mamba'; expected gpt, llama, bert or t5");
+    CHECK(e.message() == "unknown family 'mamba'; expected gpt, llama, bert, t5 or graph");
   }
   SECTION("an unknown schedule") {
     const InputError e = input_error_of([&] {
