@@ -26,6 +26,13 @@ TrainingSimulation simulate(const std::string& model, const std::string& mode,
       load_parallel_strategy(sample("/dist/strategies/" + model + "-" + mode + ".yaml")), cluster);
 }
 
+// The seconds of one line of a simulation's breakdown (-1 when it has no such line).
+double seconds_of(const TrainingSimulation& r, const std::string& what) {
+  for (const TimeShare& t : r.breakdown)
+    if (t.what == what) return t.seconds;
+  return -1.0;
+}
+
 }  // namespace
 
 TEST_CASE("sequence parallelism with selective recomputation beats full recomputation",
@@ -176,10 +183,7 @@ recompute: selective
     CHECK(all.simulated_tasks > 4 * shortcut.simulated_tasks);
     CHECK(all.iteration_s == Approx(shortcut.iteration_s).epsilon(0.001));
     // The all-reduce is a real part of the iteration here, not a rounding error.
-    double dp = 0;
-    for (const TimeShare& t : all.breakdown)
-      if (t.what == "data-parallel all-reduce") dp = t.seconds;
-    CHECK(dp > 0.01 * all.iteration_s);
+    CHECK(seconds_of(all, "data-parallel all-reduce") > 0.01 * all.iteration_s);
   }
 }
 
@@ -272,11 +276,6 @@ recompute: none
   const OperatorTimeSource roofline = parse_operator_time_source("roofline:0.8");
   const TrainingSimulation one = simulate_training(m, strategy(1), selene, roofline);
   const TrainingSimulation eight = simulate_training(m, strategy(8), selene, roofline);
-  auto share = [](const TrainingSimulation& r, const std::string& what) {
-    for (const TimeShare& t : r.breakdown)
-      if (t.what == what) return t.seconds;
-    return -1.0;
-  };
   // Each expert's MLP: up and down, 2 x 1024 x 4096 weights plus 4096 + 1024 biases; 8 layers
   // of 8 experts. On ep 8 a GPU keeps one expert of each layer: 7/8 of them fewer, at 18 bytes
   // per parameter (weights, gradients, optimizer state; no ZeRO).
@@ -287,11 +286,12 @@ recompute: none
   // at 230 GB/s plus 3.4 us each. 2 micro-batches per GPU (16 over 8 replicas).
   const double bytes = 2048.0 * 2 * 1024 * 2;
   const double all_to_all = 7 * (bytes / 8 / 230e9 + 3.4e-6);
-  CHECK(share(one, "expert-parallel communication") == 0);
-  CHECK(share(eight, "expert-parallel communication") ==
+  CHECK(seconds_of(one, "expert-parallel communication") == 0);
+  CHECK(seconds_of(eight, "expert-parallel communication") ==
         Approx(8 * 4 * all_to_all * 2).epsilon(1e-9));
   // Each GPU of ep 8 holds experts no other replica has: only the dense gradients go round.
-  CHECK(share(eight, "data-parallel all-reduce") < 0.5 * share(one, "data-parallel all-reduce"));
+  CHECK(seconds_of(eight, "data-parallel all-reduce") <
+        0.5 * seconds_of(one, "data-parallel all-reduce"));
 
   // Without the symmetry shortcut the expert gradients go round their own groups (every
   // ep-th replica), after the dense ring, and the answer is the same.
@@ -326,10 +326,7 @@ recompute: selective
   const double k = 4, N = 4;
   const double expected = 2 * (k - 1) / k * S / 230e9 + 2 * (N - 1) / N * (S / k) / 25e9 +
                           2 * (k - 1) * 3.4e-6 + 2 * (N - 1) * 9.6e-6;
-  double dp = 0;
-  for (const TimeShare& t : r.breakdown)
-    if (t.what == "data-parallel all-reduce") dp = t.seconds;
-  CHECK(dp == Approx(expected).epsilon(1e-9));
+  CHECK(seconds_of(r, "data-parallel all-reduce") == Approx(expected).epsilon(1e-9));
   SimulationOptions every;
   every.exploit_symmetry = false;
   CHECK(simulate_training(m, s, selene, roofline, every).iteration_s ==
@@ -405,10 +402,8 @@ recompute: selective
 )",
                                                      "dp4.yaml");
   const OperatorTimeSource roofline = parse_operator_time_source("roofline:0.8");
-  auto dp_seconds = [&](const TrainingSimulation& r) {
-    for (const TimeShare& t : r.breakdown)
-      if (t.what == "data-parallel all-reduce") return t.seconds;
-    return 0.0;
+  auto dp_seconds = [](const TrainingSimulation& r) {
+    return seconds_of(r, "data-parallel all-reduce");
   };
   const double flat = dp_seconds(simulate_training(m, s, selene, roofline));
   selene.switch_levels = {{2, 4, {}}, {560, 1, {}}};
