@@ -66,6 +66,19 @@ ModelFamily family_at(const YamlSource& src, const YAML::Node& node) {
   src.fail(node, "unknown family '" + text + "'; expected gpt, llama, bert, t5 or graph");
 }
 
+// What every model file has: its name and where it was written, its layers and hidden size.
+TransformerModel read_common(const YamlSource& src, std::string_view what) {
+  const YAML::Node& root = src.root();
+  TransformerModel m;
+  m.file = src.file();
+  m.where = src.where(root);
+  m.name = src.text_or(root, "name", file_stem(src.file()));
+  m.layers = src.positive_integer(src.require(root, "layers", what), "layers");
+  m.layers_where = src.where(root["layers"]);
+  m.hidden = src.positive_integer(src.require(root, "hidden", what), "hidden");
+  return m;
+}
+
 // `family: graph`: the sizes that pass between layers and the block of one layer.
 TransformerModel read_graph_model(const YamlSource& src) {
   const YAML::Node& root = src.root();
@@ -73,18 +86,9 @@ TransformerModel read_graph_model(const YamlSource& src) {
                  {"version", "kind", "name", "description", "family", "layers", "hidden", "seq_len",
                   "block", "parameters_per_layer"},
                  "a graph model");
-  TransformerModel m;
-  m.file = src.file();
-  m.where = src.where(root);
-  m.name = src.text_or(root, "name", file_stem(src.file()));
+  TransformerModel m = read_common(src, "a graph model");
   m.family = ModelFamily::graph;
-  auto size = [&](std::string_view key) {
-    return src.positive_integer(src.require(root, key, "a graph model"), key);
-  };
-  m.layers = size("layers");
-  m.layers_where = src.where(root["layers"]);
-  m.hidden = size("hidden");
-  m.seq_len = size("seq_len");
+  m.seq_len = src.positive_integer(src.require(root, "seq_len", "a graph model"), "seq_len");
   m.block = read_graph_block(src, root, m.seq_len, m.hidden);
   return m;
 }
@@ -98,17 +102,12 @@ TransformerModel read_model(const YamlSource& src) {
                  {"version", "kind", "name", "description", "family", "layers", "hidden", "heads",
                   "ffn", "vocab", "seq_len", "experts", "top_k"},
                  "a model");
-  TransformerModel m;
-  m.file = src.file();
-  m.where = src.where(root);
-  m.name = src.text_or(root, "name", file_stem(src.file()));
-  m.family = family_at(src, src.require(root, "family", "a model"));
+  const ModelFamily family = family_at(src, src.require(root, "family", "a model"));
+  TransformerModel m = read_common(src, "a model");
+  m.family = family;
   auto size = [&](std::string_view key) {
     return src.positive_integer(src.require(root, key, "a model"), key);
   };
-  m.layers = size("layers");
-  m.layers_where = src.where(root["layers"]);
-  m.hidden = size("hidden");
   m.heads = size("heads");
   m.heads_where = src.where(root["heads"]);
   m.ffn = size("ffn");
