@@ -440,9 +440,9 @@ class Evaluator {
       for (size_t j = 0; j < f.path.size(); ++j) {
         const double bw = g_.effective_bandwidth(f.path[j], cs.par);
         steady[f.local_slots[j]] += bytes * cs.store_fraction[k] / bw;
-        first[f.local_slots[j]] += bytes / bw;
+        first[f.local_slots[j]] += bytes * std::min(1.0, cs.store_fraction[k]) / bw;
       }
-      store_latency = std::max(store_latency, f.latency_s);
+      store_latency = std::max(store_latency, f.latency_s * std::min(1.0, cs.store_fraction[k]));
     }
     double drain = 0;
     for (size_t j = 0; j < slots; ++j) {
