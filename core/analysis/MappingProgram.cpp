@@ -146,6 +146,7 @@ class Compiler {
     ProgramNode& n = p_.nodes[id];
     n.memory = resolve_node(graph_, m.memory, NodeKind::memory, m.where);
     n.slot_instances = graph_.node(n.memory).instances;
+    n.slot_dynamic = graph_.node(n.memory).dynamic_dispatch;
     n.double_buffer = m.double_buffer;
     n.double_buffer_free = m.double_buffer_free;
     n.streamed = m.streamed;
@@ -190,6 +191,7 @@ class Compiler {
     n.compute = resolve_node(graph_, m.compute, NodeKind::compute, m.where);
     const ArchNode& unit = graph_.node(n.compute);
     n.slot_instances = unit.instances;
+    n.slot_dynamic = unit.dynamic_dispatch;
     if (!m.stage.empty()) {
       for (size_t s = 0; s < op_.stages.size(); ++s)
         if (op_.stages[s].name == m.stage) n.stage = static_cast<int>(s);
@@ -527,6 +529,7 @@ class Compiler {
       for (int c : n.children)
         if (p_.nodes[c].kind != MappingNodeKind::trans) {
           n.slot_instances = p_.nodes[c].slot_instances;
+          n.slot_dynamic = p_.nodes[c].slot_dynamic;
           break;
         }
     }

@@ -82,6 +82,7 @@ struct ProgramNode {
 
   // Instances that children of the parent's spatial loops are spread over.
   int64_t slot_instances = 1;
+  bool slot_dynamic = false;  // those instances take parts as they free up (ArchNode)
 };
 
 struct MappingProgram {

@@ -329,9 +329,11 @@ class Evaluator {
       int64_t active = 1;
       if (node.kind == MappingNodeKind::tile) {
         int64_t instances = 1;
+        bool dynamic = false;
         for (int c : node.children)
           if (p_.nodes[c].kind != MappingNodeKind::trans) {
             instances = p_.nodes[c].slot_instances;
+            dynamic = p_.nodes[c].slot_dynamic;
             break;
           }
         s.slots = std::max<int64_t>(1, instances / std::max<int64_t>(1, s.par));
@@ -339,6 +341,15 @@ class Evaluator {
         for (int d = 0; d < p_.ndims; ++d) s.spread *= node.spatial[d].full;
         s.waves = (s.spread + s.slots - 1) / s.slots;
         active = std::min(s.spread, s.slots);
+        s.pooled_parts = 0;
+        if (dynamic && s.spread > 1) {
+          s.pooled_parts = 1;
+          for (int d = 0; d < p_.ndims; ++d)
+            s.pooled_parts *= (s.tiles_above[d] - 1) * static_cast<double>(node.spatial[d].full) +
+                              static_cast<double>(node.spatial[d].tail);
+          // Parts of later iterations run beside this one's and share the edges with it.
+          active = std::min<int64_t>(static_cast<int64_t>(s.pooled_parts), s.slots);
+        }
       }
       for (int c : node.children) {
         NodeScratch& cs = e_.nodes[c];
@@ -676,7 +687,14 @@ class Evaluator {
           spread *= k;
           if (tail && k == 1) child_mode |= DimMask(1) << d;
         }
-        const double waves = static_cast<double>((spread + s.slots - 1) / s.slots);
+        // Lockstep: this iteration's parts in whole waves. Dynamic dispatch: instances pick up
+        // parts of the next iterations as they free up, so only the pool's last wave is partial
+        // and each iteration takes its share of the pool's waves.
+        double waves = static_cast<double>((spread + s.slots - 1) / s.slots);
+        if (s.pooled_parts > 0) {
+          const double slots = static_cast<double>(s.slots);
+          waves = static_cast<double>(spread) * std::ceil(s.pooled_parts / slots) / s.pooled_parts;
+        }
         Unit u;
         bool first = true;
         for (int c : node.children) {

@@ -34,6 +34,8 @@ struct NodeScratch {
   int64_t slots = 1;   // child instances available per instance of this level
   int64_t spread = 1;  // spatial children per iteration (full case)
   int64_t waves = 1;
+  // Under dynamic dispatch: the spatial parts of all iterations above (0 under lockstep).
+  double pooled_parts = 0;
   std::array<double, kMaxTensors> load_fraction{};   // per flow of `loads`
   std::array<double, kMaxTensors> store_fraction{};  // per flow of `stores`
 };

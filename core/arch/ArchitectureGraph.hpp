@@ -43,6 +43,11 @@ struct ArchNode {
   // Reads and writes together (an HBM stack's one figure); 0: none. Concurrent loads and stores
   // through this memory share it, which separate read and write ports cannot express.
   double port_bytes_per_s = 0;
+  // Instances take the next part of a spatial loop as soon as they are free (a GPU's block
+  // scheduler hands a kernel's thread blocks to SMs this way): the parts of every iteration of
+  // the tiles above form one pool, and waves are counted over that pool, not per iteration.
+  // False (`lockstep`): each iteration's parts run in waves of their own.
+  bool dynamic_dispatch = false;
   // compute
   std::vector<ComputeCapability> capabilities;
   SourceLocation where;

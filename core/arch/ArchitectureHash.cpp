@@ -17,6 +17,7 @@ uint64_t ArchitectureGraph::content_hash() const {
     h.add_string(n.name);
     h.add_i64(static_cast<int64_t>(n.kind));
     h.add_i64(n.instances);
+    h.add_i64(n.dynamic_dispatch ? 1 : 0);
     h.add_double(n.clock_hz);
     h.add_double(n.capacity_bytes);
     h.add_i64(n.word_bytes);

@@ -101,7 +101,7 @@ void ArchitectureReader::read_node(const YAML::Node& n) {
   std::string label = label_of(n, "node", "name");
   src_.check_keys(n,
                   {"name", "type", "clock", "instances", "capacity", "word_bytes", "read_bandwidth",
-                   "write_bandwidth", "bandwidth", "operations"},
+                   "write_bandwidth", "bandwidth", "dispatch", "operations"},
                   label);
   ArchNode node;
   YAML::Node name = src_.require(n, "name", label);
@@ -117,6 +117,13 @@ void ArchitectureReader::read_node(const YAML::Node& n) {
   node.kind = kind == "memory" ? NodeKind::memory : NodeKind::compute;
   node.instances = src_.positive_integer_or(n, "instances", 1);
   node.clock_hz = n["clock"].IsDefined() ? frequency_at(src_, n["clock"], "clock") : g_.clock_hz;
+  if (YAML::Node d = n["dispatch"]; d.IsDefined()) {
+    const std::string how = src_.text(d, "dispatch");
+    if (how != "dynamic" && how != "lockstep")
+      src_.fail(d, "unknown dispatch '" + how + "' for node '" + node.name +
+                       "'; expected dynamic (instances take the next part when free) or lockstep");
+    node.dynamic_dispatch = how == "dynamic";
+  }
   if (node.kind == NodeKind::memory)
     read_memory(node, n);
   else

@@ -107,9 +107,10 @@ std::optional<GpuGemmTiling> gpu_gemm_tiling(const MappingProgram& p, std::strin
     return out;
   };
   const bool one_k_step = p.nodes[spatial].temporal[k].full == 1;
-  // The model runs the loops above the grid one after another, each on as many SMs as the grid's
-  // part has blocks; the kernel launches every block at once, and the SMs take them in waves.
-  // The two agree only when each part fills the SMs.
+  // The kernel launches every block at once, and the SMs take them in waves. A graph whose SMs
+  // take blocks as they free up (`dispatch: dynamic`) pools the parts of the loops above the grid
+  // the same way; under lockstep the model runs those loops one after another, each on as many
+  // SMs as the grid's part has blocks, and the two agree only when each part fills the SMs.
   int64_t part = 1;
   for (int d = 0; d < p.ndims; ++d) part *= p.nodes[spatial].spatial[d].full;
   const int64_t sms = p.graph->node(p.nodes[block].memory).instances;
@@ -120,7 +121,7 @@ std::optional<GpuGemmTiling> gpu_gemm_tiling(const MappingProgram& p, std::strin
           fmt::format("temporal {} at {} above the grid: the kernel does not split K "
                       "into partial sums",
                       loops(a, false, false), p.graph->node(p.nodes[a].memory).name));
-    if (part < sms && !loops(a, false, false).empty())
+    if (!p.nodes[block].slot_dynamic && part < sms && !loops(a, false, false).empty())
       return refuse(
           fmt::format("temporal {} at {} above a grid part of {} blocks on {} SMs: the "
                       "kernel runs all of its blocks at once",

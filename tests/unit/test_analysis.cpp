@@ -613,6 +613,75 @@ TEST_CASE("a wider accumulator widens C only where the unit writes it", "[analys
   CHECK(dram_wide == Approx(dram_plain));
 }
 
+TEST_CASE("under dynamic dispatch the parts of every iteration above share their waves",
+          "[analysis]") {
+  // DRAM -> L2 -> SRAM (4 instances) -> PE (4), every edge fast enough that the PE's 1024 cycles
+  // per 64-row tile dominate. mm256 is 4 such tiles: a DRAM loop of 2 walks a grid of 2 parts.
+  // Lockstep: each DRAM iteration runs its 2 parts in a wave of its own, 2 waves of 1024 cycles;
+  // dynamic: the 4 parts fill the 4 SRAMs at once, 1 wave. Both add the same fill and drain.
+  auto arch = [](const std::string& dispatch) {
+    return R"(version: 1
+kind: architecture
+name: pooled
+clock: 1GHz
+nodes:
+  - {name: DRAM, type: memory, capacity: 1GiB}
+  - {name: L2, type: memory, capacity: 1MiB}
+  - {name: SRAM, type: memory, capacity: 64KiB, instances: 4)" +
+           dispatch + R"(}
+  - name: PE
+    type: compute
+    instances: 4
+    operations:
+      - {class: matmul, dtype: fp16, ops_per_cycle: 256, granule: [8, 8, 4]}
+edges:
+  - {from: DRAM, to: L2, bandwidth: 4096B/cycle}
+  - {from: L2, to: DRAM, bandwidth: 4096B/cycle}
+  - {from: L2, to: SRAM, bandwidth: 1024B/cycle, sharing: per_instance}
+  - {from: SRAM, to: L2, bandwidth: 1024B/cycle, sharing: per_instance}
+  - {from: SRAM, to: PE, bandwidth: 1024B/cycle}
+  - {from: PE, to: SRAM, bandwidth: 1024B/cycle}
+)";
+  };
+  const char* mapping = R"(  tile: DRAM
+  temporal: {M: 2}
+  children:
+    - tile: L2
+      spatial: {M: 2}
+      children:
+        - tile: SRAM
+          double_buffer: true
+          temporal: {M: 8, N: 8, K: 16}
+          children:
+            - op: PE
+              factors: {M: 8, N: 8, K: 4}
+)";
+  Case lockstep, dynamic, pooled_once;
+  run_case(lockstep, arch(""), "mm256", mapping);
+  run_case(dynamic, arch(", dispatch: dynamic"), "mm256", mapping);
+  REQUIRE(lockstep.eval.valid());
+  REQUIRE(dynamic.eval.valid());
+  CHECK(lockstep.cycles() - dynamic.cycles() == Approx(1024.0));
+  // The same 4 parts as one grid with no loop above: what the hardware runs either way.
+  run_case(pooled_once, arch(""), "mm256", R"(  tile: DRAM
+  children:
+    - tile: L2
+      spatial: {M: 4}
+      children:
+        - tile: SRAM
+          double_buffer: true
+          temporal: {M: 8, N: 8, K: 16}
+          children:
+            - op: PE
+              factors: {M: 8, N: 8, K: 4}
+)");
+  REQUIRE(pooled_once.eval.valid());
+  // Only the DRAM loop's own steps differ: its L2 tile is single-buffered, so each of its two
+  // iterations loads and stores its half in the open (25 cycles in all, 1091 against 1066).
+  CHECK(dynamic.cycles() > pooled_once.cycles());
+  CHECK(dynamic.cycles() < pooled_once.cycles() + 32);
+}
+
 TEST_CASE("a result kept across a K walk drains once, not on every step", "[analysis]") {
   // DRAM -> BUF -> REG -> PE, 1 GHz; mm64 fp16 walks K in 4 steps of 16 at DRAM, BUF single-
   // buffered, REG double-buffered holding the whole 64 x 64 C across the walk (the registers of
