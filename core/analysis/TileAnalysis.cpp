@@ -269,10 +269,18 @@ class Evaluator {
     }
   };
 
-  void temporal_loops(const ProgramNode& tile, DimMask mask, ReuseCount& count) const {
+  // A loop with a tail runs fewer times in the parent's tail tile: its trips per parent tile
+  // are the average, so that the steps counted are the steps made (K split 2 x 3/1 is 4 steps,
+  // not 6, and a result written once in the walk is a quarter of each step's store).
+  void temporal_loops(const ProgramNode& tile, const NodeScratch& s, DimMask mask,
+                      ReuseCount& count) const {
     for (int k = p_.ndims - 1; k >= 0; --k) {
       const int d = tile.order[k];
-      count.loop(static_cast<double>(tile.temporal[d].full), (mask >> d) & 1u);
+      const Factor& f = tile.temporal[d];
+      const double above = std::max(1.0, s.tiles_above[d]);
+      const double trips =
+          ((above - 1) * static_cast<double>(f.full) + static_cast<double>(f.tail)) / above;
+      count.loop(trips, (mask >> d) & 1u);
     }
   }
 
@@ -285,7 +293,7 @@ class Evaluator {
       const DimMask mask = p_.tensor_dims[f.tensor];
       ReuseCount count;
       for (int a = enclosing_tile(c); a >= 0; a = enclosing_tile(a)) {
-        temporal_loops(p_.nodes[a], mask, count);
+        temporal_loops(p_.nodes[a], e_.nodes[a], mask, count);
         if (e_.nodes[a].waves > 1)
           count.loop(static_cast<double>(e_.nodes[a].waves), (mask & spread_dims(a)) != 0);
       }
@@ -310,7 +318,9 @@ class Evaluator {
     const int tile = enclosing_tile(c);
     for (size_t k = 0; k < node.operands.size(); ++k) {
       ReuseCount count;
-      if (tile >= 0) temporal_loops(p_.nodes[tile], p_.tensor_dims[node.operands[k].tensor], count);
+      if (tile >= 0)
+        temporal_loops(p_.nodes[tile], e_.nodes[tile], p_.tensor_dims[node.operands[k].tensor],
+                       count);
       s.load_fraction[k] = count.fills / count.execs;
     }
   }
