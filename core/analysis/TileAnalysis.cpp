@@ -486,13 +486,20 @@ class Evaluator {
       u.overlapped = true;
       u.streamed = true;
     }
+    // The parts of a dynamically dispatched grid do not wait for one another: blocks of the next
+    // iterations above run beside this one's, so its loads and their latency overlap the work of
+    // the others, as a stream's do (many tiles in flight, not one). Each part still fills and
+    // drains its own pipeline on its instance: that is paid on every call, in the call's share
+    // of the pool's waves (tile_time).
+    const bool pooled = cs.pooled_parts > 0;
+    if (pooled) u.overlapped = u.restarts = true;
     apply_ports(child, cs, mode, u);
     if (!u.overlapped) {
       u.load += latency;
       u.store += store_latency;
       if (u.load_bound.code == BoundBy::kNone && latency_edge >= 0)
         u.load_bound = BoundBy::edge(latency_edge);
-    } else if (!u.streamed && step_latency > 0) {
+    } else if (!u.streamed && !pooled && step_latency > 0) {
       // Two buffers put one load in flight ahead of the work: the next tile is asked for when
       // this one's work starts and must have arrived when it ends, so a step lasts at least the
       // load's latency plus its transfer (Little's law with one tile in flight). A streamed
@@ -737,6 +744,15 @@ class Evaluator {
           last.load_first + last.compute + last.compute_edges + last.store_drain - stage_of(last);
     else
       edges = (last.load_first - last.load) + (last.store_drain - last.store);
+    if (s.pooled_parts > 0) {
+      // Each part fills and drains its own pipeline, all those of a wave at once: this call's
+      // parts take their share of the pool's waves of fill and drain, as of its steady steps.
+      double parts = 1;
+      for (int d = 0; d < p_.ndims; ++d)
+        parts *=
+            static_cast<double>(((mode >> d) & 1u) ? node.spatial[d].tail : node.spatial[d].full);
+      edges *= parts * std::ceil(s.pooled_parts / static_cast<double>(s.slots)) / s.pooled_parts;
+    }
     memo.steady = total;
     memo.time = total + std::max(0.0, edges);
     memo.iterations = iterations;
