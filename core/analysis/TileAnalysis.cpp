@@ -100,6 +100,7 @@ class Evaluator {
     e_.device_s = root.time;
     e_.bound = root.bound;
     traffic();
+    shared_floor();
     return e_.device_s;
   }
 
@@ -773,6 +774,38 @@ class Evaluator {
                      iterations, s.waves,   memo.bound,   true};
     }
     return memo;
+  }
+
+  // However the tree overlaps its levels, the whole operator's bytes through a shared edge, or
+  // through a memory's combined port, take at least their bandwidth: a floor for flows the tree
+  // times at different levels (loads at one level and stores at another through one HBM port).
+  void shared_floor() {
+    for (size_t k = 0; k < g_.edges.size(); ++k) {
+      const ArchEdge& edge = g_.edges[k];
+      if (edge.sharing != EdgeSharing::shared || e_.edge_bytes[k] <= 0) continue;
+      const double t = e_.edge_bytes[k] / edge.bandwidth_bytes_per_s;
+      if (t > e_.device_s) {
+        e_.device_s = t;
+        e_.bound = BoundBy::edge(static_cast<int>(k));
+      }
+    }
+    for (size_t m = 0; m < g_.nodes.size(); ++m) {
+      const ArchNode& node = g_.nodes[m];
+      if (node.port_bytes_per_s <= 0) continue;
+      double bytes = 0, most = 0;
+      int busiest = -1;
+      for (size_t k = 0; k < g_.edges.size(); ++k) {
+        const ArchEdge& edge = g_.edges[k];
+        if (edge.from != static_cast<int>(m) && edge.to != static_cast<int>(m)) continue;
+        bytes += e_.edge_bytes[k];
+        if (e_.edge_bytes[k] > most) most = e_.edge_bytes[k], busiest = static_cast<int>(k);
+      }
+      const double t = bytes / (node.port_bytes_per_s * static_cast<double>(node.instances));
+      if (busiest >= 0 && t > e_.device_s) {
+        e_.device_s = t;
+        e_.bound = BoundBy::edge(busiest);
+      }
+    }
   }
 
   void traffic() {

@@ -736,6 +736,53 @@ edges:
   CHECK(c.cycles() == Approx(2176.0));
 }
 
+TEST_CASE("a combined port is a floor for flows the tree times at different levels", "[analysis]") {
+  // DRAM (one 64 B/cycle port for reads and writes) -> BUF -> REG -> PE, every edge 1024
+  // B/cycle, a PE call of 8x8x4 in 1/16 cycle. mm64 walks K in 4 steps at DRAM; BUF is
+  // double-buffered and lets C pass (bypass), REG keeps C across the walk. A and B come in at
+  // DRAM's level, 4 KiB a step (64 cycles of port); C goes out from REG's level, once. Over
+  // the operator 8 + 8 KiB in and 8 KiB out share the port: 24 KiB / 64 = 384 cycles, more
+  // than the tree's overlapped levels add up to (324 without the floor).
+  const std::string arch = R"(version: 1
+kind: architecture
+name: one-port
+clock: 1GHz
+nodes:
+  - {name: DRAM, type: memory, capacity: 1GiB, bandwidth: 64B/cycle}
+  - {name: BUF, type: memory, capacity: 64KiB}
+  - {name: REG, type: memory, capacity: 64KiB}
+  - name: PE
+    type: compute
+    operations:
+      - {class: matmul, dtype: fp16, ops_per_cycle: 4096, granule: [8, 8, 4]}
+edges:
+  - {from: DRAM, to: BUF, bandwidth: 1024B/cycle}
+  - {from: BUF, to: DRAM, bandwidth: 1024B/cycle}
+  - {from: BUF, to: REG, bandwidth: 1024B/cycle}
+  - {from: REG, to: BUF, bandwidth: 1024B/cycle}
+  - {from: REG, to: PE, bandwidth: 1024B/cycle}
+  - {from: PE, to: REG, bandwidth: 1024B/cycle}
+)";
+  Case c;
+  run_case(c, arch, "mm64", R"(  tile: DRAM
+  temporal: {K: 4}
+  children:
+    - tile: BUF
+      double_buffer: true
+      buffers: {C: bypass}
+      children:
+        - tile: REG
+          double_buffer: true
+          temporal: {M: 8, N: 8, K: 4}
+          children:
+            - op: PE
+              factors: {M: 8, N: 8, K: 4}
+)");
+  REQUIRE(c.eval.valid());
+  CHECK(c.cycles() == Approx(384.0));
+  CHECK(bound_text(c.graph, c.eval.bound) == "edge:DRAM->BUF");
+}
+
 TEST_CASE("a loop with a tail counts the steps it makes, not its full trips", "[analysis]") {
   // mm64 on the kept-result graph above with K split 2 x 3/1 x 16: the first DRAM step walks 3
   // BUF steps, the second 1, 4 in all (not 2 x 3 = 6). C, kept in REG across the walk, goes out
