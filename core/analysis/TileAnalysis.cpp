@@ -278,9 +278,11 @@ class Evaluator {
     for (int k = p_.ndims - 1; k >= 0; --k) {
       const int d = tile.order[k];
       const Factor& f = tile.temporal[d];
-      const double above = std::max(1.0, s.tiles_above[d]);
-      const double trips =
-          ((above - 1) * static_cast<double>(f.full) + static_cast<double>(f.tail)) / above;
+      double trips = static_cast<double>(f.full);
+      if (f.tail != f.full) {
+        const double above = std::max(1.0, s.tiles_above[d]);
+        trips = ((above - 1) * trips + static_cast<double>(f.tail)) / above;
+      }
       count.loop(trips, (mask >> d) & 1u);
     }
   }
@@ -780,31 +782,21 @@ class Evaluator {
   // through a memory's combined port, take at least their bandwidth: a floor for flows the tree
   // times at different levels (loads at one level and stores at another through one HBM port).
   void shared_floor() {
-    for (size_t k = 0; k < g_.edges.size(); ++k) {
-      const ArchEdge& edge = g_.edges[k];
-      if (edge.sharing != EdgeSharing::shared || e_.edge_bytes[k] <= 0) continue;
-      const double t = e_.edge_bytes[k] / edge.bandwidth_bytes_per_s;
+    auto raise_to = [&](double t, int edge) {
       if (t > e_.device_s) {
         e_.device_s = t;
-        e_.bound = BoundBy::edge(static_cast<int>(k));
+        e_.bound = BoundBy::edge(edge);
       }
-    }
-    for (size_t m = 0; m < g_.nodes.size(); ++m) {
-      const ArchNode& node = g_.nodes[m];
-      if (node.port_bytes_per_s <= 0) continue;
-      double bytes = 0, most = 0;
-      int busiest = -1;
-      for (size_t k = 0; k < g_.edges.size(); ++k) {
-        const ArchEdge& edge = g_.edges[k];
-        if (edge.from != static_cast<int>(m) && edge.to != static_cast<int>(m)) continue;
+    };
+    for (int k : e_.shared_edges) raise_to(e_.edge_bytes[k] / g_.edge(k).bandwidth_bytes_per_s, k);
+    for (const Evaluation::Port& port : e_.ports) {
+      double bytes = 0, most = -1;
+      int busiest = port.edges.front();
+      for (int k : port.edges) {
         bytes += e_.edge_bytes[k];
-        if (e_.edge_bytes[k] > most) most = e_.edge_bytes[k], busiest = static_cast<int>(k);
+        if (e_.edge_bytes[k] > most) most = e_.edge_bytes[k], busiest = k;
       }
-      const double t = bytes / (node.port_bytes_per_s * static_cast<double>(node.instances));
-      if (busiest >= 0 && t > e_.device_s) {
-        e_.device_s = t;
-        e_.bound = BoundBy::edge(busiest);
-      }
+      raise_to(bytes / port.bytes_per_s, busiest);
     }
   }
 
@@ -868,6 +860,20 @@ void prepare(const MappingProgram& program, Evaluation& eval) {
   eval.memory_index.assign(program.graph->nodes.size(), -1);
   for (size_t k = 0; k < program.memories.size(); ++k)
     eval.memory_index[program.memories[k]] = static_cast<int>(k);
+  const ArchitectureGraph& g = *program.graph;
+  eval.shared_edges.clear();
+  for (size_t k = 0; k < g.edges.size(); ++k)
+    if (g.edges[k].sharing == EdgeSharing::shared) eval.shared_edges.push_back(static_cast<int>(k));
+  eval.ports.clear();
+  for (size_t m = 0; m < g.nodes.size(); ++m) {
+    if (g.nodes[m].port_bytes_per_s <= 0) continue;
+    Evaluation::Port port;
+    port.bytes_per_s = g.nodes[m].port_bytes_per_s * static_cast<double>(g.nodes[m].instances);
+    for (size_t k = 0; k < g.edges.size(); ++k)
+      if (g.edges[k].from == static_cast<int>(m) || g.edges[k].to == static_cast<int>(m))
+        port.edges.push_back(static_cast<int>(k));
+    if (!port.edges.empty()) eval.ports.push_back(std::move(port));
+  }
 }
 
 double evaluate(const MappingProgram& program, Evaluation& eval) {

@@ -77,6 +77,13 @@ struct Evaluation {
   int mode_stride = 1;
   std::vector<double> memory_usage_scratch;  // per (node, program memory)
   std::vector<int> memory_index;             // graph node -> program memory, -1
+  // The floors' resources, listed once: shared edges, then each combined port's edges.
+  std::vector<int> shared_edges;
+  struct Port {
+    double bytes_per_s = 0;  // all instances together
+    std::vector<int> edges;  // into and out of the memory
+  };
+  std::vector<Port> ports;
 };
 
 void prepare(const MappingProgram& program, Evaluation& eval);
