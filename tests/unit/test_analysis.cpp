@@ -687,21 +687,14 @@ edges:
   CHECK(pooled_once.cycles() == Approx(1066.0));
 }
 
-TEST_CASE("a result kept across a K walk drains once, not on every step", "[analysis]") {
-  // DRAM -> BUF -> REG -> PE, 1 GHz; mm64 fp16 walks K in 4 steps of 16 at DRAM, BUF single-
-  // buffered, REG double-buffered holding the whole 64 x 64 C across the walk (the registers of
-  // a GPU's thread block). A PE call of 8x8x4 takes 1 cycle.
-  // - BUF step: REG loads A, B 2 x 2 KiB at 32 B/cycle = 128, computes 8 x 8 x 4 = 256 calls =
-  //   256 cycles, and stores C (8 KiB = 256 cycles) on one step in four: 64 a step. Its pipeline
-  //   fills with the 128 of loads and drains C's share, 64 (not the whole 256 on every step):
-  //   256 + 128 + 64 = 448 cycles (the PE's operands stream in with no fill of their own).
-  // - DRAM step (BUF not double-buffered, so nothing overlaps): load A, B 4 KiB at 64 B/cycle
-  //   = 64, the BUF step 448, C's share of its 8 KiB store at 64 B/cycle = 32: 544; four steps
-  //   2176, and the last store is already counted in those shares. (Draining all of C on every
-  //   step made it 3040.)
-  const std::string arch = R"(version: 1
+namespace {
+
+// DRAM -> BUF -> REG -> PE, one instance each, 1 GHz: DRAM <-> BUF at 64 B/cycle, BUF <-> REG
+// at 32, a PE call of 8x8x4 in one cycle (256 MACs).
+std::string three_level_gemm_graph() {
+  return R"(version: 1
 kind: architecture
-name: kept-result
+name: three-level-gemm
 clock: 1GHz
 nodes:
   - {name: DRAM, type: memory, capacity: 1GiB}
@@ -719,6 +712,23 @@ edges:
   - {from: REG, to: PE, bandwidth: 1024B/cycle}
   - {from: PE, to: REG, bandwidth: 1024B/cycle}
 )";
+}
+
+}  // namespace
+
+TEST_CASE("a result kept across a K walk drains once, not on every step", "[analysis]") {
+  // DRAM -> BUF -> REG -> PE, 1 GHz; mm64 fp16 walks K in 4 steps of 16 at DRAM, BUF single-
+  // buffered, REG double-buffered holding the whole 64 x 64 C across the walk (the registers of
+  // a GPU's thread block). A PE call of 8x8x4 takes 1 cycle.
+  // - BUF step: REG loads A, B 2 x 2 KiB at 32 B/cycle = 128, computes 8 x 8 x 4 = 256 calls =
+  //   256 cycles, and stores C (8 KiB = 256 cycles) on one step in four: 64 a step. Its pipeline
+  //   fills with the 128 of loads and drains C's share, 64 (not the whole 256 on every step):
+  //   256 + 128 + 64 = 448 cycles (the PE's operands stream in with no fill of their own).
+  // - DRAM step (BUF not double-buffered, so nothing overlaps): load A, B 4 KiB at 64 B/cycle
+  //   = 64, the BUF step 448, C's share of its 8 KiB store at 64 B/cycle = 32: 544; four steps
+  //   2176, and the last store is already counted in those shares. (Draining all of C on every
+  //   step made it 3040.)
+  const std::string arch = three_level_gemm_graph();
   Case c;
   run_case(c, arch, "mm64", R"(  tile: DRAM
   temporal: {K: 4}
@@ -784,29 +794,10 @@ edges:
 }
 
 TEST_CASE("a loop with a tail counts the steps it makes, not its full trips", "[analysis]") {
-  // mm64 on the kept-result graph above with K split 2 x 3/1 x 16: the first DRAM step walks 3
+  // mm64 on the three-level GEMM graph with K split 2 x 3/1 x 16: the first DRAM step walks 3
   // BUF steps, the second 1, 4 in all (not 2 x 3 = 6). C, kept in REG across the walk, goes out
   // once: 8 KiB over REG -> BUF and BUF -> DRAM. A and B come in once each: 8 + 8 KiB.
-  const std::string arch = R"(version: 1
-kind: architecture
-name: tail-trips
-clock: 1GHz
-nodes:
-  - {name: DRAM, type: memory, capacity: 1GiB}
-  - {name: BUF, type: memory, capacity: 64KiB}
-  - {name: REG, type: memory, capacity: 64KiB}
-  - name: PE
-    type: compute
-    operations:
-      - {class: matmul, dtype: fp16, ops_per_cycle: 256, granule: [8, 8, 4]}
-edges:
-  - {from: DRAM, to: BUF, bandwidth: 64B/cycle}
-  - {from: BUF, to: DRAM, bandwidth: 64B/cycle}
-  - {from: BUF, to: REG, bandwidth: 32B/cycle}
-  - {from: REG, to: BUF, bandwidth: 32B/cycle}
-  - {from: REG, to: PE, bandwidth: 1024B/cycle}
-  - {from: PE, to: REG, bandwidth: 1024B/cycle}
-)";
+  const std::string arch = three_level_gemm_graph();
   Case c;
   run_case(c, arch, "mm64", R"(  tile: DRAM
   temporal: {K: 2}
