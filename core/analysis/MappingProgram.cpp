@@ -147,6 +147,7 @@ class Compiler {
     n.memory = resolve_node(graph_, m.memory, NodeKind::memory, m.where);
     n.slot_instances = graph_.node(n.memory).instances;
     n.slot_dynamic = graph_.node(n.memory).dynamic_dispatch;
+    n.padded_tails = graph_.node(n.memory).padded_tails;
     n.double_buffer = m.double_buffer;
     n.double_buffer_free = m.double_buffer_free;
     n.streamed = m.streamed;

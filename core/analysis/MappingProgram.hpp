@@ -83,6 +83,7 @@ struct ProgramNode {
   // Instances that children of the parent's spatial loops are spread over.
   int64_t slot_instances = 1;
   bool slot_dynamic = false;  // those instances take parts as they free up (ArchNode)
+  bool padded_tails = false;  // tile: its memory's parts work on whole extents (ArchNode)
 };
 
 struct MappingProgram {

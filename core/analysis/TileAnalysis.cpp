@@ -681,6 +681,8 @@ class Evaluator {
   const Evaluation::Memo& tile_time(int n, DimMask mode) {
     const NodeScratch& s = e_.nodes[n];
     mode &= s.tail_dims;
+    // A padded part works on its whole extent; its loads, timed by its parent, stay the tail's.
+    if (p_.nodes[n].padded_tails) mode = 0;
     Evaluation::Memo& memo = e_.memo[static_cast<size_t>(n) * e_.mode_stride + mode];
     if (memo.stamp == e_.stamp) return memo;
     const ProgramNode& node = p_.nodes[n];

@@ -48,6 +48,11 @@ struct ArchNode {
   // the tiles above form one pool, and waves are counted over that pool, not per iteration.
   // False (`lockstep`): each iteration's parts run in waves of their own.
   bool dynamic_dispatch = false;
+  // A part on these instances works on its whole extent even where the problem ends inside it
+  // (a GPU thread block: its warps compute whole fragments of zero-filled tails and mask their
+  // stores). Only what the part loads in is the tail's size. False (`exact`): tails cost their
+  // extent.
+  bool padded_tails = false;
   // compute
   std::vector<ComputeCapability> capabilities;
   SourceLocation where;

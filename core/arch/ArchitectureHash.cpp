@@ -18,6 +18,7 @@ uint64_t ArchitectureGraph::content_hash() const {
     h.add_i64(static_cast<int64_t>(n.kind));
     h.add_i64(n.instances);
     h.add_i64(n.dynamic_dispatch ? 1 : 0);
+    h.add_i64(n.padded_tails ? 1 : 0);
     h.add_double(n.clock_hz);
     h.add_double(n.capacity_bytes);
     h.add_i64(n.word_bytes);

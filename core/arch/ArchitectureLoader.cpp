@@ -101,7 +101,7 @@ void ArchitectureReader::read_node(const YAML::Node& n) {
   std::string label = label_of(n, "node", "name");
   src_.check_keys(n,
                   {"name", "type", "clock", "instances", "capacity", "word_bytes", "read_bandwidth",
-                   "write_bandwidth", "bandwidth", "dispatch", "operations"},
+                   "write_bandwidth", "bandwidth", "dispatch", "tails", "operations"},
                   label);
   ArchNode node;
   YAML::Node name = src_.require(n, "name", label);
@@ -123,6 +123,13 @@ void ArchitectureReader::read_node(const YAML::Node& n) {
       src_.fail(d, "unknown dispatch '" + how + "' for node '" + node.name +
                        "'; expected dynamic (instances take the next part when free) or lockstep");
     node.dynamic_dispatch = how == "dynamic";
+  }
+  if (YAML::Node t = n["tails"]; t.IsDefined()) {
+    const std::string how = src_.text(t, "tails");
+    if (how != "padded" && how != "exact")
+      src_.fail(t, "unknown tails '" + how + "' for node '" + node.name +
+                       "'; expected padded (a part computes its whole extent) or exact");
+    node.padded_tails = how == "padded";
   }
   if (node.kind == NodeKind::memory)
     read_memory(node, n);

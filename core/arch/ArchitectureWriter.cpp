@@ -180,6 +180,7 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
     y += fmt::format("    instances: {}\n", n.instances);
     if (n.clock_hz != graph.clock_hz) y += "    clock: " + frequency_text(n.clock_hz) + "\n";
     if (n.dynamic_dispatch) y += "    dispatch: dynamic\n";
+    if (n.padded_tails) y += "    tails: padded\n";
     if (n.kind == NodeKind::memory) {
       y += "    capacity: " + bytes_text(n.capacity_bytes) + "\n";
       if (n.word_bytes != 1) y += fmt::format("    word_bytes: {}\n", n.word_bytes);

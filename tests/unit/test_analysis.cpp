@@ -825,3 +825,33 @@ TEST_CASE("a loop with a tail counts the steps it makes, not its full trips", "[
   CHECK(bytes("DRAM", "BUF") == Approx(16384.0));
   CHECK(bytes("BUF", "REG") == Approx(16384.0));
 }
+
+TEST_CASE("a padded part computes its whole extent and loads only the tail", "[analysis]") {
+  // mm300 on one SRAM's worth of loop: DRAM walks 5 tiles of 64 rows, the last 44 (8 x 8 rows
+  // of op calls, the tail 6 x 8 with the last call's 4 rows padded to the PE's granule of 8).
+  // Per-instance edges at 1024 B/cycle keep it compute-bound: a full tile is 8 x 8 x 16 = 1024
+  // calls of one cycle, the tail 6 x 8 x 16 = 768. With `tails: padded` on SRAM the tail tile
+  // computes all 1024 (a thread block's warps on zero-filled rows): 256 cycles more. Its load
+  // from DRAM stays the tail's 44 rows, so DRAM -> SRAM carries the same bytes either way.
+  const std::string exact_arch = tiny_arch("per_instance", "1024B/cycle");
+  std::string padded_arch = exact_arch;
+  const std::string sram = "instances: 4}";
+  padded_arch.replace(padded_arch.find(sram), sram.size(), "instances: 4, tails: padded}");
+  const char* mapping = R"(  tile: DRAM
+  temporal: {M: 5}
+  children:
+    - tile: SRAM
+      double_buffer: true
+      temporal: {M: 8/6, N: 8, K: 16}
+      children:
+        - op: PE
+          factors: {M: 8/4, N: 8, K: 4}
+)";
+  Case exact, padded;
+  run_case(exact, exact_arch, "mm300", mapping);
+  run_case(padded, padded_arch, "mm300", mapping);
+  REQUIRE(exact.eval.valid());
+  REQUIRE(padded.eval.valid());
+  CHECK(padded.cycles() - exact.cycles() == Approx(256.0));
+  CHECK(padded.eval.edge_bytes == exact.eval.edge_bytes);
+}

@@ -170,7 +170,8 @@ TEST_CASE("architecture structure errors name the key and the place", "[arch][lo
     CHECK(e.where().column == 42);
     CHECK(e.message() ==
           "unknown key 'capacty' in node 'M'; expected one of: name, type, clock, instances, "
-          "capacity, word_bytes, read_bandwidth, write_bandwidth, bandwidth, dispatch, operations");
+          "capacity, word_bytes, read_bandwidth, write_bandwidth, bandwidth, dispatch, tails, "
+          "operations");
   }
   SECTION("dispatch is dynamic or lockstep") {
     InputError e = arch_error(
@@ -179,6 +180,14 @@ TEST_CASE("architecture structure errors name the key and the place", "[arch][lo
     CHECK(e.message() ==
           "unknown dispatch 'greedy' for node 'M'; expected dynamic (instances take the next part "
           "when free) or lockstep");
+  }
+  SECTION("tails are padded or exact") {
+    InputError e = arch_error(
+        "nodes:\n  - {name: M, type: memory, capacity: 1, instances: 4, tails: rounded}\n");
+    CHECK(e.where().line == 6);
+    CHECK(e.message() ==
+          "unknown tails 'rounded' for node 'M'; expected padded (a part computes its whole "
+          "extent) or exact");
   }
   SECTION("duplicate node names") {
     InputError e = arch_error(

@@ -47,6 +47,7 @@ void check_same_graph(const ArchitectureGraph& a, const ArchitectureGraph& b) {
     CHECK(a.nodes[i].capacity_bytes == b.nodes[i].capacity_bytes);
     CHECK(a.nodes[i].port_bytes_per_s == b.nodes[i].port_bytes_per_s);
     CHECK(a.nodes[i].dynamic_dispatch == b.nodes[i].dynamic_dispatch);
+    CHECK(a.nodes[i].padded_tails == b.nodes[i].padded_tails);
   }
   REQUIRE(a.edges.size() == b.edges.size());
   for (size_t i = 0; i < a.edges.size(); ++i)
