@@ -58,12 +58,12 @@ TEST_CASE("measure --collector cupti leaves out grid parts that a lockstep graph
   // part of a grid smaller than the SMs on its own, where the kernel launches all of its blocks
   // at once, so such mappings are left out with that reason.
   ts::test::TempDir dir("cupti-lockstep");
-  std::string graph = read_text("samples/arch/nvidia-h200.yaml");
+  std::string graph = read_text(root_path("samples/arch/nvidia-h200.yaml"));
   const std::string key = "    dispatch: dynamic\n";
   REQUIRE(graph.find(key) != std::string::npos);
   graph.erase(graph.find(key), key.size());
   // its mapping templates are found relative to the graph's file
-  const std::string templates = std::filesystem::absolute("samples/mappings").string() + "/";
+  const std::string templates = root_path("samples/mappings") + "/";
   for (size_t at; (at = graph.find("../mappings/")) != std::string::npos;)
     graph.replace(at, std::string("../mappings/").size(), templates);
   const std::string arch = dir / "lockstep.yaml";
