@@ -678,6 +678,11 @@ class Evaluator {
     return {};
   }
 
+  // A pool's waves shared out over its parts: only the pool's last wave is partial.
+  static double waves_per_pooled_part(const NodeScratch& s) {
+    return std::ceil(s.pooled_parts / static_cast<double>(s.slots)) / s.pooled_parts;
+  }
+
   const Evaluation::Memo& tile_time(int n, DimMask mode) {
     const NodeScratch& s = e_.nodes[n];
     mode &= s.tail_dims;
@@ -713,10 +718,7 @@ class Evaluator {
         // parts of the next iterations as they free up, so only the pool's last wave is partial
         // and each iteration takes its share of the pool's waves.
         double waves = static_cast<double>((spread + s.slots - 1) / s.slots);
-        if (s.pooled_parts > 0) {
-          const double slots = static_cast<double>(s.slots);
-          waves = static_cast<double>(spread) * std::ceil(s.pooled_parts / slots) / s.pooled_parts;
-        }
+        if (s.pooled_parts > 0) waves = static_cast<double>(spread) * waves_per_pooled_part(s);
         Unit u;
         bool first = true;
         for (int c : node.children) {
@@ -756,7 +758,7 @@ class Evaluator {
       for (int d = 0; d < p_.ndims; ++d)
         parts *=
             static_cast<double>(((mode >> d) & 1u) ? node.spatial[d].tail : node.spatial[d].full);
-      edges *= parts * std::ceil(s.pooled_parts / static_cast<double>(s.slots)) / s.pooled_parts;
+      edges *= parts * waves_per_pooled_part(s);
     }
     memo.steady = total;
     memo.time = total + std::max(0.0, edges);
