@@ -55,6 +55,8 @@ class ArchitectureReader {
 
  private:
   void read_node(const YAML::Node& n);
+  bool switch_of(const YAML::Node& n, const char* key, const std::string& node,
+                 const std::string& on, const std::string& on_meaning, const std::string& off);
   void read_memory(ArchNode& node, const YAML::Node& n);
   void read_compute(ArchNode& node, const YAML::Node& n);
   ComputeCapability read_operation(const ArchNode& node, const YAML::Node& n);
@@ -96,6 +98,19 @@ ArchitectureGraph ArchitectureReader::read() {
   return std::move(g_);
 }
 
+// A node key with two values, `on` and `off` (the default); anything else names both.
+bool ArchitectureReader::switch_of(const YAML::Node& n, const char* key, const std::string& node,
+                                   const std::string& on, const std::string& on_meaning,
+                                   const std::string& off) {
+  const YAML::Node v = n[key];
+  if (!v.IsDefined()) return false;
+  const std::string value = src_.text(v, key);
+  if (value != on && value != off)
+    src_.fail(v, "unknown " + std::string(key) + " '" + value + "' for node '" + node +
+                     "'; expected " + on_meaning + " or " + off);
+  return value == on;
+}
+
 void ArchitectureReader::read_node(const YAML::Node& n) {
   src_.expect_map(n, "a node");
   std::string label = label_of(n, "node", "name");
@@ -117,20 +132,10 @@ void ArchitectureReader::read_node(const YAML::Node& n) {
   node.kind = kind == "memory" ? NodeKind::memory : NodeKind::compute;
   node.instances = src_.positive_integer_or(n, "instances", 1);
   node.clock_hz = n["clock"].IsDefined() ? frequency_at(src_, n["clock"], "clock") : g_.clock_hz;
-  if (YAML::Node d = n["dispatch"]; d.IsDefined()) {
-    const std::string how = src_.text(d, "dispatch");
-    if (how != "dynamic" && how != "lockstep")
-      src_.fail(d, "unknown dispatch '" + how + "' for node '" + node.name +
-                       "'; expected dynamic (instances take the next part when free) or lockstep");
-    node.dynamic_dispatch = how == "dynamic";
-  }
-  if (YAML::Node t = n["tails"]; t.IsDefined()) {
-    const std::string how = src_.text(t, "tails");
-    if (how != "padded" && how != "exact")
-      src_.fail(t, "unknown tails '" + how + "' for node '" + node.name +
-                       "'; expected padded (a part computes its whole extent) or exact");
-    node.padded_tails = how == "padded";
-  }
+  node.dynamic_dispatch = switch_of(n, "dispatch", node.name, "dynamic",
+                                    "dynamic (instances take the next part when free)", "lockstep");
+  node.padded_tails = switch_of(n, "tails", node.name, "padded",
+                                "padded (a part computes its whole extent)", "exact");
   if (node.kind == NodeKind::memory)
     read_memory(node, n);
   else
