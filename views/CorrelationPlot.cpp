@@ -4,7 +4,7 @@
 #include <cmath>
 #include <map>
 
-#include "measure/Statistics.hpp"
+#include "correlate/Statistics.hpp"
 #include "views/QCustomPlotInclude.hpp"
 
 namespace ts::views {

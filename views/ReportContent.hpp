@@ -12,10 +12,10 @@
 
 #include "arch/ArchitectureGraph.hpp"
 #include "mapper/Mapper.hpp"
-#include "measure/AccuracyGate.hpp"
-#include "measure/CorrelationData.hpp"
+#include "correlate/AccuracyGate.hpp"
+#include "correlate/CorrelationData.hpp"
 #include "measure/ResultStore.hpp"
-#include "measure/RunComparison.hpp"
+#include "correlate/RunComparison.hpp"
 #include "views/OperatorEvaluation.hpp"
 #include "views/SimulationTimeline.hpp"
 

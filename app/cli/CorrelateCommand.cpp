@@ -15,11 +15,11 @@
 #include "OptionValues.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "calibrate/GraphParameter.hpp"
-#include "measure/AccuracyGate.hpp"
-#include "measure/CorrelationData.hpp"
-#include "measure/CorrelationFolds.hpp"
+#include "correlate/AccuracyGate.hpp"
+#include "correlate/CorrelationData.hpp"
+#include "correlate/CorrelationFolds.hpp"
 #include "measure/ResultStore.hpp"
-#include "measure/RunComparison.hpp"
+#include "correlate/RunComparison.hpp"
 
 namespace ts::cli {
 namespace {

@@ -18,7 +18,7 @@
 #include "calibrate/ParameterFit.hpp"
 #include "common/Fnv1a.hpp"
 #include "common/UtcTime.hpp"
-#include "measure/CorrelationData.hpp"
+#include "correlate/CorrelationData.hpp"
 
 namespace ts::cli {
 namespace {

@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "Commands.hpp"
-#include "measure/RunnerImport.hpp"
+#include "trace/RunnerImport.hpp"
 
 namespace ts::cli {
 

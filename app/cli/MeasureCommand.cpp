@@ -21,11 +21,11 @@
 #include "host/OpenBlasCore.hpp"
 #include "mapper/MappingSet.hpp"
 #include "mapper/OperatorPrediction.hpp"
-#include "measure/MeasurementPlan.hpp"
+#include "plan/MeasurementPlan.hpp"
 #include "measure/OperatorIdentity.hpp"
 #include "measure/PredictionRecordOf.hpp"
 #include "measure/ResultStore.hpp"
-#include "measure/RunnerImport.hpp"
+#include "trace/RunnerImport.hpp"
 #include "tile/MappingLoader.hpp"
 #include "workload/WorkloadLoader.hpp"
 

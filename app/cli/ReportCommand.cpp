@@ -14,7 +14,7 @@
 
 #include "Commands.hpp"
 #include "common/InputError.hpp"
-#include "measure/AccuracyGate.hpp"
+#include "correlate/AccuracyGate.hpp"
 #include "views/ReportContent.hpp"
 #include "views/ReportDocument.hpp"
 #include "views/ReportFigures.hpp"

@@ -1,5 +1,5 @@
 // `tilescope simulate --model M --strategy S --cluster C`: one training iteration, simulated
-// (core/dist/TrainingSimulation.hpp says what the engine models so far).
+// (core/training/TrainingSimulation.hpp says what the engine models so far).
 #include <fmt/format.h>
 
 #include <iostream>
@@ -7,9 +7,9 @@
 
 #include "Commands.hpp"
 #include "common/AtomicFile.hpp"
-#include "dist/ChromeTrace.hpp"
-#include "dist/StrategySweep.hpp"
-#include "dist/TrainingSimulation.hpp"
+#include "training/ChromeTrace.hpp"
+#include "training/StrategySweep.hpp"
+#include "training/TrainingSimulation.hpp"
 
 namespace ts::cli {
 namespace {

@@ -7,9 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "Commands.hpp"
-#include "dist/ModelState.hpp"
-#include "dist/PublishedRuns.hpp"
-#include "dist/TrainingSimulation.hpp"
+#include "training/ModelState.hpp"
+#include "training/PublishedRuns.hpp"
+#include "training/TrainingSimulation.hpp"
 
 namespace ts::cli {
 namespace {

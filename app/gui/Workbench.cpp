@@ -18,7 +18,7 @@
 #include "EditParameterCommand.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "arch/ArchitectureWriter.hpp"
-#include "measure/CorrelationData.hpp"
+#include "correlate/CorrelationData.hpp"
 #include "measure/ResultStore.hpp"
 #include "views/ArchitectureParameter.hpp"
 #include "workload/WorkloadLoader.hpp"

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "arch/ArchitectureGraph.hpp"
-#include "measure/Correlation.hpp"
+#include "correlate/Correlation.hpp"
 #include "views/OperatorEvaluation.hpp"
 #include "views/OperatorTableModel.hpp"
 #include "views/SimulationTimeline.hpp"

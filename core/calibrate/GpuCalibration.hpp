@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "arch/ArchitectureGraph.hpp"
-#include "measure/RunnerResults.hpp"
+#include "trace/RunnerResults.hpp"
 
 namespace ts {
 

@@ -14,7 +14,7 @@
 #include "MainWindow.hpp"
 #include "ResultsFixture.hpp"
 #include "Workbench.hpp"
-#include "measure/CorrelationData.hpp"
+#include "correlate/CorrelationData.hpp"
 #include "views/CorrelationView.hpp"
 #include "views/QCustomPlotInclude.hpp"
 

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "InputErrorCapture.hpp"
-#include "measure/CsvMeasurements.hpp"
+#include "trace/CsvMeasurements.hpp"
 
 using namespace ts;
 using ts::test::fixture;

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "arch/Units.hpp"
-#include "dist/Collectives.hpp"
+#include "training/Collectives.hpp"
 
 using namespace ts;
 

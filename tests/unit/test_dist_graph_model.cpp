@@ -7,11 +7,11 @@
 #include <string>
 
 #include "InputErrorCapture.hpp"
-#include "dist/ActivationMemory.hpp"
-#include "dist/LayerOperators.hpp"
-#include "dist/LayerTimes.hpp"
-#include "dist/ModelState.hpp"
-#include "dist/TrainingSimulation.hpp"
+#include "training/ActivationMemory.hpp"
+#include "training/LayerOperators.hpp"
+#include "training/LayerTimes.hpp"
+#include "training/ModelState.hpp"
+#include "training/TrainingSimulation.hpp"
 
 using namespace ts;
 using ts::test::input_error_of;

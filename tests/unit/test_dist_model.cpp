@@ -6,11 +6,11 @@
 #include <string>
 
 #include "InputErrorCapture.hpp"
-#include "dist/ActivationMemory.hpp"
-#include "dist/LayerOperators.hpp"
-#include "dist/ModelState.hpp"
-#include "dist/ParallelStrategy.hpp"
-#include "dist/TransformerModel.hpp"
+#include "training/ActivationMemory.hpp"
+#include "training/LayerOperators.hpp"
+#include "training/ModelState.hpp"
+#include "training/ParallelStrategy.hpp"
+#include "training/TransformerModel.hpp"
 
 using namespace ts;
 using ts::test::input_error_of;

@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "dist/MemoryTimeline.hpp"
-#include "dist/PipelineOrder.hpp"
+#include "training/MemoryTimeline.hpp"
+#include "training/PipelineOrder.hpp"
 
 using namespace ts;
 

@@ -7,10 +7,10 @@
 #include <string>
 
 #include "InputErrorCapture.hpp"
-#include "dist/ActivationMemory.hpp"
-#include "dist/ModelState.hpp"
-#include "dist/StrategySweep.hpp"
-#include "dist/TrainingSimulation.hpp"
+#include "training/ActivationMemory.hpp"
+#include "training/ModelState.hpp"
+#include "training/StrategySweep.hpp"
+#include "training/TrainingSimulation.hpp"
 
 using namespace ts;
 using ts::test::input_error_of;

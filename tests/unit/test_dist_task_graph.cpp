@@ -3,7 +3,7 @@
 // transfers overlapping on one device both slow by the interference factor.
 #include <catch2/catch.hpp>
 
-#include "dist/TaskGraph.hpp"
+#include "training/TaskGraph.hpp"
 
 using namespace ts;
 

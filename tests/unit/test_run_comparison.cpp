@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "InputErrorCapture.hpp"
-#include "measure/AccuracyGate.hpp"
-#include "measure/RunComparison.hpp"
+#include "correlate/AccuracyGate.hpp"
+#include "correlate/RunComparison.hpp"
 
 using namespace ts;
 using ts::test::input_error_of;

@@ -5,8 +5,8 @@
 #include "analysis/MappingWriter.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/InputError.hpp"
-#include "measure/MeasurementPlan.hpp"
-#include "measure/RunnerResults.hpp"
+#include "plan/MeasurementPlan.hpp"
+#include "trace/RunnerResults.hpp"
 #include "tile/MappingLoader.hpp"
 #include "workload/OperatorBuilders.hpp"
 

@@ -6,9 +6,9 @@
 #include <set>
 
 #include "InputErrorCapture.hpp"
-#include "measure/Correlation.hpp"
-#include "measure/CorrelationFolds.hpp"
-#include "measure/Statistics.hpp"
+#include "correlate/Correlation.hpp"
+#include "correlate/CorrelationFolds.hpp"
+#include "correlate/Statistics.hpp"
 
 using namespace ts;
 

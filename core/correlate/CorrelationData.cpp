@@ -1,0 +1,350 @@
+#include "correlate/CorrelationData.hpp"
+
+#include <fmt/format.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <mutex>
+
+#include "analysis/MappingWriter.hpp"
+#include "mapper/OperatorPrediction.hpp"
+#include "trace/CsvMeasurements.hpp"
+#include "measure/OperatorIdentity.hpp"
+#include "measure/ResultStore.hpp"
+#include "tile/MappingLoader.hpp"
+#include "workload/OperatorSpec.hpp"
+
+namespace ts {
+namespace {
+
+// Counts finished jobs and reports them one at a time.
+class ProgressCounter {
+ public:
+  ProgressCounter(const InputProgress& report, size_t total) : report_(report), total_(total) {}
+  void step() {
+    const size_t done = ++done_;
+    if (!report_) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    report_(done, total_);
+  }
+
+ private:
+  const InputProgress& report_;
+  size_t total_;
+  std::atomic<size_t> done_{0};
+  std::mutex mutex_;
+};
+
+double compared_latency(double device_s, double launch_s, TimingScope scope) {
+  return scope == TimingScope::host_call ? device_s + launch_s : device_s;
+}
+
+// What one prediction job produced. The resolved program points into the job's operator, so
+// whatever is needed of it is taken out in the job itself.
+struct Predicted {
+  bool ok = false;
+  std::string error;
+  Prediction prediction;
+  Operator op;
+  std::optional<Mapping> concrete;  // for a FitSample
+  std::string chosen_yaml;          // the mapper's choice for a black box, to store
+};
+
+// The measured operator, rebuilt from its stored spec. A spec written without a name (an import
+// that knew only the shape) gets the key's name, which the workload reader requires.
+Operator rebuild_operator(const OperatorKey& key, const std::string& file) {
+  std::string spec = key.spec;
+  if (!spec.empty() && spec.front() == '{' && spec.find("name:") == std::string::npos) {
+    std::string quoted;  // a YAML single-quoted scalar: ' is written twice
+    for (char c : key.name) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+    spec = "{name: '" + quoted + "', " + spec.substr(1);
+  }
+  Operator op = operator_from_spec(spec, file);
+  op.name = key.name;
+  return op;
+}
+
+}  // namespace
+
+bool is_sqlite_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (in) {
+    char header[16] = {};
+    in.read(header, sizeof header);
+    return in.gcount() == 16 && std::string(header, 16) == std::string("SQLite format 3\0", 16);
+  }
+  const std::string ext = std::filesystem::path(path).extension().string();
+  return ext == ".sqlite" || ext == ".sqlite3" || ext == ".db";
+}
+
+CorrelationInput csv_input(const ArchitectureGraph& graph, const CsvInputOptions& options) {
+  const std::vector<CsvShapeMeasurement> rows =
+      read_shape_measurements(options.path, options.op_type, options.dtype);
+  if (rows.empty())
+    throw InputError(SourceLocation{options.path, 2, 1},
+                     "the table has a header but no rows; expected one shape per line");
+  std::vector<Predicted> results(rows.size());
+  ProgressCounter counter(options.progress, rows.size());
+  OperatorPredictionOptions predict_options;
+  predict_options.mapper = options.mapper;
+  // Rows are independent; the mapper is deterministic whatever the threads, so the result is
+  // the same as a serial loop.
+  tbb::parallel_for(size_t{0}, rows.size(), [&](size_t i) {
+    Predicted& r = results[i];
+    try {
+      MappingProgram program;
+      r.prediction = predict_operator(rows[i].op, graph, predict_options, &program);
+      if (options.with_samples) r.concrete = concrete_mapping(program, rows[i].op.name + "-mapper");
+      r.ok = true;
+    } catch (const InputError& e) {
+      r.error = e.message();
+    }
+    counter.step();
+  });
+
+  CorrelationInput in;
+  in.source = fmt::format("{} ({} rows of {} {})", options.path, rows.size(), options.op_type,
+                          to_string(options.dtype));
+  in.arch_hash = hash_text(graph.content_hash());
+  size_t failed = 0;
+  std::string first_error;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const CsvShapeMeasurement& row = rows[i];
+    const Predicted& r = results[i];
+    if (!r.ok) {
+      if (failed++ == 0) first_error = fmt::format("line {}: {}", row.line, r.error);
+      continue;
+    }
+    ComparedPoint p;
+    p.op_name = row.op.name;
+    p.suite = options.path;
+    p.op_class = std::string(to_string(row.op.primary_class()));
+    p.shape = row.op.shape_text();
+    p.implementation = options.op_type;
+    p.mapping = "mapper";
+    p.flops = row.op.total_flops();
+    p.scope = options.scope;
+    p.predicted_s = compared_latency(r.prediction.latency_us * 1e-6,
+                                     r.prediction.launch_overhead_us * 1e-6, options.scope);
+    p.measured_s = row.measured_s;
+    p.bound_by = r.prediction.bound_by;
+    in.points.push_back(std::move(p));
+    if (options.with_samples)
+      in.samples.push_back(FitSample{row.op, *r.concrete, options.scope, row.measured_s});
+  }
+  if (failed > 0)
+    in.notes.push_back(
+        fmt::format("{} of {} rows could not be mapped on '{}' and are left out "
+                    "(first: {})",
+                    failed, rows.size(), graph.name, first_error));
+  if (in.points.empty())
+    throw InputError(
+        SourceLocation{options.path, 0, 0},
+        fmt::format("no row could be predicted on '{}' (first: {})", graph.name, first_error));
+  return in;
+}
+
+CorrelationInput db_input(const DbInputOptions& options) {
+  std::vector<Measurement> measurements;
+  RunInfo run;
+  std::string stored_arch_hash;
+  std::vector<std::optional<PredictionRecord>> stored;  // per kept measurement, without a graph
+  CorrelationInput in;
+  size_t unchecked = 0;
+  {
+    const ResultStore store(options.path, ResultStore::Mode::read_only);
+    const std::optional<int64_t> id = options.run ? options.run : store.latest_run();
+    if (!id)
+      throw InputError(SourceLocation{options.path, 0, 0},
+                       "the database holds no runs; `tilescope measure` records one");
+    const auto info = store.run(*id);
+    if (!info) {
+      std::string ids;
+      for (const RunInfo& r : store.runs()) ids += (ids.empty() ? "" : ", ") + std::to_string(r.id);
+      throw InputError(SourceLocation{"--run", 0, 0},
+                       fmt::format("no run {} in {}; its runs: {}", *id, options.path,
+                                   ids.empty() ? "none" : ids));
+    }
+    run = *info;
+    // Without a graph, reading the rows is about half the work (100,000 rows: 0.3 of 0.6 s, the
+    // rest the join below): report it, as rows of the run read.
+    const size_t total = static_cast<size_t>(std::max<int64_t>(run.measurement_count, 0));
+    std::function<void(size_t)> rows_read;
+    if (options.progress && !options.graph)
+      rows_read = [&](size_t rows) { options.progress(std::min(rows, total), total); };
+    for (Measurement& m : store.measurements(run.id, rows_read)) {
+      if (!m.checked) {
+        ++unchecked;
+        continue;
+      }
+      measurements.push_back(std::move(m));
+    }
+    if (rows_read) rows_read(total);
+    stored_arch_hash = run.start.device.arch_hash;
+    if (!options.graph) {
+      if (stored_arch_hash.empty())
+        throw InputError(SourceLocation{options.path, 0, 0},
+                         fmt::format("run {} names no architecture graph, so it has no stored "
+                                     "predictions; give one with --arch to predict its "
+                                     "measurements",
+                                     run.id));
+      // Every stored prediction of the graph in one query, rather than one query per
+      // measurement: a run of 100,000 measurements opens in a second, not in several. The first
+      // (lowest id) per operator and mapping is kept, as the per-measurement lookup returned.
+      auto key = [](const OperatorKey& op, const std::optional<MappingRecord>& mapping) {
+        return op.suite + '\x1f' + op.name + '\x1f' + op.dims + '\x1f' + op.dtypes + '\x1f' +
+               (mapping ? mapping->hash : std::string());
+      };
+      std::map<std::string, PredictionRecord> by_key;
+      for (PredictionRecord& p : store.predictions(stored_arch_hash))
+        by_key.try_emplace(key(p.op, p.mapping), std::move(p));
+      for (const Measurement& m : measurements) {
+        const auto it = by_key.find(key(m.op, m.mapping));
+        stored.push_back(it == by_key.end() ? std::nullopt : std::optional(it->second));
+      }
+    }
+  }
+  in.source = fmt::format("{} run {} ({} of {}, {} measurements)", options.path, run.id,
+                          run.start.collector, run.start.workload, run.measurement_count);
+  if (unchecked > 0)
+    in.notes.push_back(
+        fmt::format("{} measurements are left out: checked = false (their result "
+                    "disagreed with the reference implementation)",
+                    unchecked));
+
+  // One prediction per measurement: stored, or made now on the given graph.
+  std::vector<Predicted> results(measurements.size());
+  if (options.graph) {
+    const ArchitectureGraph& graph = *options.graph;
+    in.arch_hash = hash_text(graph.content_hash());
+    // The same operator and mapping measured twice is predicted once.
+    std::map<std::string, size_t> first_of;
+    std::vector<size_t> job_of(measurements.size());
+    std::vector<size_t> jobs;
+    for (size_t i = 0; i < measurements.size(); ++i) {
+      const Measurement& m = measurements[i];
+      const std::string key = m.op.spec + "|" + m.op.suite + "|" + m.op.name + "|" +
+                              (m.mapping ? m.mapping->hash : std::string());
+      auto [it, inserted] = first_of.emplace(key, i);
+      if (inserted) jobs.push_back(i);
+      job_of[i] = it->second;
+    }
+    ProgressCounter counter(options.progress, jobs.size());
+    tbb::parallel_for(size_t{0}, jobs.size(), [&](size_t j) {
+      const Measurement& m = measurements[jobs[j]];
+      Predicted& r = results[jobs[j]];
+      try {
+        r.op = rebuild_operator(m.op, options.path);
+        OperatorPredictionOptions o;
+        o.mapper = options.mapper;
+        std::optional<Mapping> mapping;
+        if (m.mapping) {
+          mapping = parse_mapping(m.mapping->yaml,
+                                  fmt::format("{} (mapping {})", options.path, m.mapping->name));
+          o.mapping = &*mapping;
+        }
+        MappingProgram program;
+        r.prediction = predict_operator(r.op, graph, o, &program);
+        const std::string name =
+            m.implementation + (m.mapping ? "/" + m.mapping->name : std::string());
+        if (options.with_samples) r.concrete = concrete_mapping(program, name);
+        if (!m.mapping) r.chosen_yaml = mapping_yaml(program, m.op.name + "-mapper", "");
+        r.ok = true;
+      } catch (const InputError& e) {
+        r.error = e.what();
+      }
+      counter.step();
+    });
+    for (size_t i = 0; i < measurements.size(); ++i)
+      if (job_of[i] != i) results[i] = results[job_of[i]];
+  } else {
+    in.arch_hash = stored_arch_hash;
+  }
+
+  size_t failed = 0, missing = 0;
+  std::string first_error;
+  std::vector<PredictionRecord> to_store;
+  for (size_t i = 0; i < measurements.size(); ++i) {
+    const Measurement& m = measurements[i];
+    ComparedPoint p;
+    p.op_name = m.op.name;
+    p.suite = m.op.suite;
+    p.op_class = m.op.op_class;
+    p.shape = m.op.dims;
+    p.implementation = m.implementation;
+    p.mapping = m.implementation + (m.mapping ? "/" + m.mapping->name : std::string());
+    p.mapping_hash = m.mapping ? m.mapping->hash : std::string();
+    p.flops = m.op.flops;
+    p.scope = m.scope;
+    p.measured_s = m.median_ns * 1e-9;
+    if (options.graph) {
+      const Predicted& r = results[i];
+      if (!r.ok) {
+        if (failed++ == 0) first_error = r.error;
+        continue;
+      }
+      const double device_s = r.prediction.latency_us * 1e-6;
+      const double launch_s = r.prediction.launch_overhead_us * 1e-6;
+      p.predicted_s = compared_latency(device_s, launch_s, m.scope);
+      p.bound_by = r.prediction.bound_by;
+      if (options.store_predictions) {
+        PredictionRecord rec;
+        rec.op = m.op;
+        rec.mapping = m.mapping;
+        rec.arch_hash = in.arch_hash;
+        rec.arch_name = options.graph->name;
+        rec.device_s = device_s;
+        rec.launch_s = launch_s;
+        rec.bound_by = r.prediction.bound_by;
+        rec.chosen_mapping_yaml = r.chosen_yaml;
+        to_store.push_back(std::move(rec));
+      }
+      if (options.with_samples && p.measured_s > 0)
+        in.samples.push_back(FitSample{r.op, *r.concrete, m.scope, p.measured_s});
+    } else {
+      const std::optional<PredictionRecord>& rec = stored[i];
+      if (!rec) {
+        ++missing;
+        continue;
+      }
+      p.predicted_s = compared_latency(rec->device_s, rec->launch_s, m.scope);
+      p.bound_by = rec->bound_by;
+    }
+    if (!(p.measured_s > 0)) {
+      ++failed;
+      if (first_error.empty()) first_error = "a measurement with no positive median";
+      continue;
+    }
+    in.points.push_back(std::move(p));
+  }
+  if (missing > 0)
+    in.notes.push_back(
+        fmt::format("{} measurements have no stored prediction on graph {} and are "
+                    "left out (predict them with --arch)",
+                    missing, in.arch_hash));
+  if (failed > 0)
+    in.notes.push_back(
+        fmt::format("{} measurements could not be predicted and are left out "
+                    "(first: {})",
+                    failed, first_error));
+  if (in.points.empty())
+    throw InputError(SourceLocation{options.path, 0, 0},
+                     fmt::format("run {} has no measurement to correlate{}", run.id,
+                                 in.notes.empty() ? "" : ": " + in.notes.back()));
+  if (!to_store.empty()) {
+    // Opened for writing only now, and only because new predictions are to be kept.
+    ResultStore store(options.path, ResultStore::Mode::read_write);
+    for (const PredictionRecord& rec : to_store) store.add_prediction(rec);
+    in.notes.push_back(fmt::format("{} predictions stored under graph {} ({})", to_store.size(),
+                                   in.arch_hash, options.graph->name));
+  }
+  return in;
+}
+
+}  // namespace ts

@@ -1,0 +1,65 @@
+#pragma once
+// Where `correlate` and `fit` get their pairs: a CSV table of shapes predicted with the mapper,
+// or a run of a results database joined with its stored predictions or re-predicted on a
+// graph. Each point can carry a FitSample (operator + concrete mapping) so that a fit can
+// re-predict it under changed parameters.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "calibrate/ParameterFit.hpp"
+#include "mapper/Mapper.hpp"
+#include "correlate/Correlation.hpp"
+
+namespace ts {
+
+// Called as work completes, from any thread but never from two at once. It may throw to abandon
+// the input (the exception propagates to the caller).
+using InputProgress = std::function<void(size_t done, size_t total)>;
+
+struct CorrelationInput {
+  std::vector<ComparedPoint> points;
+  std::vector<FitSample> samples;  // one per point, in the same order, when asked for
+  std::vector<std::string> notes;  // what was left out and why, for the report
+  std::string source;              // "FILE (N rows)" or "FILE run N (collector, workload)"
+  std::string arch_hash;           // of the graph the predictions come from
+};
+
+struct CsvInputOptions {
+  std::string path;
+  std::string op_type;  // a builder: gemm, batched_gemm, softmax, ...
+  DataType dtype = DataType::fp16;
+  TimingScope scope = TimingScope::host_call;
+  MapperOptions mapper;
+  bool with_samples = false;
+  InputProgress progress;
+};
+
+// Every row predicted on `graph` with the mapper (rows in parallel). A row the mapper cannot map
+// is left out and named in a note; bad input (the table, the class) throws InputError.
+CorrelationInput csv_input(const ArchitectureGraph& graph, const CsvInputOptions& options);
+
+struct DbInputOptions {
+  std::string path;
+  std::optional<int64_t> run;  // the latest when none
+  // null: the stored predictions of the run's device.arch_hash; else every measurement is
+  // re-predicted on this graph (its measured mapping, or the mapper for a black box).
+  const ArchitectureGraph* graph = nullptr;
+  bool store_predictions = false;  // with a graph: keep the new predictions in the database
+  MapperOptions mapper;
+  bool with_samples = false;  // needs a graph
+  InputProgress progress;
+};
+
+// Measurements with checked = false, and measurements without a prediction, are left out and
+// counted in notes. Throws InputError for a file that is not a results database, an unknown run,
+// or a run without any usable measurement.
+CorrelationInput db_input(const DbInputOptions& options);
+
+// True when the file starts with the SQLite header ("SQLite format 3\0"), or, when it cannot be
+// read, when its extension is .sqlite, .sqlite3 or .db.
+bool is_sqlite_file(const std::string& path);
+
+}  // namespace ts

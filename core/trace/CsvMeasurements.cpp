@@ -1,0 +1,258 @@
+#include "trace/CsvMeasurements.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "common/InputError.hpp"
+#include "common/NameList.hpp"
+#include "workload/OperatorBuilders.hpp"
+
+namespace ts {
+namespace {
+
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+// One field being read: its text, where it starts, and whether it was quoted (a quoted field
+// keeps its spaces).
+struct FieldReader {
+  std::string text;
+  int column = 1;
+  bool quoted = false;
+  bool after_quote = false;  // the closing quote was seen; only blanks may follow
+};
+
+std::string trimmed(const std::string& s) {
+  size_t b = 0, e = s.size();
+  while (b < e && is_blank(s[b])) ++b;
+  while (e > b && is_blank(s[e - 1])) --e;
+  return s.substr(b, e - b);
+}
+
+}  // namespace
+
+int CsvTable::column_index(const std::string& name) const {
+  for (size_t i = 0; i < header.size(); ++i)
+    if (header[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+CsvTable parse_csv(const std::string& text, const std::string& file_name) {
+  CsvTable table;
+  table.file = file_name;
+  std::vector<CsvRow> records;
+  CsvRow row;
+  FieldReader field;
+  bool in_quotes = false;
+  int line = 1, column = 1;
+  int quote_line = 0, quote_column = 0;
+  row.line = 1;
+
+  auto finish_field = [&] {
+    row.fields.push_back(field.quoted ? field.text : trimmed(field.text));
+    // An unquoted field starts at its first non-blank character.
+    int start = field.column;
+    if (!field.quoted)
+      for (char c : field.text) {
+        if (!is_blank(c)) break;
+        ++start;
+      }
+    row.columns.push_back(start);
+    field = FieldReader{};
+  };
+  auto finish_row = [&] {
+    finish_field();
+    const bool blank = row.fields.size() == 1 && row.fields[0].empty();
+    if (!blank) records.push_back(std::move(row));
+    row = CsvRow{};
+  };
+
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_quotes) {
+      if (c == '"') {
+        if (i + 1 < text.size() && text[i + 1] == '"') {
+          field.text += '"';
+          ++i;
+          ++column;
+        } else {
+          in_quotes = false;
+          field.after_quote = true;
+        }
+      } else {
+        field.text += c;
+      }
+      if (c == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+      continue;
+    }
+    if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') continue;
+    if (c == '\n') {
+      finish_row();
+      ++line;
+      column = 1;
+      row.line = line;
+      field.column = 1;
+      continue;
+    }
+    if (c == ',') {
+      finish_field();
+      ++column;
+      field.column = column;
+      continue;
+    }
+    if (field.after_quote) {
+      if (!is_blank(c))
+        throw InputError(SourceLocation{file_name, line, column},
+                         "text after a closing quote; expected `,` or the end of the line");
+    } else if (c == '"' && trimmed(field.text).empty() && !field.quoted) {
+      field.text.clear();
+      field.quoted = true;
+      field.column = column;
+      in_quotes = true;
+      quote_line = line;
+      quote_column = column;
+    } else {
+      field.text += c;
+    }
+    ++column;
+  }
+  if (in_quotes)
+    throw InputError(SourceLocation{file_name, quote_line, quote_column},
+                     "a quote is not closed before the end of the file");
+  finish_row();
+
+  if (records.empty())
+    throw InputError(SourceLocation{file_name, 1, 1},
+                     "the file is empty; expected a header row naming the columns");
+  table.header = records.front().fields;
+  for (size_t i = 0; i < table.header.size(); ++i) {
+    if (table.header[i].empty())
+      throw InputError(SourceLocation{file_name, records.front().line, records.front().columns[i]},
+                       fmt::format("column {} of the header has no name", i + 1));
+    for (size_t j = 0; j < i; ++j)
+      if (table.header[j] == table.header[i])
+        throw InputError(
+            SourceLocation{file_name, records.front().line, records.front().columns[i]},
+            fmt::format("the header names column '{}' twice", table.header[i]));
+  }
+  for (size_t r = 1; r < records.size(); ++r) {
+    CsvRow& rec = records[r];
+    if (rec.fields.size() != table.header.size()) {
+      const int col = rec.fields.size() > table.header.size()
+                          ? rec.columns[table.header.size()]
+                          : rec.columns.back() + static_cast<int>(rec.fields.back().size());
+      throw InputError(
+          SourceLocation{file_name, rec.line, col},
+          fmt::format("{} fields in this row but {} columns in the header ({})", rec.fields.size(),
+                      table.header.size(), join_names(table.header)));
+    }
+    table.rows.push_back(std::move(rec));
+  }
+  return table;
+}
+
+CsvTable read_csv(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(SourceLocation{path, 0, 0}, "cannot open the file for reading");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return parse_csv(s.str(), path);
+}
+
+std::vector<std::string> csv_operator_types() {
+  std::vector<std::string> types{"gemm", "batched_gemm"};
+  for (const std::string& step : vector_steps()) types.push_back(step);
+  return types;
+}
+
+Operator build_operator(const std::string& op_type, const std::string& name,
+                        const std::vector<int64_t>& sizes, DataType dtype) {
+  auto size = [&](size_t i) { return i < sizes.size() ? sizes[i] : int64_t{1}; };
+  if (op_type == "gemm") return make_gemm(name, size(0), size(1), size(2), dtype);
+  if (op_type == "batched_gemm")
+    return make_batched_gemm(name, size(0), size(1), size(2), size(3), dtype);
+  if (is_vector_step(op_type)) return make_vector_op(name, op_type, size(0), size(1), dtype);
+  throw InputError(SourceLocation{"--op", 0, 0},
+                   fmt::format("unknown operator class '{}'; expected one of {}", op_type,
+                               join_names(csv_operator_types())));
+}
+
+std::vector<std::string> shape_columns(const std::string& op_type, const std::string& option) {
+  const std::vector<std::string> types = csv_operator_types();
+  if (std::find(types.begin(), types.end(), op_type) == types.end())
+    throw InputError(
+        SourceLocation{option, 0, 0},
+        fmt::format("unknown operator class '{}'; expected one of {}", op_type, join_names(types)));
+  // The builder names the dimensions; a probe operator says which, in its order.
+  const Operator probe = build_operator(op_type, "probe", {}, DataType::fp16);
+  std::vector<std::string> columns;
+  for (const Dimension& d : probe.dims) columns.push_back(d.name);
+  return columns;
+}
+
+std::vector<CsvShapeMeasurement> shape_measurements(const CsvTable& table,
+                                                    const std::string& op_type, DataType dtype) {
+  std::vector<std::string> expected = shape_columns(op_type);
+  expected.push_back("measured_us");
+  std::vector<int> index;
+  for (const std::string& name : expected) {
+    const int i = table.column_index(name);
+    if (i < 0)
+      throw InputError(SourceLocation{table.file, 1, 1},
+                       fmt::format("no column '{}' in the header; a table of {} measurements "
+                                   "needs the columns {} (found {})",
+                                   name, op_type, join_names(expected), join_names(table.header)));
+    index.push_back(i);
+  }
+  const int name_column = table.column_index("name");
+
+  std::vector<CsvShapeMeasurement> out;
+  out.reserve(table.rows.size());
+  for (const CsvRow& row : table.rows) {
+    std::vector<int64_t> sizes;
+    for (size_t c = 0; c + 1 < expected.size(); ++c) {
+      const std::string& text = row.fields[static_cast<size_t>(index[c])];
+      int64_t value = 0;
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (ec != std::errc() || end != text.data() + text.size() || value <= 0)
+        throw InputError(
+            SourceLocation{table.file, row.line, row.columns[static_cast<size_t>(index[c])]},
+            fmt::format("'{}' is not a valid {}; expected a positive integer", text, expected[c]));
+      sizes.push_back(value);
+    }
+    const size_t mc = static_cast<size_t>(index.back());
+    const std::string& text = row.fields[mc];
+    double measured_us = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), measured_us);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(measured_us) ||
+        measured_us <= 0)
+      throw InputError(SourceLocation{table.file, row.line, row.columns[mc]},
+                       fmt::format("'{}' is not a valid measured_us; expected a positive number "
+                                   "of microseconds",
+                                   text));
+    std::string name = name_column >= 0 ? row.fields[static_cast<size_t>(name_column)] : "";
+    if (name.empty()) name = fmt::format("{}@{}", op_type, row.line);
+    out.push_back(CsvShapeMeasurement{build_operator(op_type, name, sizes, dtype),
+                                      measured_us * 1e-6, row.line});
+  }
+  return out;
+}
+
+std::vector<CsvShapeMeasurement> read_shape_measurements(const std::string& path,
+                                                         const std::string& op_type,
+                                                         DataType dtype) {
+  // The class is checked before the file is read, so a typo in --op is named as such.
+  shape_columns(op_type);
+  return shape_measurements(read_csv(path), op_type, dtype);
+}
+
+}  // namespace ts

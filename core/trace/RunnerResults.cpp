@@ -1,0 +1,169 @@
+#include "trace/RunnerResults.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "common/InputError.hpp"
+
+namespace ts {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void fail(const std::string& file, int line, const std::string& what) {
+  throw InputError(SourceLocation{file, line, 0}, what);
+}
+
+struct Fields {
+  const json& j;
+  const std::string& file;
+  int line;
+
+  const json& get(const char* key) const {
+    auto it = j.find(key);
+    if (it == j.end()) fail(file, line, fmt::format("a {} record needs '{}'", kind(), key));
+    return *it;
+  }
+  std::string kind() const { return j.value("record", std::string("?")); }
+  std::string text(const char* key, bool required = true) const {
+    if (!required && !j.contains(key)) return "";
+    const json& v = get(key);
+    if (!v.is_string()) fail(file, line, fmt::format("'{}': expected a string", key));
+    return v.get<std::string>();
+  }
+  double number(const json& v, const std::string& key) const {
+    if (!v.is_number()) fail(file, line, fmt::format("'{}': expected a number", key));
+    return v.get<double>();
+  }
+  double number(const char* key) const { return number(get(key), key); }
+  RunnerTimes times(const char* key) const {
+    const json& v = get(key);
+    if (!v.is_object())
+      fail(file, line, fmt::format("'{}': expected an object with min, median, max, spread", key));
+    RunnerTimes t;
+    for (auto [name, target] : {std::pair{"min", &t.min_ns}, std::pair{"median", &t.median_ns},
+                                std::pair{"max", &t.max_ns}, std::pair{"spread", &t.spread}}) {
+      auto it = v.find(name);
+      if (it == v.end()) fail(file, line, fmt::format("'{}' needs '{}'", key, name));
+      *target = number(*it, std::string(key) + "." + name);
+    }
+    if (!(t.median_ns > 0))
+      fail(file, line, fmt::format("'{}.median': expected a positive time in ns", key));
+    return t;
+  }
+};
+
+RunnerKernelRecord kernel_record(const Fields& f) {
+  RunnerKernelRecord r;
+  r.line = f.line;
+  r.plan_line = static_cast<int>(f.number("plan_line"));
+  r.suite = f.text("suite");
+  r.op = f.text("operator");
+  r.type = f.text("type");
+  r.steps = f.text("steps", false);
+  r.shape = f.text("shape");
+  r.dtype = f.text("dtype");
+  r.implementation = f.text("implementation");
+  r.mapping_hash = f.text("mapping_hash", false);
+  r.mapping_name = f.text("mapping_name", false);
+  r.spec = f.text("spec");
+  r.mapping_yaml = f.text("mapping_yaml", false);
+  if (!r.mapping_hash.empty() && r.mapping_yaml.empty())
+    fail(f.file, f.line, "a record with a mapping_hash needs its mapping_yaml");
+  r.block = f.text("block", false);
+  r.warp = f.text("warp", false);
+  r.l2 = f.text("l2", false);
+  r.algorithm = f.text("algorithm", false);
+  r.kernel_names = f.text("kernel_names", false);
+  r.device_name = f.text("device", false);
+  r.repetitions = static_cast<int>(f.number("repetitions"));
+  r.device = f.times("device_ns");
+  r.host_call = f.times("host_call_ns");
+  const json& check = f.get("check");
+  if (!check.is_object() || !check.contains("passed") || !check["passed"].is_boolean())
+    fail(f.file, f.line, "'check': expected an object with a boolean 'passed'");
+  r.checked = check["passed"].get<bool>();
+  if (check.contains("max_error") && check["max_error"].is_number())
+    r.max_error = check["max_error"].get<double>();
+  return r;
+}
+
+}  // namespace
+
+RunnerResults parse_runner_results(const std::string& text, const std::string& file_name) {
+  RunnerResults out;
+  out.file = file_name;
+  out.run_device_json = "{}";
+  std::istringstream in(text);
+  std::string line_text;
+  int line = 0;
+  bool seen_run = false;
+  while (std::getline(in, line_text)) {
+    ++line;
+    if (line_text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    json j;
+    try {
+      j = json::parse(line_text);
+    } catch (const json::parse_error& e) {
+      fail(file_name, line,
+           fmt::format("not a JSON object (byte {}): expected one record per line as the "
+                       "runner writes them",
+                       e.byte));
+    }
+    if (!j.is_object()) fail(file_name, line, "expected a JSON object");
+    const Fields f{j, file_name, line};
+    if (!j.contains("runner_version") || !j["runner_version"].is_number_integer())
+      fail(file_name, line, "a record needs an integer 'runner_version'");
+    const int version = j["runner_version"].get<int>();
+    if (version > kRunnerResultsVersion || version < 1)
+      fail(file_name, line,
+           fmt::format("record of runner version {}; this tilescope reads versions 1 to {} "
+                       "(update tilescope)",
+                       version, kRunnerResultsVersion));
+    const std::string kind = f.text("record");
+    if (kind == "run") {
+      if (!seen_run && j.contains("device") && j["device"].is_object())
+        out.run_device_json = j["device"].dump();
+      seen_run = true;
+    } else if (kind == "kernel") {
+      out.kernels.push_back(kernel_record(f));
+    } else if (kind == "calibration") {
+      RunnerCalibrationRecord c;
+      c.line = line;
+      c.figure = f.text("figure");
+      if (c.figure == "device") {
+        const json& p = f.get("properties");
+        if (!p.is_object()) fail(file_name, line, "'properties': expected an object");
+        c.properties_json = p.dump();
+      } else {
+        c.value = f.number("value");
+        c.unit = f.text("unit");
+        c.method = f.text("method", false);
+        if (!(c.value > 0))
+          fail(file_name, line, fmt::format("'value' of {}: expected a positive number", c.figure));
+      }
+      out.calibration.push_back(std::move(c));
+    } else if (kind == "error") {
+      out.job_errors.push_back(fmt::format(
+          "{}:{}: {} {}: {}", file_name, line, j.value("operator", std::string("?")),
+          j.value("implementation", std::string("?")), j.value("message", std::string("?"))));
+    } else {
+      fail(file_name, line,
+           fmt::format("unknown record '{}': expected run, kernel, calibration or error", kind));
+    }
+  }
+  return out;
+}
+
+RunnerResults read_runner_results(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(SourceLocation{path, 0, 0}, "cannot read the runner's results");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_runner_results(text.str(), path);
+}
+
+}  // namespace ts

@@ -1,0 +1,109 @@
+#include "training/Cluster.hpp"
+
+#include <filesystem>
+
+#include "arch/ArchitectureLoader.hpp"
+#include "arch/Units.hpp"
+#include "common/YamlSource.hpp"
+
+namespace ts {
+
+namespace {
+
+ClusterLink link_at(const YamlSource& src, const YAML::Node& map, std::string_view key) {
+  const std::string label = "`" + std::string(key) + "`";
+  YAML::Node n = src.require(map, key, "a cluster");
+  src.expect_map(n, label);
+  if (key == "inter_node")
+    src.check_keys(n, {"bandwidth", "latency", "nics_per_node"}, label);
+  else
+    src.check_keys(n, {"bandwidth", "latency"}, label);
+  ClusterLink l;
+  l.where = src.where(n);
+  const YAML::Node bw = src.require(n, "bandwidth", label);
+  const auto parsed = parse_bandwidth(src.text(bw, "bandwidth"));
+  if (!parsed || parsed->unit != Bandwidth::Unit::bytes_per_second || parsed->value <= 0)
+    src.fail(
+        bw, "expected a positive bandwidth such as `300GB/s` for `bandwidth`, got " + describe(bw));
+  l.bandwidth_bytes_per_s = parsed->value;
+  if (n["latency"].IsDefined()) {
+    const auto lat = parse_duration_seconds(src.text(n["latency"], "latency"));
+    if (!lat || *lat < 0)
+      src.fail(n["latency"],
+               "expected a duration such as `2us` for `latency`, got " + describe(n["latency"]));
+    l.latency_s = *lat;
+  }
+  return l;
+}
+
+Cluster read_cluster(const YamlSource& src) {
+  src.check_header("cluster");
+  const YAML::Node& root = src.root();
+  src.check_keys(root,
+                 {"version", "kind", "name", "description", "nodes", "devices_per_node", "device",
+                  "intra_node", "inter_node", "switch_levels", "oversubscription", "interference"},
+                 "a cluster");
+  Cluster c;
+  c.file = src.file();
+  c.where = src.where(root);
+  c.name = src.text_or(root, "name", file_stem(src.file()));
+  c.nodes = src.positive_integer(src.require(root, "nodes", "a cluster"), "nodes");
+  c.nodes_where = src.where(root["nodes"]);
+  c.devices_per_node =
+      src.positive_integer(src.require(root, "devices_per_node", "a cluster"), "devices_per_node");
+  c.device_file = src.existing_path(src.require(root, "device", "a cluster"), "device graph");
+  c.device = load_architecture(c.device_file);
+  c.intra_node = link_at(src, root, "intra_node");
+  c.nic = link_at(src, root, "inter_node");
+  c.nics_per_node = src.positive_integer_or(root["inter_node"], "nics_per_node", 1);
+  if (root["interference"].IsDefined()) {
+    c.interference = src.number(root["interference"], "interference");
+    if (c.interference < 0)
+      src.fail(root["interference"],
+               "`interference` is a slowdown of at least 0 (0.1: 10 % slower while overlapping)");
+  }
+  if (root["oversubscription"].IsDefined())
+    src.fail(root["oversubscription"],
+             "`oversubscription` belongs to a level of switches: `switch_levels: [{nodes: 20, "
+             "oversubscription: 2}, ...]` (nodes per switch, leaves first)");
+  if (root["switch_levels"].IsDefined()) {
+    const YAML::Node levels = root["switch_levels"];
+    if (!levels.IsSequence())
+      src.fail(levels,
+               "expected a list of levels such as `[{nodes: 20, oversubscription: 1}]` "
+               "for `switch_levels`, got " +
+                   describe(levels));
+    for (const YAML::Node& n : levels) {
+      src.expect_map(n, "a switch level");
+      src.check_keys(n, {"nodes", "oversubscription"}, "a switch level");
+      SwitchLevel level;
+      level.where = src.where(n);
+      level.nodes = src.positive_integer(src.require(n, "nodes", "a switch level"), "nodes");
+      if (n["oversubscription"].IsDefined()) {
+        level.oversubscription = src.number(n["oversubscription"], "oversubscription");
+        if (level.oversubscription < 1)
+          src.fail(n["oversubscription"],
+                   "`oversubscription` is at least 1 (1: a non-blocking level)");
+      }
+      if (!c.switch_levels.empty()) {
+        const int64_t below = c.switch_levels.back().nodes;
+        if (level.nodes <= below || level.nodes % below != 0)
+          src.fail(n["nodes"], "a switch level's `nodes` is a multiple of the level below's (" +
+                                   std::to_string(below) + ") and larger, got " +
+                                   std::to_string(level.nodes));
+      }
+      c.switch_levels.push_back(level);
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+Cluster parse_cluster(const std::string& text, const std::string& file_name) {
+  return read_cluster(YamlSource::parse(text, file_name));
+}
+
+Cluster load_cluster(const std::string& path) { return read_cluster(YamlSource::load(path)); }
+
+}  // namespace ts

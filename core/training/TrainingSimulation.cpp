@@ -1,0 +1,292 @@
+#include "training/TrainingSimulation.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "training/ActivationMemory.hpp"
+#include "training/Collectives.hpp"
+#include "training/LayerOperators.hpp"
+#include "training/LayerTimes.hpp"
+#include "training/MemoryTimeline.hpp"
+#include "training/ModelState.hpp"
+#include "training/NetworkRoutes.hpp"
+#include "training/PipelineOrder.hpp"
+#include "mapper/OperatorPrediction.hpp"
+
+namespace ts {
+
+namespace {
+
+// A ring collective among `ranks` devices `stride` GPUs apart from GPU 0, alone on its links:
+// the executor's time for it. Over the NICs (`across_nodes`), sends between nodes also cross the
+// cluster's switch levels, shared with `copies` identical collectives (NetworkRoutes).
+double ring_time(CollectiveKind kind, int64_t ranks, double bytes, const ClusterLink& link,
+                 const Cluster& cluster, int64_t stride, bool across_nodes, int64_t copies) {
+  if (ranks <= 1 || bytes <= 0) return 0;
+  TaskGraph g;
+  NetworkRoutes network(cluster, g, copies);
+  std::vector<Link> links;
+  for (int64_t r = 0; r < ranks; ++r)
+    links.push_back({g.add_stream(), link.bandwidth_bytes_per_s, link.latency_s,
+                     across_nodes ? cluster.node_of_gpu(r * stride) : -1});
+  add_collective(g, kind, links, bytes, std::vector<int>(static_cast<size_t>(ranks), -1),
+                 across_nodes ? &network : nullptr);
+  return run_task_graph(g).makespan_s;
+}
+
+// Gradients a GPU all-reduces with its data-parallel peers: the dense part with every replica,
+// the experts' part with the replicas that hold the same experts (every ep-th).
+struct GradientBytes {
+  double dense = 0, experts = 0;
+  int64_t ep = 1;
+};
+
+// The gradient all-reduce of one pipeline stage among its dp replicas, each rank starting after
+// `after[r]`. Replicas sit tp GPUs apart (Megatron's tp-dp-pp order), so a node holds
+// devices_per_node / tp of a group: all of it (a ring on NVLink), one (a ring over the NICs), or
+// some (NCCL's hierarchical all-reduce). Then the experts' gradients among each expert group
+// (every ep-th replica), on the same links. Rank r sits on GPU first_gpu + r tp; rings across
+// nodes cross the switch levels through `network`. Returns, per rank, when it is done.
+std::vector<int> add_gradient_sync(TaskGraph& g, int64_t dp, const GradientBytes& gradients,
+                                   const Cluster& c, int64_t tp, const std::vector<int>& after,
+                                   int64_t first_gpu, NetworkRoutes& network) {
+  int64_t per_node = std::clamp<int64_t>(c.devices_per_node / tp, 1, dp);
+  if (dp % per_node != 0) per_node = 1;
+  std::vector<Link> intra, nic;
+  for (int64_t r = 0; r < dp; ++r) {
+    intra.push_back({g.add_stream(), c.intra_node.bandwidth_bytes_per_s, c.intra_node.latency_s});
+    nic.push_back({g.add_stream(), c.nic.bandwidth_bytes_per_s, c.nic.latency_s,
+                   c.node_of_gpu(first_gpu + r * tp)});
+  }
+  std::vector<int> done;
+  if (per_node == dp)
+    done = add_collective(g, CollectiveKind::all_reduce, intra, gradients.dense, after);
+  else if (per_node == 1)
+    done = add_collective(g, CollectiveKind::all_reduce, nic, gradients.dense, after, &network);
+  else
+    done = add_hierarchical_all_reduce(g, intra, nic, per_node, gradients.dense, after, &network);
+  if (gradients.experts <= 0 || gradients.ep >= dp) return done;
+  const std::vector<Link>& links = per_node == dp ? intra : nic;
+  for (int64_t group = 0; group < gradients.ep; ++group) {
+    std::vector<Link> members;
+    std::vector<int> wait;
+    for (int64_t r = group; r < dp; r += gradients.ep) {
+      members.push_back(links[static_cast<size_t>(r)]);
+      wait.push_back(done[static_cast<size_t>(r)]);
+    }
+    const std::vector<int> end =
+        add_collective(g, CollectiveKind::all_reduce, members, gradients.experts, wait,
+                       per_node == dp ? nullptr : &network);
+    for (size_t k = 0; k < end.size(); ++k)
+      done[static_cast<size_t>(group + static_cast<int64_t>(k) * gradients.ep)] = end[k];
+  }
+  return done;
+}
+
+// Every data-parallel replica's pipeline on one executor, and per stage the gradient
+// all-reduce among the replicas (add_gradient_sync), each rank starting when its replica's last
+// task on that stage ends. Returns the executor's run (makespan: the end of the last
+// all-reduce) and sets `tasks`.
+TaskTimes run_all_replicas(const TaskGraph& pipeline, int64_t stages, int64_t replicas,
+                           const GradientBytes& gradients, const Cluster& cluster, int64_t tp,
+                           int64_t& tasks) {
+  TaskGraph all;
+  all.interference = pipeline.interference;
+  std::vector<std::vector<int>> last(static_cast<size_t>(stages));  // per stage, per replica
+  for (int64_t r = 0; r < replicas; ++r) {
+    const int stream0 = all.streams;
+    for (int st = 0; st < pipeline.streams; ++st) all.add_stream();
+    // Add in each stream's order so that the copy keeps the order of the original.
+    std::vector<int> id(pipeline.tasks.size(), -1);
+    for (int st = 0; st < pipeline.streams; ++st)
+      for (int t : pipeline.order[static_cast<size_t>(st)]) {
+        Task copy = pipeline.tasks[static_cast<size_t>(t)];
+        copy.stream += stream0;
+        if (copy.device >= 0) copy.device += static_cast<int>(r * stages);  // this replica's GPUs
+        copy.label = "r" + std::to_string(r) + " " + copy.label;
+        id[static_cast<size_t>(t)] = all.add(std::move(copy));
+      }
+    for (size_t t = 0; t < pipeline.tasks.size(); ++t)
+      for (int& d : all.tasks[static_cast<size_t>(id[t])].after) d = id[static_cast<size_t>(d)];
+    for (int64_t st = 0; st < stages; ++st)
+      last[static_cast<size_t>(st)].push_back(
+          id[static_cast<size_t>(pipeline.order[static_cast<size_t>(st)].back())]);
+  }
+  // Megatron's tp-dp-pp order: stage st's replicas start at GPU st x replicas x tp. The other
+  // tp - 1 ranks of each replica run the same all-reduce at once on their own NICs.
+  NetworkRoutes network(cluster, all, tp);
+  for (int64_t st = 0; st < stages; ++st)
+    add_gradient_sync(all, replicas, gradients, cluster, tp, last[static_cast<size_t>(st)],
+                      st * replicas * tp, network);
+  tasks = static_cast<int64_t>(all.tasks.size());
+  return run_task_graph(all);
+}
+
+}  // namespace
+
+TrainingSimulation simulate_training(const TransformerModel& m, const ParallelStrategy& s,
+                                     const Cluster& cluster, const OperatorTimeSource& times,
+                                     const SimulationOptions& options) {
+  check_strategy_fits(s, m, s.gpus());
+  if (s.gpus() > cluster.gpus())
+    throw InputError(s.dp.where, "the strategy needs " + std::to_string(s.gpus()) +
+                                     " GPUs, but cluster '" + cluster.name + "' has " +
+                                     std::to_string(cluster.gpus()));
+  const ArchitectureGraph& device = cluster.device;
+  const int64_t tp = s.tp.value, pp = s.pp.value, v = s.chunks.value, mb = s.micro_batch.value;
+  const int64_t micro_batches = s.micro_batches();
+  const double act_bytes = static_cast<double>(mb * m.seq_len * m.hidden) * 2;  // fp16/bf16
+
+  // Tensor-parallel groups sit inside a node when they fit; otherwise they cross the NICs.
+  const ClusterLink& tp_link = tp <= cluster.devices_per_node ? cluster.intra_node : cluster.nic;
+  // Per layer, forward: a transformer's two all-reduces of the layer's activations (after the
+  // attention projection and after the MLP), a graph block's one after each row-split operator,
+  // or with sequence parallelism as many reduce-scatters and all-gathers, which move the same
+  // bytes. Backward: the same again.
+  double tp_per_layer_fwd = 0;
+  for (const double bytes : tensor_parallel_all_reduce_bytes(m, mb, tp))
+    tp_per_layer_fwd += ring_time(CollectiveKind::all_reduce, tp, bytes, tp_link, cluster, 1,
+                                  tp > cluster.devices_per_node, 1);
+  // Expert parallelism: each MoE layer sends every routed token to its expert's rank and the
+  // result back, two all-to-alls forward and two backward among the ep ranks (a tp-th of the
+  // routed tokens per rank), inside a node when the tp x ep GPUs fit in one.
+  double ep_per_layer_fwd = 0;
+  if (m.experts > 1 && s.ep.value > 1) {
+    const bool across = tp * s.ep.value > cluster.devices_per_node;
+    const ClusterLink& ep_link = across ? cluster.nic : cluster.intra_node;
+    const double routed_bytes = act_bytes * static_cast<double>(m.top_k) / static_cast<double>(tp);
+    // the other tp - 1 ranks run their own all-to-all at once
+    ep_per_layer_fwd = 2 * ring_time(CollectiveKind::all_to_all, s.ep.value, routed_bytes, ep_link,
+                                     cluster, tp, across, tp);
+  }
+
+  // One layer's operators on one shard, from the tile model. With sequence parallelism the
+  // vector operators outside the tensor-parallel regions (a transformer's outside the attention
+  // core, a graph block's replicated ones) run on a tp-th of the tokens. `core_fwd` is what
+  // selective recomputation runs again.
+  const LayerTime layer = layer_forward_time(m, mb, tp, device, false, times);
+  double layer_fwd = 0, core_fwd = 0;
+  for (const OperatorTime& op : layer.operators) {
+    const double t = (s.sequence_parallel && op.split_by_sequence_parallelism)
+                         ? op.seconds / static_cast<double>(tp)
+                         : op.seconds;
+    layer_fwd += t;
+    if (op.recomputed_selectively) core_fwd += t;
+  }
+  const double layers_per_chunk = static_cast<double>(m.layers) / static_cast<double>(pp * v);
+  const double chunk_fwd = layers_per_chunk * (layer_fwd + tp_per_layer_fwd + ep_per_layer_fwd);
+  // What the backward recomputes: whole layers (full) or their attention core (selective), for
+  // the share of a chunk's layers that do (the strategy's, or an override's for the first ones).
+  const int64_t chunk_layers = m.layers / (pp * v);
+  const double full_share = s.recompute_share(Recompute::full, chunk_layers);
+  const double selective_share = s.recompute_share(Recompute::selective, chunk_layers);
+  const double recompute = full_share * chunk_fwd + selective_share * layers_per_chunk * core_fwd;
+  // Backward: gradients for inputs and for weights, each as long as the forward compute, plus
+  // the forward's collectives again.
+  const double chunk_bwd =
+      layers_per_chunk * (2 * layer_fwd + tp_per_layer_fwd + ep_per_layer_fwd) + recompute;
+
+  // The output layer and loss on the last stage: its own GEMM (split by vocabulary columns),
+  // forward and twice that backward. Spread over the stage's chunks as an approximation.
+  // A graph model has no output layer.
+  const double logits_fwd =
+      m.is_graph()
+          ? 0
+          : operator_time(logits_operator(m, mb, s.embedding_tensor_parallel()), device, times)
+                .seconds;
+
+  // Activations and gradients between stages: a tp-th of the activations per rank (Megatron's
+  // scatter-gather), over the NICs when consecutive stages sit on different nodes.
+  const bool stages_cross_nodes = tp * pp > cluster.devices_per_node;
+  const ClusterLink& pp_link = stages_cross_nodes ? cluster.nic : cluster.intra_node;
+  const double transfer =
+      pp > 1 ? point_to_point_s(act_bytes / static_cast<double>(tp), pp_link.bandwidth_bytes_per_s,
+                                1, pp_link.latency_s)
+             : 0;
+  const double fwd_step = chunk_fwd + logits_fwd / static_cast<double>(pp * v);
+  const double bwd_step = chunk_bwd + 2 * logits_fwd / static_cast<double>(pp * v);
+  // What one chunk's forward keeps until its backward, on one GPU.
+  const double layer_bytes = mean_layer_saved_bytes(m, s);
+  TaskGraph pipeline = pipeline_task_graph(s.schedule.value, pp, micro_batches, v, fwd_step,
+                                           bwd_step, transfer, layers_per_chunk * layer_bytes);
+  pipeline.interference = cluster.interference;
+  const TaskTimes run = run_task_graph(pipeline);
+  const double busy = static_cast<double>(micro_batches * v) * (fwd_step + bwd_step);
+
+  // Data parallelism: one all-reduce of the gradients (bf16) of a GPU's shard after the
+  // pipeline drains (add_gradient_sync: in the node, over the NICs, or hierarchical).
+  const ModelState state = model_state_per_gpu(m, s);
+  const GradientBytes gradients{2 * (state.parameters - state.expert_parameters),
+                                2 * state.expert_parameters, s.ep.value};
+  double dp_time = 0;
+  if (s.dp.value > 1) {
+    TaskGraph sync;
+    NetworkRoutes network(cluster, sync, tp);
+    add_gradient_sync(sync, s.dp.value, gradients, cluster, tp,
+                      std::vector<int>(static_cast<size_t>(s.dp.value), -1), 0, network);
+    dp_time = run_task_graph(sync).makespan_s;
+  }
+  // The optimizer step streams the state through HBM once: read and write weights, gradients and
+  // optimizer state.
+  const double hbm = hbm_bytes_per_s(device);
+  const double optimizer = hbm > 0 ? 2 * state.total_bytes() / hbm : 0;
+
+  TrainingSimulation r;
+  r.stage_forward_s = fwd_step * static_cast<double>(v);
+  r.stage_backward_s = bwd_step * static_cast<double>(v);
+  r.simulated_tasks = static_cast<int64_t>(pipeline.tasks.size());
+  r.iteration_s = run.makespan_s + dp_time + optimizer;
+  if (!options.exploit_symmetry && s.dp.value > 1) {
+    const TaskTimes all =
+        run_all_replicas(pipeline, pp, s.dp.value, gradients, cluster, tp, r.simulated_tasks);
+    r.iteration_s = all.makespan_s + optimizer;
+  }
+  r.bubble_fraction = run.makespan_s / busy - 1;
+  const double tokens = static_cast<double>(s.global_batch.value * m.seq_len);
+  r.tokens_per_s = tokens / r.iteration_s;
+  r.model_flops = iteration_matmul_flops(m, s.global_batch.value, Recompute::none);
+  // Hardware FLOPs grow linearly with the recomputed layers: weigh each kind by its share.
+  r.hardware_flops = 0;
+  for (Recompute kind : {Recompute::none, Recompute::selective, Recompute::full})
+    r.hardware_flops += s.recompute_share(kind, chunk_layers) *
+                        iteration_matmul_flops(m, s.global_batch.value, kind);
+  // 16-bit training: the device's fp16 matmul peak, 2 FLOPs per multiply-accumulate.
+  const double peak =
+      2 * peak_ops_per_s(device, OpClass::matmul, DataType::fp16) * static_cast<double>(s.gpus());
+  r.mfu = r.model_flops / (r.iteration_s * peak);
+  r.hfu = r.hardware_flops / (r.iteration_s * peak);
+  r.model_state_bytes = state.total_bytes();
+  r.activation_bytes = activation_bytes_per_gpu(m, s);
+  for (const ArchNode& n : device.nodes)
+    if (n.kind == NodeKind::memory)
+      r.device_memory_bytes = std::max(r.device_memory_bytes, n.capacity_bytes);
+  // Memory over the iteration on each stage's GPU, as the schedule ran: the model state all
+  // the time, and each chunk's activations from its forward to its backward.
+  for (int64_t st = 0; st < pp; ++st) {
+    r.stage_memory.push_back(
+        memory_over_time(pipeline, run, static_cast<int>(st), r.model_state_bytes));
+    r.peak_memory_bytes = std::max(r.peak_memory_bytes, peak_bytes(r.stage_memory.back()));
+  }
+  r.out_of_memory = r.peak_memory_bytes > r.device_memory_bytes;
+  // The collectives of the forward pass, of the backward pass, and of the recomputed forward.
+  const double tp_passes = 2 + full_share;
+  const double per_step_tp =
+      layers_per_chunk * tp_passes * tp_per_layer_fwd * static_cast<double>(micro_batches * v);
+  const double per_step_ep =
+      layers_per_chunk * tp_passes * ep_per_layer_fwd * static_cast<double>(micro_batches * v);
+  r.pipeline = std::move(pipeline);
+  r.pipeline_times = run;
+  r.breakdown = {
+      {"compute", busy - per_step_tp - per_step_ep},
+      {"tensor-parallel communication", per_step_tp},
+      {"expert-parallel communication", per_step_ep},
+      {"pipeline bubble and transfers", run.makespan_s - busy},
+      // What the all-reduce adds after the pipeline: dp_time, or in a run of all replicas
+      // whatever the last stage's ring adds after the last pipeline task ends.
+      {"data-parallel all-reduce", r.iteration_s - run.makespan_s - optimizer},
+      {"optimizer step", optimizer},
+  };
+  return r;
+}
+
+}  // namespace ts

@@ -1,0 +1,67 @@
+#pragma once
+// One training iteration of a model under a strategy on a cluster, simulated. This first engine
+// times each pipeline stage's forward and backward work from the tile model (layer operators on
+// the device graph: a transformer's, or a graph model's block), adds the tensor-parallel
+// collectives of every layer on the intra-node links (or the NICs when a tensor-parallel group
+// spans nodes), runs the pipeline schedule on the task-graph executor with activations and
+// gradients crossing between stages, then the data-parallel gradient all-reduce and the optimizer
+// step. Memory per GPU is the model state plus the activations the schedule keeps. Data-parallel
+// replicas are identical, so one pipeline stands for all of them unless SimulationOptions says
+// otherwise. Not yet modelled: link sharing between concurrent flows, compute/communication
+// interference, memory over time.
+#include <string>
+#include <vector>
+
+#include "training/Cluster.hpp"
+#include "training/LayerTimes.hpp"
+#include "training/MemoryTimeline.hpp"
+#include "training/ParallelStrategy.hpp"
+#include "training/TaskGraph.hpp"
+#include "training/TransformerModel.hpp"
+
+namespace ts {
+
+struct TimeShare {
+  std::string what;  // "compute", "tensor-parallel communication", "pipeline bubble", ...
+  double seconds = 0;
+};
+
+struct TrainingSimulation {
+  double iteration_s = 0;
+  double tokens_per_s = 0;
+  double model_flops = 0;     // per iteration, without recomputation (MFU counts these)
+  double hardware_flops = 0;  // per iteration, recomputation included (HFU)
+  double mfu = 0, hfu = 0;    // of the device graph's matmul peak, per GPU
+  double stage_forward_s = 0, stage_backward_s = 0;  // per micro-batch, one device, all chunks
+  double bubble_fraction = 0;                        // pipeline idle over busy, on the executor
+  double model_state_bytes = 0;                      // heaviest GPU: weights, grads, optimizer
+  double activation_bytes = 0;                       // first pipeline stage, at its peak
+  double device_memory_bytes = 0;                    // the device graph's largest memory
+  // Per pipeline stage, one GPU's memory over the iteration as the schedule ran it (model
+  // state, plus each chunk's activations from its forward to its backward), and the peak of all.
+  std::vector<std::vector<MemorySample>> stage_memory;
+  double peak_memory_bytes = 0;
+  bool out_of_memory = false;        // the peak exceeds the device memory
+  std::vector<TimeShare> breakdown;  // adds up to the iteration
+  // The pipeline as it ran on the executor: one compute stream per stage, then the links.
+  TaskGraph pipeline;
+  TaskTimes pipeline_times;
+  int64_t simulated_tasks = 0;  // tasks on the executor, all replicas when not symmetric
+};
+
+struct SimulationOptions {
+  // Data-parallel replicas run the same work on the same kind of links, so one pipeline stands
+  // for all of them and the gradient all-reduce follows it. Off: every replica's pipeline is on
+  // the executor, with each stage's all-reduce as ring steps on its own links, starting when
+  // that stage's last backward ends in every replica. Both must give the same iteration time
+  // (tests/unit/test_dist_simulation.cpp); off costs dp times the tasks.
+  bool exploit_symmetry = true;
+};
+
+// Throws InputError when the strategy does not fit the model or the cluster.
+TrainingSimulation simulate_training(const TransformerModel& model,
+                                     const ParallelStrategy& strategy, const Cluster& cluster,
+                                     const OperatorTimeSource& times = {},
+                                     const SimulationOptions& options = {});
+
+}  // namespace ts
