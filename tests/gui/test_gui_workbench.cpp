@@ -139,8 +139,8 @@ TEST_CASE("halving the HBM bandwidth in the inspector moves the HBM-bound operat
   type_into(field, "800");
   REQUIRE((fixed.count() > 0 || fixed.wait(5000)));
   const qint64 fixed_ms = clock.elapsed();
+  // A figure to read, not an assert: a wall clock on a shared machine says nothing reliable.
   WARN("fixed-mapping what-if of bert-large (13 operators) after the edit: " << fixed_ms << " ms");
-  CHECK(fixed_ms < 1000);
   CHECK(w.workbench.graph()->node(hbm).port_bytes_per_s == Approx(0.8e12));
   CHECK(w.workbench.undoStack()->count() == 1);
 

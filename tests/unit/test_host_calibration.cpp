@@ -21,7 +21,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// One calibration for the whole test binary: it takes a few seconds (the DRAM working set must
+// One calibration for the whole test process (ctest runs each test case in its own process, so
+// the checks are sections of one test case below): it takes a few seconds (the DRAM working set must
 // be larger than the last-level cache whatever the timing).
 const host::HostCalibration& calibration() {
   static const host::HostCalibration cal = [] {
@@ -48,7 +49,7 @@ const ArchNode& node(const ArchitectureGraph& g, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("the calibrated host graph has the documented shape", "[host][calibrate]") {
+static void graph_has_documented_shape() {
   const host::HostCalibration& cal = calibration();
   const ArchitectureGraph& g = cal.graph;
   CHECK_FALSE(cal.when.empty());
@@ -103,7 +104,7 @@ TEST_CASE("the calibrated host graph has the documented shape", "[host][calibrat
   CHECK(with_latency == 1);
 }
 
-TEST_CASE("every figure has its runs, median and spread", "[host][calibrate]") {
+static void figures_have_runs_median_spread() {
   const host::HostCalibration& cal = calibration();
   REQUIRE(cal.figures.size() >= 7);
   for (const auto& f : cal.figures) {
@@ -119,7 +120,7 @@ TEST_CASE("every figure has its runs, median and spread", "[host][calibrate]") {
   CHECK(figure(cal, "clock").unit == "GHz");
 }
 
-TEST_CASE("a calibration is written, read back and mapped", "[host][calibrate]") {
+static void written_read_back_and_mapped() {
   host::HostCalibration cal = calibration();
   TempDir dir;
   const std::string out = (dir.path() / "sub" / "box.yaml").string();
@@ -180,7 +181,7 @@ static ArchitectureGraph without_l3(const ArchitectureGraph& g) {
   return out;
 }
 
-TEST_CASE("templates follow the levels a graph has", "[host][calibrate]") {
+static void templates_follow_levels() {
   if (!calibration().graph.find_node("L2")) {
     WARN("hwloc reports no L2 here; the no-L3 variant is not built");
     return;
@@ -205,4 +206,13 @@ TEST_CASE("templates follow the levels a graph has", "[host][calibrate]") {
   options.mapping = &vec;
   CHECK(predict_operator(make_vector_op("add", "add", 64, 300, DataType::fp32), g, options)
             .latency_us > 0);
+}
+
+// ctest runs each test case in a process of its own: the four checks are sections of one test
+// case so that the calibration above runs once, not four times.
+TEST_CASE("one short host calibration", "[host][calibrate]") {
+  SECTION("the calibrated host graph has the documented shape") { graph_has_documented_shape(); }
+  SECTION("every figure has its runs, median and spread") { figures_have_runs_median_spread(); }
+  SECTION("a calibration is written, read back and mapped") { written_read_back_and_mapped(); }
+  SECTION("templates follow the levels a graph has") { templates_follow_levels(); }
 }
