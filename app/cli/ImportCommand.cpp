@@ -1,66 +1,77 @@
-// `tilescope import runner RESULTS.jsonl --db FILE --workload W --arch A`: brings the CUPTI
-// runner's results into the results database beside the host collector's (docs/cupti.md).
+// `tilescope import NAME FILE --db X [options]`: measurements made elsewhere into the results
+// database, through the importer registered under NAME (core/trace/Importer.hpp). Each
+// importer's own options (ImporterOption) become its subcommand's options, so a new importer
+// needs no change here. `import runner` brings the CUPTI runner's results (docs/cupti.md).
 #include <fmt/format.h>
 
 #include <iostream>
+#include <map>
+#include <memory>
 
 #include "Commands.hpp"
-#include "trace/RunnerImport.hpp"
+#include "common/InputError.hpp"
+#include "trace/Importer.hpp"
 
 namespace ts::cli {
+namespace {
 
-struct ImportRunnerArgs {
-  std::string results, db, workload, arch;
-  uint64_t budget = MapperOptions{}.budget;
+struct ImportArgs {
+  std::string file, db;
+  // by importer, then by option: importers may share option names with different defaults
+  std::map<std::string, std::map<std::string, std::string>> options;
 };
 
-int print_runner_import(const RunnerImport& imported, const std::string& db) {
-  for (const ImportedRun& r : imported.runs)
-    std::cout << fmt::format("run {} {} {}: {} measurements{}\n", r.id, r.implementation,
-                             to_string(r.scope), r.measurements,
-                             r.unchecked ? fmt::format(" ({} disagree with their reference: "
-                                                       "correlate leaves them out)",
-                                                       r.unchecked)
-                                         : std::string());
-  for (const std::string& n : imported.notes)
-    std::cerr << "warning: runner job failed: " << n << "\n";
-  std::cerr << fmt::format("imported {} runs and {} predictions into {}\n", imported.runs.size(),
-                           imported.predictions, db);
-  return 0;
+// A file the chosen importer does not read, that another one does, is named as such rather than
+// failing on its first record.
+void check_kind(const Importer& chosen, const std::string& file) {
+  const std::vector<const Importer*> readers = importers().sniff_file(file);
+  if (readers.empty() || chosen.sniff(first_line_of(file)) != Sniff::no) return;
+  throw InputError(
+      SourceLocation{file, 1, 1},
+      fmt::format("not {} input ({}); it reads as {} input: tilescope import {} {}", chosen.name(),
+                  chosen.reads(), readers.front()->name(), readers.front()->name(), file));
 }
 
-RunnerImportOptions runner_import_options(const ImportRunnerArgs& a) {
-  RunnerImportOptions o;
-  o.results_path = a.results;
-  o.db_path = a.db;
-  o.workload_file = a.workload;
-  o.arch_file = a.arch;
-  o.mapper.budget = a.budget;
-  o.command_line = command_line();
-  o.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
-  return o;
-}
+}  // namespace
 
 Runner add_import(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand("import",
-                                     "bring measurements made elsewhere into a results "
-                                     "database (see docs/cupti.md)");
+  register_builtin_importers(importers());
+  CLI::App* cmd = app.add_subcommand(
+      "import", "bring measurements made elsewhere into a results database (see docs/store.md)");
   cmd->require_subcommand(1);
-  auto a = std::make_shared<ImportRunnerArgs>();
-  CLI::App* runner = cmd->add_subcommand(
-      "runner", "results of tilescope-cupti-runner (JSON lines), with their predictions");
-  runner->add_option("results", a->results, "the runner's results (JSON lines)")->required();
-  runner->add_option("--db", a->db, "results database (SQLite), created when missing")->required();
-  runner->add_option("--arch", a->arch,
-                     "graph to predict every record on; the predictions are stored with the runs "
-                     "(without it, give --arch to correlate)");
-  runner->add_option("--workload", a->workload,
-                     "check that every record's operator is this workload's, unchanged");
-  runner->add_option("--budget", a->budget, "mapper evaluations per black-box operator")
-      ->capture_default_str();
-  return [runner, a] {
-    if (!runner->parsed()) return 2;
-    return print_runner_import(import_runner_results(runner_import_options(*a)), a->db);
+  std::vector<std::pair<CLI::App*, const Importer*>> kinds;
+  auto a = std::make_shared<ImportArgs>();
+  for (const Importer* importer : importers().all()) {
+    CLI::App* sub = cmd->add_subcommand(importer->name(), importer->reads());
+    sub->add_option("file", a->file, "the file to import")->required();
+    sub->add_option("--db", a->db, "results database (SQLite), created when missing")->required();
+    for (const ImporterOption& o : importer->options()) {
+      std::string& value = a->options[importer->name()][o.name];
+      value = o.default_value;
+      CLI::Option* opt = sub->add_option("--" + o.name, value, o.help);
+      if (o.required) opt->required();
+      if (!o.default_value.empty()) opt->capture_default_str();
+    }
+    kinds.emplace_back(sub, importer);
+  }
+  return [kinds, a] {
+    for (const auto& [sub, importer] : kinds) {
+      if (!sub->parsed()) continue;
+      check_kind(*importer, a->file);
+      ImportRequest request;
+      request.file = a->file;
+      request.db_path = a->db;
+      for (const auto& [name, value] : a->options[importer->name()])
+        if (!value.empty()) request.options[name] = value;
+      request.command_line = command_line();
+      request.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
+      report_import(
+          importer->import(request), a->db,
+          [](const std::string& line) { std::cout << line << "\n"; },
+          [](const std::string& line) { std::cerr << line << "\n"; });
+      return 0;
+    }
+    return 2;
   };
 }
 

@@ -19,14 +19,13 @@
 #include "arch/ArchitectureLoader.hpp"
 #include "host/HostCollector.hpp"
 #include "host/OpenBlasCore.hpp"
-#include "mapper/MappingSet.hpp"
-#include "mapper/OperatorPrediction.hpp"
-#include "plan/MeasurementPlan.hpp"
-#include "measure/OperatorIdentity.hpp"
-#include "measure/PredictionRecordOf.hpp"
+#include "measure/Collector.hpp"
 #include "measure/ResultStore.hpp"
-#include "trace/RunnerImport.hpp"
+#include "plan/HostSuitePlan.hpp"
+#include "plan/MeasurementPlan.hpp"
 #include "tile/MappingLoader.hpp"
+#include "trace/Importer.hpp"
+#include "trace/RunnerResults.hpp"
 #include "workload/WorkloadLoader.hpp"
 
 namespace ts::cli {
@@ -38,19 +37,19 @@ extern "C" void on_interrupt(int) { g_stop.store(true); }
 
 constexpr const char* kHostArch = "out/host.yaml";
 
+// The options of `tilescope measure`; flags that turn a default off are kept as typed.
 struct MeasureArgs {
-  std::string collector = "host", workload, arch = kHostArch, mappings, db, save_mappings;
-  std::string plan, runner;  // cupti
-  std::string kernel_template =
-      std::string(TILESCOPE_SOURCE_DIR) + "/samples/mappings/nvidia-wmma-kernel-template.yaml";
-  size_t per_gemm = 0;  // 0: the collector's default (host 8, cupti 4)
-  uint64_t seed = 20261129;
-  int repetitions = 0, threads = 0, group = 8;  // repetitions 0: host 7, cupti 20
+  std::string collector = "host";
+  MeasureRequest request;
   bool no_flush = false, no_openblas = false;
-  uint64_t budget = MapperOptions{}.budget;
-};
 
-bool is_gemm(const Operator& op) { return op.type == "gemm" || op.type == "batched_gemm"; }
+  MeasureArgs() {
+    request.arch_file = kHostArch;
+    request.kernel_template_file =
+        std::string(TILESCOPE_SOURCE_DIR) + "/samples/mappings/nvidia-wmma-kernel-template.yaml";
+    request.mapper_budget = MapperOptions{}.budget;
+  }
+};
 
 // The mapping files of a folder, by the operator they name.
 std::map<std::string, std::vector<Mapping>> load_mapping_folder(const std::string& dir) {
@@ -74,8 +73,14 @@ std::map<std::string, std::vector<Mapping>> load_mapping_folder(const std::strin
 class ProgressBar {
  public:
   explicit ProgressBar(bool tty) : tty_(tty) {}
-  void show(const host::HostProgress& p) {
-    if (!tty_ || p.total == 0) return;
+  void show(const CollectorProgress& p) {
+    if (!tty_) return;
+    if (p.total == 0) return clear();
+    if (p.stage == CollectorProgress::Stage::planning) {
+      std::cerr << fmt::format("\r\033[Kpredicting {}/{}: {}", p.done, p.total, p.current)
+                << std::flush;
+      return;
+    }
     const int width = 30;
     const int filled = static_cast<int>(width * p.done / p.total);
     std::cerr << fmt::format("\r\033[K[{}{}] {}/{} repetitions  {}", std::string(filled, '#'),
@@ -89,13 +94,6 @@ class ProgressBar {
  private:
   bool tty_;
 };
-
-}  // namespace
-
-// ImportCommand.cpp
-int print_runner_import(const RunnerImport& imported, const std::string& db);
-
-namespace {
 
 // Writes through a temporary file and a rename, so that a failure leaves no half plan.
 void write_text_file(const std::string& path, const std::string& text) {
@@ -143,202 +141,240 @@ int run_runner(const std::string& runner, const std::string& plan, const std::st
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-int run_measure_cupti(const MeasureArgs& a, const std::string& command_line) {
-  if (a.plan.empty() && a.db.empty())
-    throw InputError(SourceLocation{"--collector", 0, 0},
-                     "measure --collector cupti needs --plan FILE (write the plan for "
-                     "tilescope-cupti-runner) or --db FILE (run the runner here and import)");
-  std::string arch = a.arch;
-  if (arch == kHostArch) {
-    arch = std::string(TILESCOPE_SOURCE_DIR) + "/samples/arch/nvidia-h200.yaml";
-    std::cerr << "predicting on " << arch << " (give another graph with --arch)\n";
+// NVIDIA GPUs through tilescope-cupti-runner: plans the GPU suite, and either writes the plan
+// for the runner (to run on the GPU machine) or runs the runner here and imports its results.
+class CuptiCollector final : public Collector {
+ public:
+  std::string name() const override { return "cupti"; }
+  std::string measures() const override {
+    return "an NVIDIA GPU through tilescope-cupti-runner: tilescope's CUDA GEMM on mappings, "
+           "cuBLAS, cuBLASLt, vector kernels (docs/cupti.md)";
   }
-  const ArchitectureGraph graph = load_architecture(arch);
-  const Workload workload = load_workload(a.workload);
-  GpuSuiteOptions o;
-  o.mappings_per_gemm = a.per_gemm ? a.per_gemm : o.mappings_per_gemm;
-  o.seed = a.seed;
-  o.mapper.budget = a.budget;
-  o.repetitions = a.repetitions ? a.repetitions : o.repetitions;
-  o.cold_l2 = !a.no_flush;
-  if (!a.kernel_template.empty()) o.gemm_template = load_mapping(a.kernel_template);
-  const GpuSuite suite = gpu_suite(workload, graph, o);
-  std::map<std::string, int> per_impl;
-  for (const GpuSuiteEntry& e : suite.entries) ++per_impl[e.implementation];
-  const std::vector<std::string> comments = {
-      "written by: " + command_line,
-      fmt::format("workload {} ({}), graph {} ({}, hash {})", workload.name, a.workload, graph.name,
-                  arch, suite.arch_hash),
-      fmt::format("import with: tilescope import runner RESULTS --db FILE --arch {}", arch)};
-  const std::string text = plan_text(suite, comments);
-  std::string counts;
-  for (const auto& [impl, n] : per_impl)
-    counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, impl);
-  if (!a.plan.empty()) {
-    write_text_file(a.plan, text);
-    std::cout << fmt::format("wrote {} jobs ({}) to {}", suite.entries.size(), counts, a.plan)
-              << (suite.notes.empty()
-                      ? std::string()
-                      : fmt::format("; {} left out (see the plan's comments)", suite.notes.size()))
-              << "\n";
-    return 0;
+  std::vector<TimingScope> scopes() const override {
+    return {TimingScope::device, TimingScope::host_call};
   }
-  const std::string runner = find_runner(a.runner);
-  const auto dir = std::filesystem::temp_directory_path() /
-                   fmt::format("tilescope-cupti-{}", static_cast<long>(getpid()));
-  std::filesystem::create_directories(dir);
-  const std::string plan = (dir / "suite.plan").string(),
-                    results = (dir / "results.jsonl").string();
-  write_text_file(plan, text);
-  const int rc = run_runner(runner, plan, results);
-  if (rc == 2) {  // no device or a bad plan: the runner said why in one line
+  std::vector<std::string> implementations() const override { return kRunnerImplementations; }
+
+  int measure(const MeasureRequest& a, CollectorSession& session) const override {
+    if (a.plan_file.empty() && a.db_path.empty())
+      throw InputError(SourceLocation{"--collector", 0, 0},
+                       "measure --collector cupti needs --plan FILE (write the plan for "
+                       "tilescope-cupti-runner) or --db FILE (run the runner here and import)");
+    std::string arch = a.arch_file;
+    if (arch.empty() || arch == kHostArch) {
+      arch = std::string(TILESCOPE_SOURCE_DIR) + "/samples/arch/nvidia-h200.yaml";
+      session.warn("predicting on " + arch + " (give another graph with --arch)");
+    }
+    const ArchitectureGraph graph = load_architecture(arch);
+    const Workload workload = load_workload(a.workload_file);
+    GpuSuiteOptions o;
+    o.mappings_per_gemm = a.mappings_per_gemm ? a.mappings_per_gemm : o.mappings_per_gemm;
+    o.seed = a.seed;
+    o.mapper.budget = a.mapper_budget;
+    o.repetitions = a.repetitions ? a.repetitions : o.repetitions;
+    o.cold_l2 = a.flush_caches;
+    if (!a.kernel_template_file.empty()) o.gemm_template = load_mapping(a.kernel_template_file);
+    const GpuSuite suite = gpu_suite(workload, graph, o);
+    std::map<std::string, int> per_impl;
+    for (const GpuSuiteEntry& e : suite.entries) ++per_impl[e.implementation];
+    const std::vector<std::string> comments = {
+        "written by: " + a.command_line,
+        fmt::format("workload {} ({}), graph {} ({}, hash {})", workload.name, a.workload_file,
+                    graph.name, arch, suite.arch_hash),
+        fmt::format("import with: tilescope import runner RESULTS --db FILE --arch {}", arch)};
+    const std::string text = plan_text(suite, comments);
+    std::string counts;
+    for (const auto& [impl, n] : per_impl)
+      counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, impl);
+    if (!a.plan_file.empty()) {
+      write_text_file(a.plan_file, text);
+      session.print(
+          fmt::format("wrote {} jobs ({}) to {}", suite.entries.size(), counts, a.plan_file) +
+          (suite.notes.empty()
+               ? std::string()
+               : fmt::format("; {} left out (see the plan's comments)", suite.notes.size())));
+      return 0;
+    }
+    const std::string runner = find_runner(a.runner_path);
+    const auto dir = std::filesystem::temp_directory_path() /
+                     fmt::format("tilescope-cupti-{}", static_cast<long>(getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string plan = (dir / "suite.plan").string(),
+                      results = (dir / "results.jsonl").string();
+    write_text_file(plan, text);
+    const int rc = run_runner(runner, plan, results);
+    if (rc == 2 || (session.cancel && session.cancel->load())) {
+      // no device or a bad plan (the runner said why in one line), or stopped by the user
+      std::filesystem::remove_all(dir);
+      return rc == 2 ? 2 : 130;
+    }
+    if (rc != 0 && rc != 1)
+      throw std::runtime_error(
+          fmt::format("{} ended with status {}; its results are in {}", runner, rc, results));
+    ImportRequest io;
+    io.file = results;
+    io.db_path = a.db_path;
+    io.options = {
+        {"workload", a.workload_file}, {"arch", arch}, {"budget", std::to_string(a.mapper_budget)}};
+    io.command_line = a.command_line;
+    io.tool_version = a.tool_version;
+    register_builtin_importers(importers());
+    report_import(importers().get("runner", "--collector").import(io), a.db_path, session.print,
+                  session.warn);
     std::filesystem::remove_all(dir);
-    return 2;
+    return rc == 1 ? 1 : 0;
   }
-  if (rc != 0 && rc != 1)
-    throw std::runtime_error(
-        fmt::format("{} ended with status {}; its results are in {}", runner, rc, results));
-  RunnerImportOptions io;
-  io.results_path = results;
-  io.db_path = a.db;
-  io.workload_file = a.workload;
-  io.arch_file = arch;
-  io.mapper = o.mapper;
-  io.command_line = command_line;
-  io.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
-  const int printed = print_runner_import(import_runner_results(io), a.db);
-  std::filesystem::remove_all(dir);
-  return rc == 1 ? 1 : printed;
-}
+};
+
+// This CPU, through the host collector (collectors/host): tiled GEMMs on mappings, OpenBLAS and
+// the vector kernels, timed with a wall clock around each call.
+class HostCollector final : public Collector {
+ public:
+  std::string name() const override { return "host"; }
+  std::string measures() const override {
+    return "this CPU: tilescope's tiled GEMM on mappings, OpenBLAS, vector kernels (docs/host.md)";
+  }
+  std::vector<TimingScope> scopes() const override { return {TimingScope::host_call}; }
+  std::vector<std::string> implementations() const override {
+    std::vector<std::string> out;
+    for (host::HostKernel k :
+         {host::HostKernel::tiled, host::HostKernel::openblas, host::HostKernel::vector})
+      out.emplace_back(to_string(k));
+    return out;
+  }
+
+  int measure(const MeasureRequest& request, CollectorSession& session) const override {
+    if (request.db_path.empty())
+      throw InputError(SourceLocation{"--db", 0, 0},
+                       "measure --collector host needs --db FILE, the results database");
+    MeasureRequest a = request;
+    if (a.mappings_per_gemm == 0) a.mappings_per_gemm = 8;
+    if (a.repetitions == 0) a.repetitions = 7;
+    if (a.arch_file.empty()) a.arch_file = kHostArch;
+    if (!std::filesystem::exists(a.arch_file))
+      throw InputError(SourceLocation{a.arch_file, 0, 0},
+                       "no such architecture graph; `tilescope calibrate host --out " +
+                           a.arch_file + "` writes one for this machine");
+    const ArchitectureGraph graph = load_architecture(a.arch_file);
+    const Workload workload = load_workload(a.workload_file);
+
+    HostSuiteOptions plan;
+    plan.mappings_per_gemm = a.mappings_per_gemm;
+    plan.seed = a.seed;
+    plan.mapper.budget = a.mapper_budget;
+    plan.openblas = a.openblas;
+    if (!a.mappings_dir.empty()) plan.given_mappings = load_mapping_folder(a.mappings_dir);
+    const HostSuite suite =
+        host_suite(workload, graph, plan, [&](size_t i, size_t count, const Operator& op) {
+          session.progress({CollectorProgress::Stage::planning, i + 1, count, op.name});
+        });
+    session.progress({CollectorProgress::Stage::planning, 0, 0, ""});
+    std::vector<host::HostJob> jobs;
+    for (const SuiteEntry& e : suite.entries) {
+      if (e.program && !a.save_mappings_dir.empty()) {
+        std::filesystem::create_directories(a.save_mappings_dir);
+        std::ofstream(a.save_mappings_dir + "/" + e.mapping->name + ".yaml")
+            << mapping_yaml(*e.program, e.mapping->name,
+                            fmt::format("{} on {}: {}", e.op.name, graph.name, e.op.shape_text()));
+      }
+      jobs.push_back(host::host_job(e));
+    }
+    // Mixed order, fixed seed: the repetitions of a group interleave different operators.
+    std::shuffle(jobs.begin(), jobs.end(), std::mt19937_64(a.seed));
+
+    if (auto parent = std::filesystem::path(a.db_path).parent_path(); !parent.empty())
+      std::filesystem::create_directories(parent);
+    ResultStore store(a.db_path, ResultStore::Mode::read_write);
+    for (const SuiteEntry& e : suite.entries) store.add_prediction(e.prediction);
+
+    host::HostCollectorOptions options;
+    options.repetitions = a.repetitions;
+    options.threads = a.threads;
+    options.group_size = a.group_size;
+    options.flush_caches = a.flush_caches;
+    options.seed = a.seed;
+
+    RunStart start;
+    start.collector = name();
+    start.workload = workload.name;
+    start.tool_version = a.tool_version;
+    nlohmann::json settings = {
+        {"command", a.command_line},
+        {"workload_file", a.workload_file},
+        {"arch_file", a.arch_file},
+        {"arch_hash", hash_text(graph.content_hash())},
+        {"repetitions", options.repetitions},
+        {"warmup", options.warmup},
+        {"threads", options.threads},
+        {"group_size", options.group_size},
+        {"flush_caches", options.flush_caches},
+        {"seed", a.seed},
+        {"mappings", a.mappings_dir.empty() ? std::string("generated") : a.mappings_dir},
+        {"mappings_per_gemm", a.mappings_per_gemm},
+        {"mapper_budget", a.mapper_budget}};
+    start.settings_json = settings.dump();
+    start.device.name = graph.name;
+    start.device.kind = "host-cpu";
+    start.device.arch_hash = hash_text(graph.content_hash());
+    const host::OpenBlasCore blas = host::openblas_core();
+    if (!blas.advice.empty() && a.openblas) session.warn("warning: " + blas.advice);
+    start.device.properties_json = nlohmann::json{
+        {"description", graph.description},
+        {"arch_file", a.arch_file},
+        {"openblas_core", blas.name},
+        {"openblas_config",
+         blas.config}}.dump();
+    const int64_t run = store.begin_run(start);
+
+    size_t unchecked = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    const size_t delivered = host::run_host_jobs(
+        jobs, options,
+        [&](const Measurement& m) {
+          if (!m.checked) ++unchecked;
+          store.add_measurement(run, m);
+        },
+        [&](const host::HostProgress& p) {
+          session.progress({CollectorProgress::Stage::measuring, p.done, p.total, p.current});
+        },
+        session.cancel);
+    session.progress({CollectorProgress::Stage::measuring, 0, 0, ""});
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    const bool stopped = session.cancel && session.cancel->load();
+    store.finish_run(run, stopped ? RunStatus::cancelled : RunStatus::complete);
+    session.warn(fmt::format("run {}: {} of {} measurements in {:.1f} s{} -> {}", run, delivered,
+                             jobs.size(), seconds,
+                             stopped ? " (stopped: run marked cancelled)" : "", a.db_path));
+    if (unchecked > 0)
+      session.warn(
+          fmt::format("warning: {} measurements disagree with their reference "
+                      "implementation (stored with checked = 0; correlate skips them)",
+                      unchecked));
+    return stopped ? 130 : 0;
+  }
+};
 
 int run_measure(const MeasureArgs& args, const std::string& command_line) {
-  if (args.collector == "cupti") return run_measure_cupti(args, command_line);
-  if (args.collector != "host")
-    throw InputError(SourceLocation{"--collector", 0, 0},
-                     "unknown collector '" + args.collector + "' (this build has: host, cupti)");
-  if (args.db.empty())
-    throw InputError(SourceLocation{"--db", 0, 0},
-                     "measure --collector host needs --db FILE, the results database");
-  MeasureArgs a = args;
-  if (a.per_gemm == 0) a.per_gemm = 8;
-  if (a.repetitions == 0) a.repetitions = 7;
-  if (!std::filesystem::exists(a.arch))
-    throw InputError(SourceLocation{a.arch, 0, 0},
-                     "no such architecture graph; `tilescope calibrate host --out " + a.arch +
-                         "` writes one for this machine");
-  const ArchitectureGraph graph = load_architecture(a.arch);
-  const Workload workload = load_workload(a.workload);
-  std::map<std::string, std::vector<Mapping>> given;
-  if (!a.mappings.empty()) given = load_mapping_folder(a.mappings);
+  const Collector& collector = collectors().get(args.collector, "--collector");
+  MeasureRequest request = args.request;
+  request.flush_caches = !args.no_flush;
+  request.openblas = !args.no_openblas;
+  request.command_line = command_line;
+  request.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
 
-  MapperOptions mapper;
-  mapper.budget = a.budget;
-  std::vector<host::HostJob> jobs;
-  std::vector<PredictionRecord> predictions;
-  const bool tty = isatty(STDERR_FILENO);
-  for (size_t i = 0; i < workload.operators.size(); ++i) {
-    const Operator& op = workload.operators[i];
-    if (tty)
-      std::cerr << fmt::format("\r\033[Kpredicting {}/{}: {}", i + 1, workload.operators.size(),
-                               op.name)
-                << std::flush;
-    const OperatorKey key = operator_key(op, workload.name);
-    if (is_gemm(op)) {
-      std::vector<NamedProgram> programs;
-      if (auto it = given.find(op.name); it != given.end()) {
-        for (const Mapping& m : it->second) {
-          OperatorPredictionOptions o;
-          o.mapping = &m;
-          o.mapper = mapper;
-          programs.push_back({m.name, resolve_mapping(op, graph, o)});
-        }
-      } else {
-        programs = suite_mappings(op, graph, a.per_gemm, a.seed, mapper);
-      }
-      for (NamedProgram& np : programs) {
-        Evaluation eval;
-        evaluate(np.program, eval);
-        throw_if_invalid(np.program, eval);
-        const MappingRecord rec = mapping_record(np.program, np.name);
-        predictions.push_back(
-            prediction_record(make_prediction(np.program, eval), key, rec, graph, ""));
-        if (!a.save_mappings.empty()) {
-          std::filesystem::create_directories(a.save_mappings);
-          std::ofstream(a.save_mappings + "/" + np.name + ".yaml")
-              << mapping_yaml(np.program, np.name,
-                              fmt::format("{} on {}: {}", op.name, graph.name, op.shape_text()));
-        }
-        host::HostJob job;
-        job.op = op;
-        job.kernel = host::HostKernel::tiled;
-        job.program = std::move(np.program);
-        job.mapping = rec;
-        job.suite = workload.name;
-        jobs.push_back(std::move(job));
-      }
-    }
-    if (is_gemm(op) && a.no_openblas) continue;
-    // A black box (OpenBLAS) or the vector kernels: the mapper's choice is the prediction.
-    MappingProgram chosen;
-    OperatorPredictionOptions o;
-    o.mapper = mapper;
-    const Prediction p = predict_operator(op, graph, o, &chosen);
-    predictions.push_back(prediction_record(p, key, std::nullopt, graph,
-                                            mapping_yaml(chosen, op.name + "-mapper", "")));
-    host::HostJob job;
-    job.op = op;
-    job.kernel = is_gemm(op) ? host::HostKernel::openblas : host::HostKernel::vector;
-    job.suite = workload.name;
-    jobs.push_back(std::move(job));
-  }
-  if (tty) std::cerr << "\r\033[K" << std::flush;
-  // Mixed order, fixed seed: the repetitions of a group interleave different operators.
-  std::shuffle(jobs.begin(), jobs.end(), std::mt19937_64(a.seed));
+  ProgressBar bar(isatty(STDERR_FILENO));
+  CollectorSession session;
+  session.print = [](const std::string& line) { std::cout << line << "\n"; };
+  session.warn = [&](const std::string& line) {
+    bar.clear();
+    std::cerr << line << "\n";
+  };
+  session.progress = [&](const CollectorProgress& p) { bar.show(p); };
+  session.cancel = &g_stop;
 
-  if (auto parent = std::filesystem::path(a.db).parent_path(); !parent.empty())
-    std::filesystem::create_directories(parent);
-  ResultStore store(a.db, ResultStore::Mode::read_write);
-  for (const auto& p : predictions) store.add_prediction(p);
-
-  host::HostCollectorOptions options;
-  options.repetitions = a.repetitions;
-  options.threads = a.threads;
-  options.group_size = a.group;
-  options.flush_caches = !a.no_flush;
-  options.seed = a.seed;
-
-  RunStart start;
-  start.collector = a.collector;
-  start.workload = workload.name;
-  start.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
-  nlohmann::json settings = {
-      {"command", command_line},
-      {"workload_file", a.workload},
-      {"arch_file", a.arch},
-      {"arch_hash", hash_text(graph.content_hash())},
-      {"repetitions", options.repetitions},
-      {"warmup", options.warmup},
-      {"threads", options.threads},
-      {"group_size", options.group_size},
-      {"flush_caches", options.flush_caches},
-      {"seed", a.seed},
-      {"mappings", a.mappings.empty() ? std::string("generated") : a.mappings},
-      {"mappings_per_gemm", a.per_gemm},
-      {"mapper_budget", a.budget}};
-  start.settings_json = settings.dump();
-  start.device.name = graph.name;
-  start.device.kind = "host-cpu";
-  start.device.arch_hash = hash_text(graph.content_hash());
-  const host::OpenBlasCore blas = host::openblas_core();
-  if (!blas.advice.empty() && !a.no_openblas) std::cerr << "warning: " << blas.advice << "\n";
-  start.device.properties_json = nlohmann::json{
-      {"description", graph.description},
-      {"arch_file", a.arch},
-      {"openblas_core", blas.name},
-      {"openblas_config",
-       blas.config}}.dump();
-  const int64_t run = store.begin_run(start);
-
+  // Ctrl-C asks the collector to stop between repetitions; what it measured so far is kept.
   g_stop.store(false);
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;
@@ -347,71 +383,66 @@ int run_measure(const MeasureArgs& args, const std::string& command_line) {
   }, old_term{};
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
-
-  ProgressBar bar(tty);
-  size_t unchecked = 0;
-  const auto t0 = std::chrono::steady_clock::now();
-  const size_t delivered = host::run_host_jobs(
-      jobs, options,
-      [&](const Measurement& m) {
-        if (!m.checked) ++unchecked;
-        store.add_measurement(run, m);
-      },
-      [&](const host::HostProgress& p) { bar.show(p); }, &g_stop);
+  struct RestoreSignals {
+    struct sigaction int_, term_;
+    ~RestoreSignals() {
+      sigaction(SIGINT, &int_, nullptr);
+      sigaction(SIGTERM, &term_, nullptr);
+    }
+  } restore{old_int, old_term};
+  const int status = collector.measure(request, session);
   bar.clear();
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-  const bool stopped = g_stop.load();
-  store.finish_run(run, stopped ? RunStatus::cancelled : RunStatus::complete);
-  std::cerr << fmt::format("run {}: {} of {} measurements in {:.1f} s{} -> {}\n", run, delivered,
-                           jobs.size(), seconds, stopped ? " (stopped: run marked cancelled)" : "",
-                           a.db);
-  if (unchecked > 0)
-    std::cerr << fmt::format(
-        "warning: {} measurements disagree with their reference "
-        "implementation (stored with checked = 0; correlate skips them)\n",
-        unchecked);
-  return stopped ? 130 : 0;
+  return status;
 }
 
 }  // namespace
 
+void register_builtin_collectors(CollectorRegistry& registry) {
+  if (!registry.names().empty()) return;  // already registered (add_measure runs once per CLI)
+  registry.add(std::make_unique<HostCollector>());
+  registry.add(std::make_unique<CuptiCollector>());
+}
+
 Runner add_measure(CLI::App& app) {
+  register_builtin_collectors(collectors());
   auto a = std::make_shared<MeasureArgs>();
   auto* cmd = app.add_subcommand(
       "measure", "run a suite's operators on a collector and store measurements and predictions");
-  cmd->add_option("--collector", a->collector,
-                  "where to measure: host (this CPU) or cupti (an NVIDIA GPU, docs/cupti.md)")
+  std::string where = "where to measure:";
+  for (const std::string& name : collectors().names())
+    where += "\n  " + name + ": " + collectors().find(name)->measures();
+  cmd->add_option("--collector", a->collector, where)->capture_default_str();
+  cmd->add_option("--workload", a->request.workload_file, "workload suite (YAML)")->required();
+  cmd->add_option("--arch", a->request.arch_file,
+                  "the collector's architecture graph (from calibrate)")
       ->capture_default_str();
-  cmd->add_option("--workload", a->workload, "workload suite (YAML)")->required();
-  cmd->add_option("--arch", a->arch, "the collector's architecture graph (from calibrate)")
-      ->capture_default_str();
-  cmd->add_option("--db", a->db, "results database (SQLite), created when missing");
-  cmd->add_option("--plan", a->plan,
+  cmd->add_option("--db", a->request.db_path, "results database (SQLite), created when missing");
+  cmd->add_option("--plan", a->request.plan_file,
                   "cupti: write the plan for tilescope-cupti-runner to this file and stop");
-  cmd->add_option("--runner", a->runner,
+  cmd->add_option("--runner", a->request.runner_path,
                   "cupti: the runner to run (default: tilescope-cupti-runner beside tilescope)");
-  cmd->add_option("--mappings", a->mappings,
+  cmd->add_option("--mappings", a->request.mappings_dir,
                   "folder of mapping files (each names its operator) for the GEMMs; default: "
                   "the mapper's top 3 and seeded samples of its valid space");
-  cmd->add_option("--kernel-template", a->kernel_template,
+  cmd->add_option("--kernel-template", a->request.kernel_template_file,
                   "cupti: the template the mappings of tilescope's own GEMM kernel are searched "
                   "from: the kernel's schedule ('' for the graph's matmul template)")
       ->capture_default_str();
-  cmd->add_option("--mappings-per-gemm", a->per_gemm,
+  cmd->add_option("--mappings-per-gemm", a->request.mappings_per_gemm,
                   "mappings per GEMM when generated (default: host 8, cupti 4)");
-  cmd->add_option("--seed", a->seed, "seed for drawn mappings, job order and operand values")
+  cmd->add_option("--seed", a->request.seed,
+                  "seed for drawn mappings, job order and operand values")
       ->capture_default_str();
-  cmd->add_option("--save-mappings", a->save_mappings, "write the measured mappings to a folder");
-  cmd->add_option("--repetitions", a->repetitions,
+  cmd->add_option("--save-mappings", a->request.save_mappings_dir,
+                  "write the measured mappings to a folder");
+  cmd->add_option("--repetitions", a->request.repetitions,
                   "timed repetitions per operator (>= 5; default: host 7, cupti 20)");
-  cmd->add_option("--threads", a->threads, "threads (0: one per core)")->capture_default_str();
-  cmd->add_option("--group", a->group, "operators whose repetitions are interleaved")
+  cmd->add_option("--threads", a->request.threads, "threads (0: one per core)")
       ->capture_default_str();
-  cmd->add_option("--budget", a->budget, "mapper evaluations per operator")->capture_default_str();
+  cmd->add_option("--group", a->request.group_size, "operators whose repetitions are interleaved")
+      ->capture_default_str();
+  cmd->add_option("--budget", a->request.mapper_budget, "mapper evaluations per operator")
+      ->capture_default_str();
   cmd->add_flag("--no-flush", a->no_flush, "do not flush the caches before each repetition");
   cmd->add_flag("--no-openblas", a->no_openblas, "skip the OpenBLAS GEMMs");
   return [a] { return run_measure(*a, command_line()); };

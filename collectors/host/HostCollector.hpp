@@ -13,14 +13,15 @@
 
 #include "analysis/MappingProgram.hpp"
 #include "measure/MeasurementRecord.hpp"
+#include "plan/SuiteEntry.hpp"
 #include "workload/Operator.hpp"
 
 namespace ts::host {
 
 enum class HostKernel {
-  tiled,    // gemm / batched_gemm through TiledGemm, driven by `program`
-  openblas, // gemm / batched_gemm through cblas_sgemm, a black box
-  vector    // vector operators and fused chains (one pass per row block for a fused chain)
+  tiled,     // gemm / batched_gemm through TiledGemm, driven by `program`
+  openblas,  // gemm / batched_gemm through cblas_sgemm, a black box
+  vector     // vector operators and fused chains (one pass per row block for a fused chain)
 };
 std::string_view to_string(HostKernel kernel);
 
@@ -32,17 +33,21 @@ struct HostJob {
   std::string suite;
 };
 
+// The job that measures a planned suite entry (plan/HostSuitePlan); its implementation names
+// the kernel (to_string). Throws std::invalid_argument for an implementation the host lacks.
+HostJob host_job(const SuiteEntry& entry);
+
 struct HostCollectorOptions {
   int repetitions = 7;  // timed, per job (at least 5 are enforced)
   int warmup = 1;
-  int threads = 0;        // 0: one per core
-  int group_size = 8;     // jobs whose repetitions are interleaved
+  int threads = 0;           // 0: one per core
+  int group_size = 8;        // jobs whose repetitions are interleaved
   bool flush_caches = true;  // stream through 2x the last-level cache before every repetition
-  uint64_t seed = 42;     // operand values
+  uint64_t seed = 42;        // operand values
 };
 
 struct HostProgress {
-  size_t done = 0;   // timed repetitions finished
+  size_t done = 0;  // timed repetitions finished
   size_t total = 0;
   std::string current;  // operator name
 };

@@ -1,3 +1,5 @@
+#include <stdexcept>
+
 #include "host/HostCollector.hpp"
 
 namespace ts::host {
@@ -12,6 +14,20 @@ std::string_view to_string(HostKernel kernel) {
       return "vector";
   }
   return "vector";
+}
+
+HostJob host_job(const SuiteEntry& entry) {
+  HostJob job;
+  job.op = entry.op;
+  job.program = entry.program;
+  job.mapping = entry.mapping;
+  job.suite = entry.key.suite;
+  for (HostKernel k : {HostKernel::tiled, HostKernel::openblas, HostKernel::vector})
+    if (to_string(k) == entry.implementation) {
+      job.kernel = k;
+      return job;
+    }
+  throw std::invalid_argument("the host collector has no kernel '" + entry.implementation + "'");
 }
 
 }  // namespace ts::host

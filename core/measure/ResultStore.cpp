@@ -11,6 +11,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 
 #include "common/InputError.hpp"
@@ -320,11 +321,27 @@ ResultStore::~ResultStore() = default;
 ResultStore::ResultStore(ResultStore&&) noexcept = default;
 ResultStore& ResultStore::operator=(ResultStore&&) noexcept = default;
 
+void ResultStore::write_all(const std::function<void()>& writes) {
+  require_writable(mode_, path_);
+  if (writing_all_) return writes();
+  SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+  writing_all_ = true;
+  try {
+    writes();
+  } catch (...) {
+    writing_all_ = false;
+    throw;  // the transaction rolls back as it goes out of scope
+  }
+  writing_all_ = false;
+  transaction.commit();
+}
+
 int ResultStore::schema_version() const { return db_->execAndGet("PRAGMA user_version").getInt(); }
 
 int64_t ResultStore::begin_run(const RunStart& start) {
   require_writable(mode_, path_);
-  SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+  std::optional<SQLite::Transaction> transaction;  // none inside write_all's: they do not nest
+  if (!writing_all_) transaction.emplace(*db_, SQLite::TransactionBehavior::IMMEDIATE);
   const int64_t device = upsert_device(*db_, start.device);
   SQLite::Statement s(*db_,
                       "INSERT INTO runs (started_at, status, collector, workload, tool_version, "
@@ -337,14 +354,15 @@ int64_t ResultStore::begin_run(const RunStart& start) {
   s.bind(6, device);
   s.exec();
   const int64_t id = db_->getLastInsertRowid();
-  transaction.commit();
+  if (transaction) transaction->commit();
   return id;
 }
 
 void ResultStore::add_measurement(int64_t run, const Measurement& m) {
   require_writable(mode_, path_);
   // The operator, the mapping and the measurement go in together or not at all.
-  SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+  std::optional<SQLite::Transaction> transaction;  // none inside write_all's: they do not nest
+  if (!writing_all_) transaction.emplace(*db_, SQLite::TransactionBehavior::IMMEDIATE);
   {
     SQLite::Statement exists(*db_, "SELECT 1 FROM runs WHERE id = ?");
     exists.bind(1, run);
@@ -373,7 +391,7 @@ void ResultStore::add_measurement(int64_t run, const Measurement& m) {
   s.bind(10, m.max_error);
   s.bind(11, m.checked ? 1 : 0);
   s.exec();
-  transaction.commit();
+  if (transaction) transaction->commit();
 }
 
 void ResultStore::finish_run(int64_t run, RunStatus status) {
@@ -388,7 +406,8 @@ void ResultStore::finish_run(int64_t run, RunStatus status) {
 
 void ResultStore::add_prediction(const PredictionRecord& p) {
   require_writable(mode_, path_);
-  SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+  std::optional<SQLite::Transaction> transaction;  // none inside write_all's: they do not nest
+  if (!writing_all_) transaction.emplace(*db_, SQLite::TransactionBehavior::IMMEDIATE);
   const int64_t op = upsert_operator(*db_, p.op);
   if (p.mapping) upsert_mapping(*db_, *p.mapping);
   SQLite::Statement s(*db_,
@@ -408,7 +427,7 @@ void ResultStore::add_prediction(const PredictionRecord& p) {
   s.bind(7, p.bound_by);
   s.bind(8, p.chosen_mapping_yaml);
   s.exec();
-  transaction.commit();
+  if (transaction) transaction->commit();
 }
 
 std::vector<RunInfo> ResultStore::runs() const {

@@ -36,6 +36,11 @@ class ResultStore {
   const std::string& path() const { return path_; }
   int schema_version() const;
 
+  // Runs `writes` (calls of the writers below) as one transaction: all of them are stored, or,
+  // when `writes` throws, none (the exception is passed on). What importers use, so that a
+  // failed import leaves the database as it was.
+  void write_all(const std::function<void()>& writes);
+
   int64_t begin_run(const RunStart& start);  // status incomplete, started_at now
   void add_measurement(int64_t run, const Measurement& m);
   void finish_run(int64_t run, RunStatus status);  // sets finished_at
@@ -61,6 +66,7 @@ class ResultStore {
   std::string path_;
   Mode mode_ = Mode::read_write;
   std::unique_ptr<SQLite::Database> db_;
+  bool writing_all_ = false;  // inside write_all: the writers join its transaction
 };
 
 }  // namespace ts

@@ -198,7 +198,7 @@ GpuSuite gpu_suite(const Workload& workload, const ArchitectureGraph& graph,
     }
     const std::string dtype = dtype_text(dt);
     const OperatorKey key = operator_key(op, workload.name);
-    const bool gemm = op.type == "gemm" || op.type == "batched_gemm";
+    const bool gemm = is_gemm(op);
     std::string steps;
     if (!gemm) {
       bool runnable = true;

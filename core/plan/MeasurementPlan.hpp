@@ -11,6 +11,7 @@
 #include "analysis/MappingProgram.hpp"
 #include "mapper/Mapper.hpp"
 #include "measure/MeasurementRecord.hpp"
+#include "plan/SuiteEntry.hpp"
 #include "workload/Operator.hpp"
 
 namespace ts {
@@ -41,15 +42,10 @@ struct GpuSuiteOptions {
   std::optional<Mapping> gemm_template;
 };
 
-struct GpuSuiteEntry {
-  Operator op;
-  OperatorKey key;
-  std::string implementation;            // tilescope, cublas, cublaslt, vector
-  std::string dtype;                     // fp16, bf16, fp32
-  std::optional<MappingRecord> mapping;  // tilescope kernel only
-  std::optional<GpuGemmTiling> tiling;
-  PredictionRecord prediction;
-  std::string plan_line;  // the `job ...` line
+// A suite entry with what tilescope-cupti-runner needs beyond it.
+struct GpuSuiteEntry : SuiteEntry {
+  std::optional<GpuGemmTiling> tiling;  // tilescope kernel only
+  std::string plan_line;                // the `job ...` line
 };
 
 struct GpuSuite {

@@ -14,11 +14,49 @@
 #include "measure/OperatorIdentity.hpp"
 #include "measure/ResultStore.hpp"
 #include "tile/MappingLoader.hpp"
+#include "trace/RunnerResults.hpp"
 #include "workload/OperatorSpec.hpp"
 #include "workload/WorkloadLoader.hpp"
 
 namespace ts {
 namespace {
+
+// The import's settings, read from the request's options.
+struct RunnerImportOptions {
+  std::string results_path;
+  std::string db_path;
+  std::string workload_file;
+  std::string arch_file;
+  MapperOptions mapper;
+  std::string command_line;
+  std::string tool_version;
+};
+
+RunnerImportOptions runner_import_options(const ImportRequest& request) {
+  auto option = [&](const std::string& name) {
+    const auto it = request.options.find(name);
+    return it == request.options.end() ? std::string() : it->second;
+  };
+  RunnerImportOptions o;
+  o.results_path = request.file;
+  o.db_path = request.db_path;
+  o.workload_file = option("workload");
+  o.arch_file = option("arch");
+  if (const std::string budget = option("budget"); !budget.empty()) {
+    size_t end = 0;
+    try {
+      o.mapper.budget = std::stoull(budget, &end);
+    } catch (const std::exception&) {
+      end = 0;
+    }
+    if (end == 0 || end != budget.size())
+      throw InputError(SourceLocation{"budget", 0, 0},
+                       "'" + budget + "': expected a count of mapper evaluations");
+  }
+  o.command_line = request.command_line;
+  o.tool_version = request.tool_version;
+  return o;
+}
 
 struct ResolvedRecord {
   const RunnerKernelRecord* record = nullptr;
@@ -107,29 +145,9 @@ ResolvedRecord resolve(const RunnerKernelRecord& r, const std::string& file,
   return out;
 }
 
-}  // namespace
-
-RunnerImport import_runner_results(const RunnerImportOptions& o) {
-  const RunnerResults results = read_runner_results(o.results_path);
-  if (results.kernels.empty())
-    throw InputError(SourceLocation{o.results_path, 0, 0},
-                     "no kernel records: expected the output of `tilescope-cupti-runner --plan`");
-  std::optional<Workload> workload;
-  if (!o.workload_file.empty()) workload = load_workload(o.workload_file);
-  std::optional<ArchitectureGraph> graph;
-  if (!o.arch_file.empty()) graph = load_architecture(o.arch_file);
-  const std::string arch_hash = graph ? hash_text(graph->content_hash()) : std::string();
-
-  std::vector<ResolvedRecord> resolved;
-  for (const RunnerKernelRecord& r : results.kernels)
-    resolved.push_back(resolve(r, o.results_path, workload ? &*workload : nullptr,
-                               graph ? &*graph : nullptr, o.mapper));
-
-  RunnerImport out;
-  out.notes = results.job_errors;
-  if (auto parent = std::filesystem::path(o.db_path).parent_path(); !parent.empty())
-    std::filesystem::create_directories(parent);
-  ResultStore store(o.db_path, ResultStore::Mode::read_write);
+void write_runs(ResultStore& store, const RunnerImportOptions& o, const RunnerResults& results,
+                const std::vector<ResolvedRecord>& resolved, const std::string& arch_hash,
+                ImportResult& out) {
   for (const ResolvedRecord& r : resolved)
     if (r.prediction) store.add_prediction(*r.prediction), ++out.predictions;
   const nlohmann::json device = nlohmann::json::parse(results.run_device_json, nullptr, false);
@@ -140,7 +158,7 @@ RunnerImport import_runner_results(const RunnerImportOptions& o) {
   for (const RunnerKernelRecord& r : results.kernels)
     if (("+" + suite + "+").find("+" + r.suite + "+") == std::string::npos)
       suite += (suite.empty() ? "" : "+") + r.suite;
-  for (const char* impl : {"tilescope", "cublas", "cublaslt", "vector"}) {
+  for (const std::string& impl : kRunnerImplementations) {
     for (TimingScope scope : {TimingScope::device, TimingScope::host_call}) {
       std::vector<Measurement> ms;
       for (const ResolvedRecord& r : resolved)
@@ -176,6 +194,49 @@ RunnerImport import_runner_results(const RunnerImportOptions& o) {
       out.runs.push_back(run);
     }
   }
+}
+
+}  // namespace
+
+std::vector<ImporterOption> RunnerImporter::options() const {
+  return {{"arch",
+           "graph to predict every record on; the predictions are stored with the runs (without "
+           "it, give --arch to correlate)"},
+          {"workload", "check that every record's operator is this workload's, unchanged"},
+          {"budget", "mapper evaluations per black-box operator", false,
+           std::to_string(MapperOptions{}.budget)}};
+}
+
+Sniff RunnerImporter::sniff(std::string_view first_line) const {
+  const nlohmann::json j = nlohmann::json::parse(first_line, nullptr, false);
+  if (j.is_object() && j.contains("record") && j.contains("runner_version")) return Sniff::yes;
+  return first_line.substr(0, 1) == "{" ? Sniff::maybe : Sniff::no;
+}
+
+ImportResult RunnerImporter::import(const ImportRequest& request) const {
+  const RunnerImportOptions o = runner_import_options(request);
+  const RunnerResults results = read_runner_results(o.results_path);
+  if (results.kernels.empty())
+    throw InputError(SourceLocation{o.results_path, 0, 0},
+                     "no kernel records: expected the output of `tilescope-cupti-runner --plan`");
+  std::optional<Workload> workload;
+  if (!o.workload_file.empty()) workload = load_workload(o.workload_file);
+  std::optional<ArchitectureGraph> graph;
+  if (!o.arch_file.empty()) graph = load_architecture(o.arch_file);
+  const std::string arch_hash = graph ? hash_text(graph->content_hash()) : std::string();
+
+  std::vector<ResolvedRecord> resolved;
+  for (const RunnerKernelRecord& r : results.kernels)
+    resolved.push_back(resolve(r, o.results_path, workload ? &*workload : nullptr,
+                               graph ? &*graph : nullptr, o.mapper));
+
+  ImportResult out;
+  for (const std::string& e : results.job_errors) out.notes.push_back("runner job failed: " + e);
+  if (auto parent = std::filesystem::path(o.db_path).parent_path(); !parent.empty())
+    std::filesystem::create_directories(parent);
+  ResultStore store(o.db_path, ResultStore::Mode::read_write);
+  // One transaction: a failure part way (a full disk, a locked file) stores none of it.
+  store.write_all([&] { write_runs(store, o, results, resolved, arch_hash, out); });
   return out;
 }
 

@@ -5,44 +5,27 @@
 // also stores a prediction for each. One run per implementation and timing scope, so that
 // `correlate --run N` compares like with like. The whole file is read and every record resolved
 // (and predicted) before the database is opened: bad input leaves the database as it was.
-#include <cstdint>
-#include <string>
-#include <vector>
-
-#include "mapper/Mapper.hpp"
-#include "measure/MeasurementRecord.hpp"
-#include "trace/RunnerResults.hpp"
+#include "trace/Importer.hpp"
 
 namespace ts {
 
-struct RunnerImportOptions {
-  std::string results_path;
-  std::string db_path;
-  std::string workload_file;  // optional: every record's operator must be in it, unchanged
-  std::string arch_file;      // optional: predictions on this graph are stored with the runs
-  MapperOptions mapper;       // for the black boxes (cuBLAS, vector kernels): the mapper's choice
-  std::string command_line;
-  std::string tool_version;
-};
-
-struct ImportedRun {
-  int64_t id = 0;
-  std::string implementation;
-  TimingScope scope = TimingScope::device;
-  size_t measurements = 0;
-  size_t unchecked = 0;
-};
-
-struct RunnerImport {
-  std::vector<ImportedRun> runs;
-  size_t predictions = 0;
-  std::vector<std::string> notes;  // error records of the runner: jobs left unmeasured
-};
-
+// Options (ImporterOption): `workload` (every record's operator must be in it, unchanged),
+// `arch` (predictions on this graph are stored with the runs; the black boxes, cuBLAS and the
+// vector kernels, are predicted with the mapper's choice), `budget` (mapper evaluations).
+//
 // Throws InputError at results:line for a record whose operator or mapping does not load, whose
 // mapping does not fit its operator on the graph, or (with a workload) whose operator is not the
 // workload's. The mapping is stored under the hash the plan gave it (the hash of its text when
 // the plan was written), so that a later change of the canonical text does not orphan it.
-RunnerImport import_runner_results(const RunnerImportOptions& options);
+class RunnerImporter final : public Importer {
+ public:
+  std::string name() const override { return "runner"; }
+  std::string reads() const override {
+    return "results of tilescope-cupti-runner (JSON lines), with their predictions";
+  }
+  std::vector<ImporterOption> options() const override;
+  Sniff sniff(std::string_view first_line) const override;
+  ImportResult import(const ImportRequest& request) const override;
+};
 
 }  // namespace ts

@@ -12,6 +12,11 @@ namespace ts {
 // The newest results version this tilescope reads (collectors/cupti/RunnerVersion.hpp).
 constexpr int kRunnerResultsVersion = 1;
 
+// The implementations the runner measures (its `implementation` field), in the order their runs
+// are stored on import: tilescope's own CUDA GEMM, cuBLAS, cuBLASLt, the vector kernels.
+inline const std::vector<std::string> kRunnerImplementations = {"tilescope", "cublas", "cublaslt",
+                                                                "vector"};
+
 struct RunnerTimes {
   double min_ns = 0, median_ns = 0, max_ns = 0, spread = 0;
 };

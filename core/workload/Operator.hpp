@@ -58,6 +58,10 @@ struct Operator {
   std::string shape_text() const;  // "M=4096 N=768 K=768"
 };
 
+// A matrix product (gemm or batched_gemm): the operators with a tiled kernel, a library (BLAS)
+// call and several mappings in a measured suite, where other operators have one vector kernel.
+bool is_gemm(const Operator& op);
+
 struct Workload {
   std::string name;
   std::string description;

@@ -1,0 +1,102 @@
+#include "trace/CsvImport.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "common/InputError.hpp"
+#include "common/NameList.hpp"
+#include "measure/OperatorIdentity.hpp"
+#include "measure/ResultStore.hpp"
+#include "trace/CsvMeasurements.hpp"
+
+namespace ts {
+
+std::vector<ImporterOption> CsvImporter::options() const {
+  return {{"op", "operator class of every row: " + join_names(csv_operator_types()), true},
+          {"scope",
+           "what the latencies cover: device (the kernel alone) or host_call (a wall "
+           "clock around the call)",
+           true},
+          {"dtype", "data type of the operands", false, "fp16"},
+          {"suite", "suite the operators belong to (default: the file's name without extension)"},
+          {"implementation", "what ran the operators (a kernel or library name)", false, "csv"},
+          {"device", "the device the table was measured on", false, "unknown"}};
+}
+
+Sniff CsvImporter::sniff(std::string_view first_line) const {
+  // The header is what tells a table of measurements apart from any comma-separated text.
+  CsvTable header;
+  try {
+    header = parse_csv(std::string(first_line), "header");
+  } catch (const InputError&) {
+    return Sniff::no;
+  }
+  if (header.column_index("measured_us") >= 0) return Sniff::yes;
+  return header.header.size() > 1 && first_line.substr(0, 1) != "{" ? Sniff::maybe : Sniff::no;
+}
+
+ImportResult CsvImporter::import(const ImportRequest& request) const {
+  auto option = [&](const std::string& name, const std::string& fallback = {}) {
+    const auto it = request.options.find(name);
+    return it == request.options.end() || it->second.empty() ? fallback : it->second;
+  };
+  const std::string op_type = option("op");
+  const std::optional<TimingScope> scope = parse_timing_scope(option("scope"));
+  if (!scope)
+    throw InputError(SourceLocation{"scope", 0, 0},
+                     "'" + option("scope") + "': expected device or host_call");
+  const std::optional<DataType> dtype = parse_data_type(option("dtype", "fp16"));
+  if (!dtype)
+    throw InputError(SourceLocation{"dtype", 0, 0},
+                     "'" + option("dtype") + "': expected a data type such as fp16, bf16, fp32");
+  const std::string suite = option("suite", std::filesystem::path(request.file).stem().string());
+  const std::string implementation = option("implementation", "csv");
+  const std::vector<CsvShapeMeasurement> rows =
+      read_shape_measurements(request.file, op_type, *dtype);
+  if (rows.empty())
+    throw InputError(SourceLocation{request.file, 2, 1},
+                     "no rows after the header: expected one measured shape per row");
+
+  ImportResult out;
+  if (auto parent = std::filesystem::path(request.db_path).parent_path(); !parent.empty())
+    std::filesystem::create_directories(parent);
+  ResultStore store(request.db_path, ResultStore::Mode::read_write);
+  store.write_all([&] {
+    RunStart start;
+    start.collector = "import:csv";
+    start.workload = suite;
+    start.tool_version = request.tool_version;
+    start.settings_json = nlohmann::json{{"command", request.command_line},
+                                         {"results_file", request.file},
+                                         {"implementation", implementation},
+                                         {"timing_scope", std::string(to_string(*scope))},
+                                         {"op", op_type},
+                                         {"dtype", std::string(to_string(*dtype))}}
+                              .dump();
+    start.device.name = option("device", "unknown");
+    start.device.kind = "imported";
+    start.device.properties_json = "{}";
+    ImportedRun run;
+    run.id = store.begin_run(start);
+    run.implementation = implementation;
+    run.scope = *scope;
+    for (const CsvShapeMeasurement& row : rows) {
+      Measurement m;
+      m.op = operator_key(row.op, suite);
+      m.implementation = implementation;
+      m.scope = *scope;
+      m.repetitions = 1;
+      m.min_ns = m.median_ns = row.measured_s * 1e9;
+      m.checked = true;
+      store.add_measurement(run.id, m);
+      ++run.measurements;
+    }
+    store.finish_run(run.id, RunStatus::complete);
+    out.runs.push_back(run);
+  });
+  return out;
+}
+
+}  // namespace ts
