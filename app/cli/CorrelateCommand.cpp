@@ -19,6 +19,7 @@
 #include "correlate/CorrelationData.hpp"
 #include "correlate/CorrelationFolds.hpp"
 #include "measure/ResultStore.hpp"
+#include "measure/RunSettings.hpp"
 #include "correlate/RunComparison.hpp"
 
 namespace ts::cli {
@@ -103,11 +104,7 @@ std::string recorded_arch_file(const std::string& db, std::optional<int64_t> run
   const std::optional<int64_t> id = run_id ? run_id : store.latest_run();
   if (!id) return {};
   const std::optional<RunInfo> run = store.run(*id);
-  if (!run) return {};
-  const auto settings = nlohmann::json::parse(run->start.settings_json, nullptr, false);
-  if (!settings.is_object() || !settings.contains("arch_file")) return {};
-  const std::string file = settings["arch_file"].get<std::string>();
-  return std::filesystem::exists(file) ? file : std::string();
+  return run ? recorded_arch_file(*run) : std::string();
 }
 
 // Exit status 1 when a --fail-if gate is crossed, after saying which on stderr.

@@ -21,12 +21,13 @@
 #include "host/OpenBlasCore.hpp"
 #include "mapper/MappingSet.hpp"
 #include "mapper/OperatorPrediction.hpp"
-#include "plan/MeasurementPlan.hpp"
 #include "measure/OperatorIdentity.hpp"
 #include "measure/PredictionRecordOf.hpp"
 #include "measure/ResultStore.hpp"
-#include "trace/RunnerImport.hpp"
+#include "measure/RunSettings.hpp"
+#include "plan/MeasurementPlan.hpp"
 #include "tile/MappingLoader.hpp"
+#include "trace/RunnerImport.hpp"
 #include "workload/WorkloadLoader.hpp"
 
 namespace ts::cli {
@@ -311,21 +312,21 @@ int run_measure(const MeasureArgs& args, const std::string& command_line) {
   start.collector = a.collector;
   start.workload = workload.name;
   start.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
-  nlohmann::json settings = {
-      {"command", command_line},
-      {"workload_file", a.workload},
-      {"arch_file", a.arch},
-      {"arch_hash", hash_text(graph.content_hash())},
-      {"repetitions", options.repetitions},
-      {"warmup", options.warmup},
-      {"threads", options.threads},
-      {"group_size", options.group_size},
-      {"flush_caches", options.flush_caches},
-      {"seed", a.seed},
-      {"mappings", a.mappings.empty() ? std::string("generated") : a.mappings},
-      {"mappings_per_gemm", a.per_gemm},
-      {"mapper_budget", a.budget}};
-  start.settings_json = settings.dump();
+  RunSettings settings;
+  settings.command = command_line;
+  settings.workload_file = a.workload;
+  settings.arch_file = a.arch;
+  settings.arch_hash = hash_text(graph.content_hash());
+  settings.repetitions = options.repetitions;
+  settings.warmup = options.warmup;
+  settings.threads = options.threads;
+  settings.group_size = options.group_size;
+  settings.flush_caches = options.flush_caches;
+  settings.seed = a.seed;
+  settings.mappings = a.mappings.empty() ? std::string("generated") : a.mappings;
+  settings.mappings_per_gemm = a.per_gemm;
+  settings.mapper_budget = a.budget;
+  start.settings_json = run_settings_json(settings);
   start.device.name = graph.name;
   start.device.kind = "host-cpu";
   start.device.arch_hash = hash_text(graph.content_hash());
