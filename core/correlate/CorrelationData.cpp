@@ -15,6 +15,7 @@
 #include "analysis/MappingWriter.hpp"
 #include "mapper/OperatorPrediction.hpp"
 #include "trace/CsvMeasurements.hpp"
+#include "measure/ComparedTime.hpp"
 #include "measure/OperatorIdentity.hpp"
 #include "measure/ResultStore.hpp"
 #include "tile/MappingLoader.hpp"
@@ -40,10 +41,6 @@ class ProgressCounter {
   std::atomic<size_t> done_{0};
   std::mutex mutex_;
 };
-
-double compared_latency(double device_s, double launch_s, TimingScope scope) {
-  return scope == TimingScope::host_call ? device_s + launch_s : device_s;
-}
 
 // What one prediction job produced. The resolved program points into the job's operator, so
 // whatever is needed of it is taken out in the job itself.
@@ -130,8 +127,7 @@ CorrelationInput csv_input(const ArchitectureGraph& graph, const CsvInputOptions
     p.mapping = "mapper";
     p.flops = row.op.total_flops();
     p.scope = options.scope;
-    p.predicted_s = compared_latency(r.prediction.latency_us * 1e-6,
-                                     r.prediction.launch_overhead_us * 1e-6, options.scope);
+    p.predicted_s = compared_seconds(r.prediction, options.scope);
     p.measured_s = row.measured_s;
     p.bound_by = r.prediction.bound_by;
     in.points.push_back(std::move(p));
@@ -291,7 +287,7 @@ CorrelationInput db_input(const DbInputOptions& options) {
       }
       const double device_s = r.prediction.latency_us * 1e-6;
       const double launch_s = r.prediction.launch_overhead_us * 1e-6;
-      p.predicted_s = compared_latency(device_s, launch_s, m.scope);
+      p.predicted_s = compared_time(device_s, launch_s, m.scope);
       p.bound_by = r.prediction.bound_by;
       if (options.store_predictions) {
         PredictionRecord rec;
@@ -313,7 +309,7 @@ CorrelationInput db_input(const DbInputOptions& options) {
         ++missing;
         continue;
       }
-      p.predicted_s = compared_latency(rec->device_s, rec->launch_s, m.scope);
+      p.predicted_s = compared_seconds(*rec, m.scope);
       p.bound_by = rec->bound_by;
     }
     if (!(p.measured_s > 0)) {
