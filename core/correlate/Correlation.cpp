@@ -271,4 +271,15 @@ std::vector<int> assign_folds(const std::vector<double>& flops, int k) {
   return fold;
 }
 
+std::string timing_comparison_text(const std::vector<ComparedPoint>& points) {
+  size_t host = 0, device = 0;
+  for (const ComparedPoint& p : points) (p.scope == TimingScope::host_call ? host : device)++;
+  std::string text;
+  if (host) text += fmt::format("{} host_call measurements with device + launch", host);
+  if (device)
+    text +=
+        fmt::format("{}{} device measurements with device time alone", host ? "; " : "", device);
+  return text;
+}
+
 }  // namespace ts
