@@ -140,7 +140,9 @@ int run_correlate(const CorrelateArgs& args) {
   CorrelateArgs a = args;
   // Gates are read first: a malformed one fails at once, before any long work.
   std::vector<AccuracyGate> gates;
-  for (const std::string& text : a.fail_if) gates.push_back(parse_accuracy_gate(text));
+  for (const std::string& text : a.fail_if)
+    gates.push_back(
+        read_option("accuracy gate", "--fail-if", [&] { return parse_accuracy_gate(text); }));
   if (!a.diff.empty() || a.diff_run) return run_diff(a, gates);
   // Fitting a stored run without --arch fits the graph the run was predicted with.
   if (!a.fit.empty() && a.arch.empty() && !a.db.empty()) {
@@ -163,7 +165,7 @@ int run_correlate(const CorrelateArgs& args) {
     throw InputError(SourceLocation{"--fit", 0, 0},
                      "fitting needs the graph whose parameters it fits; give it with --arch (the "
                      "run's recorded graph file is not there)");
-  const Grouping grouping = parse_grouping(a.by);
+  const Grouping grouping = read_option("grouping", "--by", [&] { return parse_grouping(a.by); });
   const DataType dtype = data_type_option(a.dtype);
   const TimingScope scope = timing_scope_option(a.timing_scope);
 
@@ -190,7 +192,7 @@ int run_correlate(const CorrelateArgs& args) {
     o.mapper = mapper;
     o.with_samples = !params.empty();
     o.progress = show_prediction;
-    input = csv_input(*graph, o);
+    input = read_option("operator class", "--op", [&] { return csv_input(*graph, o); });
   } else {
     DbInputOptions o;
     o.path = a.db;

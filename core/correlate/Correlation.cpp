@@ -88,12 +88,12 @@ Grouping parse_grouping(const std::string& text) {
       const std::string_view item = list.substr(0, comma);
       const auto value = parse_flops(item);
       if (!value || *value <= 0)
-        throw InputError(SourceLocation{"--by", 0, 0},
+        throw InputError(SourceLocation{"grouping", 0, 0},
                          fmt::format("'{}' in '{}' is not a FLOP count; expected positive numbers "
                                      "such as size=41.6e9,162.8e9",
                                      item, text));
       if (!g.thresholds.empty() && *value <= g.thresholds.back())
-        throw InputError(SourceLocation{"--by", 0, 0},
+        throw InputError(SourceLocation{"grouping", 0, 0},
                          fmt::format("the thresholds in '{}' must increase", text));
       g.thresholds.push_back(*value);
       if (comma == std::string_view::npos) break;
@@ -101,7 +101,7 @@ Grouping parse_grouping(const std::string& text) {
     }
     return g;
   }
-  throw InputError(SourceLocation{"--by", 0, 0},
+  throw InputError(SourceLocation{"grouping", 0, 0},
                    fmt::format("unknown grouping '{}'; expected {}", text, kGroupingForms));
 }
 

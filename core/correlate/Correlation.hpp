@@ -37,7 +37,7 @@ struct Grouping {
 };
 
 // "class", "suite", "mapping", "size" or "size=T1,T2,..." (FLOPs, SI suffixes allowed: 41.6G).
-// Throws InputError (file "--by") naming the text and the valid forms.
+// Throws InputError (file "grouping") naming the text and the valid forms.
 Grouping parse_grouping(const std::string& text);
 
 // The terciles of a set of FLOP counts, as the validation README defines them: the values at

@@ -14,11 +14,11 @@
 
 #include "analysis/MappingWriter.hpp"
 #include "mapper/OperatorPrediction.hpp"
-#include "trace/CsvMeasurements.hpp"
 #include "measure/ComparedTime.hpp"
 #include "measure/OperatorIdentity.hpp"
 #include "measure/ResultStore.hpp"
 #include "tile/MappingLoader.hpp"
+#include "trace/CsvMeasurements.hpp"
 #include "workload/OperatorSpec.hpp"
 
 namespace ts {
@@ -163,9 +163,8 @@ CorrelationInput db_input(const DbInputOptions& options) {
     if (!info) {
       std::string ids;
       for (const RunInfo& r : store.runs()) ids += (ids.empty() ? "" : ", ") + std::to_string(r.id);
-      throw InputError(SourceLocation{"--run", 0, 0},
-                       fmt::format("no run {} in {}; its runs: {}", *id, options.path,
-                                   ids.empty() ? "none" : ids));
+      throw InputError(SourceLocation{options.path, 0, 0},
+                       fmt::format("no run {}; its runs: {}", *id, ids.empty() ? "none" : ids));
     }
     run = *info;
     // Without a graph, reading the rows is about half the work (100,000 rows: 0.3 of 0.6 s, the
@@ -187,8 +186,8 @@ CorrelationInput db_input(const DbInputOptions& options) {
       if (stored_arch_hash.empty())
         throw InputError(SourceLocation{options.path, 0, 0},
                          fmt::format("run {} names no architecture graph, so it has no stored "
-                                     "predictions; give one with --arch to predict its "
-                                     "measurements",
+                                     "predictions; give the graph to predict its measurements "
+                                     "on",
                                      run.id));
       // Every stored prediction of the graph in one query, rather than one query per
       // measurement: a run of 100,000 measurements opens in a second, not in several. The first
@@ -322,7 +321,7 @@ CorrelationInput db_input(const DbInputOptions& options) {
   if (missing > 0)
     in.notes.push_back(
         fmt::format("{} measurements have no stored prediction on graph {} and are "
-                    "left out (predict them with --arch)",
+                    "left out (predict them on the graph)",
                     missing, in.arch_hash));
   if (failed > 0)
     in.notes.push_back(
