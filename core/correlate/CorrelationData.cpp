@@ -321,7 +321,7 @@ CorrelationInput db_input(const DbInputOptions& options) {
   if (missing > 0)
     in.notes.push_back(
         fmt::format("{} measurements have no stored prediction on graph {} and are "
-                    "left out (predict them on the graph)",
+                    "left out (give a graph to predict them on)",
                     missing, in.arch_hash));
   if (failed > 0)
     in.notes.push_back(
