@@ -4,16 +4,12 @@
 #include <QColor>
 #include <QFont>
 
+#include "measure/ComparedTime.hpp"
+
 namespace ts::views {
 namespace {
 
 double device_us(const OperatorOutcome& o) { return o.prediction.latency_us; }
-
-// What a measurement is compared with (design.md, "What latency means").
-double comparable_us(const OperatorOutcome& o, TimingScope scope) {
-  return o.prediction.latency_us +
-         (scope == TimingScope::host_call ? o.prediction.launch_overhead_us : 0.0);
-}
 
 QString us_text(double us) { return QString::number(us, 'f', us < 10 ? 3 : 2); }
 
@@ -169,7 +165,7 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const {
       now && before && device_us(*before) > 0 ? device_us(*now) / device_us(*before) - 1 : 0;
   const std::optional<double> error =
       now && r.measured_s && *r.measured_s > 0
-          ? std::optional(comparable_us(*now, r.scope) / (*r.measured_s * 1e6) - 1)
+          ? std::optional(compared_us(now->prediction, r.scope) / (*r.measured_s * 1e6) - 1)
           : std::nullopt;
   if (role == Qt::ForegroundRole) {
     if (r.fixed && !r.fixed->ok) return QBrush(QColor(220, 50, 47));

@@ -11,6 +11,7 @@
 
 #include "arch/ArchitectureLoader.hpp"
 #include "common/InputError.hpp"
+#include "measure/RunSettings.hpp"
 #include "workload/OperatorSpec.hpp"
 
 namespace ts::views {
@@ -22,16 +23,6 @@ std::optional<RunInfo> find_run(const std::string& db, std::optional<int64_t> ru
   const ResultStore store(db, ResultStore::Mode::read_only);
   const std::optional<int64_t> id = run ? run : store.latest_run();
   return id ? store.run(*id) : std::nullopt;
-}
-
-// The graph file a run was measured with (`measure` records it), when it is still there.
-std::string recorded_arch_file(const RunInfo& run) {
-  const auto settings = nlohmann::json::parse(run.start.settings_json, nullptr, false);
-  if (!settings.is_object() || !settings.contains("arch_file") ||
-      !settings["arch_file"].is_string())
-    return {};
-  const std::string file = settings["arch_file"].get<std::string>();
-  return std::filesystem::exists(file) ? file : std::string();
 }
 
 // The measured operator, rebuilt from its stored spec (as db_input rebuilds it to re-predict):

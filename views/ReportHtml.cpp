@@ -7,6 +7,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "correlate/CorrelationJson.hpp"
 #include "views/MappingTreeModel.hpp"
 #include "views/ReportDocument.hpp"
 
@@ -51,11 +52,6 @@ std::vector<std::string> stats_cells(const std::string& name, const AgreementSta
           fmt::format("{:.4f}", s.kendall),
           fmt::format("{:.2f}%", s.mape * 100),
           fmt::format("{:.4f}", s.log_rmse)};
-}
-
-nlohmann::json stats_json(const AgreementStats& s) {
-  return {{"count", s.count},     {"pearson", s.pearson}, {"spearman", s.spearman},
-          {"kendall", s.kendall}, {"mape", s.mape},       {"log_rmse", s.log_rmse}};
 }
 
 // The text width of an A4 page with 15 mm margins, in CSS pixels (96 per inch).
@@ -218,23 +214,10 @@ std::string data_block(const ReportContent& c) {
   j["source"] = c.run.input->source;
   j["architecture_hash"] = c.run.input->arch_hash;
   j["by"] = "class";
-  j["overall"] = stats_json(c.correlation.overall);
-  nlohmann::json groups = nlohmann::json::array();
-  for (const GroupStats& g : c.correlation.groups) {
-    nlohmann::json s = stats_json(g.stats);
-    s["group"] = g.group;
-    groups.push_back(s);
-  }
-  j["groups"] = groups;
+  j["overall"] = agreement_stats_json(c.correlation.overall);
+  j["groups"] = group_stats_json(c.correlation.groups);
   nlohmann::json worst = nlohmann::json::array();
-  for (const WorstEntry& e : c.worst)
-    worst.push_back({{"operator", e.worst.op_name},
-                     {"shape", e.worst.shape},
-                     {"mapping", e.worst.mapping},
-                     {"predicted_us", e.worst.predicted_s * 1e6},
-                     {"measured_us", e.worst.measured_s * 1e6},
-                     {"error", e.worst.error},
-                     {"bound_by", e.worst.bound_by}});
+  for (const WorstEntry& e : c.worst) worst.push_back(worst_prediction_json(e.worst));
   j["worst"] = worst;
   if (c.comparison) {
     nlohmann::json ops = nlohmann::json::array();
@@ -246,8 +229,8 @@ std::string data_block(const ReportContent& c) {
                      {"predicted_change", d.predicted_change},
                      {"worse_by", d.worse_by}});
     j["comparison"] = {{"before", c.before->input->source},
-                       {"overall_before", stats_json(c.comparison->before)},
-                       {"overall_after", stats_json(c.comparison->after)},
+                       {"overall_before", agreement_stats_json(c.comparison->before)},
+                       {"overall_after", agreement_stats_json(c.comparison->after)},
                        {"operators", ops}};
   }
   nlohmann::json gates = nlohmann::json::array();

@@ -8,7 +8,6 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "Commands.hpp"
@@ -18,8 +17,10 @@
 #include "correlate/AccuracyGate.hpp"
 #include "correlate/CorrelationData.hpp"
 #include "correlate/CorrelationFolds.hpp"
-#include "measure/ResultStore.hpp"
+#include "correlate/CorrelationJson.hpp"
 #include "correlate/RunComparison.hpp"
+#include "measure/ResultStore.hpp"
+#include "measure/RunSettings.hpp"
 
 namespace ts::cli {
 namespace {
@@ -36,21 +37,6 @@ struct CorrelateArgs {
   uint64_t budget = MapperOptions{}.budget;
 };
 
-nlohmann::json stats_json(const AgreementStats& s) {
-  return {{"count", s.count},     {"pearson", s.pearson}, {"spearman", s.spearman},
-          {"kendall", s.kendall}, {"mape", s.mape},       {"log_rmse", s.log_rmse}};
-}
-
-nlohmann::json groups_json(const std::vector<GroupStats>& groups) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const GroupStats& g : groups) {
-    nlohmann::json j = stats_json(g.stats);
-    j["group"] = g.group;
-    out.push_back(j);
-  }
-  return out;
-}
-
 std::string size_rule(const std::vector<double>& t) {
   if (t.size() != 2) {
     std::string s;
@@ -59,18 +45,6 @@ std::string size_rule(const std::vector<double>& t) {
   }
   return fmt::format("small < {:.4g} GFLOP <= medium < {:.4g} GFLOP <= large", t[0] / 1e9,
                      t[1] / 1e9);
-}
-
-// "host_call with device + launch, device with device alone", for what this input holds.
-std::string comparison_text(const std::vector<ComparedPoint>& points) {
-  size_t host = 0, device = 0;
-  for (const ComparedPoint& p : points) (p.scope == TimingScope::host_call ? host : device)++;
-  std::string text;
-  if (host) text += fmt::format("{} host_call measurements with device + launch", host);
-  if (device)
-    text +=
-        fmt::format("{}{} device measurements with device time alone", host ? "; " : "", device);
-  return text;
 }
 
 class TerminalProgress {
@@ -103,11 +77,7 @@ std::string recorded_arch_file(const std::string& db, std::optional<int64_t> run
   const std::optional<int64_t> id = run_id ? run_id : store.latest_run();
   if (!id) return {};
   const std::optional<RunInfo> run = store.run(*id);
-  if (!run) return {};
-  const auto settings = nlohmann::json::parse(run->start.settings_json, nullptr, false);
-  if (!settings.is_object() || !settings.contains("arch_file")) return {};
-  const std::string file = settings["arch_file"].get<std::string>();
-  return std::filesystem::exists(file) ? file : std::string();
+  return run ? recorded_arch_file(*run) : std::string();
 }
 
 // Exit status 1 when a --fail-if gate is crossed, after saying which on stderr.
@@ -136,27 +106,7 @@ int run_diff(const CorrelateArgs& a, const std::vector<AccuracyGate>& gates) {
       load(a.diff.empty() ? a.db : a.diff, a.diff_run ? a.diff_run : a.run);
   const RunComparison c = compare_runs(before.points, after.points);
   if (a.format == "json") {
-    nlohmann::json ops = nlohmann::json::array();
-    for (const OperatorDelta& d : c.matched)
-      ops.push_back({{"operator", d.op},
-                     {"measured_us_before", d.before->measured_s * 1e6},
-                     {"measured_us_after", d.after->measured_s * 1e6},
-                     {"predicted_us_before", d.before->predicted_s * 1e6},
-                     {"predicted_us_after", d.after->predicted_s * 1e6},
-                     {"measured_change", d.measured_change},
-                     {"predicted_change", d.predicted_change},
-                     {"log_error_before", d.log_error_before},
-                     {"log_error_after", d.log_error_after},
-                     {"worse_by", d.worse_by}});
-    const nlohmann::json j{{"schema_version", 1},
-                           {"before", before.source},
-                           {"after", after.source},
-                           {"overall_before", stats_json(c.before)},
-                           {"overall_after", stats_json(c.after)},
-                           {"operators", ops},
-                           {"only_before", c.only_before},
-                           {"only_after", c.only_after}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << run_comparison_json(c, before.source, after.source) << "\n";
     return gate_status(gates, c.after);
   }
   std::cout << fmt::format("before: {}\nafter:  {}\n", before.source, after.source);
@@ -190,7 +140,9 @@ int run_correlate(const CorrelateArgs& args) {
   CorrelateArgs a = args;
   // Gates are read first: a malformed one fails at once, before any long work.
   std::vector<AccuracyGate> gates;
-  for (const std::string& text : a.fail_if) gates.push_back(parse_accuracy_gate(text));
+  for (const std::string& text : a.fail_if)
+    gates.push_back(
+        read_option("accuracy gate", "--fail-if", [&] { return parse_accuracy_gate(text); }));
   if (!a.diff.empty() || a.diff_run) return run_diff(a, gates);
   // Fitting a stored run without --arch fits the graph the run was predicted with.
   if (!a.fit.empty() && a.arch.empty() && !a.db.empty()) {
@@ -213,7 +165,7 @@ int run_correlate(const CorrelateArgs& args) {
     throw InputError(SourceLocation{"--fit", 0, 0},
                      "fitting needs the graph whose parameters it fits; give it with --arch (the "
                      "run's recorded graph file is not there)");
-  const Grouping grouping = parse_grouping(a.by);
+  const Grouping grouping = read_option("grouping", "--by", [&] { return parse_grouping(a.by); });
   const DataType dtype = data_type_option(a.dtype);
   const TimingScope scope = timing_scope_option(a.timing_scope);
 
@@ -240,7 +192,7 @@ int run_correlate(const CorrelateArgs& args) {
     o.mapper = mapper;
     o.with_samples = !params.empty();
     o.progress = show_prediction;
-    input = csv_input(*graph, o);
+    input = read_option("operator class", "--op", [&] { return csv_input(*graph, o); });
   } else {
     DbInputOptions o;
     o.path = a.db;
@@ -280,71 +232,20 @@ int run_correlate(const CorrelateArgs& args) {
                     "left out of the figures",
                     report.failed_predictions));
   const std::string by_name = a.by.empty() ? "none" : a.by.substr(0, a.by.find('='));
-  const std::string folds_method =
-      "points ordered by FLOPs (ties by input order) are dealt out to the folds in turn";
 
   if (a.format == "json") {
-    nlohmann::json j;
-    j["schema_version"] = 1;
-    j["source"] = input.source;
-    if (graph) {
-      j["architecture"] = graph->name;
-    }
-    j["architecture_hash"] = input.arch_hash;
-    j["compared"] = comparison_text(points);
-    j["by"] = by_name;
-    if (grouping.by == GroupBy::size) j["size_thresholds"] = report.size_thresholds;
-    j["overall"] = stats_json(report.overall);
-    j["groups"] = groups_json(report.groups);
-    nlohmann::json worst = nlohmann::json::array();
-    for (const WorstPrediction& w : report.worst)
-      worst.push_back({{"operator", w.op_name},
-                       {"shape", w.shape},
-                       {"mapping", w.mapping},
-                       {"predicted_us", w.predicted_s * 1e6},
-                       {"measured_us", w.measured_s * 1e6},
-                       {"error", w.error},
-                       {"bound_by", w.bound_by}});
-    j["worst"] = worst;
-    if (per_shape_wanted) {
-      nlohmann::json shapes = nlohmann::json::array();
-      for (const ShapeRanking& s : per_shape)
-        shapes.push_back({{"operator", s.op}, {"mappings", s.mappings}, {"spearman", s.spearman}});
-      j["per_shape"] = shapes;
-      j["mean_per_shape_spearman"] = mean_spearman(per_shape);
-    }
-    j["cross_validated"] = cv.has_value();
-    if (cv) {
-      nlohmann::json training = stats_json(cv->training);
-      training["kind"] = "mean over the folds' training sets";
-      training["groups"] = groups_json(cv->training_groups);
-      j["training"] = training;
-      nlohmann::json parameters = nlohmann::json::array();
-      for (const GraphParameter& p : params)
-        parameters.push_back({{"path", p.path},
-                              {"initial", p.initial},
-                              {"lower", p.lower},
-                              {"upper", p.upper},
-                              {"unit", parameter_unit(p.path)}});
-      nlohmann::json folds = nlohmann::json::array();
-      for (const FoldResult& f : cv->fold_results) {
-        nlohmann::json values = nlohmann::json::object();
-        for (size_t i = 0; i < params.size(); ++i) values[params[i].path] = f.values[i];
-        folds.push_back({{"fold", f.fold},
-                         {"train_count", f.train_count},
-                         {"test_count", f.test_count},
-                         {"values", values},
-                         {"evaluations", f.evaluations},
-                         {"training", stats_json(f.training)},
-                         {"test", stats_json(f.test)}});
-      }
-      j["cross_validation"] = {{"folds", cv->folds},
-                               {"method", folds_method},
-                               {"parameters", parameters},
-                               {"fold_results", folds}};
-    }
-    j["notes"] = notes;
-    std::cout << j.dump(2) << "\n";
+    CorrelationSummary summary;
+    summary.input = &input;
+    if (graph) summary.architecture = graph->name;
+    summary.by = by_name;
+    summary.grouping = grouping;
+    summary.points = &points;
+    summary.report = &report;
+    summary.per_shape = per_shape_wanted ? &per_shape : nullptr;
+    summary.cross_validation = cv ? &*cv : nullptr;
+    summary.parameters = &params;
+    summary.notes = notes;
+    std::cout << correlation_json(summary) << "\n";
     return gate_status(gates, report.overall);
   }
 
@@ -354,7 +255,7 @@ int run_correlate(const CorrelateArgs& args) {
                              input.arch_hash, from_csv ? " with the mapper" : "");
   else
     std::cout << fmt::format("stored predictions of graph {}\n", input.arch_hash);
-  std::cout << fmt::format("compared: {}\n", comparison_text(points));
+  std::cout << fmt::format("compared: {}\n", timing_comparison_text(points));
   if (grouping.by == GroupBy::size)
     std::cout << fmt::format("grouped by size: {}\n", size_rule(report.size_thresholds));
   else if (grouping.by != GroupBy::none)
@@ -363,7 +264,7 @@ int run_correlate(const CorrelateArgs& args) {
     std::cout << fmt::format(
         "cross-validated: {} folds ({}); each fold is predicted with parameters fitted on the "
         "other {}; training = mean over the folds' training sets\n",
-        cv->folds, folds_method, cv->folds - 1);
+        cv->folds, kFoldAssignment, cv->folds - 1);
     for (const GraphParameter& p : params)
       std::cout << fmt::format(
           "  fit {} from {} within [{}, {}]\n", p.path, format_parameter(p.path, p.initial),

@@ -14,6 +14,7 @@
 
 #include "Commands.hpp"
 #include "common/InputError.hpp"
+#include "measure/ComparedTime.hpp"
 #include "measure/ResultStore.hpp"
 
 namespace ts::cli {
@@ -128,9 +129,7 @@ std::optional<double> predicted_us(const ResultStore& store, const Measurement& 
   if (arch_hash.empty()) return std::nullopt;
   const auto p = store.prediction(m.op, m.mapping ? m.mapping->hash : std::string(), arch_hash);
   if (!p) return std::nullopt;
-  const double seconds =
-      m.scope == TimingScope::host_call ? p->device_s + p->launch_s : p->device_s;
-  return seconds * 1e6;
+  return compared_seconds(*p, m.scope) * 1e6;
 }
 
 // Writes next to the target and renames, so a reader never sees half an export and a failed

@@ -92,7 +92,7 @@ int run_fit(const FitArgs& a) {
     o.progress = [&](size_t done, size_t total) {
       show(fmt::format("mapping {}/{}", done, total));
     };
-    input = csv_input(graph, o);
+    input = read_option("operator class", "--op", [&] { return csv_input(graph, o); });
   }
   const FitResult fit = fit_parameters(
       graph, params, input.samples, a.max_evaluations, [&](int evaluations, double log_rmse) {

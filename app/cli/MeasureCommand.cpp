@@ -21,6 +21,7 @@
 #include "host/OpenBlasCore.hpp"
 #include "measure/Collector.hpp"
 #include "measure/ResultStore.hpp"
+#include "measure/RunSettings.hpp"
 #include "plan/HostSuitePlan.hpp"
 #include "plan/MeasurementPlan.hpp"
 #include "tile/MappingLoader.hpp"
@@ -298,21 +299,21 @@ class HostCollector final : public Collector {
     start.collector = name();
     start.workload = workload.name;
     start.tool_version = a.tool_version;
-    nlohmann::json settings = {
-        {"command", a.command_line},
-        {"workload_file", a.workload_file},
-        {"arch_file", a.arch_file},
-        {"arch_hash", hash_text(graph.content_hash())},
-        {"repetitions", options.repetitions},
-        {"warmup", options.warmup},
-        {"threads", options.threads},
-        {"group_size", options.group_size},
-        {"flush_caches", options.flush_caches},
-        {"seed", a.seed},
-        {"mappings", a.mappings_dir.empty() ? std::string("generated") : a.mappings_dir},
-        {"mappings_per_gemm", a.mappings_per_gemm},
-        {"mapper_budget", a.mapper_budget}};
-    start.settings_json = settings.dump();
+    RunSettings settings;
+    settings.command = a.command_line;
+    settings.workload_file = a.workload_file;
+    settings.arch_file = a.arch_file;
+    settings.arch_hash = hash_text(graph.content_hash());
+    settings.repetitions = options.repetitions;
+    settings.warmup = options.warmup;
+    settings.threads = options.threads;
+    settings.group_size = options.group_size;
+    settings.flush_caches = options.flush_caches;
+    settings.seed = a.seed;
+    settings.mappings = a.mappings_dir.empty() ? std::string("generated") : a.mappings_dir;
+    settings.mappings_per_gemm = a.mappings_per_gemm;
+    settings.mapper_budget = a.mapper_budget;
+    start.settings_json = run_settings_json(settings);
     start.device.name = graph.name;
     start.device.kind = "host-cpu";
     start.device.arch_hash = hash_text(graph.content_hash());

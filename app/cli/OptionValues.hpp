@@ -29,4 +29,17 @@ inline TimingScope timing_scope_option(const std::string& text) {
   return *scope;
 }
 
+// Core names an input by what it is ("grouping", "operator class"), for every face; on the
+// command line it came from a flag, so an error about that input names the flag instead.
+template <class Read>
+auto read_option(const std::string& input, const std::string& flag, Read&& read)
+    -> decltype(read()) {
+  try {
+    return read();
+  } catch (const InputError& e) {
+    if (e.where().file != input) throw;
+    throw InputError(SourceLocation{flag, 0, 0}, e.message());
+  }
+}
+
 }  // namespace ts::cli

@@ -1,16 +1,15 @@
 // `tilescope predict`: every operator's device time, launch overhead, bound and traffic.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <optional>
-
-#include <unistd.h>
 
 #include "Commands.hpp"
 #include "analysis/MappingWriter.hpp"
+#include "analysis/PredictionJson.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "mapper/OperatorPrediction.hpp"
 #include "tile/MappingLoader.hpp"
@@ -79,39 +78,6 @@ void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g
   std::cout << fmt::format("total (device + launch): {:.3f} us\n", total);
 }
 
-nlohmann::json to_json(const std::vector<Prediction>& rows, const ArchitectureGraph& g,
-                       const Workload& w, bool explain) {
-  nlohmann::json ops = nlohmann::json::array();
-  for (const auto& r : rows) {
-    nlohmann::json traffic = nlohmann::json::array();
-    for (const auto& t : r.traffic) traffic.push_back({{"edge", t.edge}, {"bytes", t.bytes}});
-    nlohmann::json residency = nlohmann::json::array();
-    for (const auto& m : r.residency)
-      residency.push_back({{"memory", m.memory},
-                           {"bytes_per_instance", m.bytes_per_instance},
-                           {"capacity_bytes", m.capacity_bytes}});
-    nlohmann::json o = {{"name", r.op_name},
-                        {"type", r.op_type},
-                        {"shape", r.shape},
-                        {"latency_us", r.latency_us},
-                        {"launch_overhead_us", r.launch_overhead_us},
-                        {"cycles", r.cycles},
-                        {"bound_by", r.bound_by},
-                        {"utilization", r.utilization},
-                        {"flops", r.flops},
-                        {"mapping", r.mapping_origin},
-                        {"traffic", traffic},
-                        {"residency", residency}};
-    if (explain) o["explain"] = r.explain;
-    ops.push_back(o);
-  }
-  return {{"schema_version", 1},
-          {"architecture", g.name},
-          {"architecture_hash", fmt::format("{:016x}", g.content_hash())},
-          {"workload", w.name},
-          {"operators", ops}};
-}
-
 int run_predict(const PredictArgs& a) {
   ArchitectureGraph graph = load_architecture(a.arch);
   Workload workload = load_workload(a.workload);
@@ -148,7 +114,8 @@ int run_predict(const PredictArgs& a) {
   const bool progress = ops.size() > 1 && isatty(STDERR_FILENO);
   for (const Operator* op : ops) {
     if (progress)
-      std::cerr << fmt::format("\r\033[K[{}/{}] {}", rows.size() + 1, ops.size(), op->name) << std::flush;
+      std::cerr << fmt::format("\r\033[K[{}/{}] {}", rows.size() + 1, ops.size(), op->name)
+                << std::flush;
     MappingProgram program;
     rows.push_back(predict_operator(*op, graph, options, &program));
     if (!a.save_mappings.empty()) {
@@ -176,7 +143,7 @@ int run_predict(const PredictArgs& a) {
   }
 
   if (a.format == "json") {
-    std::cout << to_json(rows, graph, workload, a.explain).dump(2) << "\n";
+    std::cout << prediction_json(rows, graph, workload.name, a.explain) << "\n";
   } else if (a.format == "csv") {
     std::cout
         << "name,type,shape,latency_us,launch_overhead_us,cycles,bound_by,utilization,mapping\n";

@@ -10,6 +10,7 @@
 #include "analysis/MappingWriter.hpp"
 #include "analysis/Prediction.hpp"
 #include "analysis/TileAnalysis.hpp"
+#include "measure/ComparedTime.hpp"
 #include "tile/MappingLoader.hpp"
 
 namespace ts {
@@ -35,7 +36,7 @@ SamplePrediction predict_one(const ArchitectureGraph& graph, const FitSample& sa
     }
     p.valid = true;
     p.device_s = device_s;
-    p.compared_s = sample.scope == TimingScope::host_call ? device_s + p.launch_s : device_s;
+    p.compared_s = compared_time(device_s, p.launch_s, sample.scope);
     // The same rule as make_prediction, without building the rest of a Prediction.
     p.bound_by = graph.launch_overhead_s > device_s ? "launch" : bound_text(graph, eval.bound);
   } catch (const InputError&) {

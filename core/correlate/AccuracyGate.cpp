@@ -15,7 +15,7 @@ namespace {
 constexpr std::array<const char*, 5> kMetrics{"mape", "log_rmse", "pearson", "spearman", "kendall"};
 
 [[noreturn]] void fail(const std::string& text, const std::string& why) {
-  throw InputError(SourceLocation{"--fail-if", 0, 0},
+  throw InputError(SourceLocation{"accuracy gate", 0, 0},
                    fmt::format("cannot read '{}': {}; expected METRIC OP NUMBER such as "
                                "mape>0.10 or spearman<0.95 (metrics: mape, log_rmse, pearson, "
                                "spearman, kendall; operators: > >= < <=)",

@@ -16,7 +16,7 @@ struct AccuracyGate {
 };
 
 // "METRIC OP NUMBER" (spaces allowed), e.g. "mape>0.10", "spearman < 0.95"; MAPE is a fraction
-// or a percentage ("mape>10%"). Throws InputError (file "--fail-if") naming the expression and
+// or a percentage ("mape>10%"). Throws InputError (file "accuracy gate") naming the expression and
 // what was expected.
 AccuracyGate parse_accuracy_gate(const std::string& text);
 

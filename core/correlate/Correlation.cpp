@@ -88,12 +88,12 @@ Grouping parse_grouping(const std::string& text) {
       const std::string_view item = list.substr(0, comma);
       const auto value = parse_flops(item);
       if (!value || *value <= 0)
-        throw InputError(SourceLocation{"--by", 0, 0},
+        throw InputError(SourceLocation{"grouping", 0, 0},
                          fmt::format("'{}' in '{}' is not a FLOP count; expected positive numbers "
                                      "such as size=41.6e9,162.8e9",
                                      item, text));
       if (!g.thresholds.empty() && *value <= g.thresholds.back())
-        throw InputError(SourceLocation{"--by", 0, 0},
+        throw InputError(SourceLocation{"grouping", 0, 0},
                          fmt::format("the thresholds in '{}' must increase", text));
       g.thresholds.push_back(*value);
       if (comma == std::string_view::npos) break;
@@ -101,7 +101,7 @@ Grouping parse_grouping(const std::string& text) {
     }
     return g;
   }
-  throw InputError(SourceLocation{"--by", 0, 0},
+  throw InputError(SourceLocation{"grouping", 0, 0},
                    fmt::format("unknown grouping '{}'; expected {}", text, kGroupingForms));
 }
 
@@ -269,6 +269,17 @@ std::vector<int> assign_folds(const std::vector<double>& flops, int k) {
   for (size_t r = 0; r < order.size(); ++r)
     fold[order[r]] = static_cast<int>(r % static_cast<size_t>(k));
   return fold;
+}
+
+std::string timing_comparison_text(const std::vector<ComparedPoint>& points) {
+  size_t host = 0, device = 0;
+  for (const ComparedPoint& p : points) (p.scope == TimingScope::host_call ? host : device)++;
+  std::string text;
+  if (host) text += fmt::format("{} host_call measurements with device + launch", host);
+  if (device)
+    text +=
+        fmt::format("{}{} device measurements with device time alone", host ? "; " : "", device);
+  return text;
 }
 
 }  // namespace ts

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "measure/MeasurementRecord.hpp"
 #include "correlate/Statistics.hpp"
+#include "measure/MeasurementRecord.hpp"
 
 namespace ts {
 
@@ -37,7 +37,7 @@ struct Grouping {
 };
 
 // "class", "suite", "mapping", "size" or "size=T1,T2,..." (FLOPs, SI suffixes allowed: 41.6G).
-// Throws InputError (file "--by") naming the text and the valid forms.
+// Throws InputError (file "grouping") naming the text and the valid forms.
 Grouping parse_grouping(const std::string& text);
 
 // The terciles of a set of FLOP counts, as the validation README defines them: the values at
@@ -102,5 +102,12 @@ double mean_spearman(const std::vector<ShapeRanking>& rankings);  // 0 when empt
 // The fold (0..k-1) of each point: points ordered by FLOPs (ties by their index) are dealt out
 // in turn, so every fold spans the whole size range and the split depends on nothing else.
 std::vector<int> assign_folds(const std::vector<double>& flops, int k);
+// assign_folds in a phrase, as the outputs state it.
+inline constexpr const char* kFoldAssignment =
+    "points ordered by FLOPs (ties by input order) are dealt out to the folds in turn";
+
+// What the points' latencies were compared with, per timing scope present ("N host_call
+// measurements with device + launch; M device measurements with device time alone").
+std::string timing_comparison_text(const std::vector<ComparedPoint>& points);
 
 }  // namespace ts

@@ -14,10 +14,11 @@
 
 #include "analysis/MappingWriter.hpp"
 #include "mapper/OperatorPrediction.hpp"
-#include "trace/CsvMeasurements.hpp"
+#include "measure/ComparedTime.hpp"
 #include "measure/OperatorIdentity.hpp"
 #include "measure/ResultStore.hpp"
 #include "tile/MappingLoader.hpp"
+#include "trace/CsvMeasurements.hpp"
 #include "workload/OperatorSpec.hpp"
 
 namespace ts {
@@ -40,10 +41,6 @@ class ProgressCounter {
   std::atomic<size_t> done_{0};
   std::mutex mutex_;
 };
-
-double compared_latency(double device_s, double launch_s, TimingScope scope) {
-  return scope == TimingScope::host_call ? device_s + launch_s : device_s;
-}
 
 // What one prediction job produced. The resolved program points into the job's operator, so
 // whatever is needed of it is taken out in the job itself.
@@ -130,8 +127,7 @@ CorrelationInput csv_input(const ArchitectureGraph& graph, const CsvInputOptions
     p.mapping = "mapper";
     p.flops = row.op.total_flops();
     p.scope = options.scope;
-    p.predicted_s = compared_latency(r.prediction.latency_us * 1e-6,
-                                     r.prediction.launch_overhead_us * 1e-6, options.scope);
+    p.predicted_s = compared_seconds(r.prediction, options.scope);
     p.measured_s = row.measured_s;
     p.bound_by = r.prediction.bound_by;
     in.points.push_back(std::move(p));
@@ -167,9 +163,8 @@ CorrelationInput db_input(const DbInputOptions& options) {
     if (!info) {
       std::string ids;
       for (const RunInfo& r : store.runs()) ids += (ids.empty() ? "" : ", ") + std::to_string(r.id);
-      throw InputError(SourceLocation{"--run", 0, 0},
-                       fmt::format("no run {} in {}; its runs: {}", *id, options.path,
-                                   ids.empty() ? "none" : ids));
+      throw InputError(SourceLocation{options.path, 0, 0},
+                       fmt::format("no run {}; its runs: {}", *id, ids.empty() ? "none" : ids));
     }
     run = *info;
     // Without a graph, reading the rows is about half the work (100,000 rows: 0.3 of 0.6 s, the
@@ -191,8 +186,8 @@ CorrelationInput db_input(const DbInputOptions& options) {
       if (stored_arch_hash.empty())
         throw InputError(SourceLocation{options.path, 0, 0},
                          fmt::format("run {} names no architecture graph, so it has no stored "
-                                     "predictions; give one with --arch to predict its "
-                                     "measurements",
+                                     "predictions; give the graph to predict its measurements "
+                                     "on",
                                      run.id));
       // Every stored prediction of the graph in one query, rather than one query per
       // measurement: a run of 100,000 measurements opens in a second, not in several. The first
@@ -291,7 +286,7 @@ CorrelationInput db_input(const DbInputOptions& options) {
       }
       const double device_s = r.prediction.latency_us * 1e-6;
       const double launch_s = r.prediction.launch_overhead_us * 1e-6;
-      p.predicted_s = compared_latency(device_s, launch_s, m.scope);
+      p.predicted_s = compared_time(device_s, launch_s, m.scope);
       p.bound_by = r.prediction.bound_by;
       if (options.store_predictions) {
         PredictionRecord rec;
@@ -313,7 +308,7 @@ CorrelationInput db_input(const DbInputOptions& options) {
         ++missing;
         continue;
       }
-      p.predicted_s = compared_latency(rec->device_s, rec->launch_s, m.scope);
+      p.predicted_s = compared_seconds(*rec, m.scope);
       p.bound_by = rec->bound_by;
     }
     if (!(p.measured_s > 0)) {
@@ -326,7 +321,7 @@ CorrelationInput db_input(const DbInputOptions& options) {
   if (missing > 0)
     in.notes.push_back(
         fmt::format("{} measurements have no stored prediction on graph {} and are "
-                    "left out (predict them with --arch)",
+                    "left out (give a graph to predict them on)",
                     missing, in.arch_hash));
   if (failed > 0)
     in.notes.push_back(

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "calibrate/ParameterFit.hpp"
-#include "mapper/Mapper.hpp"
 #include "correlate/Correlation.hpp"
+#include "mapper/Mapper.hpp"
 
 namespace ts {
 

@@ -43,12 +43,13 @@ MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& grap
   if (result.cancelled)
     throw MapperCancelled(result.evaluations, result.space_size, options.mapper.budget);
   if (!result.found)
-    throw InputError(SourceLocation{tmpl.source_file, tmpl.root.where.line, tmpl.root.where.column},
-                     fmt::format("the mapper found no valid mapping for '{}' ({}) on '{}' in {} "
-                                 "evaluations of a {:.3g}-point space from template '{}' (every "
-                                 "point it tried overflows a memory; a larger --budget may help)",
-                                 op.name, op.shape_text(), graph.name, result.evaluations,
-                                 result.space_size, tmpl.name));
+    throw InputError(
+        SourceLocation{tmpl.source_file, tmpl.root.where.line, tmpl.root.where.column},
+        fmt::format("the mapper found no valid mapping for '{}' ({}) on '{}' in {} "
+                    "evaluations of a {:.3g}-point space from template '{}' (every "
+                    "point it tried overflows a memory; a larger mapper budget may help)",
+                    op.name, op.shape_text(), graph.name, result.evaluations, result.space_size,
+                    tmpl.name));
   if (origin) *origin = from_file ? "mapper (file template)" : "mapper";
   return std::move(result.program);
 }

@@ -181,16 +181,16 @@ Operator build_operator(const std::string& op_type, const std::string& name,
   if (op_type == "batched_gemm")
     return make_batched_gemm(name, size(0), size(1), size(2), size(3), dtype);
   if (is_vector_step(op_type)) return make_vector_op(name, op_type, size(0), size(1), dtype);
-  throw InputError(SourceLocation{"--op", 0, 0},
+  throw InputError(SourceLocation{"operator class", 0, 0},
                    fmt::format("unknown operator class '{}'; expected one of {}", op_type,
                                join_names(csv_operator_types())));
 }
 
-std::vector<std::string> shape_columns(const std::string& op_type, const std::string& option) {
+std::vector<std::string> shape_columns(const std::string& op_type, const std::string& input_name) {
   const std::vector<std::string> types = csv_operator_types();
   if (std::find(types.begin(), types.end(), op_type) == types.end())
     throw InputError(
-        SourceLocation{option, 0, 0},
+        SourceLocation{input_name, 0, 0},
         fmt::format("unknown operator class '{}'; expected one of {}", op_type, join_names(types)));
   // The builder names the dimensions; a probe operator says which, in its order.
   const Operator probe = build_operator(op_type, "probe", {}, DataType::fp16);

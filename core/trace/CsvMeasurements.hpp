@@ -36,9 +36,9 @@ CsvTable parse_csv(const std::string& text, const std::string& file_name);
 // (gemm, batched_gemm and the vector steps: softmax, gelu, layernorm, ...).
 std::vector<std::string> csv_operator_types();
 // The shape columns of an operator class, named after its dimensions: gemm M,N,K; batched_gemm
-// B,M,N,K; vector steps R,C. Throws InputError (file `option`, line 0) for an unknown class.
+// B,M,N,K; vector steps R,C. Throws InputError (file `input_name`, line 0) for an unknown class.
 std::vector<std::string> shape_columns(const std::string& op_type,
-                                       const std::string& option = "--op");
+                                       const std::string& input_name = "operator class");
 // Builds one operator of the class; `sizes` in the order of shape_columns.
 Operator build_operator(const std::string& op_type, const std::string& name,
                         const std::vector<int64_t>& sizes, DataType dtype);

@@ -13,6 +13,7 @@
 #include "mapper/OperatorPrediction.hpp"
 #include "measure/OperatorIdentity.hpp"
 #include "measure/ResultStore.hpp"
+#include "measure/RunSettings.hpp"
 #include "tile/MappingLoader.hpp"
 #include "trace/RunnerResults.hpp"
 #include "workload/OperatorSpec.hpp"
@@ -168,15 +169,15 @@ void write_runs(ResultStore& store, const RunnerImportOptions& o, const RunnerRe
       start.collector = "cupti";
       start.workload = suite;
       start.tool_version = o.tool_version;
-      nlohmann::json settings{{"command", o.command_line},
-                              {"results_file", o.results_path},
-                              {"implementation", impl},
-                              {"timing_scope", std::string(to_string(scope))},
-                              {"mapper_budget", o.mapper.budget}};
-      if (!o.workload_file.empty()) settings["workload_file"] = o.workload_file;
-      if (!o.arch_file.empty())
-        settings["arch_file"] = o.arch_file, settings["arch_hash"] = arch_hash;
-      start.settings_json = settings.dump();
+      RunSettings settings;
+      settings.command = o.command_line;
+      settings.results_file = o.results_path;
+      settings.implementation = impl;
+      settings.timing_scope = scope;
+      settings.mapper_budget = o.mapper.budget;
+      if (!o.workload_file.empty()) settings.workload_file = o.workload_file;
+      if (!o.arch_file.empty()) settings.arch_file = o.arch_file, settings.arch_hash = arch_hash;
+      start.settings_json = run_settings_json(settings);
       start.device.name = device_name;
       start.device.kind = "nvidia-gpu";
       start.device.arch_hash = arch_hash;

@@ -263,7 +263,7 @@ TEST_CASE("correlate: bad input exits 2 with a located message and no output",
     const RunResult run =
         run_tilescope({"correlate", "--db", "tests/fixtures/db/results-v1.sqlite", "--run", "9"});
     CHECK(run.status == 2);
-    CHECK_THAT(run.err, Catch::Contains("no run 9"));
+    CHECK_THAT(run.err, Catch::Contains("results-v1.sqlite: no run 9"));
     const RunResult both =
         run_tilescope({"correlate", "--db", "tests/fixtures/db/results-v1.sqlite", "--csv",
                        "tests/fixtures/csv/gemm-small.csv"});

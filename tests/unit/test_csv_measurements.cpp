@@ -48,7 +48,7 @@ TEST_CASE("shape columns are the builder's dimensions", "[csv]") {
   CHECK(shape_columns("batched_gemm") == std::vector<std::string>{"B", "M", "N", "K"});
   CHECK(shape_columns("softmax") == std::vector<std::string>{"R", "C"});
   const InputError unknown = input_error_of([] { shape_columns("conv2d"); });
-  CHECK(unknown.where().file == "--op");
+  CHECK(unknown.where().file == "operator class");
   CHECK_THAT(unknown.message(), Catch::Contains("'conv2d'") && Catch::Contains("gemm") &&
                                     Catch::Contains("batched_gemm") && Catch::Contains("softmax"));
 }

@@ -68,7 +68,7 @@ TEST_CASE("accuracy gates read METRIC OP NUMBER and say when they are crossed", 
        {"mape", "mape>", "mape>abc", "accuracy>0.1", ">0.1", "spearman<95%", "mape>0.1x"}) {
     INFO(bad);
     const InputError e = input_error_of([&] { parse_accuracy_gate(bad); });
-    CHECK(e.where().file == "--fail-if");
+    CHECK(e.where().file == "accuracy gate");
     CHECK(e.message().find(std::string("'") + bad + "'") != std::string::npos);
   }
 }

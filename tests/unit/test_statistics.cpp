@@ -171,7 +171,7 @@ TEST_CASE("the --by option parses the groupings and refuses anything else", "[co
   CHECK(g.by == GroupBy::size);
   CHECK(g.thresholds == std::vector<double>{41.6e9, 162.8e9});
   const InputError bad = test::input_error_of([] { parse_grouping("shape"); });
-  CHECK(bad.where().file == "--by");
+  CHECK(bad.where().file == "grouping");
   CHECK_THAT(bad.message(), Catch::Contains("'shape'") && Catch::Contains("class, suite"));
   const InputError order = test::input_error_of([] { parse_grouping("size=2e9,1e9"); });
   CHECK_THAT(order.message(), Catch::Contains("increase"));

@@ -1,0 +1,123 @@
+#include "correlate/CorrelationJson.hpp"
+
+#include "calibrate/GraphParameter.hpp"
+
+namespace ts {
+
+nlohmann::json agreement_stats_json(const AgreementStats& s) {
+  return {{"count", s.count},     {"pearson", s.pearson}, {"spearman", s.spearman},
+          {"kendall", s.kendall}, {"mape", s.mape},       {"log_rmse", s.log_rmse}};
+}
+
+nlohmann::json group_stats_json(const std::vector<GroupStats>& groups) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const GroupStats& g : groups) {
+    nlohmann::json j = agreement_stats_json(g.stats);
+    j["group"] = g.group;
+    out.push_back(j);
+  }
+  return out;
+}
+
+nlohmann::json worst_prediction_json(const WorstPrediction& w) {
+  return {{"operator", w.op_name},
+          {"shape", w.shape},
+          {"mapping", w.mapping},
+          {"predicted_us", w.predicted_s * 1e6},
+          {"measured_us", w.measured_s * 1e6},
+          {"error", w.error},
+          {"bound_by", w.bound_by}};
+}
+
+namespace {
+
+nlohmann::json cross_validation_json(const CrossValidation& cv,
+                                     const std::vector<GraphParameter>& params) {
+  nlohmann::json parameters = nlohmann::json::array();
+  for (const GraphParameter& p : params)
+    parameters.push_back({{"path", p.path},
+                          {"initial", p.initial},
+                          {"lower", p.lower},
+                          {"upper", p.upper},
+                          {"unit", parameter_unit(p.path)}});
+  nlohmann::json folds = nlohmann::json::array();
+  for (const FoldResult& f : cv.fold_results) {
+    nlohmann::json values = nlohmann::json::object();
+    for (size_t i = 0; i < params.size(); ++i) values[params[i].path] = f.values[i];
+    folds.push_back({{"fold", f.fold},
+                     {"train_count", f.train_count},
+                     {"test_count", f.test_count},
+                     {"values", values},
+                     {"evaluations", f.evaluations},
+                     {"training", agreement_stats_json(f.training)},
+                     {"test", agreement_stats_json(f.test)}});
+  }
+  return {{"folds", cv.folds},
+          {"method", kFoldAssignment},
+          {"parameters", parameters},
+          {"fold_results", folds}};
+}
+
+}  // namespace
+
+std::string correlation_json(const CorrelationSummary& s) {
+  const CorrelationReport& report = *s.report;
+  nlohmann::json j;
+  j["schema_version"] = 1;
+  j["source"] = s.input->source;
+  if (s.architecture) j["architecture"] = *s.architecture;
+  j["architecture_hash"] = s.input->arch_hash;
+  j["compared"] = timing_comparison_text(*s.points);
+  j["by"] = s.by;
+  if (s.grouping.by == GroupBy::size) j["size_thresholds"] = report.size_thresholds;
+  j["overall"] = agreement_stats_json(report.overall);
+  j["groups"] = group_stats_json(report.groups);
+  nlohmann::json worst = nlohmann::json::array();
+  for (const WorstPrediction& w : report.worst) worst.push_back(worst_prediction_json(w));
+  j["worst"] = worst;
+  if (s.per_shape) {
+    nlohmann::json shapes = nlohmann::json::array();
+    for (const ShapeRanking& r : *s.per_shape)
+      shapes.push_back({{"operator", r.op}, {"mappings", r.mappings}, {"spearman", r.spearman}});
+    j["per_shape"] = shapes;
+    j["mean_per_shape_spearman"] = mean_spearman(*s.per_shape);
+  }
+  const CrossValidation* cv = s.cross_validation;
+  j["cross_validated"] = cv != nullptr;
+  if (cv) {
+    nlohmann::json training = agreement_stats_json(cv->training);
+    training["kind"] = "mean over the folds' training sets";
+    training["groups"] = group_stats_json(cv->training_groups);
+    j["training"] = training;
+    j["cross_validation"] = cross_validation_json(*cv, *s.parameters);
+  }
+  j["notes"] = s.notes;
+  return j.dump(2);
+}
+
+std::string run_comparison_json(const RunComparison& c, const std::string& before,
+                                const std::string& after) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (const OperatorDelta& d : c.matched)
+    ops.push_back({{"operator", d.op},
+                   {"measured_us_before", d.before->measured_s * 1e6},
+                   {"measured_us_after", d.after->measured_s * 1e6},
+                   {"predicted_us_before", d.before->predicted_s * 1e6},
+                   {"predicted_us_after", d.after->predicted_s * 1e6},
+                   {"measured_change", d.measured_change},
+                   {"predicted_change", d.predicted_change},
+                   {"log_error_before", d.log_error_before},
+                   {"log_error_after", d.log_error_after},
+                   {"worse_by", d.worse_by}});
+  const nlohmann::json j{{"schema_version", 1},
+                         {"before", before},
+                         {"after", after},
+                         {"overall_before", agreement_stats_json(c.before)},
+                         {"overall_after", agreement_stats_json(c.after)},
+                         {"operators", ops},
+                         {"only_before", c.only_before},
+                         {"only_after", c.only_after}};
+  return j.dump(2);
+}
+
+}  // namespace ts
