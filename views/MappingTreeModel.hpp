@@ -7,7 +7,7 @@
 #include <QAbstractItemModel>
 #include <memory>
 
-#include "views/OperatorEvaluation.hpp"
+#include "mapper/OperatorEvaluation.hpp"
 
 namespace ts::views {
 

@@ -7,8 +7,8 @@
 #include <optional>
 #include <vector>
 
+#include "mapper/OperatorEvaluation.hpp"
 #include "measure/MeasurementRecord.hpp"
-#include "views/OperatorEvaluation.hpp"
 
 namespace ts::views {
 

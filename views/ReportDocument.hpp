@@ -5,7 +5,7 @@
 // into place, so that a failure leaves the old file or none, never half of one.
 #include <string>
 
-#include "views/ReportContent.hpp"
+#include "report/ReportContent.hpp"
 #include "views/ReportFigures.hpp"
 
 namespace ts::views {

@@ -8,7 +8,7 @@
 #include <QString>
 #include <vector>
 
-#include "views/ReportContent.hpp"
+#include "report/ReportContent.hpp"
 
 namespace ts::views {
 

@@ -4,7 +4,7 @@
 // so that the GUI's timeline page and headless reports draw the same figure.
 #include <QPalette>
 
-#include "views/SimulationTimeline.hpp"
+#include "training/SimulationTimeline.hpp"
 
 class QCustomPlot;
 

@@ -3,7 +3,7 @@
 // goes) above its Gantt chart; hovering a bar names the task and its times.
 #include <QWidget>
 
-#include "views/SimulationTimeline.hpp"
+#include "training/SimulationTimeline.hpp"
 
 class QLabel;
 class QCustomPlot;

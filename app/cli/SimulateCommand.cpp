@@ -3,11 +3,10 @@
 #include <fmt/format.h>
 
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "Commands.hpp"
 #include "common/AtomicFile.hpp"
-#include "training/ChromeTrace.hpp"
+#include "training/SimulationJson.hpp"
 #include "training/StrategySweep.hpp"
 #include "training/TrainingSimulation.hpp"
 
@@ -25,24 +24,11 @@ int run_sweep(const SimulateArgs& a, const TransformerModel& model, const Parall
   const std::vector<SweepPoint> points =
       sweep_strategies(model, base, cluster, parse_sweep_axes(a.sweep),
                        parse_operator_time_source(a.operator_times));
-  const double gib = 1024.0 * 1024 * 1024;
   if (a.format == "json") {
-    nlohmann::json rows = nlohmann::json::array();
-    for (const SweepPoint& p : points)
-      rows.push_back({{"tp", p.strategy.tp.value},
-                      {"pp", p.strategy.pp.value},
-                      {"dp", p.strategy.dp.value},
-                      {"micro_batch", p.strategy.micro_batch.value},
-                      {"iteration_s", p.result.iteration_s},
-                      {"tokens_per_s", p.result.tokens_per_s},
-                      {"mfu", p.result.mfu},
-                      {"memory_gib", p.result.peak_memory_bytes / gib},
-                      {"out_of_memory", p.result.out_of_memory}});
-    std::cout << nlohmann::json{{"schema_version", 1}, {"model", model.name}, {"sweep", rows}}.dump(
-                     2)
-              << "\n";
+    std::cout << sweep_json(model, points) << "\n";
     return 0;
   }
+  const double gib = 1024.0 * 1024 * 1024;
   std::cout << fmt::format("{} on {} GPUs of {}: {} valid strategies, fastest first\n", model.name,
                            base.gpus(), cluster.name, points.size());
   std::cout << fmt::format("{:>4} {:>4} {:>4} {:>4} {:>12} {:>12} {:>7} {:>11}\n", "tp", "pp", "dp",
@@ -56,47 +42,6 @@ int run_sweep(const SimulateArgs& a, const TransformerModel& model, const Parall
   return 0;
 }
 
-// Track names of the pipeline graph: a compute stream per stage, then two links per stage.
-std::vector<std::string> pipeline_track_names(const TaskGraph& g, int64_t stages) {
-  std::vector<std::string> names;
-  for (int s = 0; s < g.streams; ++s) {
-    if (s < stages) {
-      names.push_back("stage " + std::to_string(s) + " compute");
-    } else {
-      const int64_t k = s - stages, stage = k / 2;
-      names.push_back("link from stage " + std::to_string(stage) +
-                      (k % 2 == 0 ? " (activations)" : " (gradients)"));
-    }
-  }
-  return names;
-}
-
-// The result as JSON: what `--format json` prints and `--out` writes (with the timeline).
-nlohmann::json result_json(const TransformerModel& model, const ParallelStrategy& strategy,
-                           const Cluster& cluster, const TrainingSimulation& r) {
-  const double gib = 1024.0 * 1024 * 1024;
-  nlohmann::json j;
-  j["schema_version"] = 1;
-  j["model"] = model.name;
-  j["strategy"] = strategy.name;
-  j["cluster"] = cluster.name;
-  j["gpus"] = strategy.gpus();
-  j["summary"] = {{"iteration_s", r.iteration_s},
-                  {"tokens_per_s", r.tokens_per_s},
-                  {"mfu", r.mfu},
-                  {"hfu", r.hfu},
-                  {"bubble_fraction", r.bubble_fraction},
-                  {"model_state_gib_per_gpu", r.model_state_bytes / gib},
-                  {"activation_gib_per_gpu", r.activation_bytes / gib},
-                  {"peak_memory_gib_per_gpu", r.peak_memory_bytes / gib},
-                  {"device_memory_gib", r.device_memory_bytes / gib},
-                  {"out_of_memory", r.out_of_memory}};
-  nlohmann::json parts = nlohmann::json::array();
-  for (const TimeShare& t : r.breakdown) parts.push_back({{"what", t.what}, {"s", t.seconds}});
-  j["summary"]["breakdown"] = parts;
-  return j;
-}
-
 int run_simulate(const SimulateArgs& a) {
   const TransformerModel model = load_transformer_model(a.model);
   const ParallelStrategy strategy = load_parallel_strategy(a.strategy);
@@ -106,22 +51,15 @@ int run_simulate(const SimulateArgs& a) {
   options.exploit_symmetry = !a.every_replica;
   const TrainingSimulation r = simulate_training(
       model, strategy, cluster, parse_operator_time_source(a.operator_times), options);
-  const double gib = 1024.0 * 1024 * 1024;
-  std::vector<CounterTrack> memory;
-  for (size_t st = 0; st < r.stage_memory.size(); ++st)
-    memory.push_back({"memory stage " + std::to_string(st), r.stage_memory[st]});
-  const std::string trace = chrome_trace_json(
-      r.pipeline, r.pipeline_times, pipeline_track_names(r.pipeline, strategy.pp.value), memory);
+  const std::string trace = simulation_trace_json(r, strategy.pp.value);
   if (!a.timeline.empty()) write_file_atomically(a.timeline, trace);
-  if (!a.out.empty()) {
-    nlohmann::json whole = result_json(model, strategy, cluster, r);
-    whole["timeline"] = nlohmann::json::parse(trace);
-    write_file_atomically(a.out, whole.dump());
-  }
+  if (!a.out.empty())
+    write_file_atomically(a.out, simulation_file_json(model, strategy, cluster, r, trace));
   if (a.format == "json") {
-    std::cout << result_json(model, strategy, cluster, r).dump(2) << "\n";
+    std::cout << simulation_summary_json(model, strategy, cluster, r) << "\n";
     return 0;
   }
+  const double gib = 1024.0 * 1024 * 1024;
   std::cout << fmt::format("{} with {} on {} ({} of {} GPUs)\n", model.name, strategy.name,
                            cluster.name, strategy.gpus(), cluster.gpus());
   std::cout << fmt::format("iteration        {:.3f} s\n", r.iteration_s);

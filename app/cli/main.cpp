@@ -5,27 +5,17 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <string_view>
 
 #include "Commands.hpp"
+#include "ReportForward.hpp"
 #include "common/InputError.hpp"
 #include "host/OpenBlasCore.hpp"
 
-namespace ts::cli {
-namespace {
-std::string g_command_line;
-}
-const std::string& command_line() { return g_command_line; }
-void set_command_line(int argc, char** argv) {
-  g_command_line.clear();
-  for (int i = 0; i < argc; ++i) {
-    std::string arg = i == 0 ? std::string("tilescope") : std::string(argv[i]);
-    const bool quote = arg.empty() || arg.find_first_of(" \t'\"$") != std::string::npos;
-    g_command_line += (i ? " " : "") + (quote ? "'" + arg + "'" : arg);
-  }
-}
-}  // namespace ts::cli
-
 int main(int argc, char** argv) {
+  // The report draws with Qt, which tilescope does not link: tilescope-report makes it.
+  if (argc > 1 && std::string_view(argv[1]) == "report")
+    return ts::cli::exec_report({argv + 2, argv + argc});
   // OpenBLAS picks its kernels when it loads, from the CPU model and OPENBLAS_CORETYPE alone; a
   // release older than this CPU falls back to SSE kernels. Start again once with the right
   // coretype so that OpenBLAS is measured at what it can do here (the run records the core).

@@ -38,7 +38,7 @@ struct LoadProgress {
 
 struct IndexedOutcome {
   int index = 0;
-  views::OperatorOutcome outcome;
+  OperatorOutcome outcome;
 };
 
 // Shared by the GUI and one background mapping run: the flag the mapper polls, and where the run
@@ -65,7 +65,7 @@ void map_suite(QPromise<IndexedOutcome>& promise, const ArchitectureGraph& graph
   for (int i = 0; i < n; ++i) {
     if (promise.isCanceled() || stop.requested) return;
     const Operator& op = workload.operators[static_cast<size_t>(i)];
-    views::OperatorOutcome outcome = views::map_operator(op, graph, options);
+    OperatorOutcome outcome = map_operator(op, graph, options);
     if (outcome.cancelled) {
       stop.op = op.name;
       stop.evaluations = outcome.mapper_evaluations;
@@ -260,9 +260,9 @@ void Workbench::startBaseline() {
               else if (graph_ != baseline_graph_)
                 // Edited before the first mapping came back: the fixed what-if needs it now.
                 operators_->setFixed(
-                    r.index, views::evaluate_fixed_mapping(
-                                 workload_->operators[static_cast<size_t>(r.index)], *graph_,
-                                 r.outcome.mapping_yaml));
+                    r.index,
+                    evaluate_fixed_mapping(workload_->operators[static_cast<size_t>(r.index)],
+                                           *graph_, r.outcome.mapping_yaml));
             }
           });
   connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
@@ -318,7 +318,7 @@ void Workbench::startFixed() {
     const auto& b = operators_->row(i).baseline;
     mappings.push_back(b && b->ok ? b->mapping_yaml : std::string());
   }
-  auto* watcher = new QFutureWatcher<std::vector<views::OperatorOutcome>>(this);
+  auto* watcher = new QFutureWatcher<std::vector<OperatorOutcome>>(this);
   connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
     if (generation == fixed_generation_ && !watcher->isCanceled() &&
         watcher->future().resultCount() > 0) {
@@ -335,10 +335,10 @@ void Workbench::startFixed() {
   });
   track(watcher, tr("Re-evaluating the current mappings"));
   watcher->setFuture(QtConcurrent::run([graph, workload, mappings] {
-    std::vector<views::OperatorOutcome> out(mappings.size());
+    std::vector<OperatorOutcome> out(mappings.size());
     for (size_t i = 0; i < mappings.size(); ++i)
       if (!mappings[i].empty())
-        out[i] = views::evaluate_fixed_mapping(workload->operators[i], *graph, mappings[i]);
+        out[i] = evaluate_fixed_mapping(workload->operators[i], *graph, mappings[i]);
     return out;
   }));
 }
@@ -629,28 +629,28 @@ void Workbench::matchMeasurements() {
                             best[i] ? best[i]->scope : TimingScope::device);
 }
 
-std::pair<std::shared_ptr<const void>, views::MappingEvaluation> Workbench::mappingOf(
+std::pair<std::shared_ptr<const void>, MappingEvaluation> Workbench::mappingOf(
     int row, bool remapped) const {
   if (!graph_ || !workload_ || row < 0 || row >= operators_->rowCount()) return {};
   const auto& r = operators_->row(row);
   const bool use_remapped = remapped && !r.remap_pending && r.remapped && r.remapped->ok;
   const auto& source = use_remapped ? r.remapped : r.baseline;
   if (!source || !source->ok) {
-    views::MappingEvaluation failed;
+    MappingEvaluation failed;
     failed.error = source ? source->error : std::string("not predicted yet");
     return {nullptr, std::move(failed)};
   }
   auto keep = std::make_shared<
       std::pair<std::shared_ptr<const ArchitectureGraph>, std::shared_ptr<const Workload>>>(
       graph_, workload_);
-  return {keep, views::evaluate_mapping_text(workload_->operators[static_cast<size_t>(row)],
-                                             *graph_, source->mapping_yaml)};
+  return {keep, evaluate_mapping_text(workload_->operators[static_cast<size_t>(row)], *graph_,
+                                      source->mapping_yaml)};
 }
 
 bool Workbench::openSimulation(const QString& path) {
   // A simulation file is small (one trace event per task of one iteration): read it here.
   try {
-    simulation_ = views::load_simulation_timeline(path.toStdString());
+    simulation_ = load_simulation_timeline(path.toStdString());
   } catch (const std::exception& e) {
     report(kError, QString::fromStdString(e.what()));
     return false;

@@ -18,9 +18,9 @@
 
 #include "arch/ArchitectureGraph.hpp"
 #include "correlate/Correlation.hpp"
-#include "views/OperatorEvaluation.hpp"
+#include "mapper/OperatorEvaluation.hpp"
+#include "training/SimulationTimeline.hpp"
 #include "views/OperatorTableModel.hpp"
-#include "views/SimulationTimeline.hpp"
 #include "workload/Operator.hpp"
 
 class QFutureWatcherBase;
@@ -73,7 +73,7 @@ class Workbench : public QObject {
   QString workloadPath() const { return workload_path_; }
   QString resultsPath() const { return results_path_; }
   QString simulationPath() const { return simulation_path_; }
-  const views::SimulationTimeline& simulation() const { return simulation_; }
+  const SimulationTimeline& simulation() const { return simulation_; }
   views::OperatorTableModel* operators() const { return operators_; }
   QUndoStack* undoStack() const { return undo_; }
 
@@ -106,8 +106,8 @@ class Workbench : public QObject {
   // The row's current mapping evaluated on the current graph, for the mapping view. The first
   // of the pair keeps the graph and operator it points into alive.
   // With `remapped`, the mapper's new choice on the edited graph instead, once it is in.
-  std::pair<std::shared_ptr<const void>, views::MappingEvaluation> mappingOf(
-      int row, bool remapped = false) const;
+  std::pair<std::shared_ptr<const void>, MappingEvaluation> mappingOf(int row,
+                                                                      bool remapped = false) const;
   // The row of the operator that a measured point is of, or -1.
   int rowOfPoint(const ComparedPoint& point) const;
 
@@ -156,7 +156,7 @@ class Workbench : public QObject {
   std::shared_ptr<const ArchitectureGraph> baseline_graph_, graph_;
   std::shared_ptr<const Workload> workload_;
   QString arch_path_, workload_path_, results_path_, simulation_path_;
-  views::SimulationTimeline simulation_;
+  SimulationTimeline simulation_;
   views::OperatorTableModel* operators_;
   QUndoStack* undo_;
   std::vector<ComparedPoint> points_, overlay_points_;

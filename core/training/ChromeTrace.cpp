@@ -4,13 +4,15 @@
 
 namespace ts {
 
+std::string unnamed_track_name(int64_t track) { return "stream " + std::to_string(track); }
+
 std::string chrome_trace_json(const TaskGraph& g, const TaskTimes& t,
                               const std::vector<std::string>& names,
                               const std::vector<CounterTrack>& counters) {
   nlohmann::json events = nlohmann::json::array();
   for (int s = 0; s < g.streams; ++s) {
     const std::string name = static_cast<size_t>(s) < names.size() ? names[static_cast<size_t>(s)]
-                                                                   : "stream " + std::to_string(s);
+                                                                   : unnamed_track_name(s);
     events.push_back(
         {{"name", "thread_name"}, {"ph", "M"}, {"pid", 0}, {"tid", s}, {"args", {{"name", name}}}});
   }

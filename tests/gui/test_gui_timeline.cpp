@@ -7,8 +7,8 @@
 #include "MainWindow.hpp"
 #include "Workbench.hpp"
 #include "common/InputError.hpp"
+#include "training/SimulationTimeline.hpp"
 #include "views/QCustomPlotInclude.hpp"
-#include "views/SimulationTimeline.hpp"
 #include "views/TimelineView.hpp"
 
 namespace {
@@ -16,7 +16,7 @@ const std::string kFixtures = TILESCOPE_ROOT "/tests/gui/fixtures/";
 }
 
 TEST_CASE("a simulation file reads into tracks and a summary", "[gui][timeline]") {
-  const auto t = ts::views::load_simulation_timeline(kFixtures + "gpt-22b-selene.sim.json");
+  const auto t = ts::load_simulation_timeline(kFixtures + "gpt-22b-selene.sim.json");
   CHECK(t.title == "gpt-22b with gpt-22b-full on selene (8 GPUs)");
   CHECK(t.iteration_s == Approx(1.1988879308607547));
   REQUIRE(t.tracks.size() == 1);
@@ -24,14 +24,14 @@ TEST_CASE("a simulation file reads into tracks and a summary", "[gui][timeline]"
   REQUIRE(t.tracks[0].spans.size() == 2);
   CHECK(t.tracks[0].spans[0].label == "F mb0 c0 s0");
   CHECK(t.tracks[0].spans[1].start_s == Approx(0.30616167925525556));
-  CHECK(ts::views::span_category(t.tracks[0].spans[1], t.tracks[0].name) == "backward");
+  CHECK(ts::span_category(t.tracks[0].spans[1], t.tracks[0].name) == "backward");
   CHECK(t.breakdown.size() == 5);
   CHECK(t.end_s() == Approx(t.iteration_s - 0.049865490432).epsilon(1e-6));
 }
 
 TEST_CASE("a truncated simulation file is an error with its line", "[gui][timeline]") {
   try {
-    ts::views::load_simulation_timeline(kFixtures + "truncated.sim.json");
+    ts::load_simulation_timeline(kFixtures + "truncated.sim.json");
     FAIL("no error");
   } catch (const ts::InputError& e) {
     CHECK(e.where().file == kFixtures + "truncated.sim.json");

@@ -9,7 +9,7 @@
 #include "GuiTestSupport.hpp"
 #include "MainWindow.hpp"
 #include "Workbench.hpp"
-#include "views/SimulationTimeline.hpp"
+#include "training/SimulationTimeline.hpp"
 
 using ts::guitest::sample;
 

@@ -1,4 +1,4 @@
-#include "views/OperatorEvaluation.hpp"
+#include "mapper/OperatorEvaluation.hpp"
 
 #include <exception>
 
@@ -6,7 +6,7 @@
 #include "mapper/OperatorPrediction.hpp"
 #include "tile/MappingLoader.hpp"
 
-namespace ts::views {
+namespace ts {
 namespace {
 
 OperatorOutcome outcome_of(const MappingProgram& program, const Evaluation& eval,
@@ -80,4 +80,4 @@ OperatorOutcome evaluate_fixed_mapping(const Operator& op, const ArchitectureGra
   return out;
 }
 
-}  // namespace ts::views
+}  // namespace ts

@@ -8,7 +8,7 @@
 #include "analysis/Prediction.hpp"
 #include "mapper/Mapper.hpp"
 
-namespace ts::views {
+namespace ts {
 
 struct OperatorOutcome {
   bool ok = false;
@@ -48,4 +48,4 @@ MappingEvaluation evaluate_mapping_text(const Operator& op, const ArchitectureGr
 OperatorOutcome evaluate_fixed_mapping(const Operator& op, const ArchitectureGraph& graph,
                                        const std::string& mapping_yaml);
 
-}  // namespace ts::views
+}  // namespace ts

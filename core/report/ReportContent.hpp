@@ -3,7 +3,7 @@
 // device, the correlation per operator class (the same core calls as `tilescope correlate --by
 // class`), the worst predictions with their mapping trees on the graph that predicted them, the
 // graph, a simulation, and a comparison with a second run (core compare_runs). The figures and
-// the HTML or PDF are made from this by ReportFigures and ReportDocument.
+// the HTML or PDF are made from this by views/ReportFigures and views/ReportDocument.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -11,15 +11,15 @@
 #include <vector>
 
 #include "arch/ArchitectureGraph.hpp"
-#include "mapper/Mapper.hpp"
 #include "correlate/AccuracyGate.hpp"
 #include "correlate/CorrelationData.hpp"
-#include "measure/ResultStore.hpp"
 #include "correlate/RunComparison.hpp"
-#include "views/OperatorEvaluation.hpp"
-#include "views/SimulationTimeline.hpp"
+#include "mapper/Mapper.hpp"
+#include "mapper/OperatorEvaluation.hpp"
+#include "measure/ResultStore.hpp"
+#include "training/SimulationTimeline.hpp"
 
-namespace ts::views {
+namespace ts {
 
 struct ReportOptions {
   std::string db;
@@ -89,4 +89,4 @@ std::unique_ptr<ReportContent> gather_report(const ReportOptions& options);
 // comparison the after side on the operators both runs have (as `correlate --diff` judges them).
 const AgreementStats& gated_stats(const ReportContent& content);
 
-}  // namespace ts::views
+}  // namespace ts

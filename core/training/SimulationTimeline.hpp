@@ -1,11 +1,12 @@
 #pragma once
 // A simulated training iteration as the timeline view draws it: tracks (one per device stream
 // and link) of spans, and the summary lines. Read from what `tilescope simulate --out` writes
-// (summary + Chrome-trace timeline) or from a bare Chrome trace (`--timeline`). Plain C++.
+// (summary + Chrome-trace timeline, SimulationJson.hpp) or from a bare Chrome trace
+// (`--timeline`). The reader of the simulator's output; the GUI and reports draw it.
 #include <string>
 #include <vector>
 
-namespace ts::views {
+namespace ts {
 
 struct TimelineSpan {
   std::string label;  // "F mb0 c0 s0": forward of micro-batch 0, ...
@@ -35,4 +36,4 @@ SimulationTimeline parse_simulation_timeline(const std::string& text, const std:
 // optimizer or other (what the timeline colours by).
 std::string span_category(const TimelineSpan& span, const std::string& track);
 
-}  // namespace ts::views
+}  // namespace ts

@@ -1,4 +1,4 @@
-#include "views/ReportContent.hpp"
+#include "report/ReportContent.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -14,7 +14,7 @@
 #include "measure/RunSettings.hpp"
 #include "workload/OperatorSpec.hpp"
 
-namespace ts::views {
+namespace ts {
 namespace {
 
 // The run a database and an optional id name, or nothing when there is none (db_input then
@@ -209,4 +209,4 @@ std::unique_ptr<ReportContent> gather_report(const ReportOptions& options) {
   return c;
 }
 
-}  // namespace ts::views
+}  // namespace ts

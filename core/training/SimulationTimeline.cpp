@@ -1,4 +1,4 @@
-#include "views/SimulationTimeline.hpp"
+#include "training/SimulationTimeline.hpp"
 
 #include <fmt/format.h>
 
@@ -9,8 +9,10 @@
 #include <sstream>
 
 #include "common/InputError.hpp"
+#include "training/ChromeTrace.hpp"
+#include "training/SimulationJson.hpp"
 
-namespace ts::views {
+namespace ts {
 
 double SimulationTimeline::end_s() const {
   double end = 0;
@@ -80,7 +82,7 @@ SimulationTimeline parse_simulation_timeline(const std::string& text, const std:
   }
   for (auto& [tid, track] : tracks) {
     if (track.spans.empty()) continue;
-    if (track.name.empty()) track.name = "stream " + std::to_string(tid);
+    if (track.name.empty()) track.name = unnamed_track_name(tid);
     out.tracks.push_back(std::move(track));
   }
   if (out.iteration_s == 0) out.iteration_s = out.end_s();
@@ -90,7 +92,7 @@ SimulationTimeline parse_simulation_timeline(const std::string& text, const std:
 
 std::string span_category(const TimelineSpan& span, const std::string& track) {
   const std::string& l = span.label;
-  if (track.find("link") != std::string::npos) return "pipeline transfer";
+  if (is_link_track(track)) return "pipeline transfer";
   auto starts = [&](const char* p) { return l.rfind(p, 0) == 0; };
   if (starts("F ")) return "forward";
   if (starts("B ")) return "backward";
@@ -102,4 +104,4 @@ std::string span_category(const TimelineSpan& span, const std::string& track) {
   return "other";
 }
 
-}  // namespace ts::views
+}  // namespace ts

@@ -1,0 +1,168 @@
+// tilescope-report, what `tilescope report` runs: a self-contained HTML file or a PDF that says
+// what was measured where, how the predictions agree (the figures of `correlate --by class`),
+// the worst predictions with their mapping trees, the graph, a simulation, and a comparison with
+// another run; made without a display. See docs/report.md.
+//
+// A program of its own because it draws with the Qt views: `tilescope` links no Qt and replaces
+// itself with this program, beside it, for `tilescope report ARGS` (app/cli/ReportForward.cpp).
+// Called either way, it records and shows itself as `tilescope report`.
+#include <fmt/format.h>
+#include <yaml-cpp/exceptions.h>
+
+#include <QApplication>
+#include <QPalette>
+#include <clocale>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include "Commands.hpp"
+#include "ReportForward.hpp"
+#include "common/InputError.hpp"
+#include "correlate/AccuracyGate.hpp"
+#include "report/ReportContent.hpp"
+#include "views/ReportDocument.hpp"
+#include "views/ReportFigures.hpp"
+
+namespace ts::cli {
+namespace {
+
+// Qt's offscreen platform asks for a runtime folder that servers and CI often lack; the warning
+// says nothing about the report. Everything else Qt says is passed on.
+QtMessageHandler g_qt_handler = nullptr;
+void quiet_runtime_dir(QtMsgType type, const QMessageLogContext& context, const QString& text) {
+  if (text.contains(QLatin1String("XDG_RUNTIME_DIR"))) return;
+  if (g_qt_handler) g_qt_handler(type, context, text);
+}
+
+struct ReportArgs {
+  std::string db, arch, simulation, out, figures, diff;
+  std::optional<int64_t> run, diff_run;
+  std::vector<std::string> fail_if;
+  uint64_t budget = MapperOptions{}.budget;
+};
+
+int run_report(const ReportArgs& a) {
+  ReportOptions o;
+  // Everything that can be checked cheaply is checked before any work: a malformed gate, an
+  // output that cannot be HTML or PDF, a folder that is not there.
+  for (const std::string& text : a.fail_if) o.gates.push_back(parse_accuracy_gate(text));
+  views::report_format(a.out);
+  const std::filesystem::path folder = std::filesystem::path(a.out).parent_path();
+  if (!folder.empty() && !std::filesystem::is_directory(folder))
+    throw InputError(
+        SourceLocation{a.out, 0, 0},
+        fmt::format("cannot write the report: there is no folder '{}'", folder.string()));
+  o.db = a.db;
+  o.run = a.run;
+  o.arch = a.arch;
+  o.simulation = a.simulation;
+  o.diff = a.diff;
+  o.diff_run = a.diff_run;
+  o.mapper.budget = a.budget;
+  o.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
+  o.command_line = command_line();
+  const std::unique_ptr<ReportContent> content = gather_report(o);
+
+  // Reports are made on servers and in CI: never ask for a display, whatever the environment
+  // says. QApplication (not QGuiApplication) because QCustomPlot is a widget.
+  ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
+  g_qt_handler = qInstallMessageHandler(quiet_runtime_dir);
+  static int argc = 1;
+  static char name[] = "tilescope";
+  static char* argv[] = {name, nullptr};
+  QApplication app(argc, argv);
+  // Qt sets the C locale from the environment; numbers in files stay with a decimal point.
+  std::setlocale(LC_NUMERIC, "C");
+  QPalette light = QApplication::palette();
+  light.setColor(QPalette::Base, Qt::white);
+  light.setColor(QPalette::Window, Qt::white);
+  light.setColor(QPalette::Text, Qt::black);
+  light.setColor(QPalette::WindowText, Qt::black);
+  QApplication::setPalette(light);
+
+  const views::ReportFigures figures = views::render_report_figures(*content);
+  std::vector<std::string> figure_files;
+  if (!a.figures.empty()) figure_files = views::write_report_figures(figures, a.figures);
+  views::write_report(*content, figures, a.out);
+
+  const AgreementStats& s = content->correlation.overall;
+  std::cout << fmt::format("report: {}\n", a.out);
+  std::cout << fmt::format(
+      "  {} figures; overall {} points: pearson {:.4f}, spearman {:.4f}, "
+      "MAPE {:.2f}%\n",
+      figures.figures.size(), s.count, s.pearson, s.spearman, s.mape * 100);
+  if (!figure_files.empty())
+    std::cout << fmt::format("figures: {} ({} files)\n", a.figures, figure_files.size());
+  const std::vector<std::string> crossed = crossed_gates(o.gates, gated_stats(*content));
+  for (const std::string& c : crossed) std::cerr << "fail-if: " << c << "\n";
+  return crossed.empty() ? 0 : 1;
+}
+
+// The report's options on `cmd`; the returned function makes the report from them.
+std::function<int()> add_report_options(CLI::App& cmd) {
+  auto a = std::make_shared<ReportArgs>();
+  auto* db = cmd.add_option("--db", a->db, "results database (SQLite)")->required();
+  cmd.add_option("--run", a->run, "run id in the database (default: the latest)")->needs(db);
+  cmd.add_option("--out", a->out, "the report: FILE.html (self-contained) or FILE.pdf")->required();
+  cmd.add_option("--arch", a->arch,
+                 "the graph to draw and to evaluate mapping trees on (default: the run's "
+                 "recorded graph file); a graph other than the run's re-predicts, not stored");
+  cmd.add_option("--simulation", a->simulation,
+                 "a `tilescope simulate --out` file: its summary and timeline");
+  cmd.add_option("--figures", a->figures, "also write every figure as PNG and SVG into DIR");
+  cmd.add_option("--diff", a->diff,
+                 "compare with an older results database: per-operator deltas, worse first");
+  cmd.add_option("--diff-run", a->diff_run,
+                 "the run to compare with (of --diff, or of --db without it)");
+  cmd.add_option("--fail-if", a->fail_if,
+                 "after writing the report, exit with status 1 when the overall figures cross "
+                 "a threshold: mape>0.10, spearman<0.95, ... (repeatable)");
+  cmd.add_option("--budget", a->budget, "mapper evaluations per operator when re-predicting")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  return [a] { return run_report(*a); };
+}
+
+}  // namespace
+}  // namespace ts::cli
+
+int main(int argc, char** argv) {
+  // `tilescope report ARGS` arrives with its `report` word (tilescope execs this program with
+  // its own arguments); `tilescope-report ARGS` without it.
+  const int first = argc > 1 && std::string_view(argv[1]) == "report" ? 2 : 1;
+  static char tilescope[] = "tilescope", report[] = "report";
+  std::vector<char*> as_typed{tilescope, report};
+  as_typed.insert(as_typed.end(), argv + first, argv + argc);
+  ts::cli::set_command_line(static_cast<int>(as_typed.size()), as_typed.data());
+
+  CLI::App app{ts::cli::kReportDescription, "tilescope report"};
+  const std::function<int()> run = ts::cli::add_report_options(app);
+  std::vector<char*> args{argv[0]};
+  args.insert(args.end(), argv + first, argv + argc);
+  try {
+    app.parse(static_cast<int>(args.size()), args.data());
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  try {
+    return run();
+  } catch (const ts::InputError& e) {
+    std::cerr << e.what() << "\n";
+    return 2;
+  } catch (const YAML::Exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}
