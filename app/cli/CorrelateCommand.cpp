@@ -2,7 +2,6 @@
 // Pearson, Spearman, Kendall tau-b, MAPE, log-RMSE), the worst predictions, the per-shape
 // ranking of mappings, and with --fit a cross-validated fit. See docs/correlate.md.
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -13,13 +12,14 @@
 
 #include "Commands.hpp"
 #include "OptionValues.hpp"
+#include "TerminalProgress.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "calibrate/GraphParameter.hpp"
 #include "correlate/AccuracyGate.hpp"
 #include "correlate/CorrelationData.hpp"
 #include "correlate/CorrelationFolds.hpp"
-#include "measure/ResultStore.hpp"
 #include "correlate/RunComparison.hpp"
+#include "measure/ResultStore.hpp"
 
 namespace ts::cli {
 namespace {
@@ -72,20 +72,6 @@ std::string comparison_text(const std::vector<ComparedPoint>& points) {
         fmt::format("{}{} device measurements with device time alone", host ? "; " : "", device);
   return text;
 }
-
-class TerminalProgress {
- public:
-  TerminalProgress() : tty_(isatty(STDERR_FILENO)) {}
-  void show(const std::string& text) {
-    if (tty_) std::cerr << "\r\033[K" << text << std::flush;
-  }
-  void clear() {
-    if (tty_) std::cerr << "\r\033[K" << std::flush;
-  }
-
- private:
-  bool tty_;
-};
 
 void print_stats_row(const std::string& name, size_t width, const AgreementStats& s,
                      const AgreementStats* training) {

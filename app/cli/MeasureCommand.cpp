@@ -8,25 +8,26 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 
 #include "Commands.hpp"
+#include "TerminalProgress.hpp"
 #include "analysis/MappingWriter.hpp"
 #include "arch/ArchitectureLoader.hpp"
+#include "common/AtomicFile.hpp"
 #include "host/HostCollector.hpp"
 #include "host/OpenBlasCore.hpp"
 #include "mapper/MappingSet.hpp"
 #include "mapper/OperatorPrediction.hpp"
-#include "plan/MeasurementPlan.hpp"
 #include "measure/OperatorIdentity.hpp"
 #include "measure/PredictionRecordOf.hpp"
 #include "measure/ResultStore.hpp"
-#include "trace/RunnerImport.hpp"
+#include "plan/MeasurementPlan.hpp"
 #include "tile/MappingLoader.hpp"
+#include "trace/RunnerImport.hpp"
 #include "workload/WorkloadLoader.hpp"
 
 namespace ts::cli {
@@ -71,25 +72,6 @@ std::map<std::string, std::vector<Mapping>> load_mapping_folder(const std::strin
   return by_op;
 }
 
-class ProgressBar {
- public:
-  explicit ProgressBar(bool tty) : tty_(tty) {}
-  void show(const host::HostProgress& p) {
-    if (!tty_ || p.total == 0) return;
-    const int width = 30;
-    const int filled = static_cast<int>(width * p.done / p.total);
-    std::cerr << fmt::format("\r\033[K[{}{}] {}/{} repetitions  {}", std::string(filled, '#'),
-                             std::string(width - filled, '-'), p.done, p.total, p.current)
-              << std::flush;
-  }
-  void clear() {
-    if (tty_) std::cerr << "\r\033[K" << std::flush;
-  }
-
- private:
-  bool tty_;
-};
-
 }  // namespace
 
 // ImportCommand.cpp
@@ -97,16 +79,11 @@ int print_runner_import(const RunnerImport& imported, const std::string& db);
 
 namespace {
 
-// Writes through a temporary file and a rename, so that a failure leaves no half plan.
+// In a folder made on demand; whole or not at all, so that a failure leaves no half plan.
 void write_text_file(const std::string& path, const std::string& text) {
   if (auto parent = std::filesystem::path(path).parent_path(); !parent.empty())
     std::filesystem::create_directories(parent);
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!(out << text)) throw InputError(SourceLocation{path, 0, 0}, "cannot write the plan");
-  }
-  std::filesystem::rename(tmp, path);
+  write_file_atomically(path, text);
 }
 
 // The runner beside this binary (the build puts it there), unless --runner names one.
@@ -235,13 +212,10 @@ int run_measure(const MeasureArgs& args, const std::string& command_line) {
   mapper.budget = a.budget;
   std::vector<host::HostJob> jobs;
   std::vector<PredictionRecord> predictions;
-  const bool tty = isatty(STDERR_FILENO);
+  TerminalProgress progress;
   for (size_t i = 0; i < workload.operators.size(); ++i) {
     const Operator& op = workload.operators[i];
-    if (tty)
-      std::cerr << fmt::format("\r\033[Kpredicting {}/{}: {}", i + 1, workload.operators.size(),
-                               op.name)
-                << std::flush;
+    progress.show(fmt::format("predicting {}/{}: {}", i + 1, workload.operators.size(), op.name));
     const OperatorKey key = operator_key(op, workload.name);
     if (is_gemm(op)) {
       std::vector<NamedProgram> programs;
@@ -264,9 +238,10 @@ int run_measure(const MeasureArgs& args, const std::string& command_line) {
             prediction_record(make_prediction(np.program, eval), key, rec, graph, ""));
         if (!a.save_mappings.empty()) {
           std::filesystem::create_directories(a.save_mappings);
-          std::ofstream(a.save_mappings + "/" + np.name + ".yaml")
-              << mapping_yaml(np.program, np.name,
-                              fmt::format("{} on {}: {}", op.name, graph.name, op.shape_text()));
+          write_file_atomically(
+              a.save_mappings + "/" + np.name + ".yaml",
+              mapping_yaml(np.program, np.name,
+                           fmt::format("{} on {}: {}", op.name, graph.name, op.shape_text())));
         }
         host::HostJob job;
         job.op = op;
@@ -291,7 +266,7 @@ int run_measure(const MeasureArgs& args, const std::string& command_line) {
     job.suite = workload.name;
     jobs.push_back(std::move(job));
   }
-  if (tty) std::cerr << "\r\033[K" << std::flush;
+  progress.clear();
   // Mixed order, fixed seed: the repetitions of a group interleave different operators.
   std::shuffle(jobs.begin(), jobs.end(), std::mt19937_64(a.seed));
 
@@ -348,7 +323,6 @@ int run_measure(const MeasureArgs& args, const std::string& command_line) {
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
 
-  ProgressBar bar(tty);
   size_t unchecked = 0;
   const auto t0 = std::chrono::steady_clock::now();
   const size_t delivered = host::run_host_jobs(
@@ -357,8 +331,11 @@ int run_measure(const MeasureArgs& args, const std::string& command_line) {
         if (!m.checked) ++unchecked;
         store.add_measurement(run, m);
       },
-      [&](const host::HostProgress& p) { bar.show(p); }, &g_stop);
-  bar.clear();
+      [&](const host::HostProgress& p) {
+        progress.show_bar(p.done, p.total, fmt::format("repetitions  {}", p.current));
+      },
+      &g_stop);
+  progress.clear();
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGTERM, &old_term, nullptr);
   const double seconds =
