@@ -1,31 +1,8 @@
 #include "views/ArchitectureParameter.hpp"
 
-#include "calibrate/GraphParameter.hpp"
+#include "arch/ArchitectureParameterPath.hpp"
 
 namespace ts::views {
-namespace {
-
-// node:NAME.FIELD -> the node's id, or -1 when the path is not of that form.
-int node_of(const ArchitectureGraph& graph, const std::string& path, const std::string& field) {
-  const std::string suffix = "." + field;
-  if (path.rfind("node:", 0) != 0 || path.size() <= suffix.size() + 5 ||
-      path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0)
-    return -1;
-  const auto id = graph.find_node(path.substr(5, path.size() - 5 - suffix.size()));
-  if (!id) throw InputError({"inspector", 0, 0}, "no node named in '" + path + "'");
-  return *id;
-}
-
-}  // namespace
-
-std::string edge_path(const ArchitectureGraph& graph, int edge, const std::string& field) {
-  const ArchEdge& e = graph.edge(edge);
-  return "edge:" + graph.node(e.from).name + "->" + graph.node(e.to).name + "." + field;
-}
-
-std::string node_path(const ArchitectureGraph& graph, int node, const std::string& field) {
-  return "node:" + graph.node(node).name + "." + field;
-}
 
 std::vector<EditableParameter> graph_parameters() {
   return {{"clock", "clock", 1e9, "GHz", 3, false},
@@ -36,48 +13,33 @@ std::vector<EditableParameter> node_parameters(const ArchitectureGraph& graph, i
   const ArchNode& n = graph.node(node);
   std::vector<EditableParameter> out;
   if (n.kind == NodeKind::memory) {
-    out.push_back({node_path(graph, node, "capacity"), "capacity", 1024, "KiB", 1, false});
+    out.push_back(
+        {node_parameter_path(graph, node, "capacity"), "capacity", 1024, "KiB", 1, false});
     // A port limit that the file leaves at 0 means "none"; editing it to a value adds one.
-    out.push_back(
-        {node_path(graph, node, "bandwidth"), "port bandwidth (0: none)", 1e9, "GB/s", 1, false});
+    out.push_back({node_parameter_path(graph, node, "bandwidth"), "port bandwidth (0: none)", 1e9,
+                   "GB/s", 1, false});
   } else {
-    out.push_back(
-        {node_path(graph, node, "efficiency"), "efficiency (x throughput)", 1, "", 3, false});
+    out.push_back({node_parameter_path(graph, node, "efficiency"), "efficiency (x throughput)", 1,
+                   "", 3, false});
   }
-  out.push_back({node_path(graph, node, "instances"), "instances", 1, "", 0, true});
+  out.push_back({node_parameter_path(graph, node, "instances"), "instances", 1, "", 0, true});
   return out;
 }
 
 std::vector<EditableParameter> edge_parameters(const ArchitectureGraph& graph, int edge) {
-  return {{edge_path(graph, edge, "bandwidth"), "bandwidth", 1e9, "GB/s", 1, false},
-          {edge_path(graph, edge, "latency"), "latency", 1, "cycles", 0, false}};
+  return {{edge_parameter_path(graph, edge, "bandwidth"), "bandwidth", 1e9, "GB/s", 1, false},
+          {edge_parameter_path(graph, edge, "latency"), "latency", 1, "cycles", 0, false}};
 }
 
+// Resolved against the graph as loaded: an efficiency is then relative to its throughputs.
 double read_parameter(const ArchitectureGraph& graph, const ArchitectureGraph& baseline,
                       const std::string& path) {
-  if (const int n = node_of(graph, path, "capacity"); n >= 0) return graph.node(n).capacity_bytes;
-  if (const int n = node_of(graph, path, "instances"); n >= 0)
-    return static_cast<double>(graph.node(n).instances);
-  if (node_of(graph, path, "efficiency") >= 0)
-    return get_parameter(graph, parse_graph_parameter(path, baseline, "inspector"));
-  return get_parameter(graph, path);
+  return parameter_value(graph, parse_parameter_path(path, baseline, "inspector"));
 }
 
 void write_parameter(ArchitectureGraph& graph, const ArchitectureGraph& baseline,
                      const std::string& path, double value) {
-  if (const int n = node_of(graph, path, "capacity"); n >= 0) {
-    graph.nodes[static_cast<size_t>(n)].capacity_bytes = value;
-    return;
-  }
-  if (const int n = node_of(graph, path, "instances"); n >= 0) {
-    graph.nodes[static_cast<size_t>(n)].instances = static_cast<int64_t>(value + 0.5);
-    return;
-  }
-  if (node_of(graph, path, "efficiency") >= 0) {
-    set_parameter(graph, parse_graph_parameter(path, baseline, "inspector"), value);
-    return;
-  }
-  set_parameter(graph, path, value);
+  set_parameter_value(graph, parse_parameter_path(path, baseline, "inspector"), value);
 }
 
 }  // namespace ts::views

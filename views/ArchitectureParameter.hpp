@@ -1,8 +1,8 @@
 #pragma once
-// The parameters a person edits in the architecture inspector, named by the paths of
-// calibrate/GraphParameter (edge:A->B.bandwidth, node:N.efficiency, clock, ...) plus the two that
-// fitting never moves but a hardware architect asks about first: node:N.capacity (bytes per
-// instance) and node:N.instances. Values are in SI base units.
+// The parameters a person edits in the architecture inspector and how it shows them, named by
+// the paths of core's grammar (arch/ArchitectureParameterPath: edge:A->B.bandwidth,
+// node:N.capacity, node:N.instances, node:N.efficiency, clock, ...). Values are in SI base
+// units.
 #include <string>
 #include <vector>
 
@@ -31,9 +31,5 @@ double read_parameter(const ArchitectureGraph& graph, const ArchitectureGraph& b
                       const std::string& path);
 void write_parameter(ArchitectureGraph& graph, const ArchitectureGraph& baseline,
                      const std::string& path, double value);
-
-// "edge:HBM->L2.bandwidth" for edge 0 of the Ascend graph.
-std::string edge_path(const ArchitectureGraph& graph, int edge, const std::string& field);
-std::string node_path(const ArchitectureGraph& graph, int node, const std::string& field);
 
 }  // namespace ts::views

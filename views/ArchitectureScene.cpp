@@ -10,7 +10,7 @@
 #include <QStyleOptionGraphicsItem>
 #include <cmath>
 
-#include "calibrate/GraphParameter.hpp"
+#include "arch/ArchitectureParameterPath.hpp"
 #include "common/ByteFormat.hpp"
 #include "views/ArchitectureLayout.hpp"
 
@@ -86,8 +86,8 @@ QString ArchitectureScene::nodeText(const ArchitectureGraph& graph, int node) {
     text += "\n" + QString::fromStdString(format_bytes(n.capacity_bytes));
     if (n.instances != 1) text += " each";
     if (n.port_bytes_per_s > 0)
-      text += "\nport " +
-              QString::fromStdString(format_parameter("node:port.bandwidth", n.port_bytes_per_s));
+      text += "\nport " + QString::fromStdString(
+                              format_parameter(ParameterField::node_bandwidth, n.port_bytes_per_s));
   } else {
     // The first two capabilities say what the unit is for; the inspector shows the rest.
     for (size_t k = 0; k < n.capabilities.size() && k < 2; ++k)
@@ -99,8 +99,8 @@ QString ArchitectureScene::nodeText(const ArchitectureGraph& graph, int node) {
 
 QString ArchitectureScene::edgeText(const ArchitectureGraph& graph, int edge) {
   const ArchEdge& e = graph.edge(edge);
-  QString text =
-      QString::fromStdString(format_parameter("edge:a->b.bandwidth", e.bandwidth_bytes_per_s));
+  QString text = QString::fromStdString(
+      format_parameter(ParameterField::edge_bandwidth, e.bandwidth_bytes_per_s));
   if (e.sharing == EdgeSharing::shared) text += " shared";
   return text;
 }

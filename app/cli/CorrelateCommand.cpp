@@ -2,7 +2,6 @@
 // Pearson, Spearman, Kendall tau-b, MAPE, log-RMSE), the worst predictions, the per-shape
 // ranking of mappings, and with --fit a cross-validated fit. See docs/correlate.md.
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +11,7 @@
 
 #include "Commands.hpp"
 #include "OptionValues.hpp"
+#include "TerminalProgress.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "calibrate/GraphParameter.hpp"
 #include "correlate/AccuracyGate.hpp"
@@ -47,19 +47,6 @@ std::string size_rule(const std::vector<double>& t) {
                      t[1] / 1e9);
 }
 
-class TerminalProgress {
- public:
-  TerminalProgress() : tty_(isatty(STDERR_FILENO)) {}
-  void show(const std::string& text) {
-    if (tty_) std::cerr << "\r\033[K" << text << std::flush;
-  }
-  void clear() {
-    if (tty_) std::cerr << "\r\033[K" << std::flush;
-  }
-
- private:
-  bool tty_;
-};
 
 void print_stats_row(const std::string& name, size_t width, const AgreementStats& s,
                      const AgreementStats* training) {

@@ -1,18 +1,15 @@
 // `tilescope db info|runs|export`: look into a results database. All three open it read-only,
 // so they can run while `tilescope measure` is writing to the same file.
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "Commands.hpp"
+#include "common/AtomicFile.hpp"
 #include "common/InputError.hpp"
 #include "measure/ComparedTime.hpp"
 #include "measure/ResultStore.hpp"
@@ -132,28 +129,6 @@ std::optional<double> predicted_us(const ResultStore& store, const Measurement& 
   return compared_seconds(*p, m.scope) * 1e6;
 }
 
-// Writes next to the target and renames, so a reader never sees half an export and a failed
-// export leaves an earlier file as it was.
-void write_atomically(const std::string& path, const std::string& text) {
-  const std::string temp = fmt::format("{}.tmp-{}", path, ::getpid());
-  std::ofstream out(temp, std::ios::binary);
-  if (!out)
-    throw InputError(SourceLocation{path, 0, 0},
-                     fmt::format("cannot write: {}", std::strerror(errno)));
-  out << text;
-  out.close();
-  std::error_code ec;
-  if (!out) {
-    std::filesystem::remove(temp, ec);
-    throw InputError(SourceLocation{path, 0, 0}, "cannot write the export");
-  }
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    std::filesystem::remove(temp, ec);
-    throw InputError(SourceLocation{path, 0, 0}, "cannot write the export: " + ec.message());
-  }
-}
-
 int run_export(const DbArgs& a) {
   const ResultStore store(a.db, ResultStore::Mode::read_only);
   std::optional<RunInfo> run;
@@ -223,7 +198,7 @@ int run_export(const DbArgs& a) {
   if (a.out.empty())
     std::cout << text.str();
   else
-    write_atomically(a.out, text.str());
+    write_file_atomically(a.out, text.str());
   return 0;
 }
 

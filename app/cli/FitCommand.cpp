@@ -1,7 +1,6 @@
 // `tilescope fit`: fits chosen parameters of an architecture graph to measurements (a results
 // database or a CSV table) and writes the fitted graph, with a header that says how it was made.
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <ctime>
@@ -12,6 +11,7 @@
 
 #include "Commands.hpp"
 #include "OptionValues.hpp"
+#include "TerminalProgress.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "arch/ArchitectureWriter.hpp"
 #include "calibrate/GraphParameter.hpp"
@@ -63,10 +63,7 @@ int run_fit(const FitArgs& a) {
   for (const std::string& text : a.params)
     params.push_back(parse_graph_parameter(text, graph, "--param"));
 
-  const bool tty = isatty(STDERR_FILENO);
-  auto show = [&](const std::string& text) {
-    if (tty) std::cerr << "\r\033[K" << text << std::flush;
-  };
+  TerminalProgress progress;
   MapperOptions mapper;
   mapper.budget = a.budget;
   CorrelationInput input;
@@ -78,7 +75,7 @@ int run_fit(const FitArgs& a) {
     o.mapper = mapper;
     o.with_samples = true;
     o.progress = [&](size_t done, size_t total) {
-      show(fmt::format("predicting {}/{}", done, total));
+      progress.show(fmt::format("predicting {}/{}", done, total));
     };
     input = db_input(o);
   } else {
@@ -90,15 +87,16 @@ int run_fit(const FitArgs& a) {
     o.mapper = mapper;
     o.with_samples = true;
     o.progress = [&](size_t done, size_t total) {
-      show(fmt::format("mapping {}/{}", done, total));
+      progress.show(fmt::format("mapping {}/{}", done, total));
     };
     input = read_option("operator class", "--op", [&] { return csv_input(graph, o); });
   }
   const FitResult fit = fit_parameters(
       graph, params, input.samples, a.max_evaluations, [&](int evaluations, double log_rmse) {
-        show(fmt::format("fitting: evaluation {}, log-RMSE {:.4f}", evaluations, log_rmse));
+        progress.show(
+            fmt::format("fitting: evaluation {}, log-RMSE {:.4f}", evaluations, log_rmse));
       });
-  if (tty) std::cerr << "\r\033[K" << std::flush;
+  progress.clear();
 
   const auto [size, hash] = file_fingerprint(a.measurements);
   std::string header;

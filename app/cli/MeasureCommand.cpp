@@ -15,8 +15,10 @@
 #include <random>
 
 #include "Commands.hpp"
+#include "TerminalProgress.hpp"
 #include "analysis/MappingWriter.hpp"
 #include "arch/ArchitectureLoader.hpp"
+#include "common/AtomicFile.hpp"
 #include "host/HostCollector.hpp"
 #include "host/OpenBlasCore.hpp"
 #include "measure/Collector.hpp"
@@ -71,41 +73,19 @@ std::map<std::string, std::vector<Mapping>> load_mapping_folder(const std::strin
   return by_op;
 }
 
-class ProgressBar {
- public:
-  explicit ProgressBar(bool tty) : tty_(tty) {}
-  void show(const CollectorProgress& p) {
-    if (!tty_) return;
-    if (p.total == 0) return clear();
-    if (p.stage == CollectorProgress::Stage::planning) {
-      std::cerr << fmt::format("\r\033[Kpredicting {}/{}: {}", p.done, p.total, p.current)
-                << std::flush;
-      return;
-    }
-    const int width = 30;
-    const int filled = static_cast<int>(width * p.done / p.total);
-    std::cerr << fmt::format("\r\033[K[{}{}] {}/{} repetitions  {}", std::string(filled, '#'),
-                             std::string(width - filled, '-'), p.done, p.total, p.current)
-              << std::flush;
-  }
-  void clear() {
-    if (tty_) std::cerr << "\r\033[K" << std::flush;
-  }
+// A collector's progress on the terminal: the planning line, then the repetitions bar.
+void show_progress(TerminalProgress& progress, const CollectorProgress& p) {
+  if (p.total == 0) return progress.clear();
+  if (p.stage == CollectorProgress::Stage::planning)
+    return progress.show(fmt::format("predicting {}/{}: {}", p.done, p.total, p.current));
+  progress.show_bar(p.done, p.total, fmt::format("repetitions  {}", p.current));
+}
 
- private:
-  bool tty_;
-};
-
-// Writes through a temporary file and a rename, so that a failure leaves no half plan.
+// In a folder made on demand; whole or not at all, so that a failure leaves no half plan.
 void write_text_file(const std::string& path, const std::string& text) {
   if (auto parent = std::filesystem::path(path).parent_path(); !parent.empty())
     std::filesystem::create_directories(parent);
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!(out << text)) throw InputError(SourceLocation{path, 0, 0}, "cannot write the plan");
-  }
-  std::filesystem::rename(tmp, path);
+  write_file_atomically(path, text);
 }
 
 // The runner beside this binary (the build puts it there), unless --runner names one.
@@ -274,9 +254,10 @@ class HostCollector final : public Collector {
     for (const SuiteEntry& e : suite.entries) {
       if (e.program && !a.save_mappings_dir.empty()) {
         std::filesystem::create_directories(a.save_mappings_dir);
-        std::ofstream(a.save_mappings_dir + "/" + e.mapping->name + ".yaml")
-            << mapping_yaml(*e.program, e.mapping->name,
-                            fmt::format("{} on {}: {}", e.op.name, graph.name, e.op.shape_text()));
+        write_file_atomically(
+            a.save_mappings_dir + "/" + e.mapping->name + ".yaml",
+            mapping_yaml(*e.program, e.mapping->name,
+                         fmt::format("{} on {}: {}", e.op.name, graph.name, e.op.shape_text())));
       }
       jobs.push_back(host::host_job(e));
     }
@@ -365,14 +346,14 @@ int run_measure(const MeasureArgs& args, const std::string& command_line) {
   request.command_line = command_line;
   request.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
 
-  ProgressBar bar(isatty(STDERR_FILENO));
+  TerminalProgress bar;
   CollectorSession session;
   session.print = [](const std::string& line) { std::cout << line << "\n"; };
   session.warn = [&](const std::string& line) {
     bar.clear();
     std::cerr << line << "\n";
   };
-  session.progress = [&](const CollectorProgress& p) { bar.show(p); };
+  session.progress = [&](const CollectorProgress& p) { show_progress(bar, p); };
   session.cancel = &g_stop;
 
   // Ctrl-C asks the collector to stop between repetitions; what it measured so far is kept.

@@ -3,14 +3,15 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 
 #include "Commands.hpp"
+#include "TerminalProgress.hpp"
 #include "analysis/MappingWriter.hpp"
 #include "analysis/PredictionJson.hpp"
 #include "arch/ArchitectureLoader.hpp"
+#include "common/AtomicFile.hpp"
 #include "mapper/OperatorPrediction.hpp"
 #include "tile/MappingLoader.hpp"
 #include "workload/WorkloadLoader.hpp"
@@ -111,11 +112,10 @@ int run_predict(const PredictArgs& a) {
   std::vector<std::pair<std::string, std::string>> saved;  // written only once all succeeded
   // Progress on a terminal only, so that pipes and CI logs stay clean. Ctrl-C needs no handler:
   // nothing is written before every operator has been predicted.
-  const bool progress = ops.size() > 1 && isatty(STDERR_FILENO);
+  TerminalProgress progress;
   for (const Operator* op : ops) {
-    if (progress)
-      std::cerr << fmt::format("\r\033[K[{}/{}] {}", rows.size() + 1, ops.size(), op->name)
-                << std::flush;
+    if (ops.size() > 1)
+      progress.show(fmt::format("[{}/{}] {}", rows.size() + 1, ops.size(), op->name));
     MappingProgram program;
     rows.push_back(predict_operator(*op, graph, options, &program));
     if (!a.save_mappings.empty()) {
@@ -130,16 +130,10 @@ int run_predict(const PredictArgs& a) {
                                    rows.back().mapping_origin)));
     }
   }
-  if (progress) std::cerr << "\r\033[K" << std::flush;
+  progress.clear();
   if (!saved.empty()) {
     std::filesystem::create_directories(a.save_mappings);
-    for (const auto& [path, text] : saved) {
-      std::ofstream out(path + ".tmp");
-      out << text;
-      out.close();
-      if (!out) throw std::runtime_error("cannot write " + path);
-      std::filesystem::rename(path + ".tmp", path);
-    }
+    for (const auto& [path, text] : saved) write_file_atomically(path, text);
   }
 
   if (a.format == "json") {

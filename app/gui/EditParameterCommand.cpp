@@ -1,7 +1,7 @@
 #include "EditParameterCommand.hpp"
 
 #include "Workbench.hpp"
-#include "calibrate/GraphParameter.hpp"
+#include "arch/ArchitectureParameterPath.hpp"
 
 namespace ts::gui {
 

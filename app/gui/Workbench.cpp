@@ -13,11 +13,12 @@
 #include <QtConcurrent>
 #include <algorithm>
 #include <atomic>
-#include <fstream>
 
 #include "EditParameterCommand.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "arch/ArchitectureWriter.hpp"
+#include "common/AtomicFile.hpp"
+#include "common/YamlSource.hpp"
 #include "correlate/CorrelationData.hpp"
 #include "measure/ResultStore.hpp"
 #include "views/ArchitectureParameter.hpp"
@@ -78,15 +79,6 @@ void map_suite(QPromise<IndexedOutcome>& promise, const ArchitectureGraph& graph
   }
 }
 
-QString kind_of_yaml(const QString& path) {
-  try {
-    const YAML::Node root = YAML::LoadFile(path.toStdString());
-    if (root.IsMap() && root["kind"]) return QString::fromStdString(root["kind"].as<std::string>());
-  } catch (const std::exception&) {
-  }
-  return {};
-}
-
 }  // namespace
 
 Workbench::Workbench(QObject* parent)
@@ -111,7 +103,13 @@ bool Workbench::openFile(const QString& path) {
   if (is_sqlite_file(path.toStdString())) return openResults(path);
   if (suffix == "csv") return openMeasurementCsv(path);
   if (suffix == "json") return openSimulation(path);
-  const QString kind = kind_of_yaml(path);
+  // A file core cannot tell the kind of falls through to the message below, which lists what
+  // the GUI opens (core's own message lists what `validate` checks).
+  std::string kind;
+  try {
+    kind = peek_kind(path.toStdString());
+  } catch (const InputError&) {
+  }
   if (kind == "architecture") return openArchitecture(path);
   if (kind == "workload") return openWorkload(path);
   if (kind == "workspace") return openWorkspace(path);
@@ -707,19 +705,20 @@ bool Workbench::openWorkspace(const QString& path) {
 
 bool Workbench::saveWorkspace(const QString& path) {
   const QDir dir = QFileInfo(path).dir();
-  std::ofstream out(path.toStdString());
-  out << "version: 1\nkind: workspace\n";
-  if (!arch_path_.isEmpty())
-    out << "architecture: " << dir.relativeFilePath(arch_path_).toStdString() << "\n";
-  if (!workload_path_.isEmpty())
-    out << "workload: " << dir.relativeFilePath(workload_path_).toStdString() << "\n";
-  if (!results_path_.isEmpty())
-    out << "results: " << dir.relativeFilePath(results_path_).toStdString() << "\n";
-  if (!simulation_path_.isEmpty())
-    out << "simulation: " << dir.relativeFilePath(simulation_path_).toStdString() << "\n";
-  out.close();
-  if (!out) {
-    report(kError, tr("%1: cannot write the workspace").arg(path));
+  try {
+    write_file_atomically(path.toStdString(), [&](std::ostream& out) {
+      out << "version: 1\nkind: workspace\n";
+      if (!arch_path_.isEmpty())
+        out << "architecture: " << dir.relativeFilePath(arch_path_).toStdString() << "\n";
+      if (!workload_path_.isEmpty())
+        out << "workload: " << dir.relativeFilePath(workload_path_).toStdString() << "\n";
+      if (!results_path_.isEmpty())
+        out << "results: " << dir.relativeFilePath(results_path_).toStdString() << "\n";
+      if (!simulation_path_.isEmpty())
+        out << "simulation: " << dir.relativeFilePath(simulation_path_).toStdString() << "\n";
+    });
+  } catch (const InputError& e) {
+    report(kError, tr("%1: cannot write the workspace (%2)").arg(path, e.message().c_str()));
     return false;
   }
   report(kInfo, tr("saved the workspace as %1").arg(path));

@@ -13,7 +13,7 @@
 #include <cstring>
 
 #include "common/NameList.hpp"
-#include "workload/OperatorBuilders.hpp"
+#include "workload/VectorStep.hpp"
 
 namespace ts::host {
 namespace {
@@ -144,36 +144,11 @@ void apply_rows(const VectorStage& s, std::span<float* const> tensors, const flo
   apply_stage(s.step, in, full, row0, row1, out, rows, cols);
 }
 
-struct StepShape {
-  VectorStep step;
-  std::string_view name;
-  int full_inputs;  // extra inputs over R x C
-  int row_inputs;   // extra inputs over C
-};
-
-constexpr StepShape kSteps[] = {
-    {VectorStep::add, "add", 1, 0},
-    {VectorStep::mul, "mul", 1, 0},
-    {VectorStep::bias, "bias", 0, 1},
-    {VectorStep::scale, "scale", 0, 0},
-    {VectorStep::mask, "mask", 1, 0},
-    {VectorStep::relu, "relu", 0, 0},
-    {VectorStep::gelu, "gelu", 0, 0},
-    {VectorStep::softmax, "softmax", 0, 0},
-    {VectorStep::layernorm, "layernorm", 0, 2},
-};
-
 // Rows per block of a fused chain: the buffer stays near 16 KiB, in L1 next to the block's
 // inputs and output.
 constexpr int64_t kFusedBufferBytes = 16 * 1024;
 
 }  // namespace
-
-std::string_view to_string(VectorStep step) {
-  for (const auto& s : kSteps)
-    if (s.step == step) return s.name;
-  return "?";
-}
 
 std::vector<VectorStage> vector_stages(const Operator& op) {
   if (op.dims.size() != 2 || op.dims[0].name != "R" || op.dims[1].name != "C")
@@ -190,18 +165,17 @@ std::vector<VectorStage> vector_stages(const Operator& op) {
     // A step that repeats in a chain carries its 1-based index: `add3`.
     std::string_view base = st.name;
     while (!base.empty() && base.back() >= '0' && base.back() <= '9') base.remove_suffix(1);
-    const StepShape* shape = nullptr;
-    for (const auto& s : kSteps)
-      if (s.name == base) shape = &s;
+    const VectorStepInfo* shape = find_vector_step(base);
     if (!shape)
       throw InputError(op.where, fmt::format("operator '{}' has stage '{}', which is not a vector "
                                              "step (known: {})",
                                              op.name, st.name, join_names(vector_steps())));
-    const size_t extras = static_cast<size_t>(shape->full_inputs + shape->row_inputs);
+    const size_t full_extras = shape->full_inputs.size();
+    const size_t extras = full_extras + shape->row_inputs.size();
     bool ok = st.inputs.size() == 1 + extras && st.inputs[0] == previous &&
               tensor_is(st.inputs[0], full) && tensor_is(st.output, full);
     for (size_t i = 1; ok && i < st.inputs.size(); ++i)
-      ok = tensor_is(st.inputs[i], static_cast<int>(i) <= shape->full_inputs ? full : row);
+      ok = tensor_is(st.inputs[i], i <= full_extras ? full : row);
     if (!ok)
       throw InputError(op.where, fmt::format("stage '{}' of operator '{}' does not have the "
                                              "inputs and output the builders give a '{}' step",

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "workload/Operator.hpp"
+#include "workload/VectorStep.hpp"
 
 namespace ts::host {
 
@@ -24,9 +25,6 @@ namespace ts::host {
 inline constexpr float kScaleFactor = 0.125f;
 // PyTorch's LayerNorm default.
 inline constexpr float kLayerNormEpsilon = 1e-5f;
-
-enum class VectorStep { add, mul, bias, scale, mask, relu, gelu, softmax, layernorm };
-std::string_view to_string(VectorStep step);
 
 // One stage of an operator as the kernels run it: tensor indices into Operator::tensors.
 struct VectorStage {

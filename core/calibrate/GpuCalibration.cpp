@@ -5,7 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "calibrate/GraphParameter.hpp"
+#include "arch/ArchitectureParameterPath.hpp"
 #include "common/InputError.hpp"
 
 namespace ts {
@@ -25,7 +25,7 @@ void expect_unit(const RunnerResults& r, const RunnerCalibrationRecord& c, const
 
 void set_if_present(ArchitectureGraph& g, const std::string& path, double value) {
   try {
-    set_parameter(g, path, value);
+    set_parameter_value(g, path, value);
   } catch (const InputError&) {
     // the base graph has no such edge or node: nothing to set
   }
@@ -53,7 +53,7 @@ GpuCalibration calibrate_gpu_graph(const RunnerResults& results, ArchitectureGra
     sm_count = p.value("sm_count", 0);
     clock_hz = p.value("sm_clock_khz", 0) * 1e3;
     if (clock_hz > 0) {
-      set_parameter(g, "clock", clock_hz);
+      set_parameter_value(g, "clock", clock_hz);
       note(fmt::format("clock {:.4g} GHz (device attribute: peak SM clock)", clock_hz * 1e-9));
     }
     if (sm_count > 0) {

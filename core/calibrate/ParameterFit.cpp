@@ -107,7 +107,8 @@ FitResult fit_parameters(const ArchitectureGraph& graph, const std::vector<Graph
                          const std::vector<FitSample>& samples, int max_evaluations,
                          const FitProgress& progress) {
   FitResult result{graph, {}, 0, 0, 0, 0, 0};
-  for (const GraphParameter& p : params) result.values.push_back(get_parameter(graph, p));
+  for (const GraphParameter& p : params)
+    result.values.push_back(parameter_value(graph, p.resolved));
   const std::vector<double> initial_predictions = predict_samples(graph, samples);
   result.initial_log_rmse = std::sqrt(mean_squared_log_error(initial_predictions, samples));
   result.initial_mape = mape_of(initial_predictions, samples);
@@ -121,7 +122,8 @@ FitResult fit_parameters(const ArchitectureGraph& graph, const std::vector<Graph
   std::vector<double> best_u(n);
   int evaluations = 0;
   auto objective = [&](const std::vector<double>& u) {
-    for (size_t i = 0; i < n; ++i) set_parameter(trial, params[i], value_at(params[i], u[i]));
+    for (size_t i = 0; i < n; ++i)
+      set_parameter_value(trial, params[i].resolved, value_at(params[i], u[i]));
     const double error = mean_squared_log_error(predict_samples(trial, samples), samples);
     ++evaluations;
     // The optimiser's own answer is not trusted alone: a stop on a round-off limit can return a
@@ -161,7 +163,7 @@ FitResult fit_parameters(const ArchitectureGraph& graph, const std::vector<Graph
   result.graph = graph;
   for (size_t i = 0; i < n; ++i) {
     result.values[i] = value_at(params[i], best_u[i]);
-    set_parameter(result.graph, params[i], result.values[i]);
+    set_parameter_value(result.graph, params[i].resolved, result.values[i]);
   }
   const std::vector<double> final_predictions = predict_samples(result.graph, samples);
   result.final_log_rmse = std::sqrt(mean_squared_log_error(final_predictions, samples));

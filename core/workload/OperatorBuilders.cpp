@@ -5,35 +5,8 @@
 namespace ts {
 namespace {
 
-// One row of the table of vector steps in docs/formats.md.
-struct StepInfo {
-  std::string_view name;
-  OpClass op_class;
-  double ops_per_point;
-  std::vector<std::string_view> full_inputs;  // extra inputs over [R, C]
-  std::vector<std::string_view> row_inputs;   // extra inputs over [C]
-};
-
-const std::vector<StepInfo>& step_table() {
-  // gelu counts the tanh form; softmax max, subtract, exp, sum, divide; layernorm its mean,
-  // variance, normalisation and affine steps.
-  static const std::vector<StepInfo> table = {
-      {"add", OpClass::elementwise, 1, {"Z"}, {}},
-      {"mul", OpClass::elementwise, 1, {"Z"}, {}},
-      {"bias", OpClass::elementwise, 1, {}, {"bias"}},
-      {"scale", OpClass::elementwise, 1, {}, {}},
-      {"mask", OpClass::elementwise, 1, {"Mask"}, {}},
-      {"relu", OpClass::elementwise, 1, {}, {}},
-      {"gelu", OpClass::elementwise, 8, {}, {}},
-      {"softmax", OpClass::reduction, 5, {}, {}},
-      {"layernorm", OpClass::reduction, 8, {}, {"gamma", "beta"}},
-  };
-  return table;
-}
-
-const StepInfo& step_info(std::string_view step) {
-  for (const auto& s : step_table())
-    if (s.name == step) return s;
+const VectorStepInfo& step_info(std::string_view step) {
+  if (const VectorStepInfo* info = find_vector_step(step)) return *info;
   throw std::invalid_argument("unknown vector step '" + std::string(step) + "'");
 }
 
@@ -91,18 +64,6 @@ Operator make_batched_gemm(std::string name, int64_t batch, int64_t m, int64_t n
                      {{"A", {0, 1, 3}}, {"W", {0, 3, 2}}, {"C", {0, 1, 2}}}, dtype);
 }
 
-bool is_vector_step(std::string_view step) {
-  for (const auto& s : step_table())
-    if (s.name == step) return true;
-  return false;
-}
-
-std::vector<std::string> vector_steps() {
-  std::vector<std::string> names;
-  for (const auto& s : step_table()) names.emplace_back(s.name);
-  return names;
-}
-
 Operator make_vector_op(std::string name, std::string_view step, int64_t rows, int64_t cols,
                         DataType dtype) {
   Operator op = make_fused_chain(std::move(name), {std::string(step)}, rows, cols, dtype);
@@ -120,7 +81,7 @@ Operator make_fused_chain(std::string name, const std::vector<std::string>& step
   const std::vector<int> full{0, 1}, row{1};
   int previous = add_tensor(op, "X", full, dtype);
   for (size_t i = 0; i < steps.size(); ++i) {
-    const StepInfo& info = step_info(steps[i]);
+    const VectorStepInfo& info = step_info(steps[i]);
     Stage stage;
     stage.name = stage_name(op, info.name, i);
     stage.op_class = info.op_class;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "workload/Operator.hpp"
+#include "workload/VectorStep.hpp"
 
 namespace ts {
 
@@ -15,11 +16,6 @@ Operator make_gemm(std::string name, int64_t m, int64_t n, int64_t k,
                    DataType dtype = DataType::fp16);
 Operator make_batched_gemm(std::string name, int64_t batch, int64_t m, int64_t n, int64_t k,
                            DataType dtype = DataType::fp16);
-
-// Vector steps usable alone or chained: add, mul (with a second full tensor), bias (a row vector
-// over C), scale, mask (a full tensor), gelu, relu, softmax, layernorm.
-bool is_vector_step(std::string_view step);
-std::vector<std::string> vector_steps();
 
 // One vector operator over R x C.
 Operator make_vector_op(std::string name, std::string_view step, int64_t rows, int64_t cols,

@@ -11,9 +11,9 @@
 #include "arch/ArchitectureLoader.hpp"
 #include "calibrate/GraphParameter.hpp"
 #include "calibrate/ParameterFit.hpp"
-#include "mapper/OperatorPrediction.hpp"
 #include "correlate/CorrelationData.hpp"
 #include "correlate/CorrelationFolds.hpp"
+#include "mapper/OperatorPrediction.hpp"
 #include "measure/OperatorIdentity.hpp"
 #include "measure/ResultStore.hpp"
 #include "workload/OperatorBuilders.hpp"
@@ -54,25 +54,25 @@ std::vector<FitSample> synthetic_samples(const ArchitectureGraph& chosen_on,
 
 TEST_CASE("graph parameters: get and set by path", "[fit][parameter]") {
   ArchitectureGraph g = tiny();
-  CHECK(get_parameter(g, "launch_overhead") == Approx(5e-6));
-  CHECK(get_parameter(g, "clock") == Approx(1e9));
-  CHECK(get_parameter(g, "edge:DRAM->SRAM.bandwidth") == Approx(50e9));
-  CHECK(get_parameter(g, "edge:DRAM->SRAM.latency") == Approx(100));
-  CHECK(get_parameter(g, "node:DRAM.read_bandwidth") == Approx(100e9));
-  CHECK(get_parameter(g, "node:DRAM.write_bandwidth") == Approx(100e9));
-  CHECK(get_parameter(g, "node:DRAM.bandwidth") == 0.0);  // no combined port in tiny.yaml
+  CHECK(parameter_value(g, "launch_overhead") == Approx(5e-6));
+  CHECK(parameter_value(g, "clock") == Approx(1e9));
+  CHECK(parameter_value(g, "edge:DRAM->SRAM.bandwidth") == Approx(50e9));
+  CHECK(parameter_value(g, "edge:DRAM->SRAM.latency") == Approx(100));
+  CHECK(parameter_value(g, "node:DRAM.read_bandwidth") == Approx(100e9));
+  CHECK(parameter_value(g, "node:DRAM.write_bandwidth") == Approx(100e9));
+  CHECK(parameter_value(g, "node:DRAM.bandwidth") == 0.0);  // no combined port in tiny.yaml
 
   const uint64_t before = g.content_hash();
-  set_parameter(g, "edge:DRAM->SRAM.bandwidth", 35e9);
-  CHECK(get_parameter(g, "edge:DRAM->SRAM.bandwidth") == Approx(35e9));
+  set_parameter_value(g, "edge:DRAM->SRAM.bandwidth", 35e9);
+  CHECK(parameter_value(g, "edge:DRAM->SRAM.bandwidth") == Approx(35e9));
   CHECK(g.content_hash() != before);
-  set_parameter(g, "node:DRAM.read_bandwidth", 80e9);
+  set_parameter_value(g, "node:DRAM.read_bandwidth", 80e9);
   CHECK(g.nodes[*g.find_node("DRAM")].read_port_bytes_per_s == Approx(80e9));
-  set_parameter(g, "launch_overhead", 7e-6);
+  set_parameter_value(g, "launch_overhead", 7e-6);
   CHECK(g.launch_overhead_s == Approx(7e-6));
 
   // The clock moves the nodes that run at it.
-  set_parameter(g, "clock", 2e9);
+  set_parameter_value(g, "clock", 2e9);
   CHECK(g.clock_hz == Approx(2e9));
   for (const ArchNode& n : g.nodes) CHECK(n.clock_hz == Approx(2e9));
 }
@@ -83,13 +83,13 @@ TEST_CASE("efficiency scales a compute node relative to its baseline", "[fit][pa
   CHECK(p.initial == Approx(1.0));
   CHECK(p.lower == Approx(0.25));
   CHECK(p.upper == Approx(1.0));  // a fraction of the baseline's peak
-  REQUIRE(p.baseline_ops_per_cycle == std::vector<double>{256});
-  set_parameter(g, p, 0.8);
+  REQUIRE(p.resolved.baseline_ops_per_cycle == std::vector<double>{256});
+  set_parameter_value(g, p.resolved, 0.8);
   CHECK(g.nodes[*g.find_node("PE")].capabilities[0].ops_per_cycle == Approx(204.8));
-  CHECK(get_parameter(g, p) == Approx(0.8));
-  set_parameter(g, p, 0.5);  // relative to the baseline, not to the last value
-  CHECK(get_parameter(g, p) == Approx(0.5));
-  set_parameter(g, p, 1.0);
+  CHECK(parameter_value(g, p.resolved) == Approx(0.8));
+  set_parameter_value(g, p.resolved, 0.5);  // relative to the baseline, not to the last value
+  CHECK(parameter_value(g, p.resolved) == Approx(0.5));
+  set_parameter_value(g, p.resolved, 1.0);
   CHECK(g.content_hash() == tiny().content_hash());
 }
 
@@ -176,13 +176,13 @@ TEST_CASE("predicted samples compare like with like", "[fit]") {
 TEST_CASE("the fit recovers a changed bandwidth", "[fit]") {
   const ArchitectureGraph original = tiny();
   ArchitectureGraph truth = original;
-  set_parameter(truth, "edge:DRAM->SRAM.bandwidth", 35e9);
+  set_parameter_value(truth, "edge:DRAM->SRAM.bandwidth", 35e9);
   const std::vector<FitSample> samples = synthetic_samples(original, truth, TimingScope::device);
   const GraphParameter p = parse_graph_parameter("edge:DRAM->SRAM.bandwidth", original);
   const FitResult fit = fit_parameters(original, {p}, samples);
   INFO("fitted " << fit.values[0] << " B/s after " << fit.evaluations << " evaluations");
   CHECK(fit.values[0] == Approx(35e9).epsilon(0.03));
-  CHECK(get_parameter(fit.graph, p) == Approx(fit.values[0]));
+  CHECK(parameter_value(fit.graph, p.resolved) == Approx(fit.values[0]));
   CHECK(fit.initial_log_rmse > 0.1);
   CHECK(fit.final_log_rmse < 0.01);
   CHECK(fit.final_mape < fit.initial_mape);
@@ -193,8 +193,8 @@ TEST_CASE("the fit recovers a changed bandwidth", "[fit]") {
 TEST_CASE("the fit recovers a bandwidth and the launch overhead together", "[fit]") {
   const ArchitectureGraph original = tiny();
   ArchitectureGraph truth = original;
-  set_parameter(truth, "edge:DRAM->SRAM.bandwidth", 70e9);
-  set_parameter(truth, "launch_overhead", 9e-6);
+  set_parameter_value(truth, "edge:DRAM->SRAM.bandwidth", 70e9);
+  set_parameter_value(truth, "launch_overhead", 9e-6);
   const std::vector<FitSample> samples = synthetic_samples(original, truth, TimingScope::host_call);
   const std::vector<GraphParameter> params{
       parse_graph_parameter("edge:DRAM->SRAM.bandwidth=10GB/s:200GB/s", original),
@@ -207,7 +207,7 @@ TEST_CASE("the fit recovers a bandwidth and the launch overhead together", "[fit
 TEST_CASE("cross-validation predicts each fold with a fit that never saw it", "[fit][correlate]") {
   const ArchitectureGraph original = tiny();
   ArchitectureGraph truth = original;
-  set_parameter(truth, "edge:DRAM->SRAM.bandwidth", 35e9);
+  set_parameter_value(truth, "edge:DRAM->SRAM.bandwidth", 35e9);
   std::vector<FitSample> samples = synthetic_samples(original, truth, TimingScope::device);
   // Measurement noise of a fixed pattern, so that no parameter fits every sample.
   const double noise[] = {1.1, 0.92, 1.05, 0.97, 1.0};
@@ -247,7 +247,7 @@ TEST_CASE("a results database: re-predicted, stored, read back and fitted", "[fi
   const std::string path = (dir / "results.sqlite").string();
   const ArchitectureGraph original = tiny();
   ArchitectureGraph truth = original;
-  set_parameter(truth, "edge:DRAM->SRAM.bandwidth", 35e9);
+  set_parameter_value(truth, "edge:DRAM->SRAM.bandwidth", 35e9);
   const std::vector<FitSample> synthetic = synthetic_samples(original, truth, TimingScope::device);
   {
     ResultStore store(path, ResultStore::Mode::read_write);
