@@ -8,6 +8,7 @@
 #include "common/DataType.hpp"
 #include "common/InputError.hpp"
 #include "measure/MeasurementRecord.hpp"
+#include "training/LayerTimes.hpp"
 
 namespace ts::cli {
 
@@ -40,6 +41,12 @@ auto read_option(const std::string& input, const std::string& flag, Read&& read)
     if (e.where().file != input) throw;
     throw InputError(SourceLocation{flag, 0, 0}, e.message());
   }
+}
+
+// `--operator-times`: where the simulator takes each operator's time from.
+inline OperatorTimeSource operator_times(const std::string& text) {
+  return read_option("operator times", "--operator-times",
+                     [&] { return parse_operator_time_source(text); });
 }
 
 }  // namespace ts::cli

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "Commands.hpp"
+#include "OptionValues.hpp"
 #include "common/AtomicFile.hpp"
 #include "training/SimulationJson.hpp"
 #include "training/StrategySweep.hpp"
@@ -22,8 +23,8 @@ struct SimulateArgs {
 int run_sweep(const SimulateArgs& a, const TransformerModel& model, const ParallelStrategy& base,
               const Cluster& cluster) {
   const std::vector<SweepPoint> points =
-      sweep_strategies(model, base, cluster, parse_sweep_axes(a.sweep),
-                       parse_operator_time_source(a.operator_times));
+      sweep_strategies(model, base, cluster, read_option("strategy sweep", "--sweep", [&] { return parse_sweep_axes(a.sweep); }),
+                       operator_times(a.operator_times));
   if (a.format == "json") {
     std::cout << sweep_json(model, points) << "\n";
     return 0;
@@ -50,7 +51,7 @@ int run_simulate(const SimulateArgs& a) {
   SimulationOptions options;
   options.exploit_symmetry = !a.every_replica;
   const TrainingSimulation r = simulate_training(
-      model, strategy, cluster, parse_operator_time_source(a.operator_times), options);
+      model, strategy, cluster, operator_times(a.operator_times), options);
   const std::string trace = simulation_trace_json(r, strategy.pp.value);
   if (!a.timeline.empty()) write_file_atomically(a.timeline, trace);
   if (!a.out.empty())

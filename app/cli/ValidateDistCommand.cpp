@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "Commands.hpp"
+#include "OptionValues.hpp"
 #include "training/DistValidation.hpp"
 #include "training/SimulationJson.hpp"
 
@@ -21,7 +22,7 @@ struct ValidateDistArgs {
 int run_validate_dist(const ValidateDistArgs& a) {
   const PublishedRuns runs = load_published_runs(a.file);
   const Cluster cluster = load_cluster(runs.cluster_file);
-  const OperatorTimeSource times = parse_operator_time_source(a.operator_times);
+  const OperatorTimeSource times = operator_times(a.operator_times);
   DistValidation v;
   v.name = runs.name;
   v.cluster = cluster.name;

@@ -54,7 +54,7 @@ OperatorTimeSource parse_operator_time_source(const std::string& text) {
     } catch (const std::exception&) {
     }
   }
-  throw InputError(SourceLocation{"--operator-times", 0, 0},
+  throw InputError(SourceLocation{"operator times", 0, 0},
                    "'" + text +
                        "': expected `tile`, `roofline:EFF` with EFF in (0, 1], or "
                        "`db:FILE`");

@@ -8,7 +8,7 @@ namespace ts {
 SweepAxes parse_sweep_axes(const std::vector<std::string>& texts) {
   SweepAxes axes;
   for (const std::string& text : texts) {
-    const SourceLocation where{"--sweep", 0, 0};
+    const SourceLocation where{"strategy sweep", 0, 0};
     const size_t eq = text.find('=');
     if (eq == std::string::npos)
       throw InputError(where, "'" + text + "': expected AXIS=V1,V2,... with AXIS tp, pp or mbs");
