@@ -11,10 +11,10 @@
 #include "Commands.hpp"
 #include "analysis/TileAnalysis.hpp"
 #include "arch/ArchitectureLoader.hpp"
-#include "training/Cluster.hpp"
-#include "training/TrainingSimulation.hpp"
 #include "mapper/OperatorPrediction.hpp"
 #include "tile/MappingLoader.hpp"
+#include "training/Cluster.hpp"
+#include "training/TrainingSimulation.hpp"
 #include "workload/OperatorBuilders.hpp"
 #include "workload/WorkloadLoader.hpp"
 

@@ -18,8 +18,8 @@
 #include "correlate/AccuracyGate.hpp"
 #include "correlate/CorrelationData.hpp"
 #include "correlate/CorrelationFolds.hpp"
-#include "measure/ResultStore.hpp"
 #include "correlate/RunComparison.hpp"
+#include "measure/ResultStore.hpp"
 
 namespace ts::cli {
 namespace {

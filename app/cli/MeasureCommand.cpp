@@ -21,12 +21,12 @@
 #include "host/OpenBlasCore.hpp"
 #include "mapper/MappingSet.hpp"
 #include "mapper/OperatorPrediction.hpp"
-#include "plan/MeasurementPlan.hpp"
 #include "measure/OperatorIdentity.hpp"
 #include "measure/PredictionRecordOf.hpp"
 #include "measure/ResultStore.hpp"
-#include "trace/RunnerImport.hpp"
+#include "plan/MeasurementPlan.hpp"
 #include "tile/MappingLoader.hpp"
+#include "trace/RunnerImport.hpp"
 #include "workload/WorkloadLoader.hpp"
 
 namespace ts::cli {

@@ -1,13 +1,12 @@
 // `tilescope predict`: every operator's device time, launch overhead, bound and traffic.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
-
-#include <unistd.h>
 
 #include "Commands.hpp"
 #include "analysis/MappingWriter.hpp"
@@ -148,7 +147,8 @@ int run_predict(const PredictArgs& a) {
   const bool progress = ops.size() > 1 && isatty(STDERR_FILENO);
   for (const Operator* op : ops) {
     if (progress)
-      std::cerr << fmt::format("\r\033[K[{}/{}] {}", rows.size() + 1, ops.size(), op->name) << std::flush;
+      std::cerr << fmt::format("\r\033[K[{}/{}] {}", rows.size() + 1, ops.size(), op->name)
+                << std::flush;
     MappingProgram program;
     rows.push_back(predict_operator(*op, graph, options, &program));
     if (!a.save_mappings.empty()) {

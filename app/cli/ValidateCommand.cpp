@@ -8,12 +8,12 @@
 #include "analysis/TileAnalysis.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/YamlSource.hpp"
+#include "mapper/Mapper.hpp"
+#include "tile/MappingLoader.hpp"
 #include "training/Cluster.hpp"
 #include "training/ParallelStrategy.hpp"
 #include "training/PublishedRuns.hpp"
 #include "training/TransformerModel.hpp"
-#include "mapper/Mapper.hpp"
-#include "tile/MappingLoader.hpp"
 #include "workload/WorkloadLoader.hpp"
 
 namespace ts::cli {

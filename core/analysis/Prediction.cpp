@@ -10,10 +10,10 @@ namespace ts {
 
 std::string bound_text(const ArchitectureGraph& graph, BoundBy bound) {
   if (bound.is_edge()) {
-    const ArchEdge& e = graph.edge(bound.edge_id());
+    const ArchEdge& e = graph.edge(bound.edge_id().value);
     return "edge:" + graph.node(e.from).name + "->" + graph.node(e.to).name;
   }
-  if (bound.is_compute()) return "compute:" + graph.node(bound.compute_node()).name;
+  if (bound.is_compute()) return "compute:" + graph.node(bound.compute_node().value).name;
   return "unknown";
 }
 
@@ -94,7 +94,7 @@ std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
         line += fmt::format("trans {} -> {}", p.op->tensors[n.tensor].name, g.node(n.target).name);
         for (size_t k = 0; k < n.transfer.path.size(); ++k)
           line += fmt::format("{}{}", k == 0 ? "  via " : ", ",
-                              bound_text(g, BoundBy::edge(n.transfer.path[k])).substr(5));
+                              bound_text(g, BoundBy::edge(EdgeId{n.transfer.path[k]})).substr(5));
         break;
     }
     if (n.kind == MappingNodeKind::tile && i < e.reports.size() && e.reports[i].evaluated) {
@@ -124,7 +124,7 @@ Prediction make_prediction(const MappingProgram& p, const Evaluation& e) {
   r.flops = p.op->total_flops();
   r.bound_by = g.launch_overhead_s > e.device_s ? "launch" : bound_text(g, e.bound);
   // Utilisation of the compute node that bounds, or else of the one running the heaviest stage.
-  int unit = e.bound.is_compute() ? e.bound.compute_node() : -1;
+  int unit = e.bound.is_compute() ? e.bound.compute_node().value : -1;
   double ideal_s = 0;
   for (const auto& n : p.nodes) {
     if (n.kind != MappingNodeKind::op) continue;

@@ -451,7 +451,7 @@ class Evaluator {
     for (size_t j = 0; j < slots; ++j) {
       if (steady[j] > u.load) {
         u.load = steady[j];
-        u.load_bound = BoundBy::edge(child.local_edges[j]);
+        u.load_bound = BoundBy::edge(EdgeId{child.local_edges[j]});
       }
       best_first = std::max(best_first, first[j]);
       steady[j] = first[j] = 0;
@@ -472,7 +472,7 @@ class Evaluator {
     for (size_t j = 0; j < slots; ++j) {
       if (steady[j] > u.store) {
         u.store = steady[j];
-        u.store_bound = BoundBy::edge(child.local_edges[j]);
+        u.store_bound = BoundBy::edge(EdgeId{child.local_edges[j]});
       }
       drain = std::max(drain, first[j]);
     }
@@ -500,16 +500,16 @@ class Evaluator {
     if (!u.overlapped) {
       u.load += latency;
       u.store += store_latency;
-      if (u.load_bound.code == BoundBy::kNone && latency_edge >= 0)
-        u.load_bound = BoundBy::edge(latency_edge);
+      if (u.load_bound.is_none() && latency_edge >= 0)
+        u.load_bound = BoundBy::edge(EdgeId{latency_edge});
     } else if (!u.streamed && !pooled && step_latency > 0) {
       // Two buffers put one load in flight ahead of the work: the next tile is asked for when
       // this one's work starts and must have arrived when it ends, so a step lasts at least the
       // load's latency plus its transfer (Little's law with one tile in flight). A streamed
       // cache has many requests in flight and hides it.
       u.load += step_latency;
-      if (u.load_bound.code == BoundBy::kNone && latency_edge >= 0)
-        u.load_bound = BoundBy::edge(latency_edge);
+      if (u.load_bound.is_none() && latency_edge >= 0)
+        u.load_bound = BoundBy::edge(EdgeId{latency_edge});
     }
     return u;
   }
@@ -587,7 +587,7 @@ class Evaluator {
     ops *= st.ops_per_point;
     const double compute_s = ops / cap.ops_per_cycle / g_.node(node.compute).clock_hz;
     u.compute = compute_s;
-    u.compute_bound = BoundBy::compute(node.compute);
+    u.compute_bound = BoundBy::compute(NodeId{node.compute});
     // A SIMD FMA unit (granule [1, lanes, 1]) broadcasts each element of an operand that has no
     // N dimension to a whole vector: every element occupies the path as one vector access.
     const bool simd_fma = st.op_class == OpClass::matmul && cap.granule[0] == 1 &&
@@ -620,7 +620,7 @@ class Evaluator {
     for (int k = 0; k < used; ++k)
       if (edge_time[k] > u.compute) {
         u.compute = edge_time[k];
-        u.compute_bound = BoundBy::edge(edge_ids[k]);
+        u.compute_bound = BoundBy::edge(EdgeId{edge_ids[k]});
       }
     u.overlapped = true;
     return u;
@@ -642,7 +642,7 @@ class Evaluator {
       const double t = bytes / g_.effective_bandwidth(edge, e_.nodes[c].par);
       if (t > u.compute) {
         u.compute = t;
-        u.compute_bound = BoundBy::edge(edge);
+        u.compute_bound = BoundBy::edge(EdgeId{edge});
       }
     }
     u.compute += node.transfer.latency_s;
@@ -789,7 +789,7 @@ class Evaluator {
     auto raise_to = [&](double t, int edge) {
       if (t > e_.device_s) {
         e_.device_s = t;
-        e_.bound = BoundBy::edge(edge);
+        e_.bound = BoundBy::edge(EdgeId{edge});
       }
     };
     for (int k : e_.shared_edges) raise_to(e_.edge_bytes[k] / g_.edge(k).bandwidth_bytes_per_s, k);

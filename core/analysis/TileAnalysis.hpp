@@ -13,16 +13,26 @@ namespace ts {
 
 enum class EvaluationFailure { none, coverage, scope_mismatch, overflow };
 
-// What bounds a node: an edge (>= 0: edge id) or a compute node (encoded, see helpers).
+// What bounds a node's time: an edge (its bandwidth or latency), a compute node, or nothing yet.
+// A kind beside a typed id, copied by value on the hot path: no packing, no allocation.
 struct BoundBy {
-  int code = kNone;
-  static constexpr int kNone = std::numeric_limits<int>::min();
-  static BoundBy edge(int id) { return {id}; }
-  static BoundBy compute(int node) { return {-1 - node}; }
-  bool is_edge() const { return code >= 0; }
-  bool is_compute() const { return code != kNone && code < 0; }
-  int edge_id() const { return code; }
-  int compute_node() const { return -1 - code; }
+  enum class Kind : uint8_t { none, edge, compute };
+
+  static BoundBy edge(EdgeId id) { return BoundBy(Kind::edge, id.value); }
+  static BoundBy compute(NodeId node) { return BoundBy(Kind::compute, node.value); }
+  Kind kind() const { return kind_; }
+  bool is_none() const { return kind_ == Kind::none; }
+  bool is_edge() const { return kind_ == Kind::edge; }
+  bool is_compute() const { return kind_ == Kind::compute; }
+  EdgeId edge_id() const { return is_edge() ? EdgeId{id_} : EdgeId{}; }
+  NodeId compute_node() const { return is_compute() ? NodeId{id_} : NodeId{}; }
+
+  BoundBy() = default;
+
+ private:
+  BoundBy(Kind kind, int32_t id) : kind_(kind), id_(id) {}
+  Kind kind_ = Kind::none;
+  int32_t id_ = -1;  // an EdgeId's or a NodeId's value, as kind_ says
 };
 
 struct NodeScratch {

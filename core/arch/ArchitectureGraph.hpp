@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "arch/GraphIds.hpp"
 #include "common/DataType.hpp"
 #include "common/InputError.hpp"
 
