@@ -5,12 +5,12 @@
 namespace ts::views {
 namespace {
 
-// node:NAME.FIELD -> the node's id, or -1 when the path is not of that form.
-int node_of(const ArchitectureGraph& graph, const std::string& path, const std::string& field) {
+// node:NAME.FIELD -> the node's id, or an invalid id when the path is not of that form.
+NodeId node_of(const ArchitectureGraph& graph, const std::string& path, const std::string& field) {
   const std::string suffix = "." + field;
   if (path.rfind("node:", 0) != 0 || path.size() <= suffix.size() + 5 ||
       path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0)
-    return -1;
+    return NodeId{};
   const auto id = graph.find_node(path.substr(5, path.size() - 5 - suffix.size()));
   if (!id) throw InputError({"inspector", 0, 0}, "no node named in '" + path + "'");
   return *id;
@@ -18,12 +18,12 @@ int node_of(const ArchitectureGraph& graph, const std::string& path, const std::
 
 }  // namespace
 
-std::string edge_path(const ArchitectureGraph& graph, int edge, const std::string& field) {
+std::string edge_path(const ArchitectureGraph& graph, EdgeId edge, const std::string& field) {
   const ArchEdge& e = graph.edge(edge);
   return "edge:" + graph.node(e.from).name + "->" + graph.node(e.to).name + "." + field;
 }
 
-std::string node_path(const ArchitectureGraph& graph, int node, const std::string& field) {
+std::string node_path(const ArchitectureGraph& graph, NodeId node, const std::string& field) {
   return "node:" + graph.node(node).name + "." + field;
 }
 
@@ -32,7 +32,7 @@ std::vector<EditableParameter> graph_parameters() {
           {"launch_overhead", "launch overhead", 1e-6, "us", 3, false}};
 }
 
-std::vector<EditableParameter> node_parameters(const ArchitectureGraph& graph, int node) {
+std::vector<EditableParameter> node_parameters(const ArchitectureGraph& graph, NodeId node) {
   const ArchNode& n = graph.node(node);
   std::vector<EditableParameter> out;
   if (n.kind == NodeKind::memory) {
@@ -48,32 +48,33 @@ std::vector<EditableParameter> node_parameters(const ArchitectureGraph& graph, i
   return out;
 }
 
-std::vector<EditableParameter> edge_parameters(const ArchitectureGraph& graph, int edge) {
+std::vector<EditableParameter> edge_parameters(const ArchitectureGraph& graph, EdgeId edge) {
   return {{edge_path(graph, edge, "bandwidth"), "bandwidth", 1e9, "GB/s", 1, false},
           {edge_path(graph, edge, "latency"), "latency", 1, "cycles", 0, false}};
 }
 
 double read_parameter(const ArchitectureGraph& graph, const ArchitectureGraph& baseline,
                       const std::string& path) {
-  if (const int n = node_of(graph, path, "capacity"); n >= 0) return graph.node(n).capacity_bytes;
-  if (const int n = node_of(graph, path, "instances"); n >= 0)
+  if (const NodeId n = node_of(graph, path, "capacity"); n.valid())
+    return graph.node(n).capacity_bytes;
+  if (const NodeId n = node_of(graph, path, "instances"); n.valid())
     return static_cast<double>(graph.node(n).instances);
-  if (node_of(graph, path, "efficiency") >= 0)
+  if (node_of(graph, path, "efficiency").valid())
     return get_parameter(graph, parse_graph_parameter(path, baseline, "inspector"));
   return get_parameter(graph, path);
 }
 
 void write_parameter(ArchitectureGraph& graph, const ArchitectureGraph& baseline,
                      const std::string& path, double value) {
-  if (const int n = node_of(graph, path, "capacity"); n >= 0) {
-    graph.nodes[static_cast<size_t>(n)].capacity_bytes = value;
+  if (const NodeId n = node_of(graph, path, "capacity"); n.valid()) {
+    graph.nodes[n.index()].capacity_bytes = value;
     return;
   }
-  if (const int n = node_of(graph, path, "instances"); n >= 0) {
-    graph.nodes[static_cast<size_t>(n)].instances = static_cast<int64_t>(value + 0.5);
+  if (const NodeId n = node_of(graph, path, "instances"); n.valid()) {
+    graph.nodes[n.index()].instances = static_cast<int64_t>(value + 0.5);
     return;
   }
-  if (node_of(graph, path, "efficiency") >= 0) {
+  if (node_of(graph, path, "efficiency").valid()) {
     set_parameter(graph, parse_graph_parameter(path, baseline, "inspector"), value);
     return;
   }

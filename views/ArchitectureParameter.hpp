@@ -21,8 +21,8 @@ struct EditableParameter {
 };
 
 std::vector<EditableParameter> graph_parameters();
-std::vector<EditableParameter> node_parameters(const ArchitectureGraph& graph, int node);
-std::vector<EditableParameter> edge_parameters(const ArchitectureGraph& graph, int edge);
+std::vector<EditableParameter> node_parameters(const ArchitectureGraph& graph, NodeId node);
+std::vector<EditableParameter> edge_parameters(const ArchitectureGraph& graph, EdgeId edge);
 
 // `baseline` is the graph as loaded: node:N.efficiency is relative to its throughputs, so that
 // setting a value and setting it back (undo) restore the graph exactly.
@@ -33,7 +33,7 @@ void write_parameter(ArchitectureGraph& graph, const ArchitectureGraph& baseline
                      const std::string& path, double value);
 
 // "edge:HBM->L2.bandwidth" for edge 0 of the Ascend graph.
-std::string edge_path(const ArchitectureGraph& graph, int edge, const std::string& field);
-std::string node_path(const ArchitectureGraph& graph, int node, const std::string& field);
+std::string edge_path(const ArchitectureGraph& graph, EdgeId edge, const std::string& field);
+std::string node_path(const ArchitectureGraph& graph, NodeId node, const std::string& field);
 
 }  // namespace ts::views

@@ -10,10 +10,10 @@ namespace ts {
 
 std::string bound_text(const ArchitectureGraph& graph, BoundBy bound) {
   if (bound.is_edge()) {
-    const ArchEdge& e = graph.edge(bound.edge_id().value);
+    const ArchEdge& e = graph.edge(bound.edge_id());
     return "edge:" + graph.node(e.from).name + "->" + graph.node(e.to).name;
   }
-  if (bound.is_compute()) return "compute:" + graph.node(bound.compute_node().value).name;
+  if (bound.is_compute()) return "compute:" + graph.node(bound.compute_node()).name;
   return "unknown";
 }
 
@@ -69,7 +69,7 @@ std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
         std::string buffers;
         if (i < e.nodes.size())
           for (int k = 0; k < p.ntensors; ++k) {
-            if (n.buffer[k] < 0) continue;
+            if (!n.buffer[k].valid()) continue;
             double bytes = p.element_bytes[k];
             for (int d = 0; d < p.ndims; ++d)
               if ((p.tensor_dims[k] >> d) & 1u)
@@ -94,7 +94,7 @@ std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
         line += fmt::format("trans {} -> {}", p.op->tensors[n.tensor].name, g.node(n.target).name);
         for (size_t k = 0; k < n.transfer.path.size(); ++k)
           line += fmt::format("{}{}", k == 0 ? "  via " : ", ",
-                              bound_text(g, BoundBy::edge(EdgeId{n.transfer.path[k]})).substr(5));
+                              bound_text(g, BoundBy::edge(n.transfer.path[k])).substr(5));
         break;
     }
     if (n.kind == MappingNodeKind::tile && i < e.reports.size() && e.reports[i].evaluated) {
@@ -124,11 +124,11 @@ Prediction make_prediction(const MappingProgram& p, const Evaluation& e) {
   r.flops = p.op->total_flops();
   r.bound_by = g.launch_overhead_s > e.device_s ? "launch" : bound_text(g, e.bound);
   // Utilisation of the compute node that bounds, or else of the one running the heaviest stage.
-  int unit = e.bound.is_compute() ? e.bound.compute_node().value : -1;
+  NodeId unit = e.bound.compute_node();
   double ideal_s = 0;
   for (const auto& n : p.nodes) {
     if (n.kind != MappingNodeKind::op) continue;
-    if (unit < 0) unit = n.compute;
+    if (!unit.valid()) unit = n.compute;
     const Stage& st = p.op->stages[n.stage];
     double points = 1;
     for (int d : st.dims) points *= static_cast<double>(p.op->dims[d].size);
@@ -139,7 +139,7 @@ Prediction make_prediction(const MappingProgram& p, const Evaluation& e) {
   r.utilization = e.device_s > 0 ? std::min(1.0, ideal_s / e.device_s) : 0;
   for (size_t k = 0; k < e.edge_bytes.size(); ++k) {
     if (e.edge_bytes[k] <= 0) continue;
-    const ArchEdge& edge = g.edge(static_cast<int>(k));
+    const ArchEdge& edge = g.edge(EdgeId{static_cast<int32_t>(k)});
     r.traffic.push_back({g.node(edge.from).name + "->" + g.node(edge.to).name, e.edge_bytes[k]});
   }
   for (size_t k = 0; k < p.memories.size(); ++k) {

@@ -218,8 +218,8 @@ class Evaluator {
         const double copies = node.double_buffer ? 2.0 : 1.0;
         const int op = direct_op(node);
         for (int t = 0; t < p_.ntensors; ++t)
-          if (node.buffer[t] >= 0)
-            usage[e_.memory_index[node.buffer[t]]] +=
+          if (node.buffer[t].valid())
+            usage[e_.memory_index[node.buffer[t].index()]] +=
                 copies * node.buffer_scale[t] *
                 (op >= 0 ? granule_footprint(s, t, op) : footprint(p_, s, t, 0));
       }
@@ -397,7 +397,7 @@ class Evaluator {
 
   // Users of an edge for a flow into child c: every busy instance, unless the edge broadcasts a
   // tensor that all spatial siblings share.
-  int64_t users_for(const Flow& f, int edge, int c, int parent_tile) const {
+  int64_t users_for(const Flow& f, EdgeId edge, int c, int parent_tile) const {
     const ArchEdge& e = g_.edge(edge);
     if (e.broadcast && parent_tile >= 0 &&
         (p_.tensor_dims[f.tensor] & spread_dims(parent_tile)) == 0)
@@ -405,11 +405,11 @@ class Evaluator {
     return e_.nodes[c].par;
   }
 
-  // The edge of a flow's path with the longest latency (-1 when none has any).
-  int slowest_edge(const Flow& f) const {
-    int best = -1;
+  // The edge of a flow's path with the longest latency (invalid when none has any).
+  EdgeId slowest_edge(const Flow& f) const {
+    EdgeId best;
     double most = 0;
-    for (int e : f.path)
+    for (EdgeId e : f.path)
       if (g_.edge(e).latency_cycles > most) {
         most = g_.edge(e).latency_cycles;
         best = e;
@@ -428,7 +428,7 @@ class Evaluator {
     double steady[kMaxLocalEdges] = {}, first[kMaxLocalEdges] = {};
     double latency = 0;
     double step_latency = 0;  // what a double-buffered step waits for (below)
-    int latency_edge = -1;    // where the latency comes from, to name it when it alone bounds
+    EdgeId latency_edge;      // where the latency comes from, to name it when it alone bounds
     for (size_t k = 0; k < child.loads.size(); ++k) {
       const Flow& f = child.loads[k];
       const double bytes = footprint(p_, cs, f.tensor, mode);
@@ -451,7 +451,7 @@ class Evaluator {
     for (size_t j = 0; j < slots; ++j) {
       if (steady[j] > u.load) {
         u.load = steady[j];
-        u.load_bound = BoundBy::edge(EdgeId{child.local_edges[j]});
+        u.load_bound = BoundBy::edge(child.local_edges[j]);
       }
       best_first = std::max(best_first, first[j]);
       steady[j] = first[j] = 0;
@@ -472,7 +472,7 @@ class Evaluator {
     for (size_t j = 0; j < slots; ++j) {
       if (steady[j] > u.store) {
         u.store = steady[j];
-        u.store_bound = BoundBy::edge(EdgeId{child.local_edges[j]});
+        u.store_bound = BoundBy::edge(child.local_edges[j]);
       }
       drain = std::max(drain, first[j]);
     }
@@ -500,16 +500,16 @@ class Evaluator {
     if (!u.overlapped) {
       u.load += latency;
       u.store += store_latency;
-      if (u.load_bound.is_none() && latency_edge >= 0)
-        u.load_bound = BoundBy::edge(EdgeId{latency_edge});
+      if (u.load_bound.is_none() && latency_edge.valid())
+        u.load_bound = BoundBy::edge(latency_edge);
     } else if (!u.streamed && !pooled && step_latency > 0) {
       // Two buffers put one load in flight ahead of the work: the next tile is asked for when
       // this one's work starts and must have arrived when it ends, so a step lasts at least the
       // load's latency plus its transfer (Little's law with one tile in flight). A streamed
       // cache has many requests in flight and hides it.
       u.load += step_latency;
-      if (u.load_bound.is_none() && latency_edge >= 0)
-        u.load_bound = BoundBy::edge(EdgeId{latency_edge});
+      if (u.load_bound.is_none() && latency_edge.valid())
+        u.load_bound = BoundBy::edge(latency_edge);
     }
     return u;
   }
@@ -518,12 +518,12 @@ class Evaluator {
   // share it: the larger of the two stretches until both fit through the port.
   void apply_ports(const ProgramNode& child, const NodeScratch& cs, DimMask mode, Unit& u) const {
     struct PortUse {
-      int memory;
+      NodeId memory;
       double bytes;
     };
     PortUse ports[4];
     int used = 0;
-    auto add = [&](int memory, double bytes) {
+    auto add = [&](NodeId memory, double bytes) {
       if (g_.node(memory).port_bytes_per_s <= 0) return;
       for (int i = 0; i < used; ++i)
         if (ports[i].memory == memory) {
@@ -587,13 +587,13 @@ class Evaluator {
     ops *= st.ops_per_point;
     const double compute_s = ops / cap.ops_per_cycle / g_.node(node.compute).clock_hz;
     u.compute = compute_s;
-    u.compute_bound = BoundBy::compute(NodeId{node.compute});
+    u.compute_bound = BoundBy::compute(node.compute);
     // A SIMD FMA unit (granule [1, lanes, 1]) broadcasts each element of an operand that has no
     // N dimension to a whole vector: every element occupies the path as one vector access.
     const bool simd_fma = st.op_class == OpClass::matmul && cap.granule[0] == 1 &&
                           cap.granule[1] > 1 && cap.granule[2] == 1;
     // Operands that share an edge share its bandwidth: their times add up per edge.
-    int edge_ids[kMaxLocalEdges];
+    EdgeId edge_ids[kMaxLocalEdges];
     double edge_time[kMaxLocalEdges];
     int used = 0;
     for (size_t j = 0; j < node.operands.size(); ++j) {
@@ -605,7 +605,7 @@ class Evaluator {
           has_n = has_n || node.role[std::countr_zero(m)] == GranuleRole::n;
         if (!has_n) bytes *= static_cast<double>(cap.granule[1]);
       }
-      for (int edge : f.path) {
+      for (EdgeId edge : f.path) {
         const double t = bytes / g_.effective_bandwidth(edge, s.par);
         int k = 0;
         while (k < used && edge_ids[k] != edge) ++k;
@@ -620,7 +620,7 @@ class Evaluator {
     for (int k = 0; k < used; ++k)
       if (edge_time[k] > u.compute) {
         u.compute = edge_time[k];
-        u.compute_bound = BoundBy::edge(EdgeId{edge_ids[k]});
+        u.compute_bound = BoundBy::edge(edge_ids[k]);
       }
     u.overlapped = true;
     return u;
@@ -638,11 +638,11 @@ class Evaluator {
           break;
         }
     const double bytes = footprint(p_, e_.nodes[ref], node.tensor, mode);
-    for (int edge : node.transfer.path) {
+    for (EdgeId edge : node.transfer.path) {
       const double t = bytes / g_.effective_bandwidth(edge, e_.nodes[c].par);
       if (t > u.compute) {
         u.compute = t;
-        u.compute_bound = BoundBy::edge(EdgeId{edge});
+        u.compute_bound = BoundBy::edge(edge);
       }
     }
     u.compute += node.transfer.latency_s;
@@ -786,19 +786,20 @@ class Evaluator {
   // through a memory's combined port, take at least their bandwidth: a floor for flows the tree
   // times at different levels (loads at one level and stores at another through one HBM port).
   void shared_floor() {
-    auto raise_to = [&](double t, int edge) {
+    auto raise_to = [&](double t, EdgeId edge) {
       if (t > e_.device_s) {
         e_.device_s = t;
-        e_.bound = BoundBy::edge(EdgeId{edge});
+        e_.bound = BoundBy::edge(edge);
       }
     };
-    for (int k : e_.shared_edges) raise_to(e_.edge_bytes[k] / g_.edge(k).bandwidth_bytes_per_s, k);
+    for (EdgeId k : e_.shared_edges)
+      raise_to(e_.edge_bytes[k.index()] / g_.edge(k).bandwidth_bytes_per_s, k);
     for (const Evaluation::Port& port : e_.ports) {
       double bytes = 0, most = -1;
-      int busiest = port.edges.front();
-      for (int k : port.edges) {
-        bytes += e_.edge_bytes[k];
-        if (e_.edge_bytes[k] > most) most = e_.edge_bytes[k], busiest = k;
+      EdgeId busiest = port.edges.front();
+      for (EdgeId k : port.edges) {
+        bytes += e_.edge_bytes[k.index()];
+        if (e_.edge_bytes[k.index()] > most) most = e_.edge_bytes[k.index()], busiest = k;
       }
       raise_to(bytes / port.bytes_per_s, busiest);
     }
@@ -821,12 +822,12 @@ class Evaluator {
         const DimMask spread = spread_dims(parent);
         auto add = [&](const Flow& f, double fraction) {
           double bytes = volume(f.tensor, s) * fraction;
-          for (int edge : f.path) {
+          for (EdgeId edge : f.path) {
             double b = bytes;
             if (g_.edge(edge).broadcast && parent >= 0)
               for (DimMask m = spread & ~p_.tensor_dims[f.tensor]; m; m &= m - 1)
                 b /= static_cast<double>(p_.nodes[parent].spatial[std::countr_zero(m)].full);
-            e_.edge_bytes[edge] += b;
+            e_.edge_bytes[edge.index()] += b;
           }
         };
         for (size_t k = 0; k < node.loads.size(); ++k) add(node.loads[k], s.load_fraction[k]);
@@ -835,11 +836,11 @@ class Evaluator {
         for (size_t j = 0; j < node.operands.size(); ++j) {
           const Flow& f = node.operands[j];
           const double bytes = volume(f.tensor, s) * s.load_fraction[j];
-          for (int edge : f.path) e_.edge_bytes[edge] += bytes;
+          for (EdgeId edge : f.path) e_.edge_bytes[edge.index()] += bytes;
         }
       } else if (node.kind == MappingNodeKind::trans) {
         const double bytes = volume(node.tensor, s);
-        for (int edge : node.transfer.path) e_.edge_bytes[edge] += bytes;
+        for (EdgeId edge : node.transfer.path) e_.edge_bytes[edge.index()] += bytes;
       }
     }
   }
@@ -863,19 +864,19 @@ void prepare(const MappingProgram& program, Evaluation& eval) {
   eval.memory_usage_scratch.assign(program.memories.size() * n, 0.0);
   eval.memory_index.assign(program.graph->nodes.size(), -1);
   for (size_t k = 0; k < program.memories.size(); ++k)
-    eval.memory_index[program.memories[k]] = static_cast<int>(k);
+    eval.memory_index[program.memories[k].index()] = static_cast<int>(k);
   const ArchitectureGraph& g = *program.graph;
   eval.shared_edges.clear();
-  for (size_t k = 0; k < g.edges.size(); ++k)
-    if (g.edges[k].sharing == EdgeSharing::shared) eval.shared_edges.push_back(static_cast<int>(k));
+  for (EdgeId k : g.edge_ids())
+    if (g.edge(k).sharing == EdgeSharing::shared) eval.shared_edges.push_back(k);
   eval.ports.clear();
-  for (size_t m = 0; m < g.nodes.size(); ++m) {
-    if (g.nodes[m].port_bytes_per_s <= 0) continue;
+  for (NodeId m : g.node_ids()) {
+    const ArchNode& memory = g.node(m);
+    if (memory.port_bytes_per_s <= 0) continue;
     Evaluation::Port port;
-    port.bytes_per_s = g.nodes[m].port_bytes_per_s * static_cast<double>(g.nodes[m].instances);
-    for (size_t k = 0; k < g.edges.size(); ++k)
-      if (g.edges[k].from == static_cast<int>(m) || g.edges[k].to == static_cast<int>(m))
-        port.edges.push_back(static_cast<int>(k));
+    port.bytes_per_s = memory.port_bytes_per_s * static_cast<double>(memory.instances);
+    for (EdgeId k : g.edge_ids())
+      if (g.edge(k).from == m || g.edge(k).to == m) port.edges.push_back(k);
     if (!port.edges.empty()) eval.ports.push_back(std::move(port));
   }
 }

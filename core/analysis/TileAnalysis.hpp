@@ -64,14 +64,14 @@ struct Evaluation {
   EvaluationFailure failure = EvaluationFailure::none;
   int failure_node = -1;
   int failure_dim = -1;
-  int failure_memory = -1;  // graph node id
+  NodeId failure_memory;
   double failure_bytes = 0;
 
   double device_s = std::numeric_limits<double>::infinity();
   BoundBy bound;
   std::vector<NodeScratch> nodes;
   std::vector<NodeReport> reports;
-  std::vector<double> edge_bytes;    // per graph edge, whole operator
+  std::vector<double> edge_bytes;    // per graph edge (EdgeId::index()), whole operator
   std::vector<double> memory_usage;  // per program memory, bytes per instance
   bool valid() const { return failure == EvaluationFailure::none; }
 
@@ -86,12 +86,12 @@ struct Evaluation {
   uint32_t stamp = 0;
   int mode_stride = 1;
   std::vector<double> memory_usage_scratch;  // per (node, program memory)
-  std::vector<int> memory_index;             // graph node -> program memory, -1
+  std::vector<int> memory_index;             // graph node (NodeId::index()) -> program memory, -1
   // The floors' resources, listed once: shared edges, then each combined port's edges.
-  std::vector<int> shared_edges;
+  std::vector<EdgeId> shared_edges;
   struct Port {
-    double bytes_per_s = 0;  // all instances together
-    std::vector<int> edges;  // into and out of the memory
+    double bytes_per_s = 0;     // all instances together
+    std::vector<EdgeId> edges;  // into and out of the memory
   };
   std::vector<Port> ports;
 };

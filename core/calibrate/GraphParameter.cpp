@@ -25,8 +25,8 @@ enum class Field {
 
 struct ResolvedPath {
   Field field = Field::launch_overhead;
-  int node = -1;  // node fields
-  int edge = -1;  // edge fields
+  NodeId node;  // node fields
+  EdgeId edge;  // edge fields
 };
 
 const char* kForms =
@@ -67,12 +67,12 @@ ResolvedPath resolve(const std::string& path, const ArchitectureGraph& g,
     if (arrow == std::string::npos) bad_form();
     const auto from = g.find_node(link.substr(0, arrow));
     const auto to = g.find_node(link.substr(arrow + 2));
-    const int edge = from && to ? g.edge_between(*from, *to) : -1;
-    if (edge < 0)
+    const EdgeId edge = from && to ? g.edge_between(*from, *to) : EdgeId{};
+    if (!edge.valid())
       fail(option, fmt::format("'{}': graph '{}' has no edge {}; its edges: {}", path, g.name, link,
                                join_names(edge_names(g))));
-    if (field == "bandwidth") return {Field::edge_bandwidth, -1, edge};
-    if (field == "latency") return {Field::edge_latency, -1, edge};
+    if (field == "bandwidth") return {Field::edge_bandwidth, NodeId{}, edge};
+    if (field == "latency") return {Field::edge_latency, NodeId{}, edge};
     fail(option, fmt::format("'{}': an edge has no parameter '{}'; expected bandwidth or latency",
                              path, field));
   }
@@ -127,7 +127,7 @@ double read(const ArchitectureGraph& g, const ResolvedPath& r) {
 
 void write(ArchitectureGraph& g, const ResolvedPath& r, double value,
            const std::vector<double>* baseline) {
-  ArchNode* node = r.node >= 0 ? &g.nodes[static_cast<size_t>(r.node)] : nullptr;
+  ArchNode* node = r.node.valid() ? &g.nodes[r.node.index()] : nullptr;
   switch (r.field) {
     case Field::launch_overhead:
       g.launch_overhead_s = value;
@@ -141,10 +141,10 @@ void write(ArchitectureGraph& g, const ResolvedPath& r, double value,
       return;
     }
     case Field::edge_bandwidth:
-      g.edges[static_cast<size_t>(r.edge)].bandwidth_bytes_per_s = value;
+      g.edges[r.edge.index()].bandwidth_bytes_per_s = value;
       return;
     case Field::edge_latency:
-      g.edges[static_cast<size_t>(r.edge)].latency_cycles = value;
+      g.edges[r.edge.index()].latency_cycles = value;
       return;
     case Field::node_bandwidth:
       node->port_bytes_per_s = value;
