@@ -41,7 +41,7 @@ RunnerImportOptions runner_import_options(const ImportRunnerArgs& a) {
   return o;
 }
 
-Runner add_import(CLI::App& app) {
+CommandAction add_import(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("import",
                                      "bring measurements made elsewhere into a results "
                                      "database (see docs/cupti.md)");

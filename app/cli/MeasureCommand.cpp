@@ -379,7 +379,7 @@ int run_measure(const MeasureArgs& args, const std::string& command_line) {
 
 }  // namespace
 
-Runner add_measure(CLI::App& app) {
+CommandAction add_measure(CLI::App& app) {
   auto a = std::make_shared<MeasureArgs>();
   auto* cmd = app.add_subcommand(
       "measure", "run a suite's operators on a collector and store measurements and predictions");

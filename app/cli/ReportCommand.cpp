@@ -96,7 +96,7 @@ int run_report(const ReportArgs& a) {
 
 }  // namespace
 
-Runner add_report(CLI::App& app) {
+CommandAction add_report(CLI::App& app) {
   auto a = std::make_shared<ReportArgs>();
   CLI::App* cmd = app.add_subcommand(
       "report",

@@ -103,7 +103,7 @@ int run_validate(const ValidateArgs& a) {
 
 }  // namespace
 
-Runner add_validate(CLI::App& app) {
+CommandAction add_validate(CLI::App& app) {
   auto args = std::make_shared<ValidateArgs>();
   CLI::App* cmd = app.add_subcommand("validate",
                                      "Check input files (architecture, workload, mapping, "

@@ -145,8 +145,8 @@ class Compiler {
   void compile_tile(const MappingNode& m, int id) {
     ProgramNode& n = p_.nodes[id];
     n.memory = resolve_node(graph_, m.memory, NodeKind::memory, m.where);
-    n.slot_instances = graph_.node(n.memory).instances;
-    n.slot_dynamic = graph_.node(n.memory).dynamic_dispatch;
+    n.spread_instances = graph_.node(n.memory).instances;
+    n.spread_dynamic = graph_.node(n.memory).dynamic_dispatch;
     n.padded_tails = graph_.node(n.memory).padded_tails;
     n.double_buffer = m.double_buffer;
     n.double_buffer_free = m.double_buffer_free;
@@ -192,8 +192,8 @@ class Compiler {
     ProgramNode& n = p_.nodes[id];
     n.compute = resolve_node(graph_, m.compute, NodeKind::compute, m.where);
     const ArchNode& unit = graph_.node(n.compute);
-    n.slot_instances = unit.instances;
-    n.slot_dynamic = unit.dynamic_dispatch;
+    n.spread_instances = unit.instances;
+    n.spread_dynamic = unit.dynamic_dispatch;
     if (!m.stage.empty()) {
       for (size_t s = 0; s < op_.stages.size(); ++s)
         if (op_.stages[s].name == m.stage) n.stage = static_cast<int>(s);
@@ -427,7 +427,7 @@ class Compiler {
     return mask;
   }
 
-  int local_slot(ProgramNode& n, EdgeId edge) {
+  int local_edge_index_of(ProgramNode& n, EdgeId edge) {
     for (size_t i = 0; i < n.local_edges.size(); ++i)
       if (n.local_edges[i] == edge) return static_cast<int>(i);
     if (n.local_edges.size() >= static_cast<size_t>(kMaxLocalEdges))
@@ -480,7 +480,7 @@ class Compiler {
         }
         for (auto* flows : {&n.loads, &n.stores})
           for (auto& f : *flows)
-            for (EdgeId e : f.path) f.local_slots.push_back(local_slot(n, e));
+            for (EdgeId e : f.path) f.local_edge_index.push_back(local_edge_index_of(n, e));
         if (n.loads.size() > static_cast<size_t>(kMaxTensors) ||
             n.stores.size() > static_cast<size_t>(kMaxTensors))
           throw InputError(n.where, "too many tensors move into one tile");
@@ -524,14 +524,14 @@ class Compiler {
         }
       }
     }
-    // A scope spreads like its first child; settle slot counts bottom-up.
+    // A scope spreads like its first child; settle spread instances bottom-up.
     for (size_t i = p_.nodes.size(); i-- > 0;) {
       ProgramNode& n = p_.nodes[i];
       if (n.kind != MappingNodeKind::scope) continue;
       for (int c : n.children)
         if (p_.nodes[c].kind != MappingNodeKind::trans) {
-          n.slot_instances = p_.nodes[c].slot_instances;
-          n.slot_dynamic = p_.nodes[c].slot_dynamic;
+          n.spread_instances = p_.nodes[c].spread_instances;
+          n.spread_dynamic = p_.nodes[c].spread_dynamic;
           break;
         }
     }

@@ -25,9 +25,9 @@ struct Flow {
   NodeId from_memory;
   NodeId to_memory;
   std::vector<EdgeId> path;
-  std::vector<int> local_slots;  // index of each path edge in the owner's local edge table
-  double latency_s = 0;          // sum of the path's edge latencies
-  bool accumulate = false;       // an output whose partial sums are re-read when evicted
+  std::vector<int> local_edge_index;  // of each path edge in the owner's `local_edges`
+  double latency_s = 0;               // sum of the path's edge latencies
+  bool accumulate = false;            // an output whose partial sums are re-read when evicted
   // Dimensions a reduction below reduces this input over. A tile that holds only part of them
   // cannot finish the reduction in one pass: the input is read once for the statistics and once
   // more to apply them.
@@ -81,9 +81,9 @@ struct ProgramNode {
   Flow transfer;
 
   // Instances that children of the parent's spatial loops are spread over.
-  int64_t slot_instances = 1;
-  bool slot_dynamic = false;  // those instances take parts as they free up (ArchNode)
-  bool padded_tails = false;  // tile: its memory's parts work on whole extents (ArchNode)
+  int64_t spread_instances = 1;
+  bool spread_dynamic = false;  // those instances take parts as they free up (ArchNode)
+  bool padded_tails = false;    // tile: its memory's parts work on whole extents (ArchNode)
 };
 
 struct MappingProgram {

@@ -41,10 +41,10 @@ std::string time_text(double s) {
 // lose the chip (each wave costs as much as a full one).
 std::string waves_text(const NodeScratch& s) {
   if (s.spread <= 1) return {};
-  const int64_t last = s.spread - (s.waves - 1) * s.slots;
-  std::string text = fmt::format(" ({} tiles on {} instances: {} wave{}", s.spread, s.slots,
-                                 s.waves, s.waves == 1 ? "" : "s");
-  if (last < s.slots)
+  const int64_t last = s.spread - (s.waves - 1) * s.child_instances;
+  std::string text = fmt::format(" ({} tiles on {} instances: {} wave{}", s.spread,
+                                 s.child_instances, s.waves, s.waves == 1 ? "" : "s");
+  if (last < s.child_instances)
     text += fmt::format(", {} {} busy", s.waves == 1 ? "only" : "the last with", last);
   return text + ")";
 }

@@ -41,8 +41,8 @@ struct NodeScratch {
   std::array<double, kMaxDims> tiles_above{};  // distinct tiles of this level along each dim
   DimMask tail_dims = 0;                       // dims whose tail extent differs
   int64_t par = 1;                             // instances of this level busy at once, chip-wide
-  int64_t slots = 1;   // child instances available per instance of this level
-  int64_t spread = 1;  // spatial children per iteration (full case)
+  int64_t child_instances = 1;  // child instances available per instance of this level
+  int64_t spread = 1;           // spatial children per iteration (full case)
   int64_t waves = 1;
   // Under dynamic dispatch: the spatial parts of all iterations above (0 under lockstep).
   double pooled_parts = 0;

@@ -121,7 +121,7 @@ std::optional<GpuGemmTiling> gpu_gemm_tiling(const MappingProgram& p, std::strin
           fmt::format("temporal {} at {} above the grid: the kernel does not split K "
                       "into partial sums",
                       loops(a, false, false), p.graph->node(p.nodes[a].memory).name));
-    if (!p.nodes[block].slot_dynamic && part < sms && !loops(a, false, false).empty())
+    if (!p.nodes[block].spread_dynamic && part < sms && !loops(a, false, false).empty())
       return refuse(
           fmt::format("temporal {} at {} above a grid part of {} blocks on {} SMs: the "
                       "kernel runs all of its blocks at once",
