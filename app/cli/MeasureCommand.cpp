@@ -50,8 +50,6 @@ struct MeasureArgs {
   uint64_t budget = MapperOptions{}.budget;
 };
 
-bool is_gemm(const Operator& op) { return op.type == "gemm" || op.type == "batched_gemm"; }
-
 // The mapping files of a folder, by the operator they name.
 std::map<std::string, std::vector<Mapping>> load_mapping_folder(const std::string& dir) {
   if (!std::filesystem::is_directory(dir))

@@ -62,8 +62,6 @@ int64_t dim_size(const Operator& op, std::string_view name) {
   return d >= 0 ? op.dims[static_cast<size_t>(d)].size : 1;
 }
 
-bool is_gemm(const Operator& op) { return op.type == "gemm" || op.type == "batched_gemm"; }
-
 // A job's kernel, built before anything is timed so that a job the kernels cannot run fails
 // the whole call before any time is spent.
 struct PreparedJob {
@@ -101,7 +99,7 @@ PreparedJob prepare(const HostJob& job, int threads) {
     case HostKernel::openblas:
       if (!is_gemm(op))
         throw InputError(op.where, fmt::format("OpenBLAS runs gemm and batched_gemm; '{}' is {}",
-                                               op.name, op.type));
+                                               op.name, to_string(op.type)));
       p.tolerance = kGemmTolerance;
       break;
     case HostKernel::vector:

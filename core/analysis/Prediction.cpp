@@ -115,7 +115,7 @@ Prediction make_prediction(const MappingProgram& p, const Evaluation& e) {
   const ArchitectureGraph& g = *p.graph;
   Prediction r;
   r.op_name = p.op->name;
-  r.op_type = p.op->type;
+  r.op_type = std::string(to_string(p.op->type));
   r.shape = p.op->shape_text();
   r.mapping_name = p.mapping_name;
   r.latency_us = e.device_s * 1e6;

@@ -198,7 +198,7 @@ GpuSuite gpu_suite(const Workload& workload, const ArchitectureGraph& graph,
     }
     const std::string dtype = dtype_text(dt);
     const OperatorKey key = operator_key(op, workload.name);
-    const bool gemm = op.type == "gemm" || op.type == "batched_gemm";
+    const bool gemm = is_gemm(op);
     std::string steps;
     if (!gemm) {
       bool runnable = true;
@@ -208,13 +208,14 @@ GpuSuite gpu_suite(const Workload& workload, const ArchitectureGraph& graph,
       }
       if (!runnable) {
         suite.notes.push_back(fmt::format("{} ({}: {}): the runner has no kernel for a step of it",
-                                          op.name, op.type, steps));
+                                          op.name, to_string(op.type), steps));
         continue;
       }
     }
-    const std::string head = fmt::format(
-        "job suite={} op={} type={}{} shape={} dtype={}", workload.name, op.name, op.type,
-        op.is_fused() ? " steps=" + steps : std::string(), shape_field(op), dtype);
+    const std::string head =
+        fmt::format("job suite={} op={} type={}{} shape={} dtype={}", workload.name, op.name,
+                    to_string(op.type), op.is_fused() ? " steps=" + steps : std::string(),
+                    shape_field(op), dtype);
     if (gemm && dt != DataType::fp32) {
       // More candidates than wanted: many mappings do not suit the WMMA kernel.
       std::vector<NamedProgram> programs =

@@ -8,6 +8,7 @@
 
 #include "common/DataType.hpp"
 #include "common/InputError.hpp"
+#include "workload/OperatorType.hpp"
 
 namespace ts {
 
@@ -33,7 +34,7 @@ struct Stage {
 
 struct Operator {
   std::string name;
-  std::string type;  // builder name: gemm, batched_gemm, softmax, fused, einsum, ...
+  OperatorType type = OperatorType::einsum;  // the builder that made it
   std::vector<Dimension> dims;
   std::vector<TensorSpec> tensors;
   std::vector<Stage> stages;
@@ -57,6 +58,8 @@ struct Operator {
   int producer(int tensor) const;  // stage index or -1
   std::string shape_text() const;  // "M=4096 N=768 K=768"
 };
+
+inline bool is_gemm(const Operator& op) { return is_gemm(op.type); }
 
 struct Workload {
   std::string name;

@@ -7,7 +7,7 @@ namespace {
 
 // One row of the table of vector steps in docs/formats.md.
 struct StepInfo {
-  std::string_view name;
+  OperatorType type;
   OpClass op_class;
   double ops_per_point;
   std::vector<std::string_view> full_inputs;  // extra inputs over [R, C]
@@ -18,22 +18,22 @@ const std::vector<StepInfo>& step_table() {
   // gelu counts the tanh form; softmax max, subtract, exp, sum, divide; layernorm its mean,
   // variance, normalisation and affine steps.
   static const std::vector<StepInfo> table = {
-      {"add", OpClass::elementwise, 1, {"Z"}, {}},
-      {"mul", OpClass::elementwise, 1, {"Z"}, {}},
-      {"bias", OpClass::elementwise, 1, {}, {"bias"}},
-      {"scale", OpClass::elementwise, 1, {}, {}},
-      {"mask", OpClass::elementwise, 1, {"Mask"}, {}},
-      {"relu", OpClass::elementwise, 1, {}, {}},
-      {"gelu", OpClass::elementwise, 8, {}, {}},
-      {"softmax", OpClass::reduction, 5, {}, {}},
-      {"layernorm", OpClass::reduction, 8, {}, {"gamma", "beta"}},
+      {OperatorType::add, OpClass::elementwise, 1, {"Z"}, {}},
+      {OperatorType::mul, OpClass::elementwise, 1, {"Z"}, {}},
+      {OperatorType::bias, OpClass::elementwise, 1, {}, {"bias"}},
+      {OperatorType::scale, OpClass::elementwise, 1, {}, {}},
+      {OperatorType::mask, OpClass::elementwise, 1, {"Mask"}, {}},
+      {OperatorType::relu, OpClass::elementwise, 1, {}, {}},
+      {OperatorType::gelu, OpClass::elementwise, 8, {}, {}},
+      {OperatorType::softmax, OpClass::reduction, 5, {}, {}},
+      {OperatorType::layernorm, OpClass::reduction, 8, {}, {"gamma", "beta"}},
   };
   return table;
 }
 
 const StepInfo& step_info(std::string_view step) {
   for (const auto& s : step_table())
-    if (s.name == step) return s;
+    if (to_string(s.type) == step) return s;
   throw std::invalid_argument("unknown vector step '" + std::string(step) + "'");
 }
 
@@ -57,7 +57,7 @@ std::string stage_name(const Operator& op, std::string_view base, size_t step) {
   return indexed(base, taken, step);
 }
 
-Operator make_matmul(std::string name, std::string type, std::vector<Dimension> dims,
+Operator make_matmul(std::string name, OperatorType type, std::vector<Dimension> dims,
                      std::vector<std::pair<std::string, std::vector<int>>> tensors,
                      DataType dtype) {
   Operator op;
@@ -66,7 +66,7 @@ Operator make_matmul(std::string name, std::string type, std::vector<Dimension> 
   op.dims = std::move(dims);
   for (auto& [tensor, tdims] : tensors) add_tensor(op, tensor, tdims, dtype);
   Stage stage;
-  stage.name = type;
+  stage.name = std::string(to_string(type));
   stage.op_class = OpClass::matmul;
   stage.inputs = {0, 1};
   stage.output = 2;
@@ -80,33 +80,33 @@ Operator make_matmul(std::string name, std::string type, std::vector<Dimension> 
 
 Operator make_gemm(std::string name, int64_t m, int64_t n, int64_t k, DataType dtype) {
   // dims M=0 N=1 K=2
-  return make_matmul(std::move(name), "gemm", {{"M", m}, {"N", n}, {"K", k}},
+  return make_matmul(std::move(name), OperatorType::gemm, {{"M", m}, {"N", n}, {"K", k}},
                      {{"A", {0, 2}}, {"B", {2, 1}}, {"C", {0, 1}}}, dtype);
 }
 
 Operator make_batched_gemm(std::string name, int64_t batch, int64_t m, int64_t n, int64_t k,
                            DataType dtype) {
   // dims B=0 M=1 N=2 K=3
-  return make_matmul(std::move(name), "batched_gemm", {{"B", batch}, {"M", m}, {"N", n}, {"K", k}},
+  return make_matmul(std::move(name), OperatorType::batched_gemm,
+                     {{"B", batch}, {"M", m}, {"N", n}, {"K", k}},
                      {{"A", {0, 1, 3}}, {"W", {0, 3, 2}}, {"C", {0, 1, 2}}}, dtype);
 }
 
 bool is_vector_step(std::string_view step) {
-  for (const auto& s : step_table())
-    if (s.name == step) return true;
-  return false;
+  const std::optional<OperatorType> type = parse_operator_type(step);
+  return type && is_vector_step(*type);
 }
 
 std::vector<std::string> vector_steps() {
   std::vector<std::string> names;
-  for (const auto& s : step_table()) names.emplace_back(s.name);
+  for (const auto& s : step_table()) names.emplace_back(to_string(s.type));
   return names;
 }
 
 Operator make_vector_op(std::string name, std::string_view step, int64_t rows, int64_t cols,
                         DataType dtype) {
   Operator op = make_fused_chain(std::move(name), {std::string(step)}, rows, cols, dtype);
-  op.type = std::string(step);
+  op.type = step_info(step).type;
   return op;
 }
 
@@ -115,14 +115,14 @@ Operator make_fused_chain(std::string name, const std::vector<std::string>& step
   if (steps.empty()) throw std::invalid_argument("a fused chain needs at least one step");
   Operator op;
   op.name = std::move(name);
-  op.type = "fused";
+  op.type = OperatorType::fused;
   op.dims = {{"R", rows}, {"C", cols}};
   const std::vector<int> full{0, 1}, row{1};
   int previous = add_tensor(op, "X", full, dtype);
   for (size_t i = 0; i < steps.size(); ++i) {
     const StepInfo& info = step_info(steps[i]);
     Stage stage;
-    stage.name = stage_name(op, info.name, i);
+    stage.name = stage_name(op, to_string(info.type), i);
     stage.op_class = info.op_class;
     stage.ops_per_point = info.ops_per_point;
     stage.dims = full;
