@@ -45,15 +45,15 @@ TEST_CASE("the architecture view selects nodes and edges and renders headless",
   view.resize(900, 700);
   view.setGraph(g);
   auto* scene = view.architectureScene();
-  const NodeId cube = *g.find_node("Cube");
+  const ts::NodeId cube = *g.find_node("Cube");
   REQUIRE(scene->nodeItem(cube.value));
   CHECK(ts::views::ArchitectureScene::nodeText(g, cube).contains(QString::fromUtf8("×20")));
-  CHECK(ts::views::ArchitectureScene::edgeText(g, EdgeId{0}) == "1.6 TB/s shared");
+  CHECK(ts::views::ArchitectureScene::edgeText(g, ts::EdgeId{0}) == "1.6 TB/s shared");
   QSignalSpy nodes(&view, &ts::views::ArchitectureView::nodeSelected);
   QSignalSpy edges(&view, &ts::views::ArchitectureView::edgeSelected);
-  view.selectNode(cube);
+  view.selectNode(cube.value);
   REQUIRE(nodes.count() == 1);
-  CHECK(nodes.front().front().toInt() == cube);
+  CHECK(nodes.front().front().toInt() == cube.value);
   view.selectEdge(0);
   REQUIRE(edges.count() == 1);
   CHECK(edges.front().front().toInt() == 0);
@@ -64,7 +64,7 @@ TEST_CASE("the architecture view selects nodes and edges and renders headless",
   ts::views::write_parameter(edited, g, "edge:HBM->L2.bandwidth", 0.8e12);
   view.setGraph(edited);
   CHECK(scene->nodeItem(cube.value)->sceneBoundingRect().center() == before);
-  CHECK(ts::views::ArchitectureScene::edgeText(edited, EdgeId{0}) == "800 GB/s shared");
+  CHECK(ts::views::ArchitectureScene::edgeText(edited, ts::EdgeId{0}) == "800 GB/s shared");
 
   const QImage image = scene->toImage(1.5);
   CHECK(image.width() > 200);
