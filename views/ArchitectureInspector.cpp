@@ -70,14 +70,15 @@ void ArchitectureInspector::showEdge(int edge) {
 void ArchitectureInspector::refresh() {
   // Values only: the fields stay, since refresh may run inside a field's own editingFinished.
   if (!graph_) return;
-  if (subject_ == Subject::node) details_->setText(ArchitectureScene::nodeText(*graph_, id_));
+  if (subject_ == Subject::node)
+    details_->setText(ArchitectureScene::nodeText(*graph_, NodeId{id_}));
   const auto fields = findChildren<QDoubleSpinBox*>();
   for (QDoubleSpinBox* field : fields) {
     const std::string path = field->objectName().toStdString();
     double scale = 1;
     for (const auto& list :
-         {graph_parameters(), subject_ == Subject::node   ? node_parameters(*graph_, id_)
-                              : subject_ == Subject::edge ? edge_parameters(*graph_, id_)
+         {graph_parameters(), subject_ == Subject::node   ? node_parameters(*graph_, NodeId{id_})
+                              : subject_ == Subject::edge ? edge_parameters(*graph_, EdgeId{id_})
                                                           : std::vector<EditableParameter>{}})
       for (const auto& p : list)
         if (p.path == path) scale = p.scale;
@@ -105,16 +106,16 @@ void ArchitectureInspector::rebuild() {
       params = graph_parameters();
       break;
     case Subject::node: {
-      const ArchNode& n = graph_->node(id_);
+      const ArchNode& n = graph_->node(NodeId{id_});
       title_->setText(
           tr("%1 %2").arg(n.kind == NodeKind::memory ? tr("Memory") : tr("Compute unit"),
                           QString::fromStdString(n.name)));
-      details_->setText(ArchitectureScene::nodeText(*graph_, id_));
-      params = node_parameters(*graph_, id_);
+      details_->setText(ArchitectureScene::nodeText(*graph_, NodeId{id_}));
+      params = node_parameters(*graph_, NodeId{id_});
       break;
     }
     case Subject::edge: {
-      const ArchEdge& e = graph_->edge(id_);
+      const ArchEdge& e = graph_->edge(EdgeId{id_});
       title_->setText(tr("Edge %1 \u2192 %2")
                           .arg(QString::fromStdString(graph_->node(e.from).name),
                                QString::fromStdString(graph_->node(e.to).name)));
@@ -123,8 +124,8 @@ void ArchitectureInspector::rebuild() {
               .arg(e.sharing == EdgeSharing::shared ? tr("one pool shared by its users")
                                                     : tr("bandwidth per instance"),
                    e.broadcast ? tr("broadcast reads") : tr("no broadcast"), QString())
-              .arg(graph_->fan_out(id_), 0, 'g', 4));
-      params = edge_parameters(*graph_, id_);
+              .arg(graph_->fan_out(EdgeId{id_}), 0, 'g', 4));
+      params = edge_parameters(*graph_, EdgeId{id_});
       break;
     }
   }

@@ -35,7 +35,7 @@ class ArchitectureInspector : public QWidget {
   const ArchitectureGraph* graph_ = nullptr;
   const ArchitectureGraph* baseline_ = nullptr;
   Subject subject_ = Subject::graph;
-  int id_ = -1;
+  int id_ = -1;  // the NodeId or EdgeId value, as subject_ says (selections arrive as ints)
   QLabel* title_;
   QLabel* details_;
   QFormLayout* form_;

@@ -64,8 +64,8 @@ ArchitectureLayout layout_architecture(const ArchitectureGraph& graph,
     const ArchEdge& e = graph.edges[i];
     std::string id = "e";
     id += std::to_string(i);
-    Agedge_t* edge = agedge(g, nodes[static_cast<size_t>(e.from)], nodes[static_cast<size_t>(e.to)],
-                            const_cast<char*>(id.c_str()), 1);
+    Agedge_t* edge =
+        agedge(g, nodes[e.from.index()], nodes[e.to.index()], const_cast<char*>(id.c_str()), 1);
     // No text-layout plugin is loaded, so dot estimates label widths from a fixed font table;
     // a larger nominal size keeps room for the GUI's real font.
     set(edge, "label", i < edge_labels.size() ? edge_labels[i] : "");

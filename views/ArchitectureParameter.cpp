@@ -9,7 +9,7 @@ std::vector<EditableParameter> graph_parameters() {
           {"launch_overhead", "launch overhead", 1e-6, "us", 3, false}};
 }
 
-std::vector<EditableParameter> node_parameters(const ArchitectureGraph& graph, int node) {
+std::vector<EditableParameter> node_parameters(const ArchitectureGraph& graph, NodeId node) {
   const ArchNode& n = graph.node(node);
   std::vector<EditableParameter> out;
   if (n.kind == NodeKind::memory) {
@@ -26,7 +26,7 @@ std::vector<EditableParameter> node_parameters(const ArchitectureGraph& graph, i
   return out;
 }
 
-std::vector<EditableParameter> edge_parameters(const ArchitectureGraph& graph, int edge) {
+std::vector<EditableParameter> edge_parameters(const ArchitectureGraph& graph, EdgeId edge) {
   return {{edge_parameter_path(graph, edge, "bandwidth"), "bandwidth", 1e9, "GB/s", 1, false},
           {edge_parameter_path(graph, edge, "latency"), "latency", 1, "cycles", 0, false}};
 }

@@ -21,8 +21,8 @@ struct EditableParameter {
 };
 
 std::vector<EditableParameter> graph_parameters();
-std::vector<EditableParameter> node_parameters(const ArchitectureGraph& graph, int node);
-std::vector<EditableParameter> edge_parameters(const ArchitectureGraph& graph, int edge);
+std::vector<EditableParameter> node_parameters(const ArchitectureGraph& graph, NodeId node);
+std::vector<EditableParameter> edge_parameters(const ArchitectureGraph& graph, EdgeId edge);
 
 // `baseline` is the graph as loaded: node:N.efficiency is relative to its throughputs, so that
 // setting a value and setting it back (undo) restore the graph exactly.

@@ -78,7 +78,7 @@ QString capabilityText(const ComputeCapability& c) {
 
 ArchitectureScene::ArchitectureScene(QObject* parent) : QGraphicsScene(parent) {}
 
-QString ArchitectureScene::nodeText(const ArchitectureGraph& graph, int node) {
+QString ArchitectureScene::nodeText(const ArchitectureGraph& graph, NodeId node) {
   const ArchNode& n = graph.node(node);
   QString text = QString::fromStdString(n.name);
   if (n.instances != 1) text += QString::fromUtf8(" \u00d7%1").arg(n.instances);
@@ -97,7 +97,7 @@ QString ArchitectureScene::nodeText(const ArchitectureGraph& graph, int node) {
   return text;
 }
 
-QString ArchitectureScene::edgeText(const ArchitectureGraph& graph, int edge) {
+QString ArchitectureScene::edgeText(const ArchitectureGraph& graph, EdgeId edge) {
   const ArchEdge& e = graph.edge(edge);
   QString text = QString::fromStdString(
       format_parameter(ParameterField::edge_bandwidth, e.bandwidth_bytes_per_s));
@@ -116,9 +116,9 @@ void ArchitectureScene::setGraph(const ArchitectureGraph& graph) {
     return;
   }
   for (size_t i = 0; i < graph.nodes.size(); ++i)
-    node_texts_[i]->setText(nodeText(graph, static_cast<int>(i)));
+    node_texts_[i]->setText(nodeText(graph, NodeId{static_cast<int32_t>(i)}));
   for (size_t i = 0; i < graph.edges.size(); ++i)
-    edge_texts_[i]->setText(edgeText(graph, static_cast<int>(i)));
+    edge_texts_[i]->setText(edgeText(graph, EdgeId{static_cast<int32_t>(i)}));
 }
 
 void ArchitectureScene::build(const ArchitectureGraph& graph) {
@@ -135,12 +135,12 @@ void ArchitectureScene::build(const ArchitectureGraph& graph) {
   std::vector<std::string> labels;
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     const QRectF box = metrics.boundingRect(QRectF(0, 0, 1000, 1000), Qt::AlignLeft,
-                                            nodeText(graph, static_cast<int>(i)));
+                                            nodeText(graph, NodeId{static_cast<int32_t>(i)}));
     const bool compute = graph.nodes[i].kind == NodeKind::compute;
     sizes.emplace_back(box.width() + (compute ? 40 : 20), box.height() + 14);
   }
   for (size_t i = 0; i < graph.edges.size(); ++i)
-    labels.push_back(edgeText(graph, static_cast<int>(i)).toStdString());
+    labels.push_back(edgeText(graph, EdgeId{static_cast<int32_t>(i)}).toStdString());
   const ArchitectureLayout layout = layout_architecture(graph, sizes, labels);
   const QColor text = palette().color(QPalette::Text);
 
@@ -178,7 +178,8 @@ void ArchitectureScene::build(const ArchitectureGraph& graph) {
     item->setData(kIdKey, static_cast<int>(i));
     item->setToolTip(QString::fromStdString(graph.node(graph.edges[i].from).name + " -> " +
                                             graph.node(graph.edges[i].to).name));
-    auto* label = new QGraphicsSimpleTextItem(edgeText(graph, static_cast<int>(i)), item);
+    auto* label =
+        new QGraphicsSimpleTextItem(edgeText(graph, EdgeId{static_cast<int32_t>(i)}), item);
     label->setBrush(text);
     const QRectF r = label->boundingRect();
     label->setPos(placed.label_centre.x - r.width() / 2, placed.label_centre.y - r.height() / 2);
@@ -203,7 +204,8 @@ void ArchitectureScene::build(const ArchitectureGraph& graph) {
     item->setData(kKindKey, kNodeItem);
     item->setData(kIdKey, static_cast<int>(i));
     item->setZValue(1);
-    auto* label = new QGraphicsSimpleTextItem(nodeText(graph, static_cast<int>(i)), item);
+    auto* label =
+        new QGraphicsSimpleTextItem(nodeText(graph, NodeId{static_cast<int32_t>(i)}), item);
     label->setBrush(text);
     const QRectF t = label->boundingRect();
     label->setPos(r.center().x() - t.width() / 2, r.center().y() - t.height() / 2);
@@ -248,8 +250,8 @@ void ArchitectureScene::setBottlenecks(const std::vector<std::string>& bound_by)
     static_cast<OutlineItem*>(nodes_[i])->bottleneck = named("compute:" + node_names_[i]);
   for (size_t i = 0; i < edges_.size(); ++i)
     static_cast<OutlineItem*>(edges_[i])->bottleneck =
-        named("edge:" + node_names_[static_cast<size_t>(edge_ends_[i].first)] + "->" +
-              node_names_[static_cast<size_t>(edge_ends_[i].second)]);
+        named("edge:" + node_names_[edge_ends_[i].first.index()] + "->" +
+              node_names_[edge_ends_[i].second.index()]);
   update();
 }
 

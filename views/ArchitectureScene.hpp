@@ -34,8 +34,8 @@ class ArchitectureScene : public QGraphicsScene {
   // The whole picture at `scale` pixels per point, on the palette's base colour.
   QImage toImage(double scale = 2.0);
 
-  static QString nodeText(const ArchitectureGraph& graph, int node);
-  static QString edgeText(const ArchitectureGraph& graph, int edge);
+  static QString nodeText(const ArchitectureGraph& graph, NodeId node);
+  static QString edgeText(const ArchitectureGraph& graph, EdgeId edge);
 
  protected:
   // A palette switched while shown (dark mode): labels and arrowheads take the new text colour.
@@ -47,7 +47,7 @@ class ArchitectureScene : public QGraphicsScene {
   std::vector<QGraphicsItem*> nodes_, edges_;
   std::vector<QGraphicsSimpleTextItem*> node_texts_, edge_texts_;
   std::vector<std::string> node_names_;
-  std::vector<std::pair<int, int>> edge_ends_;
+  std::vector<std::pair<NodeId, NodeId>> edge_ends_;
 };
 
 }  // namespace ts::views

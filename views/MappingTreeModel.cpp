@@ -147,10 +147,10 @@ QString MappingTreeModel::text(int node, int column) const {
       if (n.kind != MappingNodeKind::tile || i >= e.nodes.size()) return {};
       // Bytes of the buffers this tile places, per memory they sit in (a tile at L0A also places
       // the B operand in L0B), as explain_tree counts them, against one instance's capacity.
-      std::vector<std::pair<int, double>> per_memory;
+      std::vector<std::pair<NodeId, double>> per_memory;
       for (int k = 0; k < p.ntensors; ++k) {
-        const int memory = n.buffer[static_cast<size_t>(k)];
-        if (memory < 0) continue;
+        const NodeId memory = n.buffer[static_cast<size_t>(k)];
+        if (!memory.valid()) continue;
         double b = p.element_bytes[static_cast<size_t>(k)];
         for (int d = 0; d < p.ndims; ++d)
           if ((p.tensor_dims[static_cast<size_t>(k)] >> d) & 1u)

@@ -11,10 +11,10 @@
 #include "Commands.hpp"
 #include "analysis/TileAnalysis.hpp"
 #include "arch/ArchitectureLoader.hpp"
-#include "training/Cluster.hpp"
-#include "training/TrainingSimulation.hpp"
 #include "mapper/OperatorPrediction.hpp"
 #include "tile/MappingLoader.hpp"
+#include "training/Cluster.hpp"
+#include "training/TrainingSimulation.hpp"
 #include "workload/OperatorBuilders.hpp"
 #include "workload/WorkloadLoader.hpp"
 
@@ -182,7 +182,7 @@ int run_simulate_bench(const BenchArgs& a) {
 
 }  // namespace
 
-Runner add_bench(CLI::App& app) {
+CommandAction add_bench(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
   CLI::App* cmd = app.add_subcommand("bench", "Benchmarks that print their figures");
   cmd->add_option("what", args->what,

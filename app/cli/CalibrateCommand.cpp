@@ -110,7 +110,7 @@ int run_calibrate_gpu(const CalibrateGpuArgs& a) {
 
 }  // namespace
 
-Runner add_calibrate(CLI::App& app) {
+CommandAction add_calibrate(CLI::App& app) {
   CLI::App* cmd =
       app.add_subcommand("calibrate",
                          "Measure a device and write it as an architecture graph (docs/host.md); "

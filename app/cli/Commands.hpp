@@ -7,23 +7,25 @@
 
 namespace ts::cli {
 
-using Runner = std::function<int()>;
+// What a subcommand does once its options are parsed: returns the exit status. (Not to be
+// confused with the CUPTI runner, the program that measures kernels on a GPU.)
+using CommandAction = std::function<int()>;
 
 // The command line as typed, for files and databases that record how they were made.
 const std::string& command_line();
 void set_command_line(int argc, char** argv);
 
-Runner add_predict(CLI::App& app);
-Runner add_validate(CLI::App& app);
-Runner add_bench(CLI::App& app);
-Runner add_calibrate(CLI::App& app);
-Runner add_measure(CLI::App& app);
-Runner add_correlate(CLI::App& app);
-Runner add_fit(CLI::App& app);
-Runner add_db(CLI::App& app);
-Runner add_simulate(CLI::App& app);
-Runner add_validate_dist(CLI::App& app);
-Runner add_import(CLI::App& app);
-Runner add_report(CLI::App& app);
+CommandAction add_predict(CLI::App& app);
+CommandAction add_validate(CLI::App& app);
+CommandAction add_bench(CLI::App& app);
+CommandAction add_calibrate(CLI::App& app);
+CommandAction add_measure(CLI::App& app);
+CommandAction add_correlate(CLI::App& app);
+CommandAction add_fit(CLI::App& app);
+CommandAction add_db(CLI::App& app);
+CommandAction add_simulate(CLI::App& app);
+CommandAction add_validate_dist(CLI::App& app);
+CommandAction add_import(CLI::App& app);
+CommandAction add_report(CLI::App& app);
 
 }  // namespace ts::cli

@@ -331,7 +331,7 @@ int run_correlate(const CorrelateArgs& args) {
 
 }  // namespace
 
-Runner add_correlate(CLI::App& app) {
+CommandAction add_correlate(CLI::App& app) {
   auto a = std::make_shared<CorrelateArgs>();
   CLI::App* cmd = app.add_subcommand(
       "correlate", "compare predicted with measured latencies: agreement per group and overall");

@@ -204,7 +204,7 @@ int run_export(const DbArgs& a) {
 
 }  // namespace
 
-Runner add_db(CLI::App& app) {
+CommandAction add_db(CLI::App& app) {
   auto args = std::make_shared<DbArgs>();
   CLI::App* cmd = app.add_subcommand("db", "Look into a results database (read-only)");
   cmd->require_subcommand(1);

@@ -157,7 +157,7 @@ int run_fit(const FitArgs& a) {
 
 }  // namespace
 
-Runner add_fit(CLI::App& app) {
+CommandAction add_fit(CLI::App& app) {
   auto a = std::make_shared<FitArgs>();
   CLI::App* cmd = app.add_subcommand(
       "fit", "fit architecture-graph parameters to measurements and write the fitted graph");

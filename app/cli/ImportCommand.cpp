@@ -34,7 +34,7 @@ void check_kind(const Importer& chosen, const std::string& file) {
 
 }  // namespace
 
-Runner add_import(CLI::App& app) {
+CommandAction add_import(CLI::App& app) {
   register_builtin_importers(importers());
   CLI::App* cmd = app.add_subcommand(
       "import", "bring measurements made elsewhere into a results database (see docs/store.md)");

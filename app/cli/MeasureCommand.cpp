@@ -385,7 +385,7 @@ void register_builtin_collectors(CollectorRegistry& registry) {
   registry.add(std::make_unique<CuptiCollector>());
 }
 
-Runner add_measure(CLI::App& app) {
+CommandAction add_measure(CLI::App& app) {
   register_builtin_collectors(collectors());
   auto a = std::make_shared<MeasureArgs>();
   auto* cmd = app.add_subcommand(

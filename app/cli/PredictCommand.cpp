@@ -153,7 +153,7 @@ int run_predict(const PredictArgs& a) {
 
 }  // namespace
 
-Runner add_predict(CLI::App& app) {
+CommandAction add_predict(CLI::App& app) {
   auto args = std::make_shared<PredictArgs>();
   CLI::App* cmd = app.add_subcommand(
       "predict", "Predict the latency of a workload's operators on an architecture graph");

@@ -32,7 +32,7 @@ int exec_report(const std::vector<std::string>& args) {
 
 // main() hands `tilescope report ...` to exec_report before parsing; the command is registered
 // here so that `tilescope --help` lists it.
-Runner add_report(CLI::App& app) {
+CommandAction add_report(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("report", kReportDescription);
   cmd->prefix_command();
   return [cmd] { return exec_report(cmd->remaining()); };

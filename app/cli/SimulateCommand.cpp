@@ -84,7 +84,7 @@ int run_simulate(const SimulateArgs& a) {
 
 }  // namespace
 
-Runner add_simulate(CLI::App& app) {
+CommandAction add_simulate(CLI::App& app) {
   auto args = std::make_shared<SimulateArgs>();
   CLI::App* cmd = app.add_subcommand(
       "simulate", "Simulate one training iteration of a model under a strategy on a cluster");

@@ -8,12 +8,12 @@
 #include "analysis/TileAnalysis.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/YamlSource.hpp"
+#include "mapper/Mapper.hpp"
+#include "tile/MappingLoader.hpp"
 #include "training/Cluster.hpp"
 #include "training/ParallelStrategy.hpp"
 #include "training/PublishedRuns.hpp"
 #include "training/TransformerModel.hpp"
-#include "mapper/Mapper.hpp"
-#include "tile/MappingLoader.hpp"
 #include "workload/WorkloadLoader.hpp"
 
 namespace ts::cli {
@@ -103,7 +103,7 @@ int run_validate(const ValidateArgs& a) {
 
 }  // namespace
 
-Runner add_validate(CLI::App& app) {
+CommandAction add_validate(CLI::App& app) {
   auto args = std::make_shared<ValidateArgs>();
   CLI::App* cmd = app.add_subcommand("validate",
                                      "Check input files (architecture, workload, mapping, "

@@ -60,7 +60,7 @@ int run_validate_dist(const ValidateDistArgs& a) {
 
 }  // namespace
 
-Runner add_validate_dist(CLI::App& app) {
+CommandAction add_validate_dist(CLI::App& app) {
   auto args = std::make_shared<ValidateDistArgs>();
   CLI::App* cmd = app.add_subcommand("validate-dist",
                                      "Published training runs against the simulator's predictions");

@@ -31,12 +31,12 @@ int main(int argc, char** argv) {
       "tilescope: predict, measure and compare deep-learning operators on architecture graphs"};
   app.set_version_flag("--version", std::string("tilescope ") + TILESCOPE_VERSION);
   app.require_subcommand(1);
-  std::map<CLI::App*, ts::cli::Runner> runners;
-  auto reg = [&](ts::cli::Runner (*add)(CLI::App&)) {
+  std::map<CLI::App*, ts::cli::CommandAction> actions;
+  auto reg = [&](ts::cli::CommandAction (*add)(CLI::App&)) {
     size_t before = app.get_subcommands({}).size();
-    ts::cli::Runner r = add(app);
+    ts::cli::CommandAction r = add(app);
     auto subs = app.get_subcommands({});
-    if (subs.size() > before) runners[subs.back()] = std::move(r);
+    if (subs.size() > before) actions[subs.back()] = std::move(r);
   };
   reg(&ts::cli::add_predict);
   reg(&ts::cli::add_validate);
@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    for (auto& [sub, run] : runners)
+    for (auto& [sub, run] : actions)
       if (sub->parsed()) return run();
   } catch (const ts::InputError& e) {
     std::cerr << e.what() << "\n";

@@ -160,7 +160,7 @@ void Workbench::resetRows() {
     for (const Operator& op : workload_->operators) {
       views::OperatorRow r;
       r.name = QString::fromStdString(op.name);
-      r.type = QString::fromStdString(op.type);
+      r.type = QString::fromStdString(std::string(to_string(op.type)));
       r.op_class = QString::fromStdString(std::string(to_string(op.primary_class())));
       r.shape = QString::fromStdString(op.shape_text());
       rows.push_back(std::move(r));

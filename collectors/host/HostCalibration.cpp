@@ -205,7 +205,7 @@ HostCalibration calibrate_host(const HostCalibrationOptions& options,
 
   // Memories from the outside in: DRAM, the caches hwloc reported (outermost first), RF.
   struct Level {
-    int node;
+    NodeId node;
     const LevelBandwidth* bw;
   };
   std::vector<Level> chain;
@@ -214,20 +214,20 @@ HostCalibration calibrate_host(const HostCalibrationOptions& options,
   // Reads and writes share the memory channels: one combined port at the all-core read figure.
   dram.port_bytes_per_s = levels[0].all_read;
   g.nodes.push_back(dram);
-  chain.push_back({0, &levels[0]});
+  chain.push_back({NodeId{0}, &levels[0]});
   for (auto it = topo.caches().rbegin(); it != topo.caches().rend(); ++it) {
     ArchNode n = memory(fmt::format("L{}", it->level), it->size_bytes * kEffectiveCacheFraction,
                         it->instances, clock_hz);
     const LevelBandwidth& b = levels[it->level];
     n.read_port_bytes_per_s = b.all_read;  // 0 (no limit) for a private cache
     n.write_port_bytes_per_s = b.all_write;
-    chain.push_back({static_cast<int>(g.nodes.size()), &b});
+    chain.push_back({NodeId{static_cast<int32_t>(g.nodes.size())}, &b});
     g.nodes.push_back(n);
   }
   // The vector register file as a memory, from ISA facts, not measured. Its effective capacity
   // is 7/8 of the registers: what a register block's accumulators may hold, the rest holding
   // the B vectors and the A broadcast (the tiled kernel's own rule, MicroKernel.hpp).
-  const int rf = static_cast<int>(g.nodes.size());
+  const NodeId rf{static_cast<int32_t>(g.nodes.size())};
   g.nodes.push_back(
       memory("RF", bench::kArchVectorRegisters * 7 / 8 * bench::kVectorBytes, cores, clock_hz));
 
@@ -243,10 +243,10 @@ HostCalibration calibrate_host(const HostCalibrationOptions& options,
       {OpClass::elementwise, DataType::fp32, macs_per_cycle, {lanes, 1, 1}, {}, {}});
   core.capabilities.push_back(
       {OpClass::reduction, DataType::fp32, macs_per_cycle, {lanes, 1, 1}, {}, {}});
-  const int core_id = static_cast<int>(g.nodes.size());
+  const NodeId core_id{static_cast<int32_t>(g.nodes.size())};
   g.nodes.push_back(core);
 
-  auto edge = [&](int from, int to, double bandwidth, EdgeSharing sharing) {
+  auto edge = [&](NodeId from, NodeId to, double bandwidth, EdgeSharing sharing) {
     ArchEdge e;
     e.from = from;
     e.to = to;
@@ -258,8 +258,8 @@ HostCalibration calibrate_host(const HostCalibrationOptions& options,
   // to it flows up. DRAM's edges carry the all-core figure as one shared pool; a cache's carry
   // what one core gets, per instance, and the cache's ports cap them all together.
   for (size_t i = 0; i < chain.size(); ++i) {
-    const int upper = chain[i].node;
-    const int lower = i + 1 < chain.size() ? chain[i + 1].node : rf;
+    const NodeId upper = chain[i].node;
+    const NodeId lower = i + 1 < chain.size() ? chain[i + 1].node : rf;
     const LevelBandwidth& b = *chain[i].bw;
     const bool is_dram = i == 0;
     double down = is_dram ? b.all_read : b.read;

@@ -99,7 +99,7 @@ PreparedJob prepare(const HostJob& job, int threads) {
     case HostKernel::openblas:
       if (!is_gemm(op))
         throw InputError(op.where, fmt::format("OpenBLAS runs gemm and batched_gemm; '{}' is {}",
-                                               op.name, op.type));
+                                               op.name, to_string(op.type)));
       p.tolerance = kGemmTolerance;
       break;
     case HostKernel::vector:

@@ -63,7 +63,7 @@ double register_tile_start_seconds(const ArchitectureGraph& graph, double second
   const double tiles_split = tiles_whole * kK;
   double per_tile = (ts_ - tw) / (tiles_split - tiles_whole);
   // The C block's load and store the analysis already charges per RF tile.
-  const int rf = *graph.find_node("RF");
+  const NodeId rf = *graph.find_node("RF");
   const double c_bytes = kRows * kCols * 4.0;
   for (const ArchEdge& e : graph.edges) {
     if (e.to == rf && graph.node(e.from).kind == NodeKind::memory)

@@ -153,7 +153,7 @@ constexpr int64_t kFusedBufferBytes = 16 * 1024;
 std::vector<VectorStage> vector_stages(const Operator& op) {
   if (op.dims.size() != 2 || op.dims[0].name != "R" || op.dims[1].name != "C")
     throw InputError(op.where, fmt::format("operator '{}' ({}) is not a vector operator over R x C",
-                                           op.name, op.type));
+                                           op.name, to_string(op.type)));
   const std::vector<int> full{0, 1}, row{1};
   auto tensor_is = [&](int t, const std::vector<int>& dims) {
     return t >= 0 && static_cast<size_t>(t) < op.tensors.size() &&

@@ -17,8 +17,8 @@ std::string node_names(const ArchitectureGraph& g, NodeKind kind) {
   return join_names(names);
 }
 
-int resolve_node(const ArchitectureGraph& g, const std::string& name, NodeKind kind,
-                 const SourceLocation& where) {
+NodeId resolve_node(const ArchitectureGraph& g, const std::string& name, NodeKind kind,
+                    const SourceLocation& where) {
   auto id = g.find_node(name);
   const char* what = kind == NodeKind::memory ? "memory" : "compute";
   if (!id)
@@ -95,7 +95,7 @@ class Compiler {
       n.parent = parent;
       n.depth = depth;
       n.where = m.where;
-      n.buffer.fill(-1);
+      n.buffer.fill(NodeId{});
       for (auto& f : n.temporal) f = Factor::exact(1);
       for (auto& f : n.spatial) f = Factor::exact(1);
       for (auto& f : n.op_factor) f = Factor::exact(1);
@@ -127,16 +127,16 @@ class Compiler {
   // A matmul unit with a wider accumulator keeps its partial sums at that type in the buffer it
   // writes into directly (an edge from the unit to that memory): the fp16 C of a cube GEMM takes
   // fp32 bytes in L0C. Buffers further up hold the converted result.
-  void widen_accumulator(int op_id, int tensor, int memory) {
+  void widen_accumulator(int op_id, int tensor, NodeId memory) {
     const ProgramNode& o = p_.nodes[op_id];
     const ComputeCapability* cap = o.capability;
     if (!cap || cap->op_class != OpClass::matmul || !cap->accumulator) return;
-    if (graph_.edge_between(o.compute, memory) < 0) return;
+    if (!graph_.edge_between(o.compute, memory).valid()) return;
     const double scale = static_cast<double>(bytes_of(*cap->accumulator)) /
                          static_cast<double>(p_.element_bytes[tensor]);
     for (int a = o.parent; a >= 0; a = p_.nodes[a].parent) {
       ProgramNode& t = p_.nodes[a];
-      if (t.kind != MappingNodeKind::tile || t.buffer[tensor] < 0) continue;
+      if (t.kind != MappingNodeKind::tile || !t.buffer[tensor].valid()) continue;
       if (t.buffer[tensor] == memory) t.buffer_scale[tensor] = std::max(1.0, scale);
       return;
     }
@@ -145,8 +145,8 @@ class Compiler {
   void compile_tile(const MappingNode& m, int id) {
     ProgramNode& n = p_.nodes[id];
     n.memory = resolve_node(graph_, m.memory, NodeKind::memory, m.where);
-    n.slot_instances = graph_.node(n.memory).instances;
-    n.slot_dynamic = graph_.node(n.memory).dynamic_dispatch;
+    n.spread_instances = graph_.node(n.memory).instances;
+    n.spread_dynamic = graph_.node(n.memory).dynamic_dispatch;
     n.padded_tails = graph_.node(n.memory).padded_tails;
     n.double_buffer = m.double_buffer;
     n.double_buffer_free = m.double_buffer_free;
@@ -164,8 +164,9 @@ class Compiler {
                                                "tensors: {})",
                                                pl.tensor, op_.name, join_names(names)));
       }
-      n.buffer[t] =
-          pl.memory == "bypass" ? -1 : resolve_node(graph_, pl.memory, NodeKind::memory, pl.where);
+      n.buffer[t] = pl.memory == "bypass"
+                        ? NodeId{}
+                        : resolve_node(graph_, pl.memory, NodeKind::memory, pl.where);
     }
     std::vector<uint8_t> order;
     for (const auto& f : m.temporal) {
@@ -191,8 +192,8 @@ class Compiler {
     ProgramNode& n = p_.nodes[id];
     n.compute = resolve_node(graph_, m.compute, NodeKind::compute, m.where);
     const ArchNode& unit = graph_.node(n.compute);
-    n.slot_instances = unit.instances;
-    n.slot_dynamic = unit.dynamic_dispatch;
+    n.spread_instances = unit.instances;
+    n.spread_dynamic = unit.dynamic_dispatch;
     if (!m.stage.empty()) {
       for (size_t s = 0; s < op_.stages.size(); ++s)
         if (op_.stages[s].name == m.stage) n.stage = static_cast<int>(s);
@@ -306,7 +307,7 @@ class Compiler {
       ProgramNode& node = p_.nodes[i];
       if (node.kind != MappingNodeKind::tile) continue;
       for (int t = 0; t < p_.ntensors; ++t)
-        if (!(((consumed_[i] | produced_[i]) >> t) & 1u)) node.buffer[t] = -1;
+        if (!(((consumed_[i] | produced_[i]) >> t) & 1u)) node.buffer[t] = NodeId{};
     }
   }
 
@@ -339,7 +340,7 @@ class Compiler {
       while (home >= 0 && p_.nodes[home].kind != MappingNodeKind::tile)
         home = p_.nodes[home].parent;
       for (int x = home >= 0 ? p_.nodes[home].parent : -1; x >= 0; x = p_.nodes[x].parent)
-        p_.nodes[x].buffer[t] = -1;
+        p_.nodes[x].buffer[t] = NodeId{};
     }
   }
 
@@ -352,13 +353,13 @@ class Compiler {
       }
   }
 
-  std::vector<int> path_or_throw(int from, int to, const SourceLocation& where,
-                                 const std::string& what) {
+  std::vector<EdgeId> path_or_throw(NodeId from, NodeId to, const SourceLocation& where,
+                                    const std::string& what) {
     if (from == to) return {};
     auto path = graph_.shortest_path(from, to);
     if (path.empty()) {
       std::vector<std::string> reach;
-      for (int e : graph_.out_edges(from)) reach.push_back(graph_.node(graph_.edge(e).to).name);
+      for (EdgeId e : graph_.out_edges(from)) reach.push_back(graph_.node(graph_.edge(e).to).name);
       throw InputError(where, fmt::format("no path in graph '{}' from {} to {} for {} (edges from "
                                           "{} go to: {})",
                                           graph_.name, graph_.node(from).name, graph_.node(to).name,
@@ -368,9 +369,9 @@ class Compiler {
     return path;
   }
 
-  double path_latency(const std::vector<int>& path) const {
+  double path_latency(const std::vector<EdgeId>& path) const {
     double s = 0;
-    for (int e : path) {
+    for (EdgeId e : path) {
       const ArchEdge& edge = graph_.edge(e);
       s += edge.latency_cycles / graph_.node(edge.from).clock_hz;
     }
@@ -379,7 +380,7 @@ class Compiler {
 
   // Where a tensor is when node `id` needs it: a preceding trans sibling on the way up, or the
   // nearest ancestor tile's buffer.
-  int source_memory(int id, int t) const {
+  NodeId source_memory(int id, int t) const {
     for (int x = id; x >= 0; x = p_.nodes[x].parent) {
       int parent = p_.nodes[x].parent;
       if (parent < 0) break;
@@ -390,9 +391,9 @@ class Compiler {
         if (sib.kind == MappingNodeKind::trans && sib.tensor == t) return sib.target;
       }
       const ProgramNode& pn = p_.nodes[parent];
-      if (pn.kind == MappingNodeKind::tile && pn.buffer[t] >= 0) return pn.buffer[t];
+      if (pn.kind == MappingNodeKind::tile && pn.buffer[t].valid()) return pn.buffer[t];
     }
-    return -1;
+    return NodeId{};
   }
 
   bool accumulates(int t) const {
@@ -426,7 +427,7 @@ class Compiler {
     return mask;
   }
 
-  int local_slot(ProgramNode& n, int edge) {
+  int local_edge_index_of(ProgramNode& n, EdgeId edge) {
     for (size_t i = 0; i < n.local_edges.size(); ++i)
       if (n.local_edges[i] == edge) return static_cast<int>(i);
     if (n.local_edges.size() >= static_cast<size_t>(kMaxLocalEdges))
@@ -435,7 +436,7 @@ class Compiler {
     return static_cast<int>(n.local_edges.size() - 1);
   }
 
-  Flow make_flow(ProgramNode& owner, int t, int from, int to, const std::string& what) {
+  Flow make_flow(ProgramNode& owner, int t, NodeId from, NodeId to, const std::string& what) {
     Flow f;
     f.tensor = t;
     f.from_memory = from;
@@ -452,12 +453,12 @@ class Compiler {
       const int id = static_cast<int>(i);
       if (n.kind == MappingNodeKind::tile) {
         for (int t = 0; t < p_.ntensors; ++t) {
-          if (n.buffer[t] < 0) continue;
+          if (!n.buffer[t].valid()) continue;
           if (std::find(p_.memories.begin(), p_.memories.end(), n.buffer[t]) == p_.memories.end())
             p_.memories.push_back(n.buffer[t]);
           if (n.parent < 0) continue;
-          int above = source_memory(id, t);
-          if (above < 0) {
+          NodeId above = source_memory(id, t);
+          if (!above.valid()) {
             if (op_.is_input(t))
               throw InputError(n.where,
                                fmt::format("input '{}' has no buffer above the tile at {}; "
@@ -479,23 +480,23 @@ class Compiler {
         }
         for (auto* flows : {&n.loads, &n.stores})
           for (auto& f : *flows)
-            for (int e : f.path) f.local_slots.push_back(local_slot(n, e));
+            for (EdgeId e : f.path) f.local_edge_index.push_back(local_edge_index_of(n, e));
         if (n.loads.size() > static_cast<size_t>(kMaxTensors) ||
             n.stores.size() > static_cast<size_t>(kMaxTensors))
           throw InputError(n.where, "too many tensors move into one tile");
       } else if (n.kind == MappingNodeKind::op) {
         const Stage& st = op_.stages[n.stage];
         for (int t : st.inputs) {
-          int src = source_memory(id, t);
-          if (src < 0)
+          NodeId src = source_memory(id, t);
+          if (!src.valid())
             throw InputError(n.where,
                              fmt::format("operand '{}' of the op on {} is in no buffer "
                                          "above it",
                                          op_.tensors[t].name, graph_.node(n.compute).name));
           n.operands.push_back(make_flow(n, t, src, n.compute, "operand " + op_.tensors[t].name));
         }
-        int dst = source_memory(id, st.output);
-        if (dst < 0)
+        NodeId dst = source_memory(id, st.output);
+        if (!dst.valid())
           throw InputError(n.where,
                            fmt::format("result '{}' of the op on {} has no buffer above "
                                        "it",
@@ -505,8 +506,8 @@ class Compiler {
         n.operands.push_back(std::move(out));
         widen_accumulator(id, st.output, dst);
       } else if (n.kind == MappingNodeKind::trans) {
-        int src = source_memory(id, n.tensor);
-        if (src < 0)
+        NodeId src = source_memory(id, n.tensor);
+        if (!src.valid())
           throw InputError(n.where, fmt::format("trans of '{}': the tensor is in no buffer above "
                                                 "this node",
                                                 op_.tensors[n.tensor].name));
@@ -515,22 +516,22 @@ class Compiler {
         // A trans into the memory it is already in moves it to another instance of that memory
         // (a neighbour's scratchpad) over the node's self-edge, where the graph has one.
         if (src == n.target) {
-          const int self = graph_.edge_between(src, src);
-          if (self >= 0) {
+          const EdgeId self = graph_.edge_between(src, src);
+          if (self.valid()) {
             n.transfer.path = {self};
             n.transfer.latency_s = path_latency(n.transfer.path);
           }
         }
       }
     }
-    // A scope spreads like its first child; settle slot counts bottom-up.
+    // A scope spreads like its first child; settle spread instances bottom-up.
     for (size_t i = p_.nodes.size(); i-- > 0;) {
       ProgramNode& n = p_.nodes[i];
       if (n.kind != MappingNodeKind::scope) continue;
       for (int c : n.children)
         if (p_.nodes[c].kind != MappingNodeKind::trans) {
-          n.slot_instances = p_.nodes[c].slot_instances;
-          n.slot_dynamic = p_.nodes[c].slot_dynamic;
+          n.spread_instances = p_.nodes[c].spread_instances;
+          n.spread_dynamic = p_.nodes[c].spread_dynamic;
           break;
         }
     }

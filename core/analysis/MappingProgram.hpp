@@ -22,12 +22,12 @@ using DimMask = uint32_t;
 // One tensor moving between a buffer and the buffer below it (or a compute unit).
 struct Flow {
   int tensor = -1;
-  int from_memory = -1;
-  int to_memory = -1;
-  std::vector<int> path;         // graph edge ids
-  std::vector<int> local_slots;  // index of each path edge in the owner's local edge table
-  double latency_s = 0;          // sum of the path's edge latencies
-  bool accumulate = false;       // an output whose partial sums are re-read when evicted
+  NodeId from_memory;
+  NodeId to_memory;
+  std::vector<EdgeId> path;
+  std::vector<int> local_edge_index;  // of each path edge in the owner's `local_edges`
+  double latency_s = 0;               // sum of the path's edge latencies
+  bool accumulate = false;            // an output whose partial sums are re-read when evicted
   // Dimensions a reduction below reduces this input over. A tile that holds only part of them
   // cannot finish the reduction in one pass: the input is read once for the statistics and once
   // more to apply them.
@@ -47,8 +47,8 @@ struct ProgramNode {
   DimMask used_dims = 0;  // dimensions of the stages under this node
 
   // tile
-  int memory = -1;
-  std::array<int, kMaxTensors> buffer{};  // memory holding each tensor's buffer here, -1: none
+  NodeId memory;
+  std::array<NodeId, kMaxTensors> buffer{};  // memory holding each tensor's buffer here, if any
   // Bytes held per byte of the tensor's own type: above 1 where a matmul unit keeps its partial
   // sums at a wider accumulator type (ComputeCapability::accumulator).
   std::array<double, kMaxTensors> buffer_scale{};
@@ -64,10 +64,10 @@ struct ProgramNode {
   bool pipeline_restarts = false;   // children fill and drain every iteration (MappingNode)
   std::vector<Flow> loads;          // into this tile's buffers from the nearest buffer above
   std::vector<Flow> stores;         // out of this tile's buffers to the nearest buffer above
-  std::vector<int> local_edges;     // graph edges used by loads and stores, deduplicated
+  std::vector<EdgeId> local_edges;  // graph edges used by loads and stores, deduplicated
 
   // op
-  int compute = -1;
+  NodeId compute;
   int stage = -1;
   const ComputeCapability* capability = nullptr;
   std::array<Factor, kMaxDims> op_factor{};
@@ -77,13 +77,13 @@ struct ProgramNode {
 
   // trans
   int tensor = -1;
-  int target = -1;
+  NodeId target;
   Flow transfer;
 
   // Instances that children of the parent's spatial loops are spread over.
-  int64_t slot_instances = 1;
-  bool slot_dynamic = false;  // those instances take parts as they free up (ArchNode)
-  bool padded_tails = false;  // tile: its memory's parts work on whole extents (ArchNode)
+  int64_t spread_instances = 1;
+  bool spread_dynamic = false;  // those instances take parts as they free up (ArchNode)
+  bool padded_tails = false;    // tile: its memory's parts work on whole extents (ArchNode)
 };
 
 struct MappingProgram {
@@ -98,7 +98,7 @@ struct MappingProgram {
   std::array<double, kMaxTensors> tensor_bytes{};  // whole tensor
   std::array<int, kMaxTensors> element_bytes{};
   std::vector<ProgramNode> nodes;  // preorder: a parent comes before its children; 0 is the root
-  std::vector<int> memories;       // memory nodes used by some buffer (for residency)
+  std::vector<NodeId> memories;    // memory nodes used by some buffer (for residency)
 };
 
 // Resolves a mapping for an operator on a graph. Throws InputError at the mapping's node for an

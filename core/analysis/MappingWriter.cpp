@@ -34,7 +34,7 @@ void write_node(std::ostringstream& out, const MappingProgram& p, int id, int in
       std::string buffers;
       for (int t = 0; t < p.ntensors; ++t) {
         if (n.buffer[t] == n.memory) continue;
-        if (n.buffer[t] < 0 && p.op->is_intermediate(t)) continue;  // placed by the analysis
+        if (!n.buffer[t].valid() && p.op->is_intermediate(t)) continue;  // placed by the analysis
         // A tile that never holds a tensor because no stage below uses it needs no entry.
         bool used = false;
         for (size_t k = static_cast<size_t>(id); k < p.nodes.size(); ++k) {
@@ -46,8 +46,9 @@ void write_node(std::ostringstream& out, const MappingProgram& p, int id, int in
           for (int in : st.inputs) used = used || in == t;
         }
         if (!used) continue;
-        buffers += fmt::format("{}{}: {}", buffers.empty() ? "" : ", ", p.op->tensors[t].name,
-                               n.buffer[t] < 0 ? std::string("bypass") : g.node(n.buffer[t]).name);
+        buffers +=
+            fmt::format("{}{}: {}", buffers.empty() ? "" : ", ", p.op->tensors[t].name,
+                        !n.buffer[t].valid() ? std::string("bypass") : g.node(n.buffer[t]).name);
       }
       if (!buffers.empty()) line("buffers: {" + buffers + "}");
       if (n.double_buffer) line("double_buffer: true");

@@ -41,10 +41,10 @@ std::string time_text(double s) {
 // lose the chip (each wave costs as much as a full one).
 std::string waves_text(const NodeScratch& s) {
   if (s.spread <= 1) return {};
-  const int64_t last = s.spread - (s.waves - 1) * s.slots;
-  std::string text = fmt::format(" ({} tiles on {} instances: {} wave{}", s.spread, s.slots,
-                                 s.waves, s.waves == 1 ? "" : "s");
-  if (last < s.slots)
+  const int64_t last = s.spread - (s.waves - 1) * s.child_instances;
+  std::string text = fmt::format(" ({} tiles on {} instances: {} wave{}", s.spread,
+                                 s.child_instances, s.waves, s.waves == 1 ? "" : "s");
+  if (last < s.child_instances)
     text += fmt::format(", {} {} busy", s.waves == 1 ? "only" : "the last with", last);
   return text + ")";
 }
@@ -69,7 +69,7 @@ std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
         std::string buffers;
         if (i < e.nodes.size())
           for (int k = 0; k < p.ntensors; ++k) {
-            if (n.buffer[k] < 0) continue;
+            if (!n.buffer[k].valid()) continue;
             double bytes = p.element_bytes[k];
             for (int d = 0; d < p.ndims; ++d)
               if ((p.tensor_dims[k] >> d) & 1u)
@@ -115,7 +115,7 @@ Prediction make_prediction(const MappingProgram& p, const Evaluation& e) {
   const ArchitectureGraph& g = *p.graph;
   Prediction r;
   r.op_name = p.op->name;
-  r.op_type = p.op->type;
+  r.op_type = std::string(to_string(p.op->type));
   r.shape = p.op->shape_text();
   r.mapping_name = p.mapping_name;
   r.latency_us = e.device_s * 1e6;
@@ -124,11 +124,11 @@ Prediction make_prediction(const MappingProgram& p, const Evaluation& e) {
   r.flops = p.op->total_flops();
   r.bound_by = g.launch_overhead_s > e.device_s ? "launch" : bound_text(g, e.bound);
   // Utilisation of the compute node that bounds, or else of the one running the heaviest stage.
-  int unit = e.bound.is_compute() ? e.bound.compute_node() : -1;
+  NodeId unit = e.bound.compute_node();
   double ideal_s = 0;
   for (const auto& n : p.nodes) {
     if (n.kind != MappingNodeKind::op) continue;
-    if (unit < 0) unit = n.compute;
+    if (!unit.valid()) unit = n.compute;
     const Stage& st = p.op->stages[n.stage];
     double points = 1;
     for (int d : st.dims) points *= static_cast<double>(p.op->dims[d].size);
@@ -139,7 +139,7 @@ Prediction make_prediction(const MappingProgram& p, const Evaluation& e) {
   r.utilization = e.device_s > 0 ? std::min(1.0, ideal_s / e.device_s) : 0;
   for (size_t k = 0; k < e.edge_bytes.size(); ++k) {
     if (e.edge_bytes[k] <= 0) continue;
-    const ArchEdge& edge = g.edge(static_cast<int>(k));
+    const ArchEdge& edge = g.edge(EdgeId{static_cast<int32_t>(k)});
     r.traffic.push_back({g.node(edge.from).name + "->" + g.node(edge.to).name, e.edge_bytes[k]});
   }
   for (size_t k = 0; k < p.memories.size(); ++k) {

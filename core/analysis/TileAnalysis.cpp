@@ -24,11 +24,11 @@ double footprint(const MappingProgram& p, const NodeScratch& s, int t, DimMask m
 
 // One child's share of an iteration of the tile above it: loads into its buffers, its own time,
 // and stores out of them. Lfirst/Sdrain are the unamortised first load and last store.
-struct Unit {
+struct IterationShare {
   double load = 0, compute = 0, store = 0, load_first = 0, store_drain = 0;
   // The child tile's own fill and drain. A pipelined parent pays it once, since the child's next
   // execution starts loading while the current one drains; a sequential parent pays it each time.
-  double compute_edges = 0;
+  double fill_drain = 0;
   BoundBy load_bound, compute_bound, store_bound;
   bool overlapped = true;  // loads and stores overlap compute (double buffering or streaming)
   // A streamed child: its loads and stores overlap all of its own time, fill and drain included,
@@ -38,13 +38,13 @@ struct Unit {
   bool restarts = false;
 };
 
-void add_sequential(Unit& acc, const Unit& u) {
+void add_sequential(IterationShare& acc, const IterationShare& u) {
   if (u.compute >= acc.compute) acc.compute_bound = u.compute_bound;
   if (u.load >= acc.load) acc.load_bound = u.load_bound;
   if (u.store >= acc.store) acc.store_bound = u.store_bound;
   acc.load += u.load;
   acc.compute += u.compute;
-  acc.compute_edges += u.compute_edges;
+  acc.fill_drain += u.fill_drain;
   acc.store += u.store;
   acc.load_first += u.load_first;
   acc.store_drain += u.store_drain;
@@ -53,7 +53,7 @@ void add_sequential(Unit& acc, const Unit& u) {
   acc.restarts = acc.restarts || u.restarts;
 }
 
-void add_parallel(Unit& acc, const Unit& u) {
+void add_parallel(IterationShare& acc, const IterationShare& u) {
   if (u.compute >= acc.compute) {
     acc.compute = u.compute;
     acc.compute_bound = u.compute_bound;
@@ -66,7 +66,7 @@ void add_parallel(Unit& acc, const Unit& u) {
     acc.store = u.store;
     acc.store_bound = u.store_bound;
   }
-  acc.compute_edges = std::max(acc.compute_edges, u.compute_edges);
+  acc.fill_drain = std::max(acc.fill_drain, u.fill_drain);
   acc.load_first = std::max(acc.load_first, u.load_first);
   acc.store_drain = std::max(acc.store_drain, u.store_drain);
   acc.overlapped = acc.overlapped && u.overlapped;
@@ -76,9 +76,9 @@ void add_parallel(Unit& acc, const Unit& u) {
 
 // One iteration of a loop over the unit. Overlapped: the slowest of load, work and store, plus
 // the child's fill and drain when its pipeline restarts every iteration; otherwise all in turn.
-double stage_of(const Unit& u) {
-  if (!u.overlapped) return u.load + u.compute + u.compute_edges + u.store;
-  return std::max({u.load, u.compute + (u.restarts ? u.compute_edges : 0.0), u.store});
+double iteration_time(const IterationShare& u) {
+  if (!u.overlapped) return u.load + u.compute + u.fill_drain + u.store;
+  return std::max({u.load, u.compute + (u.restarts ? u.fill_drain : 0.0), u.store});
 }
 
 class Evaluator {
@@ -218,8 +218,8 @@ class Evaluator {
         const double copies = node.double_buffer ? 2.0 : 1.0;
         const int op = direct_op(node);
         for (int t = 0; t < p_.ntensors; ++t)
-          if (node.buffer[t] >= 0)
-            usage[e_.memory_index[node.buffer[t]]] +=
+          if (node.buffer[t].valid())
+            usage[e_.memory_index[node.buffer[t].index()]] +=
                 copies * node.buffer_scale[t] *
                 (op >= 0 ? granule_footprint(s, t, op) : footprint(p_, s, t, 0));
       }
@@ -345,15 +345,15 @@ class Evaluator {
         bool dynamic = false;
         for (int c : node.children)
           if (p_.nodes[c].kind != MappingNodeKind::trans) {
-            instances = p_.nodes[c].slot_instances;
-            dynamic = p_.nodes[c].slot_dynamic;
+            instances = p_.nodes[c].spread_instances;
+            dynamic = p_.nodes[c].spread_dynamic;
             break;
           }
-        s.slots = std::max<int64_t>(1, instances / std::max<int64_t>(1, s.par));
+        s.child_instances = std::max<int64_t>(1, instances / std::max<int64_t>(1, s.par));
         s.spread = 1;
         for (int d = 0; d < p_.ndims; ++d) s.spread *= node.spatial[d].full;
-        s.waves = (s.spread + s.slots - 1) / s.slots;
-        active = std::min(s.spread, s.slots);
+        s.waves = (s.spread + s.child_instances - 1) / s.child_instances;
+        active = std::min(s.spread, s.child_instances);
         s.pooled_parts = 0;
         if (dynamic && s.spread > 1) {
           s.pooled_parts = 1;
@@ -361,7 +361,7 @@ class Evaluator {
             s.pooled_parts *= (s.tiles_above[d] - 1) * static_cast<double>(node.spatial[d].full) +
                               static_cast<double>(node.spatial[d].tail);
           // Parts of later iterations run beside this one's and share the edges with it.
-          active = std::min<int64_t>(static_cast<int64_t>(s.pooled_parts), s.slots);
+          active = std::min<int64_t>(static_cast<int64_t>(s.pooled_parts), s.child_instances);
         }
       }
       for (int c : node.children) {
@@ -397,7 +397,7 @@ class Evaluator {
 
   // Users of an edge for a flow into child c: every busy instance, unless the edge broadcasts a
   // tensor that all spatial siblings share.
-  int64_t users_for(const Flow& f, int edge, int c, int parent_tile) const {
+  int64_t users_for(const Flow& f, EdgeId edge, int c, int parent_tile) const {
     const ArchEdge& e = g_.edge(edge);
     if (e.broadcast && parent_tile >= 0 &&
         (p_.tensor_dims[f.tensor] & spread_dims(parent_tile)) == 0)
@@ -405,11 +405,11 @@ class Evaluator {
     return e_.nodes[c].par;
   }
 
-  // The edge of a flow's path with the longest latency (-1 when none has any).
-  int slowest_edge(const Flow& f) const {
-    int best = -1;
+  // The edge of a flow's path with the longest latency (invalid when none has any).
+  EdgeId slowest_edge(const Flow& f) const {
+    EdgeId best;
     double most = 0;
-    for (int e : f.path)
+    for (EdgeId e : f.path)
       if (g_.edge(e).latency_cycles > most) {
         most = g_.edge(e).latency_cycles;
         best = e;
@@ -417,25 +417,25 @@ class Evaluator {
     return best;
   }
 
-  Unit tile_unit(int parent, int c, DimMask mode) {
-    Unit u;
+  IterationShare tile_share(int parent, int c, DimMask mode) {
+    IterationShare u;
     const auto& memo = tile_time(c, mode);
     u.compute = memo.steady;
-    u.compute_edges = memo.time - memo.steady;
+    u.fill_drain = memo.time - memo.steady;
     u.compute_bound = memo.bound;
     const ProgramNode& child = p_.nodes[c];
     const NodeScratch& cs = e_.nodes[c];
     double steady[kMaxLocalEdges] = {}, first[kMaxLocalEdges] = {};
     double latency = 0;
     double step_latency = 0;  // what a double-buffered step waits for (below)
-    int latency_edge = -1;    // where the latency comes from, to name it when it alone bounds
+    EdgeId latency_edge;      // where the latency comes from, to name it when it alone bounds
     for (size_t k = 0; k < child.loads.size(); ++k) {
       const Flow& f = child.loads[k];
       const double bytes = footprint(p_, cs, f.tensor, mode);
       for (size_t j = 0; j < f.path.size(); ++j) {
         const double bw = g_.effective_bandwidth(f.path[j], users_for(f, f.path[j], c, parent));
-        steady[f.local_slots[j]] += bytes * cs.load_fraction[k] / bw;
-        if (!f.accumulate) first[f.local_slots[j]] += bytes / bw;
+        steady[f.local_edge_index[j]] += bytes * cs.load_fraction[k] / bw;
+        if (!f.accumulate) first[f.local_edge_index[j]] += bytes / bw;
       }
       if (f.latency_s > latency) {
         latency = f.latency_s;
@@ -446,9 +446,9 @@ class Evaluator {
       if (!f.accumulate && cs.load_fraction[k] > 0)
         step_latency = std::max(step_latency, f.latency_s * std::min(1.0, cs.load_fraction[k]));
     }
-    const size_t slots = child.local_edges.size();
+    const size_t local_edge_count = child.local_edges.size();
     double best_first = 0;
-    for (size_t j = 0; j < slots; ++j) {
+    for (size_t j = 0; j < local_edge_count; ++j) {
       if (steady[j] > u.load) {
         u.load = steady[j];
         u.load_bound = BoundBy::edge(child.local_edges[j]);
@@ -463,13 +463,13 @@ class Evaluator {
       const double bytes = footprint(p_, cs, f.tensor, mode);
       for (size_t j = 0; j < f.path.size(); ++j) {
         const double bw = g_.effective_bandwidth(f.path[j], cs.par);
-        steady[f.local_slots[j]] += bytes * cs.store_fraction[k] / bw;
-        first[f.local_slots[j]] += bytes * std::min(1.0, cs.store_fraction[k]) / bw;
+        steady[f.local_edge_index[j]] += bytes * cs.store_fraction[k] / bw;
+        first[f.local_edge_index[j]] += bytes * std::min(1.0, cs.store_fraction[k]) / bw;
       }
       store_latency = std::max(store_latency, f.latency_s * std::min(1.0, cs.store_fraction[k]));
     }
     double drain = 0;
-    for (size_t j = 0; j < slots; ++j) {
+    for (size_t j = 0; j < local_edge_count; ++j) {
       if (steady[j] > u.store) {
         u.store = steady[j];
         u.store_bound = BoundBy::edge(child.local_edges[j]);
@@ -484,8 +484,8 @@ class Evaluator {
       // for the first bytes to arrive, and the child's own fill and drain run under the stream.
       u.load_first = latency;
       u.store_drain = store_latency;
-      u.compute += u.compute_edges;
-      u.compute_edges = 0;
+      u.compute += u.fill_drain;
+      u.fill_drain = 0;
       u.overlapped = true;
       u.streamed = true;
     }
@@ -500,7 +500,7 @@ class Evaluator {
     if (!u.overlapped) {
       u.load += latency;
       u.store += store_latency;
-      if (u.load_bound.code == BoundBy::kNone && latency_edge >= 0)
+      if (u.load_bound.is_none() && latency_edge.valid())
         u.load_bound = BoundBy::edge(latency_edge);
     } else if (!u.streamed && !pooled && step_latency > 0) {
       // Two buffers put one load in flight ahead of the work: the next tile is asked for when
@@ -508,7 +508,7 @@ class Evaluator {
       // load's latency plus its transfer (Little's law with one tile in flight). A streamed
       // cache has many requests in flight and hides it.
       u.load += step_latency;
-      if (u.load_bound.code == BoundBy::kNone && latency_edge >= 0)
+      if (u.load_bound.is_none() && latency_edge.valid())
         u.load_bound = BoundBy::edge(latency_edge);
     }
     return u;
@@ -516,14 +516,15 @@ class Evaluator {
 
   // Loads and stores that meet in one memory with a combined port (reads and writes together)
   // share it: the larger of the two stretches until both fit through the port.
-  void apply_ports(const ProgramNode& child, const NodeScratch& cs, DimMask mode, Unit& u) const {
+  void apply_ports(const ProgramNode& child, const NodeScratch& cs, DimMask mode,
+                   IterationShare& u) const {
     struct PortUse {
-      int memory;
+      NodeId memory;
       double bytes;
     };
     PortUse ports[4];
     int used = 0;
-    auto add = [&](int memory, double bytes) {
+    auto add = [&](NodeId memory, double bytes) {
       if (g_.node(memory).port_bytes_per_s <= 0) return;
       for (int i = 0; i < used; ++i)
         if (ports[i].memory == memory) {
@@ -550,8 +551,8 @@ class Evaluator {
     longer = u.overlapped ? std::max(longer, port) : std::max(longer, port - other);
   }
 
-  Unit op_unit(int c, DimMask mode) {
-    Unit u;
+  IterationShare op_share(int c, DimMask mode) {
+    IterationShare u;
     const ProgramNode& node = p_.nodes[c];
     const NodeScratch& s = e_.nodes[c];
     const Stage& st = p_.op->stages[node.stage];
@@ -593,7 +594,7 @@ class Evaluator {
     const bool simd_fma = st.op_class == OpClass::matmul && cap.granule[0] == 1 &&
                           cap.granule[1] > 1 && cap.granule[2] == 1;
     // Operands that share an edge share its bandwidth: their times add up per edge.
-    int edge_ids[kMaxLocalEdges];
+    EdgeId edge_ids[kMaxLocalEdges];
     double edge_time[kMaxLocalEdges];
     int used = 0;
     for (size_t j = 0; j < node.operands.size(); ++j) {
@@ -605,7 +606,7 @@ class Evaluator {
           has_n = has_n || node.role[std::countr_zero(m)] == GranuleRole::n;
         if (!has_n) bytes *= static_cast<double>(cap.granule[1]);
       }
-      for (int edge : f.path) {
+      for (EdgeId edge : f.path) {
         const double t = bytes / g_.effective_bandwidth(edge, s.par);
         int k = 0;
         while (k < used && edge_ids[k] != edge) ++k;
@@ -626,8 +627,8 @@ class Evaluator {
     return u;
   }
 
-  Unit trans_unit(int c, DimMask mode) {
-    Unit u;
+  IterationShare trans_share(int c, DimMask mode) {
+    IterationShare u;
     const ProgramNode& node = p_.nodes[c];
     const ProgramNode& parent = p_.nodes[node.parent];
     int ref = node.parent;
@@ -638,7 +639,7 @@ class Evaluator {
           break;
         }
     const double bytes = footprint(p_, e_.nodes[ref], node.tensor, mode);
-    for (int edge : node.transfer.path) {
+    for (EdgeId edge : node.transfer.path) {
       const double t = bytes / g_.effective_bandwidth(edge, e_.nodes[c].par);
       if (t > u.compute) {
         u.compute = t;
@@ -649,20 +650,20 @@ class Evaluator {
     return u;
   }
 
-  Unit unit_of(int parent_tile, int c, DimMask mode) {
+  IterationShare share_of(int parent_tile, int c, DimMask mode) {
     const ProgramNode& node = p_.nodes[c];
     switch (node.kind) {
       case MappingNodeKind::tile:
-        return tile_unit(parent_tile, c, mode);
+        return tile_share(parent_tile, c, mode);
       case MappingNodeKind::op:
-        return op_unit(c, mode);
+        return op_share(c, mode);
       case MappingNodeKind::trans:
-        return trans_unit(c, mode);
+        return trans_share(c, mode);
       case MappingNodeKind::scope: {
-        Unit acc;
+        IterationShare acc;
         bool first = true;
         for (int k : node.children) {
-          Unit u = unit_of(parent_tile, k, mode);
+          IterationShare u = share_of(parent_tile, k, mode);
           if (first) {
             acc = u;
             first = false;
@@ -680,7 +681,7 @@ class Evaluator {
 
   // A pool's waves shared out over its parts: only the pool's last wave is partial.
   static double waves_per_pooled_part(const NodeScratch& s) {
-    return std::ceil(s.pooled_parts / static_cast<double>(s.slots)) / s.pooled_parts;
+    return std::ceil(s.pooled_parts / static_cast<double>(s.child_instances)) / s.pooled_parts;
   }
 
   const Evaluation::Memo& tile_time(int n, DimMask mode) {
@@ -693,7 +694,7 @@ class Evaluator {
     const ProgramNode& node = p_.nodes[n];
 
     double total = 0, load_sum = 0, compute_sum = 0, store_sum = 0, iterations = 0;
-    Unit last;
+    IterationShare last;
     DimMask sub = mode;
     while (true) {
       double count = 1;
@@ -717,12 +718,12 @@ class Evaluator {
         // Lockstep: this iteration's parts in whole waves. Dynamic dispatch: instances pick up
         // parts of the next iterations as they free up, so only the pool's last wave is partial
         // and each iteration takes its share of the pool's waves.
-        double waves = static_cast<double>((spread + s.slots - 1) / s.slots);
+        double waves = static_cast<double>((spread + s.child_instances - 1) / s.child_instances);
         if (s.pooled_parts > 0) waves = static_cast<double>(spread) * waves_per_pooled_part(s);
-        Unit u;
+        IterationShare u;
         bool first = true;
         for (int c : node.children) {
-          Unit cu = unit_of(n, c, child_mode);
+          IterationShare cu = share_of(n, c, child_mode);
           if (first) {
             u = cu;
             first = false;
@@ -731,10 +732,10 @@ class Evaluator {
           }
         }
         const double it = count * waves;
-        const double stage = stage_of(u);
-        total += it * stage;
+        const double step = iteration_time(u);
+        total += it * step;
         load_sum += it * u.load;
-        compute_sum += it * (u.compute + (u.overlapped && u.restarts ? u.compute_edges : 0.0));
+        compute_sum += it * (u.compute + (u.overlapped && u.restarts ? u.fill_drain : 0.0));
         store_sum += it * u.store;
         iterations += it;
         if (sub == mode) last = u;
@@ -743,14 +744,14 @@ class Evaluator {
       sub = (sub - 1) & mode;
     }
     // Fill and drain: the first load and the last store are not hidden behind anything.
-    double edges;
+    double fill_drain;
     if (last.streamed)
-      edges = last.load_first + last.store_drain;
+      fill_drain = last.load_first + last.store_drain;
     else if (last.overlapped)
-      edges =
-          last.load_first + last.compute + last.compute_edges + last.store_drain - stage_of(last);
+      fill_drain = last.load_first + last.compute + last.fill_drain + last.store_drain -
+                   iteration_time(last);
     else
-      edges = (last.load_first - last.load) + (last.store_drain - last.store);
+      fill_drain = (last.load_first - last.load) + (last.store_drain - last.store);
     if (s.pooled_parts > 0) {
       // Each part fills and drains its own pipeline, all those of a wave at once: this call's
       // parts take their share of the pool's waves of fill and drain, as of its steady steps.
@@ -758,10 +759,10 @@ class Evaluator {
       for (int d = 0; d < p_.ndims; ++d)
         parts *=
             static_cast<double>(((mode >> d) & 1u) ? node.spatial[d].tail : node.spatial[d].full);
-      edges *= parts * waves_per_pooled_part(s);
+      fill_drain *= parts * waves_per_pooled_part(s);
     }
     memo.steady = total;
-    memo.time = total + std::max(0.0, edges);
+    memo.time = total + std::max(0.0, fill_drain);
     memo.iterations = iterations;
     memo.load = iterations > 0 ? load_sum / iterations : 0;
     memo.compute = iterations > 0 ? compute_sum / iterations : 0;
@@ -786,19 +787,20 @@ class Evaluator {
   // through a memory's combined port, take at least their bandwidth: a floor for flows the tree
   // times at different levels (loads at one level and stores at another through one HBM port).
   void shared_floor() {
-    auto raise_to = [&](double t, int edge) {
+    auto raise_to = [&](double t, EdgeId edge) {
       if (t > e_.device_s) {
         e_.device_s = t;
         e_.bound = BoundBy::edge(edge);
       }
     };
-    for (int k : e_.shared_edges) raise_to(e_.edge_bytes[k] / g_.edge(k).bandwidth_bytes_per_s, k);
+    for (EdgeId k : e_.shared_edges)
+      raise_to(e_.edge_bytes[k.index()] / g_.edge(k).bandwidth_bytes_per_s, k);
     for (const Evaluation::Port& port : e_.ports) {
       double bytes = 0, most = -1;
-      int busiest = port.edges.front();
-      for (int k : port.edges) {
-        bytes += e_.edge_bytes[k];
-        if (e_.edge_bytes[k] > most) most = e_.edge_bytes[k], busiest = k;
+      EdgeId busiest = port.edges.front();
+      for (EdgeId k : port.edges) {
+        bytes += e_.edge_bytes[k.index()];
+        if (e_.edge_bytes[k.index()] > most) most = e_.edge_bytes[k.index()], busiest = k;
       }
       raise_to(bytes / port.bytes_per_s, busiest);
     }
@@ -821,12 +823,12 @@ class Evaluator {
         const DimMask spread = spread_dims(parent);
         auto add = [&](const Flow& f, double fraction) {
           double bytes = volume(f.tensor, s) * fraction;
-          for (int edge : f.path) {
+          for (EdgeId edge : f.path) {
             double b = bytes;
             if (g_.edge(edge).broadcast && parent >= 0)
               for (DimMask m = spread & ~p_.tensor_dims[f.tensor]; m; m &= m - 1)
                 b /= static_cast<double>(p_.nodes[parent].spatial[std::countr_zero(m)].full);
-            e_.edge_bytes[edge] += b;
+            e_.edge_bytes[edge.index()] += b;
           }
         };
         for (size_t k = 0; k < node.loads.size(); ++k) add(node.loads[k], s.load_fraction[k]);
@@ -835,11 +837,11 @@ class Evaluator {
         for (size_t j = 0; j < node.operands.size(); ++j) {
           const Flow& f = node.operands[j];
           const double bytes = volume(f.tensor, s) * s.load_fraction[j];
-          for (int edge : f.path) e_.edge_bytes[edge] += bytes;
+          for (EdgeId edge : f.path) e_.edge_bytes[edge.index()] += bytes;
         }
       } else if (node.kind == MappingNodeKind::trans) {
         const double bytes = volume(node.tensor, s);
-        for (int edge : node.transfer.path) e_.edge_bytes[edge] += bytes;
+        for (EdgeId edge : node.transfer.path) e_.edge_bytes[edge.index()] += bytes;
       }
     }
   }
@@ -863,19 +865,19 @@ void prepare(const MappingProgram& program, Evaluation& eval) {
   eval.memory_usage_scratch.assign(program.memories.size() * n, 0.0);
   eval.memory_index.assign(program.graph->nodes.size(), -1);
   for (size_t k = 0; k < program.memories.size(); ++k)
-    eval.memory_index[program.memories[k]] = static_cast<int>(k);
+    eval.memory_index[program.memories[k].index()] = static_cast<int>(k);
   const ArchitectureGraph& g = *program.graph;
   eval.shared_edges.clear();
-  for (size_t k = 0; k < g.edges.size(); ++k)
-    if (g.edges[k].sharing == EdgeSharing::shared) eval.shared_edges.push_back(static_cast<int>(k));
+  for (EdgeId k : g.edge_ids())
+    if (g.edge(k).sharing == EdgeSharing::shared) eval.shared_edges.push_back(k);
   eval.ports.clear();
-  for (size_t m = 0; m < g.nodes.size(); ++m) {
-    if (g.nodes[m].port_bytes_per_s <= 0) continue;
+  for (NodeId m : g.node_ids()) {
+    const ArchNode& memory = g.node(m);
+    if (memory.port_bytes_per_s <= 0) continue;
     Evaluation::Port port;
-    port.bytes_per_s = g.nodes[m].port_bytes_per_s * static_cast<double>(g.nodes[m].instances);
-    for (size_t k = 0; k < g.edges.size(); ++k)
-      if (g.edges[k].from == static_cast<int>(m) || g.edges[k].to == static_cast<int>(m))
-        port.edges.push_back(static_cast<int>(k));
+    port.bytes_per_s = memory.port_bytes_per_s * static_cast<double>(memory.instances);
+    for (EdgeId k : g.edge_ids())
+      if (g.edge(k).from == m || g.edge(k).to == m) port.edges.push_back(k);
     if (!port.edges.empty()) eval.ports.push_back(std::move(port));
   }
 }

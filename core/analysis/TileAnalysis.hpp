@@ -13,16 +13,26 @@ namespace ts {
 
 enum class EvaluationFailure { none, coverage, scope_mismatch, overflow };
 
-// What bounds a node: an edge (>= 0: edge id) or a compute node (encoded, see helpers).
+// What bounds a node's time: an edge (its bandwidth or latency), a compute node, or nothing yet.
+// A kind beside a typed id, copied by value on the hot path: no packing, no allocation.
 struct BoundBy {
-  int code = kNone;
-  static constexpr int kNone = std::numeric_limits<int>::min();
-  static BoundBy edge(int id) { return {id}; }
-  static BoundBy compute(int node) { return {-1 - node}; }
-  bool is_edge() const { return code >= 0; }
-  bool is_compute() const { return code != kNone && code < 0; }
-  int edge_id() const { return code; }
-  int compute_node() const { return -1 - code; }
+  enum class Kind : uint8_t { none, edge, compute };
+
+  static BoundBy edge(EdgeId id) { return BoundBy(Kind::edge, id.value); }
+  static BoundBy compute(NodeId node) { return BoundBy(Kind::compute, node.value); }
+  Kind kind() const { return kind_; }
+  bool is_none() const { return kind_ == Kind::none; }
+  bool is_edge() const { return kind_ == Kind::edge; }
+  bool is_compute() const { return kind_ == Kind::compute; }
+  EdgeId edge_id() const { return is_edge() ? EdgeId{id_} : EdgeId{}; }
+  NodeId compute_node() const { return is_compute() ? NodeId{id_} : NodeId{}; }
+
+  BoundBy() = default;
+
+ private:
+  BoundBy(Kind kind, int32_t id) : kind_(kind), id_(id) {}
+  Kind kind_ = Kind::none;
+  int32_t id_ = -1;  // an EdgeId's or a NodeId's value, as kind_ says
 };
 
 struct NodeScratch {
@@ -31,8 +41,8 @@ struct NodeScratch {
   std::array<double, kMaxDims> tiles_above{};  // distinct tiles of this level along each dim
   DimMask tail_dims = 0;                       // dims whose tail extent differs
   int64_t par = 1;                             // instances of this level busy at once, chip-wide
-  int64_t slots = 1;   // child instances available per instance of this level
-  int64_t spread = 1;  // spatial children per iteration (full case)
+  int64_t child_instances = 1;  // child instances available per instance of this level
+  int64_t spread = 1;           // spatial children per iteration (full case)
   int64_t waves = 1;
   // Under dynamic dispatch: the spatial parts of all iterations above (0 under lockstep).
   double pooled_parts = 0;
@@ -54,14 +64,14 @@ struct Evaluation {
   EvaluationFailure failure = EvaluationFailure::none;
   int failure_node = -1;
   int failure_dim = -1;
-  int failure_memory = -1;  // graph node id
+  NodeId failure_memory;
   double failure_bytes = 0;
 
   double device_s = std::numeric_limits<double>::infinity();
   BoundBy bound;
   std::vector<NodeScratch> nodes;
   std::vector<NodeReport> reports;
-  std::vector<double> edge_bytes;    // per graph edge, whole operator
+  std::vector<double> edge_bytes;    // per graph edge (EdgeId::index()), whole operator
   std::vector<double> memory_usage;  // per program memory, bytes per instance
   bool valid() const { return failure == EvaluationFailure::none; }
 
@@ -76,12 +86,12 @@ struct Evaluation {
   uint32_t stamp = 0;
   int mode_stride = 1;
   std::vector<double> memory_usage_scratch;  // per (node, program memory)
-  std::vector<int> memory_index;             // graph node -> program memory, -1
+  std::vector<int> memory_index;             // graph node (NodeId::index()) -> program memory, -1
   // The floors' resources, listed once: shared edges, then each combined port's edges.
-  std::vector<int> shared_edges;
+  std::vector<EdgeId> shared_edges;
   struct Port {
-    double bytes_per_s = 0;  // all instances together
-    std::vector<int> edges;  // into and out of the memory
+    double bytes_per_s = 0;     // all instances together
+    std::vector<EdgeId> edges;  // into and out of the memory
   };
   std::vector<Port> ports;
 };

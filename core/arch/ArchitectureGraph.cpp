@@ -21,33 +21,45 @@ void ArchitectureGraph::finalize() {
   out_.assign(nodes.size(), {});
   for (size_t e = 0; e < edges.size(); ++e) {
     const ArchEdge& edge = edges[e];
-    auto valid = [&](int id) { return id >= 0 && static_cast<size_t>(id) < nodes.size(); };
+    auto valid = [&](NodeId id) { return id.valid() && id.index() < nodes.size(); };
     // A graph built in code skips the loader's checks; fail here rather than index out of range.
     if (!valid(edge.from) || !valid(edge.to))
       throw std::invalid_argument("edge " + std::to_string(e) +
                                   " names a node that does not exist");
-    out_[static_cast<size_t>(edge.from)].push_back(static_cast<int>(e));
+    out_[edge.from.index()].push_back(EdgeId{static_cast<int32_t>(e)});
   }
 }
 
-std::optional<int> ArchitectureGraph::find_node(std::string_view node_name) const {
+std::optional<NodeId> ArchitectureGraph::find_node(std::string_view node_name) const {
   for (size_t i = 0; i < nodes.size(); ++i)
-    if (nodes[i].name == node_name) return static_cast<int>(i);
+    if (nodes[i].name == node_name) return NodeId{static_cast<int32_t>(i)};
   return std::nullopt;
 }
 
-int ArchitectureGraph::edge_between(int from, int to) const {
-  for (int e : out_edges(from))
-    if (edges[static_cast<size_t>(e)].to == to) return e;
-  return -1;
+std::vector<NodeId> ArchitectureGraph::node_ids() const {
+  std::vector<NodeId> ids(nodes.size());
+  for (size_t i = 0; i < ids.size(); ++i) ids[i] = NodeId{static_cast<int32_t>(i)};
+  return ids;
 }
 
-double ArchitectureGraph::fan_out(int edge_id) const {
+std::vector<EdgeId> ArchitectureGraph::edge_ids() const {
+  std::vector<EdgeId> ids(edges.size());
+  for (size_t i = 0; i < ids.size(); ++i) ids[i] = EdgeId{static_cast<int32_t>(i)};
+  return ids;
+}
+
+EdgeId ArchitectureGraph::edge_between(NodeId from, NodeId to) const {
+  for (EdgeId e : out_edges(from))
+    if (edge(e).to == to) return e;
+  return EdgeId{};
+}
+
+double ArchitectureGraph::fan_out(EdgeId edge_id) const {
   const ArchEdge& e = edge(edge_id);
   return static_cast<double>(node(e.to).instances) / static_cast<double>(node(e.from).instances);
 }
 
-double ArchitectureGraph::effective_bandwidth(int edge_id, int64_t users) const {
+double ArchitectureGraph::effective_bandwidth(EdgeId edge_id, int64_t users) const {
   const ArchEdge& e = edge(edge_id);
   double k = static_cast<double>(std::max<int64_t>(users, 1));
   double bw =
@@ -61,11 +73,11 @@ double ArchitectureGraph::effective_bandwidth(int edge_id, int64_t users) const 
   return bw;
 }
 
-std::vector<int> ArchitectureGraph::compute_nodes_for(OpClass cls) const {
-  std::vector<int> ids;
+std::vector<NodeId> ArchitectureGraph::compute_nodes_for(OpClass cls) const {
+  std::vector<NodeId> ids;
   for (size_t i = 0; i < nodes.size(); ++i)
     if (nodes[i].kind == NodeKind::compute && nodes[i].capability(cls))
-      ids.push_back(static_cast<int>(i));
+      ids.push_back(NodeId{static_cast<int32_t>(i)});
   return ids;
 }
 

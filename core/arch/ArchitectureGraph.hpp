@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "arch/GraphIds.hpp"
 #include "common/DataType.hpp"
 #include "common/InputError.hpp"
 
@@ -67,8 +68,8 @@ enum class EdgeSharing {
 };
 
 struct ArchEdge {
-  int from = -1;
-  int to = -1;
+  NodeId from;
+  NodeId to;
   double bandwidth_bytes_per_s = 0;  // per instance, or of the pool when shared
   double latency_cycles = 0;         // in the clock of the source node
   EdgeSharing sharing = EdgeSharing::per_instance;
@@ -91,35 +92,38 @@ class ArchitectureGraph {
   // Call after nodes and edges are filled; builds the adjacency used by the queries.
   void finalize();
 
-  std::optional<int> find_node(std::string_view node_name) const;
+  std::optional<NodeId> find_node(std::string_view node_name) const;
   // Unchecked: ids come from the graph itself; the hot path of the analysis calls these.
-  const ArchNode& node(int id) const { return nodes[static_cast<size_t>(id)]; }
-  const ArchEdge& edge(int id) const { return edges[static_cast<size_t>(id)]; }
-  const std::vector<int>& out_edges(int node_id) const {
-    return out_.at(static_cast<size_t>(node_id));
-  }
+  const ArchNode& node(NodeId id) const { return nodes[id.index()]; }
+  const ArchEdge& edge(EdgeId id) const { return edges[id.index()]; }
+  const std::vector<EdgeId>& out_edges(NodeId node_id) const { return out_.at(node_id.index()); }
+  // Every id of the graph, in order, for loops over all nodes or edges.
+  std::vector<NodeId> node_ids() const;
+  std::vector<EdgeId> edge_ids() const;
 
-  // The direct edge from a to b, or -1.
-  int edge_between(int from, int to) const;
-  // The path from a to b with the fewest hops (edge ids), empty when none or when a == b.
-  std::vector<int> shortest_path(int from, int to) const;
-  bool has_path(int from, int to) const { return from == to || !shortest_path(from, to).empty(); }
+  // The direct edge from a to b, or an invalid id.
+  EdgeId edge_between(NodeId from, NodeId to) const;
+  // The path from a to b with the fewest hops, empty when none or when a == b.
+  std::vector<EdgeId> shortest_path(NodeId from, NodeId to) const;
+  bool has_path(NodeId from, NodeId to) const {
+    return from == to || !shortest_path(from, to).empty();
+  }
   // Every simple path from a to b, at most max_paths of them, shortest first.
-  std::vector<std::vector<int>> paths(int from, int to, size_t max_paths = 16) const;
+  std::vector<std::vector<EdgeId>> paths(NodeId from, NodeId to, size_t max_paths = 16) const;
 
   // Destination instances per source instance (instance counts on the two ends).
-  double fan_out(int edge_id) const;
+  double fan_out(EdgeId edge_id) const;
   // Bandwidth one user sees when `users` instances move data over the edge at once,
   // including the source memory's read port and the target's write port.
-  double effective_bandwidth(int edge_id, int64_t users) const;
+  double effective_bandwidth(EdgeId edge_id, int64_t users) const;
   // Compute nodes able to run a class (optionally at a data type).
-  std::vector<int> compute_nodes_for(OpClass cls) const;
+  std::vector<NodeId> compute_nodes_for(OpClass cls) const;
 
   // A stable hash of everything that affects a prediction (not names of the file).
   uint64_t content_hash() const;
 
  private:
-  std::vector<std::vector<int>> out_;
+  std::vector<std::vector<EdgeId>> out_;
 };
 
 }  // namespace ts

@@ -37,8 +37,8 @@ uint64_t ArchitectureGraph::content_hash() const {
   }
   h.add_u64(edges.size());
   for (const ArchEdge& e : edges) {
-    h.add_i64(e.from);
-    h.add_i64(e.to);
+    h.add_i64(e.from.value);
+    h.add_i64(e.to.value);
     h.add_double(e.bandwidth_bytes_per_s);
     h.add_double(e.latency_cycles);
     h.add_i64(static_cast<int64_t>(e.sharing));

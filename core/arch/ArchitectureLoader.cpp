@@ -61,7 +61,7 @@ class ArchitectureReader {
   void read_compute(ArchNode& node, const YAML::Node& n);
   ComputeCapability read_operation(const ArchNode& node, const YAML::Node& n);
   void read_edge(const YAML::Node& e);
-  int node_id(const YAML::Node& name);
+  NodeId node_id(const YAML::Node& name);
   void read_templates(const YAML::Node& t);
 
   const YamlSource& src_;
@@ -226,7 +226,7 @@ ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const
   return c;
 }
 
-int ArchitectureReader::node_id(const YAML::Node& name) {
+NodeId ArchitectureReader::node_id(const YAML::Node& name) {
   std::string text = src_.text(name, "node");
   if (auto id = g_.find_node(text)) return *id;
   std::vector<std::string> known;

@@ -159,8 +159,8 @@ ParameterPath parse_parameter_path(std::string_view text, const ArchitectureGrap
     case PathText::Subject::edge: {
       const auto from = g.find_node(split->from);
       const auto to = g.find_node(split->to);
-      path.edge = from && to ? g.edge_between(*from, *to) : -1;
-      if (path.edge < 0)
+      path.edge = from && to ? g.edge_between(*from, *to) : EdgeId{};
+      if (!path.edge.valid())
         fail(input, fmt::format("'{}': graph '{}' has no edge {}->{}; its edges: {}", text, g.name,
                                 split->from, split->to, join_names(edge_names(g))));
       const auto field = field_of(*split);
@@ -203,12 +203,12 @@ ParameterPath parse_parameter_path(std::string_view text, const ArchitectureGrap
   return path;
 }
 
-std::string edge_parameter_path(const ArchitectureGraph& g, int edge, std::string_view field) {
+std::string edge_parameter_path(const ArchitectureGraph& g, EdgeId edge, std::string_view field) {
   const ArchEdge& e = g.edge(edge);
   return fmt::format("edge:{}->{}.{}", g.node(e.from).name, g.node(e.to).name, field);
 }
 
-std::string node_parameter_path(const ArchitectureGraph& g, int node, std::string_view field) {
+std::string node_parameter_path(const ArchitectureGraph& g, NodeId node, std::string_view field) {
   return fmt::format("node:{}.{}", g.node(node).name, field);
 }
 
@@ -247,8 +247,8 @@ double parameter_value(const ArchitectureGraph& g, const ParameterPath& path) {
 }
 
 void set_parameter_value(ArchitectureGraph& g, const ParameterPath& path, double value) {
-  ArchNode* node = path.node >= 0 ? &g.nodes[static_cast<size_t>(path.node)] : nullptr;
-  ArchEdge* edge = path.edge >= 0 ? &g.edges[static_cast<size_t>(path.edge)] : nullptr;
+  ArchNode* node = path.node.valid() ? &g.nodes[path.node.index()] : nullptr;
+  ArchEdge* edge = path.edge.valid() ? &g.edges[path.edge.index()] : nullptr;
   switch (path.field) {
     case ParameterField::launch_overhead:
       g.launch_overhead_s = value;

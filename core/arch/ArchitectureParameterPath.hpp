@@ -48,8 +48,8 @@ enum class ParameterField {
 struct ParameterPath {
   std::string text;  // as written
   ParameterField field = ParameterField::launch_overhead;
-  int node = -1;  // node fields
-  int edge = -1;  // edge fields
+  NodeId node;  // node fields
+  EdgeId edge;  // edge fields
   // node:NAME.efficiency only: ops_per_cycle of each of the node's capabilities at resolution.
   std::vector<double> baseline_ops_per_cycle;
 };
@@ -60,8 +60,10 @@ ParameterPath parse_parameter_path(std::string_view text, const ArchitectureGrap
                                    const std::string& input);
 
 // The text of a path: "edge:HBM->L2.bandwidth" for field "bandwidth" of the edge HBM->L2.
-std::string edge_parameter_path(const ArchitectureGraph& graph, int edge, std::string_view field);
-std::string node_parameter_path(const ArchitectureGraph& graph, int node, std::string_view field);
+std::string edge_parameter_path(const ArchitectureGraph& graph, EdgeId edge,
+                                std::string_view field);
+std::string node_parameter_path(const ArchitectureGraph& graph, NodeId node,
+                                std::string_view field);
 
 // The value in SI base units (the unit of parameter_unit).
 double parameter_value(const ArchitectureGraph& graph, const ParameterPath& path);

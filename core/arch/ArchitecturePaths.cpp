@@ -11,18 +11,19 @@ namespace {
 constexpr int unreachable = std::numeric_limits<int>::max();
 
 // Hops from every node to `to`, following edges forwards (a BFS over the reversed edges).
-std::vector<int> hops_to(const ArchitectureGraph& g, int to) {
-  std::vector<std::vector<int>> in(g.nodes.size());
-  for (const ArchEdge& e : g.edges) in[static_cast<size_t>(e.to)].push_back(e.from);
+// Indexed by NodeId::index().
+std::vector<int> hops_to(const ArchitectureGraph& g, NodeId to) {
+  std::vector<std::vector<NodeId>> in(g.nodes.size());
+  for (const ArchEdge& e : g.edges) in[e.to.index()].push_back(e.from);
   std::vector<int> dist(g.nodes.size(), unreachable);
-  std::deque<int> queue{to};
-  dist[static_cast<size_t>(to)] = 0;
+  std::deque<NodeId> queue{to};
+  dist[to.index()] = 0;
   while (!queue.empty()) {
-    int v = queue.front();
+    NodeId v = queue.front();
     queue.pop_front();
-    for (int u : in[static_cast<size_t>(v)])
-      if (dist[static_cast<size_t>(u)] == unreachable) {
-        dist[static_cast<size_t>(u)] = dist[static_cast<size_t>(v)] + 1;
+    for (NodeId u : in[v.index()])
+      if (dist[u.index()] == unreachable) {
+        dist[u.index()] = dist[v.index()] + 1;
         queue.push_back(u);
       }
   }
@@ -33,50 +34,49 @@ std::vector<int> hops_to(const ArchitectureGraph& g, int to) {
 // prune every branch that cannot arrive in time, so the search stays small on real chips.
 struct PathSearch {
   const ArchitectureGraph& g;
-  int to;
+  NodeId to;
   const std::vector<int>& dist;
   size_t max_paths;
-  std::vector<std::vector<int>>& found;
-  std::vector<int> path;
+  std::vector<std::vector<EdgeId>>& found;
+  std::vector<EdgeId> path;
   std::vector<bool> visited;
 
-  void extend(int at, int left) {
+  void extend(NodeId at, int left) {
     if (found.size() >= max_paths) return;
     if (left == 0) {
       if (at == to) found.push_back(path);
       return;
     }
-    for (int e : g.out_edges(at)) {
-      int next = g.edge(e).to;
-      if (visited[static_cast<size_t>(next)] || dist[static_cast<size_t>(next)] > left - 1)
-        continue;
+    for (EdgeId e : g.out_edges(at)) {
+      NodeId next = g.edge(e).to;
+      if (visited[next.index()] || dist[next.index()] > left - 1) continue;
       if (next == to && left != 1) continue;  // a simple path ends where it reaches `to`
-      visited[static_cast<size_t>(next)] = true;
+      visited[next.index()] = true;
       path.push_back(e);
       extend(next, left - 1);
       path.pop_back();
-      visited[static_cast<size_t>(next)] = false;
+      visited[next.index()] = false;
     }
   }
 };
 
 }  // namespace
 
-std::vector<int> ArchitectureGraph::shortest_path(int from, int to) const {
+std::vector<EdgeId> ArchitectureGraph::shortest_path(NodeId from, NodeId to) const {
   if (from == to) return {};
-  std::vector<int> via(nodes.size(), -1);  // edge that first reached each node
-  std::deque<int> queue{from};
+  std::vector<EdgeId> via(nodes.size());  // edge that first reached each node
+  std::deque<NodeId> queue{from};
   while (!queue.empty()) {
-    int v = queue.front();
+    NodeId v = queue.front();
     queue.pop_front();
-    for (int e : out_edges(v)) {
-      int next = edge(e).to;
-      if (next == from || via[static_cast<size_t>(next)] >= 0) continue;
-      via[static_cast<size_t>(next)] = e;
+    for (EdgeId e : out_edges(v)) {
+      NodeId next = edge(e).to;
+      if (next == from || via[next.index()].valid()) continue;
+      via[next.index()] = e;
       if (next == to) {
-        std::vector<int> path;
-        for (int at = to; at != from; at = edge(via[static_cast<size_t>(at)]).from)
-          path.insert(path.begin(), via[static_cast<size_t>(at)]);
+        std::vector<EdgeId> path;
+        for (NodeId at = to; at != from; at = edge(via[at.index()]).from)
+          path.insert(path.begin(), via[at.index()]);
         return path;
       }
       queue.push_back(next);
@@ -85,15 +85,16 @@ std::vector<int> ArchitectureGraph::shortest_path(int from, int to) const {
   return {};
 }
 
-std::vector<std::vector<int>> ArchitectureGraph::paths(int from, int to, size_t max_paths) const {
-  std::vector<std::vector<int>> found;
+std::vector<std::vector<EdgeId>> ArchitectureGraph::paths(NodeId from, NodeId to,
+                                                          size_t max_paths) const {
+  std::vector<std::vector<EdgeId>> found;
   if (from == to || max_paths == 0) return found;
   std::vector<int> dist = hops_to(*this, to);
-  if (dist[static_cast<size_t>(from)] == unreachable) return found;
+  if (dist[from.index()] == unreachable) return found;
   PathSearch search{*this, to, dist, max_paths, found, {}, std::vector<bool>(nodes.size())};
-  search.visited[static_cast<size_t>(from)] = true;
+  search.visited[from.index()] = true;
   // Deepening one hop at a time yields the shortest paths first.
-  for (int hops = dist[static_cast<size_t>(from)];
+  for (int hops = dist[from.index()];
        hops < static_cast<int>(nodes.size()) && found.size() < max_paths; ++hops)
     search.extend(from, hops);
   return found;

@@ -68,8 +68,8 @@ std::optional<double> parse_bytes(std::string_view text) {
 }
 
 std::optional<Bandwidth> parse_bandwidth(std::string_view text) {
-  if (auto v = with_unit(text, "B/cycle")) return Bandwidth{*v, Bandwidth::Unit::bytes_per_cycle};
-  if (auto v = with_unit(text, "B/s")) return Bandwidth{*v, Bandwidth::Unit::bytes_per_second};
+  if (auto v = with_unit(text, "B/cycle")) return Bandwidth{*v, Bandwidth::Per::cycle};
+  if (auto v = with_unit(text, "B/s")) return Bandwidth{*v, Bandwidth::Per::second};
   return std::nullopt;
 }
 

@@ -8,12 +8,14 @@ namespace ts {
 
 std::optional<double> parse_bytes(std::string_view text);
 
+// Bytes per second or per cycle of a clock: a figure per cycle is resolved once the clock of
+// the node it is measured in is known.
 struct Bandwidth {
-  enum class Unit { bytes_per_second, bytes_per_cycle };
-  double value = 0;
-  Unit unit = Unit::bytes_per_second;
+  enum class Per { second, cycle };
+  double value = 0;  // bytes
+  Per per = Per::second;
   double bytes_per_second(double clock_hz) const {
-    return unit == Unit::bytes_per_cycle ? value * clock_hz : value;
+    return per == Per::cycle ? value * clock_hz : value;
   }
 };
 std::optional<Bandwidth> parse_bandwidth(std::string_view text);

@@ -58,20 +58,20 @@ GpuCalibration calibrate_gpu_graph(const RunnerResults& results, ArchitectureGra
     }
     if (sm_count > 0) {
       for (const char* n : {"SMEM", "RF", "TensorCore", "CUDACores"})
-        if (auto id = g.find_node(n)) g.nodes[*id].instances = sm_count;
+        if (auto id = g.find_node(n)) g.nodes[id->index()].instances = sm_count;
       note(fmt::format("{} SMs (instances of SMEM, RF, TensorCore, CUDACores)", sm_count));
     }
     if (auto id = g.find_node("HBM"); id && p.value("memory_bytes", int64_t{0}) > 0) {
-      g.nodes[*id].capacity_bytes = static_cast<double>(p["memory_bytes"].get<int64_t>());
+      g.nodes[id->index()].capacity_bytes = static_cast<double>(p["memory_bytes"].get<int64_t>());
       note(fmt::format("HBM capacity {} B (device property)", p["memory_bytes"].get<int64_t>()));
     }
     if (auto id = g.find_node("L2"); id && p.value("l2_bytes", int64_t{0}) > 0) {
-      g.nodes[*id].capacity_bytes = static_cast<double>(p["l2_bytes"].get<int64_t>());
+      g.nodes[id->index()].capacity_bytes = static_cast<double>(p["l2_bytes"].get<int64_t>());
       note(fmt::format("L2 capacity {} B (device property)", p["l2_bytes"].get<int64_t>()));
     }
   }
   if (sm_count == 0)
-    if (auto id = g.find_node("SMEM")) sm_count = static_cast<int>(g.nodes[*id].instances);
+    if (auto id = g.find_node("SMEM")) sm_count = static_cast<int>(g.nodes[id->index()].instances);
   if (clock_hz == 0) clock_hz = g.clock_hz;
 
   if (const auto* c = find_figure(results, "hbm_copy_bandwidth")) {
@@ -120,7 +120,7 @@ GpuCalibration calibrate_gpu_graph(const RunnerResults& results, ArchitectureGra
     expect_unit(results, *c, "FLOP/s");
     // matmul capabilities count multiply-accumulates: FLOP/s / 2 per SM per cycle
     const double macs = c->value / 2 / std::max(sm_count, 1) / clock_hz;
-    for (ComputeCapability& cap : g.nodes[*id].capabilities)
+    for (ComputeCapability& cap : g.nodes[id->index()].capabilities)
       if (std::string(to_string(cap.dtype)) == dtype) cap.ops_per_cycle = macs;
     note(fmt::format("tensor-core {} {:.4g} TFLOP/s = {:.0f} MACs per cycle per SM ({})", dtype,
                      c->value * 1e-12, macs, c->method));

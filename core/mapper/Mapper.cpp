@@ -17,31 +17,33 @@
 namespace ts {
 namespace {
 
-enum class SlotKind { temporal, spatial, op };
+enum class FactorKind { temporal, spatial, op };
 
-struct Slot {
+// Where one factor of a dimension sits on the primary path: a tile's temporal or spatial loop,
+// or an op's block. A dimension's chain of sites multiplies out to its size.
+struct FactorSite {
   int node = -1;
-  SlotKind kind = SlotKind::temporal;
+  FactorKind kind = FactorKind::temporal;
 };
 
 struct DimChain {
   int dim = -1;
-  std::vector<Slot> slots;  // root to leaf along the primary path
-  int absorb = -1;          // the slot that takes whatever the inner slots leave
-  // Per slot: the variable that chooses it (-1: none) and otherwise its full count. A point is
+  std::vector<FactorSite> sites;  // root to leaf along the primary path
+  int absorb = -1;                // the site that takes whatever the inner sites leave
+  // Per site: the variable that chooses it (-1: none) and otherwise its full count. A point is
   // built from these alone, never from a previous point's program, so that scores do not
   // depend on which thread evaluated what before.
-  std::vector<int> slot_var;
+  std::vector<int> site_var;
   std::vector<int64_t> base_full;
 };
 
 struct Variable {
-  // A factor choice (dim chain slot), a loop order choice (node), or whether a node's buffers
+  // A factor choice (dim chain site), a loop order choice (node), or whether a node's buffers
   // are doubled (node; values 0 and 1).
   bool is_order = false;
   bool is_buffering = false;
   int chain = -1;
-  int slot = -1;
+  int site = -1;
   int node = -1;
   std::vector<int64_t> values;
   std::vector<std::array<uint8_t, kMaxDims>> orders;
@@ -49,27 +51,27 @@ struct Variable {
 };
 
 template <typename Program>
-auto& slot_factor(Program& p, const Slot& s, int d) {
+auto& factor_at(Program& p, const FactorSite& s, int d) {
   auto& n = p.nodes[static_cast<size_t>(s.node)];
   switch (s.kind) {
-    case SlotKind::temporal:
+    case FactorKind::temporal:
       return n.temporal[d];
-    case SlotKind::spatial:
+    case FactorKind::spatial:
       return n.spatial[d];
-    case SlotKind::op:
+    case FactorKind::op:
       return n.op_factor[d];
   }
   return n.temporal[d];
 }
 
-bool slot_free(const MappingProgram& p, const Slot& s, int d) {
+bool site_free(const MappingProgram& p, const FactorSite& s, int d) {
   const ProgramNode& n = p.nodes[static_cast<size_t>(s.node)];
   switch (s.kind) {
-    case SlotKind::temporal:
+    case FactorKind::temporal:
       return n.temporal_free[d];
-    case SlotKind::spatial:
+    case FactorKind::spatial:
       return n.spatial_free[d];
-    case SlotKind::op:
+    case FactorKind::op:
       return n.op_free[d];
   }
   return false;
@@ -103,17 +105,17 @@ class SearchSpace {
     build_orders();
     build_buffering();
     for (DimChain& c : chains_) {
-      c.slot_var.assign(c.slots.size(), -1);
-      c.base_full.resize(c.slots.size());
-      for (size_t k = 0; k < c.slots.size(); ++k)
-        c.base_full[k] = slot_factor(tmpl_, c.slots[k], c.dim).full;
+      c.site_var.assign(c.sites.size(), -1);
+      c.base_full.resize(c.sites.size());
+      for (size_t k = 0; k < c.sites.size(); ++k)
+        c.base_full[k] = factor_at(tmpl_, c.sites[k], c.dim).full;
     }
     for (size_t k = 0; k < vars_.size(); ++k)
       if (vars_[k].chain >= 0)
-        chains_[static_cast<size_t>(vars_[k].chain)].slot_var[static_cast<size_t>(vars_[k].slot)] =
+        chains_[static_cast<size_t>(vars_[k].chain)].site_var[static_cast<size_t>(vars_[k].site)] =
             static_cast<int>(k);
     for (const auto& f : fixed_)
-      chains_[static_cast<size_t>(f.chain)].base_full[static_cast<size_t>(f.slot)] = f.value;
+      chains_[static_cast<size_t>(f.chain)].base_full[static_cast<size_t>(f.site)] = f.value;
     for (size_t k = 0; k < vars_.size(); ++k) {
       const Variable& v = vars_[k];
       bool placed = false;
@@ -150,20 +152,20 @@ class SearchSpace {
     std::array<Factor, 16> chain{};
     for (const DimChain& c : chains_) {
       if (c.absorb < 0) continue;
-      const size_t n = c.slots.size() - static_cast<size_t>(c.absorb);
+      const size_t n = c.sites.size() - static_cast<size_t>(c.absorb);
       if (n > chain.size()) return false;
       for (size_t k = 0; k < n; ++k) {
-        const size_t slot = static_cast<size_t>(c.absorb) + k;
-        const int var = c.slot_var[slot];
+        const size_t site = static_cast<size_t>(c.absorb) + k;
+        const int var = c.site_var[site];
         chain[k] = Factor::exact(
             var >= 0 ? vars_[static_cast<size_t>(var)].values[point[static_cast<size_t>(var)]]
-                     : c.base_full[slot]);
+                     : c.base_full[site]);
       }
       if (!make_tail_chain(tmpl_.size[c.dim], std::span<Factor>(chain.data(), n))) return false;
       for (size_t k = 0; k < n; ++k) {
         Factor f = chain[k];
         f.free = false;
-        slot_factor(p, c.slots[static_cast<size_t>(c.absorb) + k], c.dim) = f;
+        factor_at(p, c.sites[static_cast<size_t>(c.absorb) + k], c.dim) = f;
       }
     }
     // Ops off the primary path run the same block as the primary op.
@@ -209,15 +211,15 @@ class SearchSpace {
       for (int node : path_) {
         const ProgramNode& n = tmpl_.nodes[static_cast<size_t>(node)];
         if (n.kind == MappingNodeKind::tile) {
-          c.slots.push_back({node, SlotKind::temporal});
-          c.slots.push_back({node, SlotKind::spatial});
+          c.sites.push_back({node, FactorKind::temporal});
+          c.sites.push_back({node, FactorKind::spatial});
         } else if (n.kind == MappingNodeKind::op) {
-          c.slots.push_back({node, SlotKind::op});
+          c.sites.push_back({node, FactorKind::op});
         }
       }
-      for (size_t k = 0; k < c.slots.size(); ++k) {
-        if (!slot_free(tmpl_, c.slots[k], d)) continue;
-        if (c.slots[k].kind == SlotKind::op) continue;
+      for (size_t k = 0; k < c.sites.size(); ++k) {
+        if (!site_free(tmpl_, c.sites[k], d)) continue;
+        if (c.sites[k].kind == FactorKind::op) continue;
         c.absorb = static_cast<int>(k);
         break;
       }
@@ -225,25 +227,25 @@ class SearchSpace {
       chains_.push_back(c);
       if (c.absorb < 0) continue;
       const int64_t size = tmpl_.size[d];
-      for (size_t k = static_cast<size_t>(c.absorb) + 1; k < c.slots.size(); ++k) {
-        const Slot& s = c.slots[k];
-        if (!slot_free(tmpl_, s, d)) continue;
+      for (size_t k = static_cast<size_t>(c.absorb) + 1; k < c.sites.size(); ++k) {
+        const FactorSite& s = c.sites[k];
+        if (!site_free(tmpl_, s, d)) continue;
         int64_t inner = 1;
-        for (size_t j = k + 1; j < c.slots.size(); ++j)
-          if (!slot_free(tmpl_, c.slots[j], d)) inner *= slot_factor(tmpl_, c.slots[j], d).full;
+        for (size_t j = k + 1; j < c.sites.size(); ++j)
+          if (!site_free(tmpl_, c.sites[j], d)) inner *= factor_at(tmpl_, c.sites[j], d).full;
         const int64_t limit = std::max<int64_t>(1, (size + inner - 1) / inner);
         Variable v;
         v.chain = chain_index;
-        v.slot = static_cast<int>(k);
-        v.values = candidate_values(limit, s.kind == SlotKind::spatial, 1);
-        if (s.kind == SlotKind::spatial) {
+        v.site = static_cast<int>(k);
+        v.values = candidate_values(limit, s.kind == FactorKind::spatial, 1);
+        if (s.kind == FactorKind::spatial) {
           // More than the instances would only add waves; keep a few such values.
-          const int64_t slots = spatial_slots(s.node);
+          const int64_t instances = spatial_instances(s.node);
           std::vector<int64_t> kept;
           for (int64_t x : v.values)
-            if (x <= slots || x == limit ||
-                (x <= 4 * slots &&
-                 (x % slots == 0 || std::has_single_bit(static_cast<uint64_t>(x)))))
+            if (x <= instances || x == limit ||
+                (x <= 4 * instances &&
+                 (x % instances == 0 || std::has_single_bit(static_cast<uint64_t>(x)))))
               kept.push_back(x);
           v.values = kept;
         }
@@ -255,11 +257,11 @@ class SearchSpace {
     }
   }
 
-  int64_t spatial_slots(int node) const {
+  int64_t spatial_instances(int node) const {
     const ProgramNode& n = tmpl_.nodes[static_cast<size_t>(node)];
     for (int c : n.children)
       if (tmpl_.nodes[static_cast<size_t>(c)].kind != MappingNodeKind::trans)
-        return tmpl_.nodes[static_cast<size_t>(c)].slot_instances;
+        return tmpl_.nodes[static_cast<size_t>(c)].spread_instances;
     return 1;
   }
 
@@ -307,7 +309,7 @@ class SearchSpace {
   }
 
   struct Fixed {
-    int chain, slot;
+    int chain, site;
     int64_t value;
   };
   const MappingProgram& tmpl_;
@@ -322,7 +324,7 @@ class SearchSpace {
   void apply_fixed(MappingProgram& p) const {
     for (const auto& f : fixed_) {
       const DimChain& c = chains_[static_cast<size_t>(f.chain)];
-      slot_factor(p, c.slots[static_cast<size_t>(f.slot)], c.dim) = Factor::exact(f.value);
+      factor_at(p, c.sites[static_cast<size_t>(f.site)], c.dim) = Factor::exact(f.value);
     }
   }
 };

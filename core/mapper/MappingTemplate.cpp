@@ -69,33 +69,33 @@ Mapping default_template(const Operator& op, const ArchitectureGraph& graph) {
                      fmt::format("graph '{}' ({}) has no compute node that runs {}, which operator "
                                  "'{}' needs",
                                  graph.name, graph.source_file, to_string(cls), op.name));
-  const int unit = units.front();
-  int root = -1;
-  std::vector<int> best_path;
-  for (size_t i = 0; i < graph.nodes.size(); ++i) {
-    const ArchNode& n = graph.nodes[i];
+  const NodeId unit = units.front();
+  NodeId root;
+  std::vector<EdgeId> best_path;
+  for (NodeId i : graph.node_ids()) {
+    const ArchNode& n = graph.node(i);
     if (n.kind != NodeKind::memory) continue;
-    auto path = graph.shortest_path(static_cast<int>(i), unit);
+    auto path = graph.shortest_path(i, unit);
     if (path.empty()) continue;
-    if (root < 0 || n.capacity_bytes > graph.node(root).capacity_bytes) {
-      root = static_cast<int>(i);
+    if (!root.valid() || n.capacity_bytes > graph.node(root).capacity_bytes) {
+      root = i;
       best_path = path;
     }
   }
-  if (root < 0)
+  if (!root.valid())
     throw InputError(SourceLocation{graph.source_file, 0, 0},
                      fmt::format("graph '{}': no memory reaches compute node '{}'", graph.name,
                                  graph.node(unit).name));
-  std::vector<int> levels{root};
-  for (int e : best_path) {
-    const int to = graph.edge(e).to;
+  std::vector<NodeId> levels{root};
+  for (EdgeId e : best_path) {
+    const NodeId to = graph.edge(e).to;
     if (graph.node(to).kind == NodeKind::memory) levels.push_back(to);
   }
   const ComputeCapability* cap = graph.node(unit).capability(cls);
   const Stage& first = op.stages.front();
   const auto& out = op.tensors[first.output];
 
-  auto tile_at = [&](int level, size_t index) {
+  auto tile_at = [&](NodeId level, size_t index) {
     MappingNode t;
     t.kind = MappingNodeKind::tile;
     t.memory = graph.node(level).name;

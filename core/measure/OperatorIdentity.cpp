@@ -10,7 +10,7 @@ OperatorKey operator_key(const Operator& op, std::string_view suite) {
   OperatorKey key;
   key.suite = std::string(suite);
   key.name = op.name;
-  key.type = op.type;
+  key.type = std::string(to_string(op.type));
   key.dims = op.shape_text();
   for (const TensorSpec& t : op.tensors)
     key.dtypes += (key.dtypes.empty() ? "" : ",") + std::string(to_string(t.dtype));

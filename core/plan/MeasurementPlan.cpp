@@ -118,7 +118,7 @@ std::optional<GpuGemmTiling> gpu_gemm_tiling(const MappingProgram& p, std::strin
           fmt::format("temporal {} at {} above the grid: the kernel does not split K "
                       "into partial sums",
                       loops(a, false, false), p.graph->node(p.nodes[a].memory).name));
-    if (!p.nodes[block].slot_dynamic && part < sms && !loops(a, false, false).empty())
+    if (!p.nodes[block].spread_dynamic && part < sms && !loops(a, false, false).empty())
       return refuse(
           fmt::format("temporal {} at {} above a grid part of {} blocks on {} SMs: the "
                       "kernel runs all of its blocks at once",
@@ -205,13 +205,14 @@ GpuSuite gpu_suite(const Workload& workload, const ArchitectureGraph& graph,
       }
       if (!runnable) {
         suite.notes.push_back(fmt::format("{} ({}: {}): the runner has no kernel for a step of it",
-                                          op.name, op.type, steps));
+                                          op.name, to_string(op.type), steps));
         continue;
       }
     }
-    const std::string head = fmt::format(
-        "job suite={} op={} type={}{} shape={} dtype={}", workload.name, op.name, op.type,
-        op.is_fused() ? " steps=" + steps : std::string(), shape_field(op), dtype);
+    const std::string head =
+        fmt::format("job suite={} op={} type={}{} shape={} dtype={}", workload.name, op.name,
+                    to_string(op.type), op.is_fused() ? " steps=" + steps : std::string(),
+                    shape_field(op), dtype);
     if (gemm && dt != DataType::fp32) {
       // More candidates than wanted: many mappings do not suit the WMMA kernel.
       std::vector<NamedProgram> programs =

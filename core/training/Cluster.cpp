@@ -22,7 +22,7 @@ ClusterLink link_at(const YamlSource& src, const YAML::Node& map, std::string_vi
   l.where = src.where(n);
   const YAML::Node bw = src.require(n, "bandwidth", label);
   const auto parsed = parse_bandwidth(src.text(bw, "bandwidth"));
-  if (!parsed || parsed->unit != Bandwidth::Unit::bytes_per_second || parsed->value <= 0)
+  if (!parsed || parsed->per != Bandwidth::Per::second || parsed->value <= 0)
     src.fail(
         bw, "expected a positive bandwidth such as `300GB/s` for `bandwidth`, got " + describe(bw));
   l.bandwidth_bytes_per_s = parsed->value;

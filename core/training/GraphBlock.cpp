@@ -52,7 +52,7 @@ int64_t BlockOperator::size(std::string_view dimension, int64_t samples) const {
 }
 
 double BlockOperator::weight_parameters() const {
-  if (type != "gemm") return 0;
+  if (type != OperatorType::gemm) return 0;
   return static_cast<double>(size("K", 1)) * static_cast<double>(size("N", 1));
 }
 
@@ -68,14 +68,14 @@ Operator BlockOperator::on_rank(int64_t samples, int64_t tp) const {
     return whole / tp;
   };
   Operator op;
-  if (type == "gemm")
+  if (type == OperatorType::gemm)
     op = make_gemm(name, dim("M"), dim("N"), dim("K"), dtype);
-  else if (type == "batched_gemm")
+  else if (type == OperatorType::batched_gemm)
     op = make_batched_gemm(name, dim("B"), dim("M"), dim("N"), dim("K"), dtype);
-  else if (type == "fused")
+  else if (type == OperatorType::fused)
     op = make_fused_chain(name, steps, dim("rows"), dim("cols"), dtype);
   else
-    op = make_vector_op(name, type, dim("rows"), dim("cols"), dtype);
+    op = make_vector_op(name, to_string(type), dim("rows"), dim("cols"), dtype);
   op.where = where;
   return op;
 }
@@ -157,10 +157,10 @@ BlockSize size_at(const YamlSource& src, const YAML::Node& node, std::string_vie
   return size;
 }
 
-TensorSplit split_at(const YamlSource& src, const YAML::Node& node, const std::string& type,
+TensorSplit split_at(const YamlSource& src, const YAML::Node& node, OperatorType type,
                      const std::string& label) {
   const std::string text = src.text(node, "split");
-  const bool matmul = type == "gemm" || type == "batched_gemm";
+  const bool matmul = is_gemm(type);
   if (text == "none") return TensorSplit::none;
   if (text == "column") return TensorSplit::column;
   if (text == "row") {
@@ -171,7 +171,7 @@ TensorSplit split_at(const YamlSource& src, const YAML::Node& node, const std::s
     return TensorSplit::row;
   }
   if (text == "batch") {
-    if (type == "gemm")
+    if (type == OperatorType::gemm)
       src.fail(node, fmt::format("`split: batch` divides a batched GEMM's B, which {} does not "
                                  "have; a gemm splits by column (N) or row (K)",
                                  label));
@@ -190,16 +190,17 @@ BlockOperator read_block_operator(const YamlSource& src, const YAML::Node& node,
   op.name = src.text(src.require(node, "name", "a block operator"), "name");
   const std::string label = "operator '" + op.name + "'";
   const YAML::Node type_node = src.require(node, "type", label);
-  op.type = src.text(type_node, "type");
+  const std::string type_name = src.text(type_node, "type");
+  op.type = parse_operator_type(type_name).value_or(OperatorType::einsum);  // einsum: refused below
   std::vector<std::string_view> dims;
-  if (op.type == "gemm") {
+  if (op.type == OperatorType::gemm) {
     src.check_keys(node, {"name", "type", "dtype", "split", "recompute", "M", "N", "K"}, label);
     dims = {"M", "N", "K"};
-  } else if (op.type == "batched_gemm") {
+  } else if (op.type == OperatorType::batched_gemm) {
     src.check_keys(node, {"name", "type", "dtype", "split", "recompute", "B", "M", "N", "K"},
                    label);
     dims = {"B", "M", "N", "K"};
-  } else if (op.type == "fused") {
+  } else if (op.type == OperatorType::fused) {
     src.check_keys(node, {"name", "type", "dtype", "split", "recompute", "steps", "rows", "cols"},
                    label);
     dims = {"rows", "cols"};
@@ -219,7 +220,7 @@ BlockOperator read_block_operator(const YamlSource& src, const YAML::Node& node,
   } else {
     std::vector<std::string> known{"gemm", "batched_gemm", "fused"};
     for (const std::string& s : vector_steps()) known.push_back(s);
-    src.fail(type_node, "unknown operator type '" + op.type +
+    src.fail(type_node, "unknown operator type '" + type_name +
                             "' in a block (known: " + join_names(known) + ")");
   }
   if (node["dtype"].IsDefined()) op.dtype = data_type_at(src, node["dtype"]);
@@ -227,7 +228,8 @@ BlockOperator read_block_operator(const YamlSource& src, const YAML::Node& node,
     const YAML::Node n = src.require(node, d, label);
     op.sizes.emplace_back(std::string(d), size_at(src, n, d, label, seq_len, hidden));
     // A gemm's K x N is a weight, the same for every micro-batch.
-    if (op.type == "gemm" && (d == "K" || d == "N") && op.sizes.back().second.samples_power > 0)
+    if (op.type == OperatorType::gemm && (d == "K" || d == "N") &&
+        op.sizes.back().second.samples_power > 0)
       src.fail(n, fmt::format("`{}` of {} scales with the micro-batch, but a gemm's K x N is its "
                               "weight; put samples and tokens in M (or use batched_gemm for a "
                               "product of two activations)",

@@ -41,15 +41,15 @@ struct BlockSize {
 
 struct BlockOperator {
   std::string name;
-  std::string type;                // gemm, batched_gemm, a vector step (gelu, ...) or fused
-  std::vector<std::string> steps;  // fused only
+  OperatorType type = OperatorType::gemm;  // gemm, batched_gemm, a vector step or fused
+  std::vector<std::string> steps;          // fused only
   DataType dtype = DataType::fp16;
   std::vector<std::pair<std::string, BlockSize>> sizes;  // M N K, B M N K, or rows cols
   TensorSplit split = TensorSplit::none;
   bool recompute_selective = false;  // `recompute: selective`
   SourceLocation where;
 
-  bool is_matmul() const { return type == "gemm" || type == "batched_gemm"; }
+  bool is_matmul() const { return is_gemm(type); }
   // The dimension `split` divides (N, K, B, cols or rows); empty when replicated.
   std::string split_dimension() const;
   int64_t size(std::string_view dimension, int64_t samples) const;

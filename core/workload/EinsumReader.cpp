@@ -24,7 +24,7 @@ class EinsumReader {
   EinsumReader(const YamlSource& src, std::string name, DataType dtype)
       : src_(src), dtype_(dtype), label_("operator '" + name + "'") {
     op_.name = std::move(name);
-    op_.type = "einsum";
+    op_.type = OperatorType::einsum;
   }
   Operator read(const YAML::Node& node);
 

@@ -100,6 +100,4 @@ std::string Operator::shape_text() const {
   return text;
 }
 
-bool is_gemm(const Operator& op) { return op.type == "gemm" || op.type == "batched_gemm"; }
-
 }  // namespace ts

@@ -8,6 +8,7 @@
 
 #include "common/DataType.hpp"
 #include "common/InputError.hpp"
+#include "workload/OperatorType.hpp"
 
 namespace ts {
 
@@ -33,7 +34,7 @@ struct Stage {
 
 struct Operator {
   std::string name;
-  std::string type;  // builder name: gemm, batched_gemm, softmax, fused, einsum, ...
+  OperatorType type = OperatorType::einsum;  // the builder that made it
   std::vector<Dimension> dims;
   std::vector<TensorSpec> tensors;
   std::vector<Stage> stages;
@@ -60,7 +61,7 @@ struct Operator {
 
 // A matrix product (gemm or batched_gemm): the operators with a tiled kernel, a library (BLAS)
 // call and several mappings in a measured suite, where other operators have one vector kernel.
-bool is_gemm(const Operator& op);
+inline bool is_gemm(const Operator& op) { return is_gemm(op.type); }
 
 struct Workload {
   std::string name;

@@ -30,7 +30,7 @@ std::string stage_name(const Operator& op, std::string_view base, size_t step) {
   return indexed(base, taken, step);
 }
 
-Operator make_matmul(std::string name, std::string type, std::vector<Dimension> dims,
+Operator make_matmul(std::string name, OperatorType type, std::vector<Dimension> dims,
                      std::vector<std::pair<std::string, std::vector<int>>> tensors,
                      DataType dtype) {
   Operator op;
@@ -39,7 +39,7 @@ Operator make_matmul(std::string name, std::string type, std::vector<Dimension> 
   op.dims = std::move(dims);
   for (auto& [tensor, tdims] : tensors) add_tensor(op, tensor, tdims, dtype);
   Stage stage;
-  stage.name = type;
+  stage.name = std::string(to_string(type));
   stage.op_class = OpClass::matmul;
   stage.inputs = {0, 1};
   stage.output = 2;
@@ -53,21 +53,22 @@ Operator make_matmul(std::string name, std::string type, std::vector<Dimension> 
 
 Operator make_gemm(std::string name, int64_t m, int64_t n, int64_t k, DataType dtype) {
   // dims M=0 N=1 K=2
-  return make_matmul(std::move(name), "gemm", {{"M", m}, {"N", n}, {"K", k}},
+  return make_matmul(std::move(name), OperatorType::gemm, {{"M", m}, {"N", n}, {"K", k}},
                      {{"A", {0, 2}}, {"B", {2, 1}}, {"C", {0, 1}}}, dtype);
 }
 
 Operator make_batched_gemm(std::string name, int64_t batch, int64_t m, int64_t n, int64_t k,
                            DataType dtype) {
   // dims B=0 M=1 N=2 K=3
-  return make_matmul(std::move(name), "batched_gemm", {{"B", batch}, {"M", m}, {"N", n}, {"K", k}},
+  return make_matmul(std::move(name), OperatorType::batched_gemm,
+                     {{"B", batch}, {"M", m}, {"N", n}, {"K", k}},
                      {{"A", {0, 1, 3}}, {"W", {0, 3, 2}}, {"C", {0, 1, 2}}}, dtype);
 }
 
 Operator make_vector_op(std::string name, std::string_view step, int64_t rows, int64_t cols,
                         DataType dtype) {
   Operator op = make_fused_chain(std::move(name), {std::string(step)}, rows, cols, dtype);
-  op.type = std::string(step);
+  op.type = step_info(step).step;
   return op;
 }
 
@@ -76,7 +77,7 @@ Operator make_fused_chain(std::string name, const std::vector<std::string>& step
   if (steps.empty()) throw std::invalid_argument("a fused chain needs at least one step");
   Operator op;
   op.name = std::move(name);
-  op.type = "fused";
+  op.type = OperatorType::fused;
   op.dims = {{"R", rows}, {"C", cols}};
   const std::vector<int> full{0, 1}, row{1};
   int previous = add_tensor(op, "X", full, dtype);

@@ -10,12 +10,12 @@
 namespace ts {
 
 std::string operator_spec(const Operator& op) {
-  std::string text = fmt::format("{{name: {}, type: {}", op.name, op.type);
-  if (op.type == "gemm" || op.type == "batched_gemm") {
+  std::string text = fmt::format("{{name: {}, type: {}", op.name, to_string(op.type));
+  if (is_gemm(op)) {
     for (const Dimension& d : op.dims) text += fmt::format(", {}: {}", d.name, d.size);
-  } else if (!op.stages.empty() && (op.type == "fused" || op.stages.size() == 1) &&
+  } else if (!op.stages.empty() && (op.type == OperatorType::fused || op.stages.size() == 1) &&
              op.find_dim("R") >= 0 && op.find_dim("C") >= 0) {
-    if (op.type == "fused") {
+    if (op.type == OperatorType::fused) {
       std::string steps;
       for (const Stage& s : op.stages) {
         // A repeated step is named with its index (`add3`); the step itself has no digits.

@@ -26,11 +26,9 @@ const VectorStepInfo* find_vector_step(std::string_view name) {
 }
 
 const VectorStepInfo& vector_step_info(VectorStep step) {
-  // The table lists the steps in the order of the enum.
-  return vector_step_table()[static_cast<size_t>(step)];
+  // The table lists the steps in the order of the enum, from add on.
+  return vector_step_table()[static_cast<size_t>(step) - static_cast<size_t>(OperatorType::add)];
 }
-
-std::string_view to_string(VectorStep step) { return vector_step_info(step).name; }
 
 bool is_vector_step(std::string_view name) { return find_vector_step(name) != nullptr; }
 

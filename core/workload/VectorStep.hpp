@@ -11,14 +11,17 @@
 #include <vector>
 
 #include "common/DataType.hpp"
+#include "workload/OperatorType.hpp"
 
 namespace ts {
 
-enum class VectorStep { add, mul, bias, scale, mask, relu, gelu, softmax, layernorm };
+// A vector step is one of the operator types (add .. layernorm, is_vector_step): one enum, so
+// that a step and the operator it builds cannot disagree.
+using VectorStep = OperatorType;
 
 struct VectorStepInfo {
   VectorStep step;
-  std::string_view name;
+  std::string_view name;  // to_string(step)
   OpClass op_class;
   double ops_per_point;                       // operations per output element
   std::vector<std::string_view> full_inputs;  // extra inputs over [R, C]
@@ -29,8 +32,8 @@ struct VectorStepInfo {
 const std::vector<VectorStepInfo>& vector_step_table();
 // The step of that name, or null.
 const VectorStepInfo* find_vector_step(std::string_view name);
+// The row of a step (is_vector_step(step) must hold).
 const VectorStepInfo& vector_step_info(VectorStep step);
-std::string_view to_string(VectorStep step);
 
 bool is_vector_step(std::string_view name);
 std::vector<std::string> vector_steps();  // the names, for messages and type lists

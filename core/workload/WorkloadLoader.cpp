@@ -9,14 +9,6 @@
 namespace ts {
 namespace {
 
-std::vector<std::string> known_types() {
-  std::vector<std::string> types{"gemm", "batched_gemm"};
-  for (auto& s : vector_steps()) types.push_back(s);
-  types.push_back("fused");
-  types.push_back("einsum");
-  return types;
-}
-
 int64_t size_at(const YamlSource& src, const YAML::Node& op, std::string_view key,
                 const std::string& label) {
   return src.positive_integer(src.require(op, key, label), key);
@@ -47,29 +39,30 @@ Operator read_operator(const YamlSource& src, const YAML::Node& node, DataType d
   std::string name = src.text(name_node, "name");
   std::string label = "operator '" + name + "'";
   YAML::Node type_node = src.require(node, "type", label);
-  std::string type = src.text(type_node, "type");
+  const std::string type_name = src.text(type_node, "type");
+  const std::optional<OperatorType> type = parse_operator_type(type_name);
+  if (!type)
+    src.fail(type_node, "unknown operator type '" + type_name +
+                            "' (known: " + join_names(operator_type_names()) + ")");
   DataType dtype = node["dtype"].IsDefined() ? data_type_at(src, node["dtype"]) : default_dtype;
 
   Operator op;
-  if (type == "gemm") {
+  if (*type == OperatorType::gemm) {
     src.check_keys(node, {"name", "type", "dtype", "M", "N", "K"}, label);
     op = make_gemm(name, size_at(src, node, "M", label), size_at(src, node, "N", label),
                    size_at(src, node, "K", label), dtype);
-  } else if (type == "batched_gemm") {
+  } else if (*type == OperatorType::batched_gemm) {
     src.check_keys(node, {"name", "type", "dtype", "B", "M", "N", "K"}, label);
     op = make_batched_gemm(name, size_at(src, node, "B", label), size_at(src, node, "M", label),
                            size_at(src, node, "N", label), size_at(src, node, "K", label), dtype);
-  } else if (is_vector_step(type)) {
+  } else if (is_vector_step(*type)) {
     src.check_keys(node, {"name", "type", "dtype", "rows", "cols"}, label);
-    op = make_vector_op(name, type, size_at(src, node, "rows", label),
+    op = make_vector_op(name, type_name, size_at(src, node, "rows", label),
                         size_at(src, node, "cols", label), dtype);
-  } else if (type == "fused") {
+  } else if (*type == OperatorType::fused) {
     op = read_fused(src, node, name, dtype, label);
-  } else if (type == "einsum") {
-    op = read_einsum(src, node, name, dtype);
   } else {
-    src.fail(type_node,
-             "unknown operator type '" + type + "' (known: " + join_names(known_types()) + ")");
+    op = read_einsum(src, node, name, dtype);
   }
   op.where = src.where(node);
   return op;

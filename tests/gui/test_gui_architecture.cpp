@@ -33,8 +33,8 @@ TEST_CASE("dot lays out every node and edge of the Ascend graph", "[gui][archite
     CHECK(e.has_arrow);
   }
   // HBM is above L2 (the graph flows downward from the off-chip memory).
-  CHECK(layout.nodes[static_cast<size_t>(*g.find_node("HBM"))].centre.y <
-        layout.nodes[static_cast<size_t>(*g.find_node("L1"))].centre.y);
+  CHECK(layout.nodes[g.find_node("HBM")->index()].centre.y <
+        layout.nodes[g.find_node("L1")->index()].centre.y);
 }
 
 TEST_CASE("the architecture view selects nodes and edges and renders headless",
@@ -45,26 +45,26 @@ TEST_CASE("the architecture view selects nodes and edges and renders headless",
   view.resize(900, 700);
   view.setGraph(g);
   auto* scene = view.architectureScene();
-  const int cube = *g.find_node("Cube");
-  REQUIRE(scene->nodeItem(cube));
+  const ts::NodeId cube = *g.find_node("Cube");
+  REQUIRE(scene->nodeItem(cube.value));
   CHECK(ts::views::ArchitectureScene::nodeText(g, cube).contains(QString::fromUtf8("×20")));
-  CHECK(ts::views::ArchitectureScene::edgeText(g, 0) == "1.6 TB/s shared");
+  CHECK(ts::views::ArchitectureScene::edgeText(g, ts::EdgeId{0}) == "1.6 TB/s shared");
   QSignalSpy nodes(&view, &ts::views::ArchitectureView::nodeSelected);
   QSignalSpy edges(&view, &ts::views::ArchitectureView::edgeSelected);
-  view.selectNode(cube);
+  view.selectNode(cube.value);
   REQUIRE(nodes.count() == 1);
-  CHECK(nodes.front().front().toInt() == cube);
+  CHECK(nodes.front().front().toInt() == cube.value);
   view.selectEdge(0);
   REQUIRE(edges.count() == 1);
   CHECK(edges.front().front().toInt() == 0);
 
   // Values change in place: the layout does not jump.
-  const QPointF before = scene->nodeItem(cube)->sceneBoundingRect().center();
+  const QPointF before = scene->nodeItem(cube.value)->sceneBoundingRect().center();
   ts::ArchitectureGraph edited = g;
   ts::views::write_parameter(edited, g, "edge:HBM->L2.bandwidth", 0.8e12);
   view.setGraph(edited);
-  CHECK(scene->nodeItem(cube)->sceneBoundingRect().center() == before);
-  CHECK(ts::views::ArchitectureScene::edgeText(edited, 0) == "800 GB/s shared");
+  CHECK(scene->nodeItem(cube.value)->sceneBoundingRect().center() == before);
+  CHECK(ts::views::ArchitectureScene::edgeText(edited, ts::EdgeId{0}) == "800 GB/s shared");
 
   const QImage image = scene->toImage(1.5);
   CHECK(image.width() > 200);

@@ -52,7 +52,7 @@ struct Window {
 };
 
 int edge_id(const ts::ArchitectureGraph& g, const std::string& from, const std::string& to) {
-  return g.edge_between(*g.find_node(from), *g.find_node(to));
+  return g.edge_between(*g.find_node(from), *g.find_node(to)).value;
 }
 
 }  // namespace
@@ -123,10 +123,10 @@ TEST_CASE("halving the HBM bandwidth in the inspector moves the HBM-bound operat
   Window w(sample("workloads/bert-large.yaml"));
   auto* model = w.workbench.operators();
   const auto graph = w.workbench.graph();
-  const int hbm = *graph->find_node("HBM");
+  const ts::NodeId hbm = *graph->find_node("HBM");
 
   w.window.pages()->setCurrentWidget(w.window.architecturePage());
-  w.window.architecturePage()->view()->selectNode(hbm);
+  w.window.architecturePage()->view()->selectNode(hbm.value);
   auto* field =
       w.window.architecturePage()->inspector()->findChild<QDoubleSpinBox*>("node:HBM.bandwidth");
   REQUIRE(field);

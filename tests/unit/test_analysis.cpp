@@ -855,3 +855,22 @@ TEST_CASE("a padded part computes its whole extent and loads only the tail", "[a
   CHECK(padded.cycles() - exact.cycles() == Approx(256.0));
   CHECK(padded.eval.edge_bytes == exact.eval.edge_bytes);
 }
+
+TEST_CASE("what bounds a node is a kind beside a typed id", "[analysis]") {
+  // Node 0 and edge 0 are ids like any other: the old sign packing made compute node 0 -1.
+  CHECK(BoundBy{}.is_none());
+  CHECK_FALSE(BoundBy{}.compute_node().valid());
+  const BoundBy edge = BoundBy::edge(EdgeId{0});
+  CHECK(edge.kind() == BoundBy::Kind::edge);
+  CHECK(edge.edge_id() == EdgeId{0});
+  CHECK_FALSE(edge.compute_node().valid());
+  const BoundBy unit = BoundBy::compute(NodeId{0});
+  CHECK(unit.kind() == BoundBy::Kind::compute);
+  CHECK(unit.compute_node() == NodeId{0});
+  CHECK_FALSE(unit.edge_id().valid());
+
+  Case c;
+  run_case(c, tiny_arch(), "mm64", kGemmOnePe);
+  REQUIRE(c.eval.bound.is_compute());
+  CHECK(c.graph.node(c.eval.bound.compute_node()).name == "PE");
+}

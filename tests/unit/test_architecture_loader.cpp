@@ -27,7 +27,7 @@ TEST_CASE("the example architecture of docs/formats.md loads in SI units", "[arc
   CHECK(g.launch_overhead_s == Approx(5e-6));
   REQUIRE(g.nodes.size() == 3);
 
-  const ArchNode& dram = g.node(0);
+  const ArchNode& dram = g.node(NodeId{0});
   CHECK(dram.name == "DRAM");
   CHECK(dram.kind == NodeKind::memory);
   CHECK(dram.capacity_bytes == 1073741824.0);
@@ -38,13 +38,13 @@ TEST_CASE("the example architecture of docs/formats.md loads in SI units", "[arc
   CHECK(dram.where.line == 8);
   CHECK(dram.where.column == 5);
 
-  const ArchNode& sram = g.node(1);
+  const ArchNode& sram = g.node(NodeId{1});
   CHECK(sram.capacity_bytes == 65536.0);
   CHECK(sram.instances == 4);
   CHECK(sram.word_bytes == 1);
   CHECK(sram.read_port_bytes_per_s == 0);
 
-  const ArchNode& pe = g.node(2);
+  const ArchNode& pe = g.node(NodeId{2});
   CHECK(pe.kind == NodeKind::compute);
   REQUIRE(pe.capabilities.size() == 1);
   CHECK(pe.capabilities[0].op_class == OpClass::matmul);
@@ -54,25 +54,25 @@ TEST_CASE("the example architecture of docs/formats.md loads in SI units", "[arc
   CHECK(pe.capabilities[0].where.line == 23);
 
   REQUIRE(g.edges.size() == 4);
-  const ArchEdge& down = g.edge(0);
-  CHECK(down.from == 0);
-  CHECK(down.to == 1);
+  const ArchEdge& down = g.edge(EdgeId{0});
+  CHECK(down.from == NodeId{0});
+  CHECK(down.to == NodeId{1});
   CHECK(down.bandwidth_bytes_per_s == 50e9);
   CHECK(down.sharing == EdgeSharing::shared);
   CHECK(down.latency_cycles == 100);
   CHECK(down.broadcast);
   CHECK(down.where.line == 28);
   // 64 B/cycle at the 1 GHz clock of SRAM, the source
-  CHECK(g.edge(1).bandwidth_bytes_per_s == 64e9);
-  CHECK(g.edge(1).sharing == EdgeSharing::per_instance);
-  CHECK_FALSE(g.edge(1).broadcast);
-  CHECK(g.edge(1).latency_cycles == 0);
-  CHECK(g.edge(3).from == 1);
-  CHECK(g.edge(3).to == 0);
+  CHECK(g.edge(EdgeId{1}).bandwidth_bytes_per_s == 64e9);
+  CHECK(g.edge(EdgeId{1}).sharing == EdgeSharing::per_instance);
+  CHECK_FALSE(g.edge(EdgeId{1}).broadcast);
+  CHECK(g.edge(EdgeId{1}).latency_cycles == 0);
+  CHECK(g.edge(EdgeId{3}).from == NodeId{1});
+  CHECK(g.edge(EdgeId{3}).to == NodeId{0});
 
   // finalized: the queries work
-  CHECK(g.edge_between(1, 2) == 1);
-  CHECK(g.out_edges(1).size() == 2);
+  CHECK(g.edge_between(NodeId{1}, NodeId{2}) == EdgeId{1});
+  CHECK(g.out_edges(NodeId{1}).size() == 2);
 
   auto expected = (std::filesystem::path(TILESCOPE_FIXTURES) / "mapping/tiny-gemm-template.yaml")
                       .lexically_normal()
@@ -132,12 +132,12 @@ edges:
   - {from: UB, to: HBM, bandwidth: 32B/cycle}
 )",
                                            "t.yaml");
-  CHECK(g.node(0).clock_hz == 1e9);
-  CHECK(g.node(1).clock_hz == 2e9);
-  CHECK(g.edge(0).bandwidth_bytes_per_s == 32e9);   // 32 B x 1 GHz of HBM
-  CHECK(g.edge(1).bandwidth_bytes_per_s == 64e9);   // 32 B x 2 GHz of UB
-  CHECK(g.node(1).read_port_bytes_per_s == 32e9);   // 16 B x 2 GHz
-  CHECK(g.edge(0).latency_cycles == Approx(50.0));  // 50 ns at 1 GHz
+  CHECK(g.node(NodeId{0}).clock_hz == 1e9);
+  CHECK(g.node(NodeId{1}).clock_hz == 2e9);
+  CHECK(g.edge(EdgeId{0}).bandwidth_bytes_per_s == 32e9);   // 32 B x 1 GHz of HBM
+  CHECK(g.edge(EdgeId{1}).bandwidth_bytes_per_s == 64e9);   // 32 B x 2 GHz of UB
+  CHECK(g.node(NodeId{1}).read_port_bytes_per_s == 32e9);   // 16 B x 2 GHz
+  CHECK(g.edge(EdgeId{0}).latency_cycles == Approx(50.0));  // 50 ns at 1 GHz
   CHECK(g.name == "t");
   CHECK(g.launch_overhead_s == 0);
 }
@@ -149,10 +149,10 @@ edges:
   - {from: SP, to: SP, bandwidth: 64B/cycle}
 )",
                                            "t.yaml");
-  CHECK(g.edge_between(0, 0) == 0);
-  CHECK(g.fan_out(0) == 1.0);
-  CHECK(g.shortest_path(0, 0).empty());
-  CHECK(g.paths(0, 0).empty());
+  CHECK(g.edge_between(NodeId{0}, NodeId{0}) == EdgeId{0});
+  CHECK(g.fan_out(EdgeId{0}) == 1.0);
+  CHECK(g.shortest_path(NodeId{0}, NodeId{0}).empty());
+  CHECK(g.paths(NodeId{0}, NodeId{0}).empty());
 }
 
 TEST_CASE("the name defaults to the file's stem", "[arch][loader]") {

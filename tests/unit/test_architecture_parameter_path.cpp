@@ -28,8 +28,8 @@ struct PathCase {
 
 TEST_CASE("every kind of path reads its field and writes it into a copy", "[arch][parameter]") {
   const ArchitectureGraph g = tiny();
-  const int dram = *g.find_node("DRAM"), sram = *g.find_node("SRAM"), pe = *g.find_node("PE");
-  const int dram_sram = g.edge_between(dram, sram);
+  const NodeId dram = *g.find_node("DRAM"), sram = *g.find_node("SRAM"), pe = *g.find_node("PE");
+  const EdgeId dram_sram = g.edge_between(dram, sram);
   const std::vector<PathCase> cases = {
       {"launch_overhead", ParameterField::launch_overhead, 5e-6, 7e-6,
        [](const ArchitectureGraph& x) { return x.launch_overhead_s; }},
@@ -104,7 +104,7 @@ TEST_CASE("values of a path in its unit", "[arch][parameter]") {
 
 TEST_CASE("the text of a path reads back as the same path", "[arch][parameter]") {
   const ArchitectureGraph g = tiny();
-  const int dram = *g.find_node("DRAM"), sram = *g.find_node("SRAM");
+  const NodeId dram = *g.find_node("DRAM"), sram = *g.find_node("SRAM");
   const std::string edge = edge_parameter_path(g, g.edge_between(dram, sram), "latency");
   CHECK(edge == "edge:DRAM->SRAM.latency");
   CHECK(parse_parameter_path(edge, g, "test").edge == g.edge_between(dram, sram));

@@ -118,21 +118,21 @@ TEST_CASE("awkward values survive the round trip exactly", "[arch][writer]") {
   c.capabilities.push_back({OpClass::reduction, DataType::fp32, 12.5, {16, 1, 1}, {}});
   g.nodes.push_back(c);
   ArchEdge e;
-  e.from = 0;
-  e.to = 1;
+  e.from = NodeId{0};
+  e.to = NodeId{1};
   e.bandwidth_bytes_per_s = 32 * m.clock_hz;  // B/cycle of the source node's clock
   e.latency_cycles = 12.25;
   e.broadcast = true;
   g.edges.push_back(e);
-  e.from = 1;
-  e.to = 0;
+  e.from = NodeId{1};
+  e.to = NodeId{0};
   e.bandwidth_bytes_per_s = 1.0 / 9 * 1e12;
   e.latency_cycles = 0;
   e.broadcast = false;
   e.sharing = EdgeSharing::shared;
   g.edges.push_back(e);
-  e.from = 0;
-  e.to = 0;  // a self-edge
+  e.from = NodeId{0};
+  e.to = NodeId{0};  // a self-edge
   g.edges.push_back(e);
   g.finalize();
 

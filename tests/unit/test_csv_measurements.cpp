@@ -57,7 +57,7 @@ TEST_CASE("shape measurements: one operator per row, latencies in seconds", "[cs
   const CsvTable t = parse_csv("K,M,N,measured_us,note\n64,128,256,12.5,x\n", "g.csv");
   const auto rows = shape_measurements(t, "gemm", DataType::fp16);
   REQUIRE(rows.size() == 1);
-  CHECK(rows[0].op.type == "gemm");
+  CHECK(rows[0].op.type == OperatorType::gemm);
   CHECK(rows[0].op.shape_text() == "M=128 N=256 K=64");
   CHECK(rows[0].op.name == "gemm@2");
   CHECK(rows[0].op.primary_dtype() == DataType::fp16);

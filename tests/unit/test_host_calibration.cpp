@@ -92,7 +92,7 @@ static void graph_has_documented_shape() {
 
   // Starting a register tile costs cycles (a call, bookkeeping): measured, on the edge into RF
   // only, and within reason (more than a cycle, less than a microsecond).
-  const int rf = *g.find_node("RF");
+  const NodeId rf = *g.find_node("RF");
   int with_latency = 0;
   for (const ArchEdge& e : g.edges) {
     if (e.latency_cycles == 0) continue;
@@ -154,10 +154,10 @@ static ArchitectureGraph without_l3(const ArchitectureGraph& g) {
   out.nodes.clear();
   out.edges.clear();
   out.mapping_templates.clear();
-  std::map<std::string, int> id;
+  std::map<std::string, NodeId> id;
   for (const ArchNode& n : g.nodes)
     if (n.name != "L3") {
-      id[n.name] = static_cast<int>(out.nodes.size());
+      id[n.name] = NodeId{static_cast<int32_t>(out.nodes.size())};
       out.nodes.push_back(n);
     }
   for (ArchEdge e : g.edges) {

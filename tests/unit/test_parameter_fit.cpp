@@ -67,7 +67,7 @@ TEST_CASE("graph parameters: get and set by path", "[fit][parameter]") {
   CHECK(parameter_value(g, "edge:DRAM->SRAM.bandwidth") == Approx(35e9));
   CHECK(g.content_hash() != before);
   set_parameter_value(g, "node:DRAM.read_bandwidth", 80e9);
-  CHECK(g.nodes[*g.find_node("DRAM")].read_port_bytes_per_s == Approx(80e9));
+  CHECK(g.node(*g.find_node("DRAM")).read_port_bytes_per_s == Approx(80e9));
   set_parameter_value(g, "launch_overhead", 7e-6);
   CHECK(g.launch_overhead_s == Approx(7e-6));
 
@@ -85,7 +85,7 @@ TEST_CASE("efficiency scales a compute node relative to its baseline", "[fit][pa
   CHECK(p.upper == Approx(1.0));  // a fraction of the baseline's peak
   REQUIRE(p.resolved.baseline_ops_per_cycle == std::vector<double>{256});
   set_parameter_value(g, p.resolved, 0.8);
-  CHECK(g.nodes[*g.find_node("PE")].capabilities[0].ops_per_cycle == Approx(204.8));
+  CHECK(g.node(*g.find_node("PE")).capabilities[0].ops_per_cycle == Approx(204.8));
   CHECK(parameter_value(g, p.resolved) == Approx(0.8));
   set_parameter_value(g, p.resolved, 0.5);  // relative to the baseline, not to the last value
   CHECK(parameter_value(g, p.resolved) == Approx(0.5));

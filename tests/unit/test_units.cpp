@@ -26,7 +26,7 @@ TEST_CASE("byte sizes reject other units and negative values", "[units]") {
 TEST_CASE("bandwidths per second and per cycle", "[units]") {
   auto tb = parse_bandwidth("1.6TB/s");
   REQUIRE(tb);
-  CHECK(tb->unit == Bandwidth::Unit::bytes_per_second);
+  CHECK(tb->per == Bandwidth::Per::second);
   CHECK(tb->bytes_per_second(1e9) == Approx(1.6e12));
 
   auto gib = parse_bandwidth("1GiB/s");
@@ -35,7 +35,7 @@ TEST_CASE("bandwidths per second and per cycle", "[units]") {
 
   auto per_cycle = parse_bandwidth("32B/cycle");
   REQUIRE(per_cycle);
-  CHECK(per_cycle->unit == Bandwidth::Unit::bytes_per_cycle);
+  CHECK(per_cycle->per == Bandwidth::Per::cycle);
   CHECK(per_cycle->value == 32.0);
   CHECK(per_cycle->bytes_per_second(1.8e9) == Approx(57.6e9));  // 32 x 1.8e9
 

@@ -40,7 +40,7 @@ TEST_CASE("the example workload of docs/formats.md", "[workload][loader]") {
 
   const Operator& qkv = w.operators[0];
   CHECK(qkv.name == "qkv_proj");
-  CHECK(qkv.type == "gemm");
+  CHECK(qkv.type == OperatorType::gemm);
   CHECK(qkv.shape_text() == "M=4096 N=2304 K=768");
   CHECK(qkv.total_ops() == 7247757312.0);     // 4096 x 2304 x 768 MACs
   CHECK(qkv.total_flops() == 14495514624.0);  // two per MAC
@@ -56,7 +56,7 @@ TEST_CASE("the example workload of docs/formats.md", "[workload][loader]") {
         std::vector<std::string>{"B", "K", "N"});
 
   const Operator& softmax = w.operators[2];
-  CHECK(softmax.type == "softmax");
+  CHECK(softmax.type == OperatorType::softmax);
   CHECK(softmax.primary_class() == OpClass::reduction);
   CHECK(softmax.total_ops() == 125829120.0);  // 49152 x 512 x 5
   CHECK(softmax.total_flops() == 125829120.0);
@@ -64,7 +64,7 @@ TEST_CASE("the example workload of docs/formats.md", "[workload][loader]") {
   CHECK(w.operators[3].total_ops() == 100663296.0);  // 4096 x 3072 x 8
 
   const Operator& fused = w.operators[4];
-  CHECK(fused.type == "fused");
+  CHECK(fused.type == OperatorType::fused);
   CHECK(fused.is_fused());
   CHECK(fused.total_ops() == 28311552.0);  // 4096 x 768 x (1 + 8)
   int t1 = fused.find_tensor("T1");
@@ -74,7 +74,7 @@ TEST_CASE("the example workload of docs/formats.md", "[workload][loader]") {
   CHECK(fused.is_input(fused.find_tensor("gamma")));
 
   const Operator& einsum = w.operators[5];
-  CHECK(einsum.type == "einsum");
+  CHECK(einsum.type == OperatorType::einsum);
   REQUIRE(einsum.stages.size() == 1);
   CHECK(einsum.stages[0].name == "mm");
   // first seen in A[M,K] then B[K,N]
@@ -125,7 +125,7 @@ TEST_CASE("vector steps: ops per point, classes and extra inputs", "[workload][b
     INFO(row.step);
     CHECK(is_vector_step(row.step));
     Operator op = make_vector_op("v", row.step, 10, 6);
-    CHECK(op.type == row.step);
+    CHECK(to_string(op.type) == row.step);
     REQUIRE(op.stages.size() == 1);
     CHECK(op.stages[0].op_class == row.cls);
     CHECK(op.stages[0].ops_per_point == row.ops);
@@ -279,4 +279,21 @@ TEST_CASE("einsum operators", "[workload][loader][einsum]") {
     CHECK(e.where().line == 15);
     CHECK(e.message() == "tensor 'H' is already the output of stage 'mm'");
   }
+}
+
+TEST_CASE("operator types print and parse by one table", "[workload]") {
+  for (const std::string& name : operator_type_names()) {
+    const std::optional<OperatorType> type = parse_operator_type(name);
+    REQUIRE(type);
+    CHECK(to_string(*type) == name);
+  }
+  CHECK_FALSE(parse_operator_type("conv2d"));
+  CHECK(is_gemm(OperatorType::batched_gemm));
+  CHECK_FALSE(is_gemm(OperatorType::fused));
+  // Every vector step the builders know is a vector-step type, and no other type is.
+  for (const std::string& step : vector_steps()) CHECK(is_vector_step(*parse_operator_type(step)));
+  size_t steps = 0;
+  for (const std::string& name : operator_type_names())
+    steps += is_vector_step(*parse_operator_type(name)) ? 1 : 0;
+  CHECK(steps == vector_steps().size());
 }

@@ -1,0 +1,37 @@
+#pragma once
+// What builder made an operator: the `type:` of a workload file, the type column of a result
+// store, the `type=` of a measurement plan. One table holds the names those files use, so that
+// parsing and printing cannot drift apart, and the questions asked of a type are answered once.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ts {
+
+enum class OperatorType {
+  gemm,
+  batched_gemm,
+  // vector steps, usable alone or chained in a fused operator (OperatorBuilders.hpp)
+  add,
+  mul,
+  bias,
+  scale,
+  mask,
+  relu,
+  gelu,
+  softmax,
+  layernorm,
+  fused,   // a chain of vector steps
+  einsum,  // any other einsum, read as written
+};
+
+std::string_view to_string(OperatorType type);
+std::optional<OperatorType> parse_operator_type(std::string_view text);
+// Every name, in the order of the enum, for messages that list what is known.
+std::vector<std::string> operator_type_names();
+
+bool is_gemm(OperatorType type);  // gemm or batched_gemm
+bool is_vector_step(OperatorType type);
+
+}  // namespace ts
