@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {}  // namespace
 
-TEST_CASE("calibrate host writes a graph that predict and validate read", "[cli][calibrate]") {
+TEST_CASE("calibrate host writes a graph that predict and validate read", "[cli][calibrate][host][slow]") {
   TempDir dir;
   const std::string out = dir / "cal/host.yaml";  // the folder does not exist yet
   const RunResult r =

@@ -113,7 +113,7 @@ TEST_CASE("correlate --timing-scope device compares device time alone", "[cli][c
 }
 
 TEST_CASE("correlate --fit --folds: cross-validated figures beside training ones",
-          "[cli][correlate][fit]") {
+          "[cli][correlate][fit][slow]") {
   const RunResult r =
       run_tilescope(with(kCsvArgs, {"--by", "size", "--fit", "node:Cube.efficiency=0.3:1", "--fit",
                                     "launch_overhead", "--folds", "4", "--format", "json"}));

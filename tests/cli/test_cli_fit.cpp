@@ -22,7 +22,7 @@ double overall_mape(const std::string& correlate_json) {
 
 }  // namespace
 
-TEST_CASE("fit writes a graph that predict loads, with its provenance", "[cli][fit]") {
+TEST_CASE("fit writes a graph that predict loads, with its provenance", "[cli][fit][slow]") {
   TempDir dir;
   const std::string out = dir.file("ascend.fitted.yaml");
   const RunResult r =

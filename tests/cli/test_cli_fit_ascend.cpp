@@ -78,7 +78,7 @@ std::vector<std::string> recorded_command(const std::string& text, const std::st
 }  // namespace
 
 TEST_CASE("the committed fitted Ascend graph reproduces from its recorded command",
-          "[cli][fit][ascend]") {
+          "[cli][fit][ascend][slow]") {
   const std::string committed = read_text(std::string(TILESCOPE_ROOT) + "/" + kFitted);
   TempDir dir;
   const std::string out = dir.file("refit.yaml");

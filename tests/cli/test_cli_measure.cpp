@@ -85,7 +85,7 @@ std::vector<std::string> measure_args(const std::string& db, int repetitions) {
 
 }  // namespace
 
-TEST_CASE("measure stores a checked measurement and a prediction for every job", "[cli][measure]") {
+TEST_CASE("measure stores a checked measurement and a prediction for every job", "[cli][measure][host][slow]") {
   TempDir dir;
   const std::string db = dir / "results.sqlite";
   RunResult r = run_tilescope(measure_args(db, 5));
@@ -119,7 +119,7 @@ TEST_CASE("measure stores a checked measurement and a prediction for every job",
   CHECK(j.at("overall").at("count").get<int>() == 12);
 }
 
-TEST_CASE("kill -9 in the middle of measure keeps every completed measurement", "[cli][measure]") {
+TEST_CASE("kill -9 in the middle of measure keeps every completed measurement", "[cli][measure][host][slow]") {
   TempDir dir;
   const std::string db = dir / "results.sqlite";
   // Many repetitions, one operator per group: measurements land one by one over seconds.
@@ -150,7 +150,7 @@ TEST_CASE("kill -9 in the middle of measure keeps every completed measurement", 
   CHECK(runs.out.find("incomplete") != std::string::npos);
 }
 
-TEST_CASE("Ctrl-C stops measure cleanly and marks the run cancelled", "[cli][measure]") {
+TEST_CASE("Ctrl-C stops measure cleanly and marks the run cancelled", "[cli][measure][host][slow]") {
   TempDir dir;
   const std::string db = dir / "results.sqlite";
   BackgroundRun run(measure_args(db, 60));

@@ -278,7 +278,7 @@ TEST_CASE("predict bert-base on the Ascend 910B3 as JSON", "[cli][predict]") {
   }
 }
 
-TEST_CASE("predict every bundled suite on every bundled graph", "[cli][predict]") {
+TEST_CASE("predict every bundled suite on every bundled graph", "[cli][predict][slow]") {
   const std::vector<std::string> graphs = files_in("samples/arch");
   const std::vector<std::string> suites = files_in("samples/workloads");
   REQUIRE(graphs.size() >= 6);

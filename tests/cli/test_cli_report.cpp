@@ -92,7 +92,7 @@ bool have_pdftoppm() { return std::system("command -v pdftoppm >/dev/null 2>&1")
 
 }  // namespace
 
-TEST_CASE("report writes a self-contained HTML file with correlate's figures", "[cli][report]") {
+TEST_CASE("report writes a self-contained HTML file with correlate's figures", "[cli][report][slow]") {
   const HostRun& run = host_run();
   TempDir dir;
   const std::string out = dir / "report.html", figures = dir / "figures";
@@ -177,7 +177,7 @@ TEST_CASE("report writes a self-contained HTML file with correlate's figures", "
   CHECK(svgs == images);
 }
 
-TEST_CASE("report --out FILE.pdf renders a first page that is not blank", "[cli][report]") {
+TEST_CASE("report --out FILE.pdf renders a first page that is not blank", "[cli][report][slow]") {
   const HostRun& run = host_run();
   TempDir dir;
   const std::string out = dir / "report.pdf";
@@ -205,7 +205,7 @@ TEST_CASE("report --out FILE.pdf renders a first page that is not blank", "[cli]
 }
 
 TEST_CASE("report --diff shows the operator whose measurement changed first, with its delta",
-          "[cli][report][diff]") {
+          "[cli][report][diff][slow]") {
   const HostRun& run = host_run();
   TempDir dir;
   const std::string after = dir / "after.sqlite";
@@ -254,7 +254,7 @@ TEST_CASE("report --diff shows the operator whose measurement changed first, wit
 }
 
 TEST_CASE("report --fail-if exits 1 after writing the report, 2 on a malformed expression",
-          "[cli][report][gate]") {
+          "[cli][report][gate][slow]") {
   const HostRun& run = host_run();
   TempDir dir;
   const std::string out = dir / "gated.html";
@@ -277,7 +277,7 @@ TEST_CASE("report --fail-if exits 1 after writing the report, 2 on a malformed e
 }
 
 TEST_CASE("report refuses bad input with exit 2 and leaves no half-written file",
-          "[cli][report][errors]") {
+          "[cli][report][errors][slow]") {
   const HostRun& run = host_run();
   TempDir dir;
   const std::string out = dir / "report.html";

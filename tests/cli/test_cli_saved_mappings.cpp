@@ -22,7 +22,7 @@ nlohmann::json predict_json(const std::vector<std::string>& extra) {
 
 }  // namespace
 
-TEST_CASE("a saved mapping replays to the same prediction", "[cli][mapping]") {
+TEST_CASE("a saved mapping replays to the same prediction", "[cli][mapping][slow]") {
   const fs::path dir =
       fs::temp_directory_path() / ("tilescope-saved-" + std::to_string(::getpid()));
   fs::remove_all(dir);

@@ -61,7 +61,7 @@ TEST_CASE("simulate refuses a strategy that does not fit, naming the field", "[c
                         Catch::Contains("tensor_parallel.degree 5 does not divide the 96 heads"));
 }
 
-TEST_CASE("validate-dist prints Table 5 predicted against published", "[cli][simulate]") {
+TEST_CASE("validate-dist prints Table 5 predicted against published", "[cli][simulate][slow]") {
   const RunResult r = run_tilescope({"validate-dist", "--format", "json"});
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);

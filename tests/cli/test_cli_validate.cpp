@@ -7,7 +7,7 @@
 
 using namespace ts::cli_test;
 
-TEST_CASE("validate accepts every bundled file", "[cli][validate]") {
+TEST_CASE("validate accepts every bundled file", "[cli][validate][slow]") {
   const std::string folder =
       GENERATE(as<std::string>{}, "samples/arch", "samples/workloads", "samples/mappings",
                "samples/dist/models", "samples/dist/strategies", "samples/dist/clusters",

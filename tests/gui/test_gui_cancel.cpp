@@ -116,7 +116,7 @@ TEST_CASE("Cancel and a newer edit stop the what-if mapper inside one search",
 }
 
 TEST_CASE("a results database loads with a progress figure in rows, and Cancel stops it",
-          "[gui][cancel]") {
+          "[gui][cancel][slow]") {
   constexpr qint64 kRows = 50000;
   QTemporaryDir dir;
   const QString db = dir.filePath("progress.sqlite");

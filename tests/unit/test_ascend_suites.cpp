@@ -13,7 +13,7 @@ using namespace ts;
 namespace fs = std::filesystem;
 
 TEST_CASE("Ascend: every suite operator runs on the unit its class belongs to",
-          "[ascend][suites]") {
+          "[ascend][suites][slow]") {
   const ArchitectureGraph graph =
       load_architecture(std::string(TILESCOPE_SAMPLES) + "/arch/ascend910b3.yaml");
   int suites = 0, operators = 0;

@@ -36,7 +36,7 @@ double seconds_of(const TrainingSimulation& r, const std::string& what) {
 }  // namespace
 
 TEST_CASE("sequence parallelism with selective recomputation beats full recomputation",
-          "[dist][simulate]") {
+          "[dist][simulate][slow]") {
   // Korthikanti et al. 2022, Table 5: seq+sel is faster than full for every model (by 23-29 %).
   const Cluster selene = load_cluster(sample("/dist/clusters/selene.yaml"));
   for (const char* model : {"gpt-22b", "gpt3-175b", "gpt-530b", "gpt-1t"}) {
@@ -81,7 +81,7 @@ TEST_CASE("without a pipeline, twice the batch takes twice the time", "[dist][si
 }
 
 TEST_CASE("memory per GPU: the Table 5 runs fit in 80 GB, tensor parallelism alone does not",
-          "[dist][simulate]") {
+          "[dist][simulate][slow]") {
   const Cluster selene = load_cluster(sample("/dist/clusters/selene.yaml"));
   for (const char* model : {"gpt-22b", "gpt3-175b", "gpt-530b", "gpt-1t"})
     for (const char* mode : {"full", "seq-sel"}) {

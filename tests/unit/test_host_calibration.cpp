@@ -210,7 +210,7 @@ static void templates_follow_levels() {
 
 // ctest runs each test case in a process of its own: the four checks are sections of one test
 // case so that the calibration above runs once, not four times.
-TEST_CASE("one short host calibration", "[host][calibrate]") {
+TEST_CASE("one short host calibration", "[host][calibrate][slow]") {
   SECTION("the calibrated host graph has the documented shape") { graph_has_documented_shape(); }
   SECTION("every figure has its runs, median and spread") { figures_have_runs_median_spread(); }
   SECTION("a calibration is written, read back and mapped") { written_read_back_and_mapped(); }
