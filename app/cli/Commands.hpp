@@ -15,6 +15,11 @@ using CommandAction = std::function<int()>;
 const std::string& command_line();
 void set_command_line(int argc, char** argv);
 
+// Parses the command line into `app`, then runs `run`: help and version exit 0, a usage error
+// 2, bad input (InputError, malformed YAML) prints `file:line:col: what` and exits 2, any other
+// failure prints `error: ...` and exits 1 (CommandExit.cpp).
+int parse_and_run(CLI::App& app, int argc, char** argv, const std::function<int()>& run);
+
 CommandAction add_predict(CLI::App& app);
 CommandAction add_validate(CLI::App& app);
 CommandAction add_bench(CLI::App& app);

@@ -50,30 +50,9 @@ int main(int argc, char** argv) {
   reg(&ts::cli::add_validate_dist);
   reg(&ts::cli::add_import);
   reg(&ts::cli::add_report);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;
-  }
-  try {
+  return ts::cli::parse_and_run(app, argc, argv, [&] {
     for (auto& [sub, run] : actions)
       if (sub->parsed()) return run();
-  } catch (const ts::InputError& e) {
-    std::cerr << e.what() << "\n";
-    return 2;
-  } catch (const YAML::Exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 1;
-  }
-  return 0;
+    return 0;
+  });
 }

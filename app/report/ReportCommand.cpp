@@ -141,28 +141,5 @@ int main(int argc, char** argv) {
   const std::function<int()> run = ts::cli::add_report_options(app);
   std::vector<char*> args{argv[0]};
   args.insert(args.end(), argv + first, argv + argc);
-  try {
-    app.parse(static_cast<int>(args.size()), args.data());
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;
-  }
-  try {
-    return run();
-  } catch (const ts::InputError& e) {
-    std::cerr << e.what() << "\n";
-    return 2;
-  } catch (const YAML::Exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 1;
-  }
+  return ts::cli::parse_and_run(app, static_cast<int>(args.size()), args.data(), run);
 }

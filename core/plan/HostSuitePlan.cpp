@@ -34,17 +34,8 @@ HostSuite host_suite(const Workload& workload, const ArchitectureGraph& graph,
             suite_mappings(op, graph, options.mappings_per_gemm, options.seed, options.mapper);
       }
       for (NamedProgram& np : programs) {
-        Evaluation eval;
-        evaluate(np.program, eval);
-        throw_if_invalid(np.program, eval);
         SuiteEntry e;
-        e.op = op;
-        e.key = key;
-        e.implementation = "tiled";
-        e.dtype = dtype;
-        e.mapping = mapping_record(np.program, np.name);
-        e.prediction =
-            prediction_record(make_prediction(np.program, eval), key, e.mapping, graph, "");
+        fill_mapped_entry(e, op, key, "tiled", dtype, np.program, np.name, graph);
         e.program = std::move(np.program);
         suite.entries.push_back(std::move(e));
       }

@@ -227,18 +227,9 @@ GpuSuite gpu_suite(const Workload& workload, const ArchitectureGraph& graph,
           suite.notes.push_back(fmt::format("{} mapping {}: {}", op.name, np.name, why));
           continue;
         }
-        Evaluation eval;
-        evaluate(np.program, eval);
-        throw_if_invalid(np.program, eval);
         GpuSuiteEntry e;
-        e.op = op;
-        e.key = key;
-        e.implementation = "tilescope";
-        e.dtype = dtype;
-        e.mapping = mapping_record(np.program, np.name);
+        fill_mapped_entry(e, op, key, "tilescope", dtype, np.program, np.name, graph);
         e.tiling = tiling;
-        e.prediction =
-            prediction_record(make_prediction(np.program, eval), key, e.mapping, graph, "");
         e.plan_line = fmt::format(
             "{} impl=tilescope block={}x{}x{} warp={}x{} stages={} mapping={} mapping_name={} "
             "{} spec={} mapping_yaml={}",

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analysis/MappingProgram.hpp"
+#include "arch/ArchitectureGraph.hpp"
 #include "measure/MeasurementRecord.hpp"
 #include "workload/Operator.hpp"
 
@@ -22,5 +23,12 @@ struct SuiteEntry {
   std::optional<MappingProgram> program;  // host tiled kernel: the concrete program it runs
   PredictionRecord prediction;
 };
+
+// The fields every mapped kernel's entry has (operator, key, implementation, dtype, mapping
+// record, the prediction of that mapping), filled in `entry`; throws InvalidMapping when the
+// mapping does not fit the graph.
+void fill_mapped_entry(SuiteEntry& entry, const Operator& op, const OperatorKey& key,
+                       std::string implementation, std::string dtype, const MappingProgram& program,
+                       const std::string& mapping_name, const ArchitectureGraph& graph);
 
 }  // namespace ts
