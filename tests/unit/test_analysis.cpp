@@ -11,15 +11,7 @@ using namespace ts::test;
 namespace {
 
 // GEMM 64x64x64 on one PE: the SRAM tile loops 8x8x16 calls of an 8x8x4 block.
-const char* kGemmOnePe = R"(  tile: DRAM
-  children:
-    - tile: SRAM
-      double_buffer: true
-      temporal: {M: 8, N: 8, K: 16}
-      children:
-        - op: PE
-          factors: {M: 8, N: 8, K: 4}
-)";
+const std::string kGemmOnePe = gemm_tiles();
 
 }  // namespace
 
@@ -43,16 +35,7 @@ TEST_CASE("compute-bound GEMM: L + C + S for a single iteration", "[analysis]") 
 
 TEST_CASE("edge-bound add: fill and drain around a pipelined loop", "[analysis]") {
   Case c;
-  run_case(c, tiny_arch(), "add", R"(  tile: DRAM
-  temporal: {R: 16}
-  children:
-    - tile: SRAM
-      double_buffer: true
-      temporal: {R: 4, C: 32}
-      children:
-        - op: PE
-          factors: {C: 32}
-)");
+  run_case(c, tiny_arch(), "add", row_tiles({.dram_temporal = "R: 16"}));
   REQUIRE(c.eval.valid());
   // Per root iteration: load X, Z (4x1024x2 B each = 16 KiB) at 64 B/cycle: 256 cycles; store Y
   // (8 KiB): 128 cycles; compute 4*32 calls of 32 elements at 64/cycle: 64 cycles.
@@ -71,17 +54,7 @@ TEST_CASE("edge-bound add: fill and drain around a pipelined loop", "[analysis]"
 }
 
 TEST_CASE("a shared edge halves each user's bandwidth", "[analysis]") {
-  const char* mapping = R"(  tile: DRAM
-  temporal: {R: 8}
-  spatial: {R: 2}
-  children:
-    - tile: SRAM
-      double_buffer: true
-      temporal: {R: 4, C: 32}
-      children:
-        - op: PE
-          factors: {C: 32}
-)";
+  const std::string mapping = row_tiles({.dram_temporal = "R: 8", .dram_spatial = "R: 2"});
   Case shared, own;
   run_case(shared, tiny_arch("shared"), "add", mapping);
   run_case(own, tiny_arch("per_instance"), "add", mapping);
@@ -95,17 +68,9 @@ TEST_CASE("a shared edge halves each user's bandwidth", "[analysis]") {
 
 TEST_CASE("double buffers count twice against capacity", "[analysis]") {
   auto mapping = [](bool db) {
-    return std::string(R"(  tile: DRAM
-  temporal: {R: 8}
-  children:
-    - tile: SRAM
-      double_buffer: )") +
-           (db ? "true" : "false") + R"(
-      temporal: {R: 8, C: 32}
-      children:
-        - op: PE
-          factors: {C: 32}
-)";
+    return row_tiles({.dram_temporal = "R: 8",
+                      .sram = db ? "double_buffer: true" : "double_buffer: false",
+                      .sram_temporal = "R: 8, C: 32"});
   };
   // X, Z, Y at 8 x 1024 x 2 B = 16 KiB each: 48 KiB fits in 64 KiB once, not twice (96 KiB).
   Case single, twice;
@@ -129,15 +94,7 @@ TEST_CASE("spatial tiles beyond the instances run in waves, tails cost a full wa
   // computes 1024 cycles, loads 16 KiB in 16 cycles, stores 8 KiB in 8.
   const std::string arch = tiny_arch("per_instance", "1024B/cycle");
   auto mapping = [](int tiles) {
-    return "  tile: DRAM\n  spatial: {M: " + std::to_string(tiles) + R"(}
-  children:
-    - tile: SRAM
-      double_buffer: true
-      temporal: {M: 8, N: 8, K: 16}
-      children:
-        - op: PE
-          factors: {M: 8, N: 8, K: 4}
-)";
+    return gemm_tiles({.dram_spatial = "M: " + std::to_string(tiles)});
   };
   Case four, five;
   run_case(four, arch, "mm256", mapping(4));
@@ -151,16 +108,8 @@ TEST_CASE("spatial tiles beyond the instances run in waves, tails cost a full wa
 
   // 300 rows: 4 full tiles and a 44-row tail tile; the tail still takes a whole wave.
   Case tail;
-  run_case(tail, arch, "mm300", R"(  tile: DRAM
-  spatial: {M: 5}
-  children:
-    - tile: SRAM
-      double_buffer: true
-      temporal: {M: 8/6, N: 8, K: 16}
-      children:
-        - op: PE
-          factors: {M: 8/4, N: 8, K: 4}
-)");
+  run_case(tail, arch, "mm300",
+           gemm_tiles({.dram_spatial = "M: 5", .sram_m = "8/6", .pe_m = "8/4"}));
   REQUIRE(tail.eval.valid());
   CHECK(tail.cycles() == Approx(2072.0).epsilon(0.01));
 }
@@ -170,15 +119,7 @@ TEST_CASE("compute pays for granule padding", "[analysis]") {
   // SRAM tile computes exactly as long as M=64: 1024 cycles.
   Case full, padded;
   run_case(full, tiny_arch(), "mm64", kGemmOnePe);
-  run_case(padded, tiny_arch(), "mm60", R"(  tile: DRAM
-  children:
-    - tile: SRAM
-      double_buffer: true
-      temporal: {M: 8, N: 8, K: 16}
-      children:
-        - op: PE
-          factors: {M: 8/4, N: 8, K: 4}
-)");
+  run_case(padded, tiny_arch(), "mm60", gemm_tiles({.pe_m = "8/4"}));
   REQUIRE(padded.eval.valid());
   REQUIRE(full.eval.reports[1].evaluated);
   REQUIRE(padded.eval.reports[1].evaluated);
@@ -191,14 +132,8 @@ TEST_CASE("compute pays for granule padding", "[analysis]") {
 
 TEST_CASE("factors that do not cover the problem are an error at the mapping", "[analysis]") {
   Case c;
-  run_case(c, tiny_arch(), "mm64", R"(  tile: DRAM
-  children:
-    - tile: SRAM
-      temporal: {M: 4, N: 8, K: 16}
-      children:
-        - op: PE
-          factors: {M: 8, N: 8, K: 4}
-)");
+  // A single-buffered SRAM tile looping M 4 times over 8-row calls: 32 of M's 64 rows.
+  run_case(c, tiny_arch(), "mm64", gemm_tiles({.sram = "", .sram_m = "4"}));
   REQUIRE(c.eval.failure == EvaluationFailure::coverage);
   try {
     throw_if_invalid(c.program, c.eval);
@@ -216,19 +151,10 @@ TEST_CASE("loads and stores share a memory's combined port", "[analysis]") {
   // writes together. Per iteration 16 KiB in and 8 KiB out: 24 KiB / 64 = 384 cycles.
   // First load 16 KiB / 64 = 256, compute 64, last store 8 KiB / 64 = 128:
   // 16 * 384 + (256 + 64 + 128 - 384) = 6208.
-  std::string arch = tiny_arch("per_instance", "1024B/cycle");
-  arch.replace(arch.find("capacity: 1GiB}"), 15, "capacity: 1GiB, bandwidth: 64GB/s}");
+  const std::string arch = replace_once(tiny_arch("per_instance", "1024B/cycle"), "capacity: 1GiB}",
+                                        "capacity: 1GiB, bandwidth: 64GB/s}");
   Case c;
-  run_case(c, arch, "add", R"(  tile: DRAM
-  temporal: {R: 16}
-  children:
-    - tile: SRAM
-      double_buffer: true
-      temporal: {R: 4, C: 32}
-      children:
-        - op: PE
-          factors: {C: 32}
-)");
+  run_case(c, arch, "add", row_tiles({.dram_temporal = "R: 16"}));
   REQUIRE(c.eval.valid());
   CHECK(c.cycles() == Approx(6208.0));
 }
@@ -241,12 +167,6 @@ TEST_CASE("a trans node moves an intermediate and its consumer reads it there", 
   arch +=
       "  - {from: SRAM, to: UB, bandwidth: 128B/cycle}\n  - {from: UB, to: PE, bandwidth: "
       "1024B/cycle}\n";
-  const std::string workload = R"(version: 1
-kind: workload
-name: chain
-operators:
-  - {name: add_relu, type: fused, steps: [add, relu], rows: 64, cols: 1024}
-)";
   auto mapping = [](bool move) {
     return std::string(R"(version: 1
 kind: mapping
@@ -271,7 +191,7 @@ tree:
 )";
   };
   ArchitectureGraph g = parse_architecture(arch, "tiny-ub.yaml");
-  Workload w = parse_workload(workload, "chain.yaml");
+  Workload w = parse_workload(kChain, "chain.yaml");
   const Operator& op = w.operators.front();
   MappingProgram moved = compile_mapping(parse_mapping(mapping(true), "m.yaml"), op, g);
   MappingProgram stays = compile_mapping(parse_mapping(mapping(false), "m.yaml"), op, g);
@@ -308,17 +228,6 @@ tree:
     CHECK(std::string(e.what()).find("no path") != std::string::npos);
   }
 }
-
-namespace {
-
-const char* kChain = R"(version: 1
-kind: workload
-name: chain
-operators:
-  - {name: add_relu, type: fused, steps: [add, relu], rows: 64, cols: 1024}
-)";
-
-}  // namespace
 
 TEST_CASE("a sharing scope holds the larger of its children's buffers, not the sum", "[analysis]") {
   auto mapping = [](const std::string& scope) {
@@ -396,26 +305,9 @@ TEST_CASE("a row split across tiles costs a reduction a second pass over its inp
   // DRAM at 16 B/cycle. Softmax: 5 operations per element at 64 per cycle.
   const std::string arch = tiny_arch("shared", "16B/cycle");
   Case whole, split;
-  run_case(whole, arch, "softmax", R"(  tile: DRAM
-  temporal: {R: 64}
-  children:
-    - tile: SRAM
-      double_buffer: true
-      temporal: {C: 32}
-      children:
-        - op: PE
-          factors: {C: 32}
-)");
-  run_case(split, arch, "softmax", R"(  tile: DRAM
-  temporal: {R: 64, C: 2}
-  children:
-    - tile: SRAM
-      double_buffer: true
-      temporal: {C: 16}
-      children:
-        - op: PE
-          factors: {C: 32}
-)");
+  run_case(whole, arch, "softmax", row_tiles({.dram_temporal = "R: 64", .sram_temporal = "C: 32"}));
+  run_case(split, arch, "softmax",
+           row_tiles({.dram_temporal = "R: 64, C: 2", .sram_temporal = "C: 16"}));
   REQUIRE(whole.eval.valid());
   REQUIRE(split.eval.valid());
   // Whole rows: load X 2 KiB / 16 = 128, store Y 128, compute 32 x 32 x 5 / 64 = 80;
@@ -459,9 +351,7 @@ TEST_CASE("a streamed tile overlaps its loads with all of the work below it", "[
   // the load (256) and store (128) run under the 1024 cycles of compute, and no edge has a
   // latency, so the single iteration costs max(256, 1024, 128) = 1024 instead of 1408.
   Case c;
-  std::string mapping = kGemmOnePe;
-  mapping.replace(mapping.find("double_buffer: true"), 19, "streamed: true");
-  run_case(c, tiny_arch(), "mm64", mapping);
+  run_case(c, tiny_arch(), "mm64", gemm_tiles({.sram = "streamed: true"}));
   REQUIRE(c.eval.valid());
   CHECK(c.cycles() == Approx(1024.0));
   CHECK(bound_text(c.graph, c.eval.bound) == "compute:PE");
@@ -478,16 +368,10 @@ TEST_CASE("a streamed edge-bound loop pays no fill, and counts once against capa
   // double buffering pays (4288). Its 48 KiB of buffers fit the 64 KiB SRAM once; double
   // buffered they would not (the capacity case above).
   Case c;
-  run_case(c, tiny_arch(), "add", R"(  tile: DRAM
-  temporal: {R: 8}
-  children:
-    - tile: SRAM
-      streamed: true
-      temporal: {R: 8, C: 32}
-      children:
-        - op: PE
-          factors: {C: 32}
-)");
+  run_case(
+      c, tiny_arch(), "add",
+      row_tiles(
+          {.dram_temporal = "R: 8", .sram = "streamed: true", .sram_temporal = "R: 8, C: 32"}));
   REQUIRE(c.eval.valid());
   // R: 8 root iterations of 8 rows: load X, Z 2 x 8 x 1024 x 2 B = 32 KiB at 64 B/cycle = 512,
   // store 16 KiB = 256, compute 8 x 32 calls of 32 at 64/cycle = 128: 8 x 512 = 4096.
@@ -497,49 +381,14 @@ TEST_CASE("a streamed edge-bound loop pays no fill, and counts once against capa
 
 namespace {
 
-// Three levels, one instance each, 1 GHz: DRAM -> BUF at 64 B/cycle (with the given latency),
-// BUF -> REG at 32.
-std::string three_levels(int dram_latency_cycles) {
-  return std::string(R"(version: 1
-kind: architecture
-name: three-levels
-clock: 1GHz
-nodes:
-  - {name: DRAM, type: memory, capacity: 1GiB}
-  - {name: BUF, type: memory, capacity: 64KiB}
-  - {name: REG, type: memory, capacity: 4KiB}
-  - name: PE
-    type: compute
-    operations:
-      - {class: elementwise, dtype: fp16, ops_per_cycle: 64, granule: [32]}
-edges:
-  - {from: DRAM, to: BUF, bandwidth: 64B/cycle, latency: )") +
-         std::to_string(dram_latency_cycles) + R"(}
-  - {from: BUF, to: DRAM, bandwidth: 64B/cycle}
-  - {from: BUF, to: REG, bandwidth: 32B/cycle}
-  - {from: REG, to: BUF, bandwidth: 32B/cycle}
-  - {from: REG, to: PE, bandwidth: 1024B/cycle}
-  - {from: PE, to: REG, bandwidth: 1024B/cycle}
-)";
-}
-
-// add 64 x 1024 fp16. DRAM loops 16 times over 4-row BUF tiles; BUF loops 4 x 8 = 32 times over
-// 1 x 128 REG tiles; both double-buffered.
-std::string three_level_add(bool restarts) {
-  return std::string(R"(  tile: DRAM
-  temporal: {R: 16}
-  children:
-    - tile: BUF
-      double_buffer: true
-)") + (restarts ? "      pipeline_restarts: true\n" : "") +
-         R"(      temporal: {R: 4, C: 8}
-      children:
-        - tile: REG
-          double_buffer: true
-          children:
-            - op: PE
-              factors: {C: 128}
-)";
+// The three-level graph for an add: REG of 4 KiB, a PE of 64 fp16 elementwise operations a cycle,
+// DRAM -> BUF at 64 B/cycle with the given latency, BUF -> REG at 32.
+std::string three_level_eltwise(int dram_latency_cycles) {
+  return three_levels(
+      {.name = "three-levels",
+       .reg_capacity = "4KiB",
+       .operation = "{class: elementwise, dtype: fp16, ops_per_cycle: 64, granule: [32]}",
+       .dram_latency = dram_latency_cycles});
 }
 
 }  // namespace
@@ -554,7 +403,7 @@ TEST_CASE("a restarting pipeline pays the fill and drain below it every iteratio
   //   Flowing: 16 x max(256, 512, 128) + (256 + 512 + 10 + 128 - 512) = 8192 + 394 = 8586.
   //   Restarting: 16 x max(256, 512 + 10, 128) + (256 + 512 + 10 + 128 - 522) = 8352 + 384
   //   = 8736: the 10 cycles of BUF's own fill and drain, once more for each of 15 iterations.
-  const std::string arch = three_levels(0);
+  const std::string arch = three_level_eltwise(0);
   Case flowing, restarting;
   run_case(flowing, arch, "add", three_level_add(false));
   run_case(restarting, arch, "add", three_level_add(true));
@@ -577,8 +426,8 @@ TEST_CASE("a double-buffered step lasts at least its load's latency plus its tra
   // - latency 300: 556 > 512, every step waits for memory:
   //   16 x 556 + (556 + 512 + 10 + 128 - 556) = 8896 + 650 = 9546.
   Case hidden, exposed;
-  run_case(hidden, three_levels(200), "add", three_level_add(false));
-  run_case(exposed, three_levels(300), "add", three_level_add(false));
+  run_case(hidden, three_level_eltwise(200), "add", three_level_add(false));
+  run_case(exposed, three_level_eltwise(300), "add", three_level_add(false));
   REQUIRE(hidden.eval.valid());
   REQUIRE(exposed.eval.valid());
   CHECK(hidden.cycles() == Approx(8786.0));
@@ -603,9 +452,8 @@ TEST_CASE("a wider accumulator widens C only where the unit writes it", "[analys
     }
     return usage;
   };
-  std::string widened = tiny_arch();
-  const std::string plain = "granule: [8, 8, 4]}";
-  widened.replace(widened.find(plain), plain.size(), "granule: [8, 8, 4], accumulator: fp32}");
+  const std::string widened =
+      replace_once(tiny_arch(), "granule: [8, 8, 4]}", "granule: [8, 8, 4], accumulator: fp32}");
   const auto [sram_plain, dram_plain] = sram_and_dram(tiny_arch());
   const auto [sram_wide, dram_wide] = sram_and_dram(widened);
   CHECK(sram_plain == Approx(48.0 * 1024));
@@ -687,35 +535,6 @@ edges:
   CHECK(pooled_once.cycles() == Approx(1066.0));
 }
 
-namespace {
-
-// DRAM -> BUF -> REG -> PE, one instance each, 1 GHz: DRAM <-> BUF at 64 B/cycle, BUF <-> REG
-// at 32, a PE call of 8x8x4 in one cycle (256 MACs).
-std::string three_level_gemm_graph() {
-  return R"(version: 1
-kind: architecture
-name: three-level-gemm
-clock: 1GHz
-nodes:
-  - {name: DRAM, type: memory, capacity: 1GiB}
-  - {name: BUF, type: memory, capacity: 64KiB}
-  - {name: REG, type: memory, capacity: 64KiB}
-  - name: PE
-    type: compute
-    operations:
-      - {class: matmul, dtype: fp16, ops_per_cycle: 256, granule: [8, 8, 4]}
-edges:
-  - {from: DRAM, to: BUF, bandwidth: 64B/cycle}
-  - {from: BUF, to: DRAM, bandwidth: 64B/cycle}
-  - {from: BUF, to: REG, bandwidth: 32B/cycle}
-  - {from: REG, to: BUF, bandwidth: 32B/cycle}
-  - {from: REG, to: PE, bandwidth: 1024B/cycle}
-  - {from: PE, to: REG, bandwidth: 1024B/cycle}
-)";
-}
-
-}  // namespace
-
 TEST_CASE("a result kept across a K walk drains once, not on every step", "[analysis]") {
   // DRAM -> BUF -> REG -> PE, 1 GHz; mm64 fp16 walks K in 4 steps of 16 at DRAM, BUF single-
   // buffered, REG double-buffered holding the whole 64 x 64 C across the walk (the registers of
@@ -728,20 +547,8 @@ TEST_CASE("a result kept across a K walk drains once, not on every step", "[anal
   //   = 64, the BUF step 448, C's share of its 8 KiB store at 64 B/cycle = 32: 544; four steps
   //   2176, and the last store is already counted in those shares. (Draining all of C on every
   //   step made it 3040.)
-  const std::string arch = three_level_gemm_graph();
   Case c;
-  run_case(c, arch, "mm64", R"(  tile: DRAM
-  temporal: {K: 4}
-  children:
-    - tile: BUF
-      children:
-        - tile: REG
-          double_buffer: true
-          temporal: {M: 8, N: 8, K: 4}
-          children:
-            - op: PE
-              factors: {M: 8, N: 8, K: 4}
-)");
+  run_case(c, three_levels(), "mm64", three_level_gemm_tiles({.dram_temporal = "K: 4"}));
   REQUIRE(c.eval.valid());
   CHECK(c.cycles() == Approx(2176.0));
 }
@@ -753,41 +560,15 @@ TEST_CASE("a combined port is a floor for flows the tree times at different leve
   // DRAM's level, 4 KiB a step (64 cycles of port); C goes out from REG's level, once. Over
   // the operator 8 + 8 KiB in and 8 KiB out share the port: 24 KiB / 64 = 384 cycles, more
   // than the tree's overlapped levels add up to (324 without the floor).
-  const std::string arch = R"(version: 1
-kind: architecture
-name: one-port
-clock: 1GHz
-nodes:
-  - {name: DRAM, type: memory, capacity: 1GiB, bandwidth: 64B/cycle}
-  - {name: BUF, type: memory, capacity: 64KiB}
-  - {name: REG, type: memory, capacity: 64KiB}
-  - name: PE
-    type: compute
-    operations:
-      - {class: matmul, dtype: fp16, ops_per_cycle: 4096, granule: [8, 8, 4]}
-edges:
-  - {from: DRAM, to: BUF, bandwidth: 1024B/cycle}
-  - {from: BUF, to: DRAM, bandwidth: 1024B/cycle}
-  - {from: BUF, to: REG, bandwidth: 1024B/cycle}
-  - {from: REG, to: BUF, bandwidth: 1024B/cycle}
-  - {from: REG, to: PE, bandwidth: 1024B/cycle}
-  - {from: PE, to: REG, bandwidth: 1024B/cycle}
-)";
+  const std::string arch = three_levels({.name = "one-port",
+                                         .dram_port = "64B/cycle",
+                                         .operation = fp16_matmul(4096),
+                                         .dram_buf = "1024B/cycle",
+                                         .buf_reg = "1024B/cycle"});
   Case c;
-  run_case(c, arch, "mm64", R"(  tile: DRAM
-  temporal: {K: 4}
-  children:
-    - tile: BUF
-      double_buffer: true
-      buffers: {C: bypass}
-      children:
-        - tile: REG
-          double_buffer: true
-          temporal: {M: 8, N: 8, K: 4}
-          children:
-            - op: PE
-              factors: {M: 8, N: 8, K: 4}
-)");
+  run_case(c, arch, "mm64",
+           three_level_gemm_tiles(
+               {.dram_temporal = "K: 4", .buf = {"double_buffer: true", "buffers: {C: bypass}"}}));
   REQUIRE(c.eval.valid());
   CHECK(c.cycles() == Approx(384.0));
   CHECK(bound_text(c.graph, c.eval.bound) == "edge:DRAM->BUF");
@@ -797,21 +578,9 @@ TEST_CASE("a loop with a tail counts the steps it makes, not its full trips", "[
   // mm64 on the three-level GEMM graph with K split 2 x 3/1 x 16: the first DRAM step walks 3
   // BUF steps, the second 1, 4 in all (not 2 x 3 = 6). C, kept in REG across the walk, goes out
   // once: 8 KiB over REG -> BUF and BUF -> DRAM. A and B come in once each: 8 + 8 KiB.
-  const std::string arch = three_level_gemm_graph();
   Case c;
-  run_case(c, arch, "mm64", R"(  tile: DRAM
-  temporal: {K: 2}
-  children:
-    - tile: BUF
-      temporal: {K: 3/1}
-      children:
-        - tile: REG
-          double_buffer: true
-          temporal: {M: 8, N: 8, K: 4}
-          children:
-            - op: PE
-              factors: {M: 8, N: 8, K: 4}
-)");
+  run_case(c, three_levels(), "mm64",
+           three_level_gemm_tiles({.dram_temporal = "K: 2", .buf = {"temporal: {K: 3/1}"}}));
   REQUIRE(c.eval.valid());
   auto bytes = [&](const std::string& from, const std::string& to) {
     for (size_t k = 0; k < c.graph.edges.size(); ++k)
@@ -834,19 +603,9 @@ TEST_CASE("a padded part computes its whole extent and loads only the tail", "[a
   // computes all 1024 (a thread block's warps on zero-filled rows): 256 cycles more. Its load
   // from DRAM stays the tail's 44 rows, so DRAM -> SRAM carries the same bytes either way.
   const std::string exact_arch = tiny_arch("per_instance", "1024B/cycle");
-  std::string padded_arch = exact_arch;
-  const std::string sram = "instances: 4}";
-  padded_arch.replace(padded_arch.find(sram), sram.size(), "instances: 4, tails: padded}");
-  const char* mapping = R"(  tile: DRAM
-  temporal: {M: 5}
-  children:
-    - tile: SRAM
-      double_buffer: true
-      temporal: {M: 8/6, N: 8, K: 16}
-      children:
-        - op: PE
-          factors: {M: 8/4, N: 8, K: 4}
-)";
+  const std::string padded_arch =
+      replace_once(exact_arch, "instances: 4}", "instances: 4, tails: padded}");
+  const std::string mapping = gemm_tiles({.dram_temporal = "M: 5", .sram_m = "8/6", .pe_m = "8/4"});
   Case exact, padded;
   run_case(exact, exact_arch, "mm300", mapping);
   run_case(padded, padded_arch, "mm300", mapping);
