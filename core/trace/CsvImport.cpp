@@ -14,13 +14,14 @@
 namespace ts {
 
 std::vector<ImporterOption> CsvImporter::options() const {
-  return {{"op", "operator class of every row: " + join_names(csv_operator_types()), true},
+  return {{"op", "operator class of every row: " + join_names(csv_operator_types()), true, ""},
           {"scope",
            "what the latencies cover: device (the kernel alone) or host_call (a wall "
            "clock around the call)",
-           true},
+           true, ""},
           {"dtype", "data type of the operands", false, "fp16"},
-          {"suite", "suite the operators belong to (default: the file's name without extension)"},
+          {"suite", "suite the operators belong to (default: the file's name without extension)",
+           false, ""},
           {"implementation", "what ran the operators (a kernel or library name)", false, "csv"},
           {"device", "the device the table was measured on", false, "unknown"}};
 }

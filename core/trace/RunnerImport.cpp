@@ -200,12 +200,14 @@ void write_runs(ResultStore& store, const RunnerImportOptions& o, const RunnerRe
 }  // namespace
 
 std::vector<ImporterOption> RunnerImporter::options() const {
-  return {{"arch",
-           "graph to predict every record on; the predictions are stored with the runs (without "
-           "it, give --arch to correlate)"},
-          {"workload", "check that every record's operator is this workload's, unchanged"},
-          {"budget", "mapper evaluations per black-box operator", false,
-           std::to_string(MapperOptions{}.budget)}};
+  return {
+      {"arch",
+       "graph to predict every record on; the predictions are stored with the runs (without "
+       "it, give --arch to correlate)",
+       false, ""},
+      {"workload", "check that every record's operator is this workload's, unchanged", false, ""},
+      {"budget", "mapper evaluations per black-box operator", false,
+       std::to_string(MapperOptions{}.budget)}};
 }
 
 Sniff RunnerImporter::sniff(std::string_view first_line) const {
