@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <stdexcept>
 
 #include "host/VectorKernels.hpp"
 
@@ -66,6 +67,12 @@ std::vector<double> reference_step(VectorStep step, const std::vector<double>& x
         for (int64_t c = 0; c < cols; ++c) yr[c] = (xr[c] - mean) * rstd * e0[c] + e1[c];
         break;
       }
+      case OperatorType::gemm:
+      case OperatorType::batched_gemm:
+      case OperatorType::fused:
+      case OperatorType::einsum:
+        // Not steps (is_vector_step): a chain's stages are parsed from step names only.
+        throw std::logic_error("reference kernel asked for a step that is not a vector step");
     }
   }
   return y;

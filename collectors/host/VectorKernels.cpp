@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 
 #include "common/NameList.hpp"
 #include "workload/VectorStep.hpp"
@@ -129,6 +130,12 @@ void apply_stage(VectorStep step, const float* in, const float* full, const floa
         for (int64_t c = 0; c < cols; ++c) y[c] = (x[c] - mean) * rstd * row0[c] + row1[c];
       }
       return;
+    case OperatorType::gemm:
+    case OperatorType::batched_gemm:
+    case OperatorType::fused:
+    case OperatorType::einsum:
+      // Not steps (is_vector_step): a chain's stages are parsed from step names only.
+      throw std::logic_error("vector kernel asked for a step that is not a vector step");
   }
 }
 
