@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "analysis/Prediction.hpp"
 #include "analysis/TileAnalysis.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "tile/MappingLoader.hpp"
@@ -67,6 +68,7 @@ struct Result {
   double cycles = 0;
   double down_bytes = 0, up_bytes = 0;  // GB -> PE, PE -> GB
   double read_back_bytes = 0;           // partials GB reads back
+  double reported_read_back = -1;       // the same in the prediction's traffic, -1 when absent
 };
 
 Result run(const ArrayGraph& a, int64_t m, int64_t n, int64_t k, const std::string& spatial,
@@ -80,8 +82,11 @@ Result run(const ArrayGraph& a, int64_t m, int64_t n, int64_t k, const std::stri
   REQUIRE(e.valid());
   const NodeId gb = *g.find_node("GB");
   const NodeId pe = *g.find_node(a.rf ? "RF" : "PE");
-  return Result{e.device_s * g.clock_hz, e.edge_bytes[g.edge_between(gb, pe).index()],
-                e.edge_bytes[g.edge_between(pe, gb).index()], e.read_back_bytes[gb.index()]};
+  Result r{e.device_s * g.clock_hz, e.edge_bytes[g.edge_between(gb, pe).index()],
+           e.edge_bytes[g.edge_between(pe, gb).index()], e.read_back_bytes[gb.index()], -1};
+  for (const EdgeTraffic& t : make_prediction(p, e).traffic)
+    if (t.edge == "GB->GB (read back)") r.reported_read_back = t.bytes;
+  return r;
 }
 
 }  // namespace
@@ -148,6 +153,7 @@ TEST_CASE("a K split over the array: partial sums summed in the network or in th
     CHECK(r.cycles == Approx(32.0));
     CHECK(r.up_bytes == Approx(2048.0));
     CHECK(r.read_back_bytes == 0);
+    CHECK(r.reported_read_back == -1);
   }
   SECTION("a chain network: one store per group of 4, after R-1 hops") {
     // 4 groups write at once: 16 B/cycle each, 128 / 16 = 8 cycles, under the reads' 20. The
@@ -181,6 +187,7 @@ TEST_CASE("a K split over the array: partial sums summed in the network or in th
     CHECK(r.cycles == Approx(68.0));
     CHECK(r.up_bytes == Approx(2048.0));
     CHECK(r.read_back_bytes == Approx(1536.0));
+    CHECK(r.reported_read_back == Approx(1536.0));
   }
 }
 
