@@ -630,11 +630,13 @@ class Evaluator {
     const double par = static_cast<double>(std::max<int64_t>(1, cs.par));
     for (size_t k = 0; k < child.loads.size(); ++k) {
       const Flow& f = child.loads[k];
-      // A multicast read leaves the memory once per group that shares it.
+      double bytes = footprint(p_, cs, f.tensor, mode) * cs.load_fraction[k];
+      // A multicast read leaves the memory once per group that shares it (scaled only then, so
+      // that the figures of graphs without multicast stay bit for bit what they were).
       const double reads =
           f.path.empty() ? par : static_cast<double>(users_for(f, f.path.front(), c, parent));
-      add(f.from_memory, footprint(p_, cs, f.tensor, mode) * cs.load_fraction[k] * reads / par, 0,
-          0);
+      if (reads != par) bytes *= reads / par;
+      add(f.from_memory, bytes, 0, 0);
     }
     for (size_t k = 0; k < child.stores.size(); ++k) {
       const Flow& f = child.stores[k];
