@@ -189,7 +189,7 @@ void ArchitectureReader::read_compute(ArchNode& node, const YAML::Node& n) {
 
 ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const YAML::Node& o) {
   std::string label = "an operation of '" + node.name + "'";
-  src_.check_keys(o, {"class", "dtype", "ops_per_cycle", "granule", "accumulator"}, label);
+  src_.check_keys(o, {"class", "dtype", "ops_per_cycle", "granule", "accumulator", "issue"}, label);
   ComputeCapability c;
   c.where = src_.where(o);
   YAML::Node cls = src_.require(o, "class", label);
@@ -223,6 +223,31 @@ ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const
                        "; expected one of: fp32, fp16, bf16, fp8, int8, int32");
     c.accumulator = *acc;
   }
+  if (YAML::Node issue = o["issue"]; issue.IsDefined()) {
+    if (c.op_class != OpClass::matmul)
+      src_.fail(issue,
+                "`issue` applies to matmul operations only (its fragments are operand "
+                "tiles of a warp)");
+    src_.expect_map(issue, "`issue`");
+    const std::string what = "the issue block of " + label;
+    src_.check_keys(
+        issue,
+        {"instructions_per_step", "instructions_per_fragment", "issue_per_cycle", "latency_cycles"},
+        what);
+    IssueLimit limit;
+    limit.instructions_per_step = src_.positive_number(
+        src_.require(issue, "instructions_per_step", what), "instructions_per_step");
+    YAML::Node per_fragment = src_.require(issue, "instructions_per_fragment", what);
+    limit.instructions_per_fragment = src_.number(per_fragment, "instructions_per_fragment");
+    if (limit.instructions_per_fragment < 0)
+      src_.fail(per_fragment,
+                "instructions_per_fragment must be at least 0, got " + describe(per_fragment));
+    limit.issue_per_cycle =
+        src_.positive_number(src_.require(issue, "issue_per_cycle", what), "issue_per_cycle");
+    limit.latency_cycles =
+        src_.positive_number(src_.require(issue, "latency_cycles", what), "latency_cycles");
+    c.issue = limit;
+  }
   return c;
 }
 
@@ -241,7 +266,8 @@ void ArchitectureReader::read_edge(const YAML::Node& e) {
   const YAML::Node from = e["from"], to = e["to"];
   if (from.IsDefined() && to.IsDefined() && from.IsScalar() && to.IsScalar())
     label += " " + from.Scalar() + "->" + to.Scalar();
-  src_.check_keys(e, {"from", "to", "bandwidth", "sharing", "latency", "broadcast"}, label);
+  src_.check_keys(e, {"from", "to", "bandwidth", "sharing", "latency", "broadcast", "alignment"},
+                  label);
   ArchEdge edge;
   edge.where = src_.where(e);
   edge.from = node_id(src_.require(e, "from", label));
@@ -270,6 +296,18 @@ void ArchitectureReader::read_edge(const YAML::Node& e) {
       src_.fail(l, "expected a latency of zero or more cycles, got " + describe(l));
   }
   edge.broadcast = src_.boolean_or(e, "broadcast", false);
+  if (YAML::Node a = e["alignment"]; a.IsDefined()) {
+    const std::string what = "the alignment of " + label;
+    src_.check_keys(a, {"bytes", "unaligned_rate"}, what);
+    RowAlignment align;
+    align.bytes = src_.positive_integer(src_.require(a, "bytes", what), "bytes");
+    YAML::Node rate = src_.require(a, "unaligned_rate", what);
+    align.unaligned_rate = src_.positive_number(rate, "unaligned_rate");
+    if (align.unaligned_rate > 1)
+      src_.fail(rate, "expected an unaligned_rate of at most 1 (a share of the edge's rate), got " +
+                          describe(rate));
+    edge.alignment = align;
+  }
   g_.edges.push_back(edge);
 }
 
