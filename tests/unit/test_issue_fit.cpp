@@ -8,6 +8,7 @@
 
 #include "arch/ArchitectureLoader.hpp"
 #include "arch/ArchitectureParameterPath.hpp"
+#include "calibrate/GpuCalibration.hpp"
 #include "calibrate/IssueFit.hpp"
 #include "common/InputError.hpp"
 #include "trace/RunnerResults.hpp"
@@ -100,6 +101,38 @@ TEST_CASE("issue fit: recovers known parameters from synthetic sweep records",
         Approx(20).epsilon(0.01));
   CHECK(parameter_value(fit.graph, "node:TensorCore.instructions_per_fragment") ==
         Approx(8).epsilon(0.01));
+}
+
+TEST_CASE("issue fit: calibrate --tensor-peak wmma-kernel puts the fitted issue limit in",
+          "[calibrate][issue]") {
+  const ArchitectureGraph truth = h200_with_issue({.instructions_per_step = 20,
+                                                   .instructions_per_fragment = 8,
+                                                   .issue_per_cycle = 4,
+                                                   .latency_cycles = 60});
+  // The tensor cores' peak as mma.sync reaches it: 2048 MACs a cycle on 132 SMs at 1.83 GHz.
+  const std::string peaks =
+      "{\"record\":\"calibration\",\"runner_version\":1,\"figure\":\"tensor_fp16_mma_sync_"
+      "flops\",\"value\":989429760000000,\"unit\":\"FLOP/s\",\"method\":\"m\"}\n"
+      "{\"record\":\"calibration\",\"runner_version\":1,\"figure\":\"tensor_fp16_wmma_"
+      "kernel_flops\",\"value\":7e13,\"unit\":\"FLOP/s\",\"method\":\"m\"}\n";
+  const RunnerResults results =
+      parse_runner_results(sweep_file(truth) + peaks, "calibration.jsonl");
+  const ArchitectureGraph base =
+      load_architecture(std::string(TILESCOPE_SAMPLES) + "/arch/nvidia-h200.yaml");
+  const GpuCalibration cal =
+      calibrate_gpu_graph(results, base, "nvidia-h200.yaml", TensorPeak::wmma_kernel);
+  const ComputeCapability* fp16 = cal.graph.node(*cal.graph.find_node("TensorCore"))
+                                      .capability(OpClass::matmul, DataType::fp16);
+  REQUIRE(fp16->issue);
+  CHECK(fp16->ops_per_cycle == Approx(2048));  // mma.sync's peak, not the one kernel rate
+  CHECK(fp16->issue->latency_cycles == Approx(60).epsilon(0.01));
+  CHECK(fp16->issue->instructions_per_step == Approx(20).epsilon(0.01));
+  CHECK(fp16->issue->instructions_per_fragment == Approx(8).epsilon(0.01));
+  // Without --tensor-peak wmma-kernel the sweeps are not used.
+  const GpuCalibration library = calibrate_gpu_graph(results, base, "nvidia-h200.yaml");
+  CHECK_FALSE(library.graph.node(*library.graph.find_node("TensorCore"))
+                  .capability(OpClass::matmul, DataType::fp16)
+                  ->issue);
 }
 
 TEST_CASE("issue fit: a sweep record without its warps names its line", "[calibrate][issue]") {
