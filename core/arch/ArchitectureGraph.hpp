@@ -16,7 +16,6 @@ namespace ts {
 
 enum class NodeKind { memory, compute };
 
-// What one instance of a compute unit does per cycle for one operation class and data type.
 // What one granule step (one mma of the capability's granule) costs a warp to issue, and what the
 // unit's schedulers can issue; see IssueRate.hpp for the rate that follows.
 struct IssueLimit {
@@ -30,6 +29,7 @@ struct IssueLimit {
   double latency_cycles = 0;   // cycles from one warp's step to its next, dependent one
 };
 
+// What one instance of a compute unit does per cycle for one operation class and data type.
 struct ComputeCapability {
   OpClass op_class = OpClass::matmul;
   DataType dtype = DataType::fp16;
