@@ -249,22 +249,35 @@ void run_calibration(int device, ActivitySession& session, const LibraryHandles&
   }
   {  // Sweeps of the same kernel for its issue limit (core/calibrate/IssueFit): one block per SM
      // (the kernel asks for more than half an SM's shared memory), a grid of exactly one wave
-     // (M = block M, N = block N x SMs) and K = 4096 in steps of 32, two stages, so that the
-     // loop's issue and latency bound it, not memory. Warp count: 64 x 64 warp tiles, 1 to 8
-     // warps. Warp tile: 16 x 16 to 64 x 64 at 4 to 16 warps.
+     // (M = block M, N = block N x SMs) and K = 4096, two stages, so that the loop's issue and
+     // latency bound it, not memory. Warp count: 64 x 64 warp tiles, 1 to 8 warps, K steps of
+     // 32. Warp tile: 16 x 16 to 64 x 64 at 4 to 16 warps. K step: 16 and 64 at 4 and 8 warps.
     struct SweepPoint {
       const char* sweep;
-      int block_m, block_n, warp_m, warp_n;
+      int block_m, block_n, block_k, warp_m, warp_n;
     };
     const SweepPoint points[] = {
-        {"warps", 64, 64, 64, 64},     {"warps", 128, 64, 64, 64},  {"warps", 192, 64, 64, 64},
-        {"warps", 128, 128, 64, 64},   {"warps", 192, 128, 64, 64}, {"warps", 256, 128, 64, 64},
-        {"warp_tile", 64, 64, 16, 16}, {"warp_tile", 64, 64, 32, 32}, {"warp_tile", 128, 128, 32, 32},
-        {"warp_tile", 96, 96, 48, 48}, {"warp_tile", 128, 128, 32, 64},
-        {"warp_tile", 128, 128, 64, 32}, {"warp_tile", 64, 128, 16, 64},
-        {"warp_tile", 128, 64, 64, 16},
+        {"warps", 64, 64, 32, 64, 64},
+        {"warps", 128, 64, 32, 64, 64},
+        {"warps", 192, 64, 32, 64, 64},
+        {"warps", 128, 128, 32, 64, 64},
+        {"warps", 192, 128, 32, 64, 64},
+        {"warps", 256, 128, 32, 64, 64},
+        {"warp_tile", 64, 64, 32, 16, 16},
+        {"warp_tile", 64, 64, 32, 32, 32},
+        {"warp_tile", 128, 128, 32, 32, 32},
+        {"warp_tile", 96, 96, 32, 48, 48},
+        {"warp_tile", 128, 128, 32, 32, 64},
+        {"warp_tile", 128, 128, 32, 64, 32},
+        {"warp_tile", 64, 128, 32, 16, 64},
+        {"warp_tile", 128, 64, 32, 64, 16},
+        // K steps of 16 and 64: recorded for a K-step term; the issue fit leaves them out.
+        {"k_step", 128, 128, 16, 64, 64},
+        {"k_step", 128, 128, 64, 64, 64},
+        {"k_step", 256, 128, 16, 64, 64},
+        {"k_step", 256, 128, 64, 64, 64},
     };
-    const int sweep_k = 4096, sweep_bk = 32;
+    const int sweep_k = 4096;
     for (const SweepPoint& p : points) {
       PlanJob job;
       job.op = "calibration_wmma_sweep";
@@ -274,7 +287,7 @@ void run_calibration(int device, ActivitySession& session, const LibraryHandles&
       job.impl = Implementation::tilescope;
       job.block_m = p.block_m;
       job.block_n = p.block_n;
-      job.block_k = sweep_bk;
+      job.block_k = p.block_k;
       job.warp_m = p.warp_m;
       job.warp_n = p.warp_n;
       job.stages = 2;
@@ -283,14 +296,14 @@ void run_calibration(int device, ActivitySession& session, const LibraryHandles&
       std::snprintf(method, sizeof method,
                     "tilescope's WMMA GEMM kernel, %d blocks (one per SM) of %dx%dx%d, %d warps of "
                     "%dx%d, 2 stages, K %d, fp16",
-                    dev.sm_count, p.block_m, p.block_n, sweep_bk, warps, p.warp_m, p.warp_n,
+                    dev.sm_count, p.block_m, p.block_n, p.block_k, warps, p.warp_m, p.warp_n,
                     sweep_k);
       Figure f{"wmma_kernel_sweep", "FLOP/s", method};
       f.work = 2.0 * p.block_m * double(p.block_n) * dev.sm_count * sweep_k;
       f.properties.add("sweep", p.sweep)
           .add("block_m", p.block_m)
           .add("block_n", p.block_n)
-          .add("block_k", sweep_bk)
+          .add("block_k", p.block_k)
           .add("warps", warps)
           .add("warp_m", p.warp_m)
           .add("warp_n", p.warp_n)

@@ -25,8 +25,9 @@ struct IssueSweepPoint {
   double device_s = 0;  // the GEMM's FLOPs over the record's FLOP/s
 };
 
-// The sweep records of a calibration file. Throws InputError at a record whose properties lack a
-// figure of the list above or whose unit is not FLOP/s.
+// The warp-count and warp-tile sweep records of a calibration file (those with `sweep: k_step`
+// are left out). Throws InputError at a record whose properties lack a figure of the list above
+// or whose unit is not FLOP/s.
 std::vector<IssueSweepPoint> issue_sweep_points(const RunnerResults& results);
 
 // A sweep point as a fit sample on a graph with the NVIDIA profiles' nodes (HBM, L2, SMEM, RF,
