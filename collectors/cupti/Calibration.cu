@@ -102,6 +102,8 @@ struct Figure {
   double work = 0;  // bytes or flops per repetition
   JobTiming timing;
   int repetitions = 0;
+  JsonLine properties;  // what a sweep point ran; empty for a plain figure
+  bool has_properties = false;
 };
 
 std::string format_figure(const Figure& f) {
@@ -120,6 +122,7 @@ std::string format_figure(const Figure& f) {
       .add("work_per_repetition", f.work)
       .add("repetitions", f.repetitions)
       .add_object("device_ns", t);
+  if (f.has_properties) j.add_object("properties", f.properties);
   return j.str();
 }
 
@@ -243,6 +246,81 @@ void run_calibration(int device, ActivitySession& session, const LibraryHandles&
     f.timing = time_job(
         session, [&](cudaStream_t s) { gemm->launch(s); }, reps, 2, nullptr, stream);
     report(f);
+  }
+  {  // Sweeps of the same kernel for its issue limit (core/calibrate/IssueFit): one block per SM
+     // (the kernel asks for more than half an SM's shared memory), a grid of exactly one wave
+     // (M = block M, N = block N x SMs) and K = 4096, two stages, so that the loop's issue and
+     // latency bound it, not memory. Warp count: 64 x 64 warp tiles, 1 to 8 warps, K steps of
+     // 32. Warp tile: 16 x 16 to 64 x 64 at 4 to 16 warps. K step: 16 and 64 at 4 and 8 warps.
+    struct SweepPoint {
+      const char* sweep;
+      int block_m, block_n, block_k, warp_m, warp_n;
+    };
+    const SweepPoint points[] = {
+        {"warps", 64, 64, 32, 64, 64},
+        {"warps", 128, 64, 32, 64, 64},
+        {"warps", 192, 64, 32, 64, 64},
+        {"warps", 128, 128, 32, 64, 64},
+        {"warps", 192, 128, 32, 64, 64},
+        {"warps", 256, 128, 32, 64, 64},
+        {"warp_tile", 64, 64, 32, 16, 16},
+        {"warp_tile", 64, 64, 32, 32, 32},
+        {"warp_tile", 128, 128, 32, 32, 32},
+        {"warp_tile", 96, 96, 32, 48, 48},
+        {"warp_tile", 128, 128, 32, 32, 64},
+        {"warp_tile", 128, 128, 32, 64, 32},
+        {"warp_tile", 64, 128, 32, 16, 64},
+        {"warp_tile", 128, 64, 32, 64, 16},
+        // K steps of 16 and 64: recorded for a K-step term; the issue fit leaves them out.
+        {"k_step", 128, 128, 16, 64, 64},
+        {"k_step", 128, 128, 64, 64, 64},
+        {"k_step", 256, 128, 16, 64, 64},
+        {"k_step", 256, 128, 64, 64, 64},
+    };
+    const int sweep_k = 4096;
+    for (const SweepPoint& p : points) {
+      PlanJob job;
+      job.op = "calibration_wmma_sweep";
+      job.type = "gemm";
+      job.shape = {{"M", p.block_m}, {"N", int64_t(p.block_n) * dev.sm_count}, {"K", sweep_k}};
+      job.dtype = "fp16";
+      job.impl = Implementation::tilescope;
+      job.block_m = p.block_m;
+      job.block_n = p.block_n;
+      job.block_k = p.block_k;
+      job.warp_m = p.warp_m;
+      job.warp_n = p.warp_n;
+      job.stages = 2;
+      const int warps = (p.block_m / p.warp_m) * (p.block_n / p.warp_n);
+      char method[200];
+      std::snprintf(method, sizeof method,
+                    "tilescope's WMMA GEMM kernel, %d blocks (one per SM) of %dx%dx%d, %d warps of "
+                    "%dx%d, 2 stages, K %d, fp16",
+                    dev.sm_count, p.block_m, p.block_n, p.block_k, warps, p.warp_m, p.warp_n,
+                    sweep_k);
+      Figure f{"wmma_kernel_sweep", "FLOP/s", method};
+      f.work = 2.0 * p.block_m * double(p.block_n) * dev.sm_count * sweep_k;
+      f.properties.add("sweep", p.sweep)
+          .add("block_m", p.block_m)
+          .add("block_n", p.block_n)
+          .add("block_k", p.block_k)
+          .add("warps", warps)
+          .add("warp_m", p.warp_m)
+          .add("warp_n", p.warp_n)
+          .add("stages", 2)
+          .add("blocks", dev.sm_count)
+          .add("k", sweep_k);
+      f.has_properties = true;
+      try {
+        auto gemm = make_gemm_job(job, handles);
+        f.timing = time_job(
+            session, [&](cudaStream_t s) { gemm->launch(s); }, reps, 2, nullptr, stream);
+        report(f);
+      } catch (const DeviceError& e) {
+        // A shape the kernel cannot run here (registers): say so and go on with the others.
+        log(std::string("calibration wmma_kernel_sweep ") + method + ": " + e.what());
+      }
+    }
   }
   {  // mma.sync (WMMA) peak: 4 blocks of 8 warps per SM
     const int iterations = 4096, threads = 256, wmma_blocks = dev.sm_count * 4;

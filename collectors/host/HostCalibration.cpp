@@ -237,12 +237,13 @@ HostCalibration calibrate_host(const HostCalibrationOptions& options,
   core.instances = cores;
   core.clock_hz = clock_hz;
   const int64_t lanes = bench::kFp32Lanes;
-  core.capabilities.push_back({OpClass::matmul, DataType::fp32, macs_per_cycle, {1, lanes, 1}, {}, {}});
+  core.capabilities.push_back(
+      {OpClass::matmul, DataType::fp32, macs_per_cycle, {1, lanes, 1}, {}, {}, {}});
   // A vector operation per lane per FMA port per cycle: the same measured vector rate.
   core.capabilities.push_back(
-      {OpClass::elementwise, DataType::fp32, macs_per_cycle, {lanes, 1, 1}, {}, {}});
+      {OpClass::elementwise, DataType::fp32, macs_per_cycle, {lanes, 1, 1}, {}, {}, {}});
   core.capabilities.push_back(
-      {OpClass::reduction, DataType::fp32, macs_per_cycle, {lanes, 1, 1}, {}, {}});
+      {OpClass::reduction, DataType::fp32, macs_per_cycle, {lanes, 1, 1}, {}, {}, {}});
   const NodeId core_id{static_cast<int32_t>(g.nodes.size())};
   g.nodes.push_back(core);
 

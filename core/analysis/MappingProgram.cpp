@@ -233,6 +233,18 @@ class Compiler {
       n.op_factor[d] = f.factor;
       n.op_free[d] = f.factor.free;
     }
+    for (const auto& w : m.op_warps) {
+      // Warps deal out the tile's iterations; they are not a loop, so naming a dimension here
+      // leaves a template's free loops free (dim_index would mark it named).
+      const int d = op_.find_dim(w.dim);
+      if (d < 0) {
+        if (template_mode_) continue;
+        throw InputError(w.where, fmt::format("warps: unknown dimension '{}' for operator '{}'",
+                                              w.dim, op_.name));
+      }
+      n.op_warps[d] = w.factor.full;
+      n.warps *= w.factor.full;
+    }
     // Granule roles: which dims pad to which side of the unit's native block.
     DimMask out = p_.tensor_dims[st.output];
     if (st.op_class == OpClass::matmul && st.inputs.size() >= 2) {
@@ -444,6 +456,18 @@ class Compiler {
     f.path = path_or_throw(from, to, owner.where, what);
     f.latency_s = path_latency(f.path);
     f.accumulate = accumulates(t);
+    // A row in memory is the tensor's whole innermost dimension: its length sets where every
+    // row starts, whatever part of it a tile moves.
+    const TensorSpec& tensor = op_.tensors[static_cast<size_t>(t)];
+    const int64_t row_bytes = tensor.dims.empty()
+                                  ? 0
+                                  : op_.dims[static_cast<size_t>(tensor.dims.back())].size *
+                                        static_cast<int64_t>(bytes_of(tensor.dtype));
+    for (EdgeId e : f.path) {
+      const std::optional<RowAlignment>& align = graph_.edge(e).alignment;
+      f.row_slowdown.push_back(align && row_bytes % align->bytes != 0 ? 1.0 / align->unaligned_rate
+                                                                      : 1.0);
+    }
     return f;
   }
 

@@ -32,10 +32,21 @@ struct Flow {
   // cannot finish the reduction in one pass: the input is read once for the statistics and once
   // more to apply them.
   DimMask reduced_dims = 0;
+  // Per path edge: how many times longer the tensor's rows take than the edge's rate says, 1
+  // unless the edge has an `alignment` that the rows (innermost dimension x element bytes)
+  // miss (1 / unaligned_rate then).
+  std::vector<double> row_slowdown;
 };
 
 // How a matmul stage's dimensions meet a compute unit's [m, n, k] granule.
 enum class GranuleRole : uint8_t { none, m, n, k, batch, vector };
+
+// One warp in every dimension: an op node made outside compile_mapping has no `warps:`.
+constexpr std::array<int64_t, kMaxDims> one_warp_per_dim() {
+  std::array<int64_t, kMaxDims> ones{};
+  for (int64_t& x : ones) x = 1;
+  return ones;
+}
 
 struct ProgramNode {
   MappingNodeKind kind = MappingNodeKind::tile;
@@ -72,6 +83,9 @@ struct ProgramNode {
   const ComputeCapability* capability = nullptr;
   std::array<Factor, kMaxDims> op_factor{};
   std::array<bool, kMaxDims> op_free{};
+  // Warps per dimension (MappingNode::op_warps; 1 where none is written) and their product.
+  std::array<int64_t, kMaxDims> op_warps = one_warp_per_dim();
+  int64_t warps = 1;
   std::array<GranuleRole, kMaxDims> role{};
   std::vector<Flow> operands;  // from buffers to the compute unit and back (streamed)
 

@@ -66,6 +66,10 @@ void write_node(std::ostringstream& out, const MappingProgram& p, int id, int in
         line("stage: " + p.op->stages[static_cast<size_t>(n.stage)].name);
       std::string f = factors_text(p, n.op_factor, nullptr, false);
       if (!f.empty()) line("factors: {" + f + "}");
+      std::array<Factor, kMaxDims> warps;
+      for (int d = 0; d < kMaxDims; ++d) warps[d] = Factor::exact(n.op_warps[d]);
+      const std::string w = factors_text(p, warps, nullptr, false);
+      if (!w.empty()) line("warps: {" + w + "}");
       break;
     }
     case MappingNodeKind::scope:

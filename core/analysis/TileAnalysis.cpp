@@ -4,6 +4,8 @@
 #include <bit>
 #include <cmath>
 
+#include "analysis/IssueRate.hpp"
+
 namespace ts {
 namespace {
 
@@ -512,7 +514,8 @@ class Evaluator {
       const Flow& f = child.loads[k];
       const double bytes = footprint(p_, cs, f.tensor, mode);
       for (size_t j = 0; j < f.path.size(); ++j) {
-        const double bw = g_.effective_bandwidth(f.path[j], users_for(f, f.path[j], c, parent));
+        const double bw = g_.effective_bandwidth(f.path[j], users_for(f, f.path[j], c, parent)) /
+                          f.row_slowdown[j];
         steady[f.local_edge_index[j]] += bytes * cs.load_fraction[k] / bw;
         if (!f.accumulate) first[f.local_edge_index[j]] += bytes / bw;
       }
@@ -547,7 +550,8 @@ class Evaluator {
         summed = r.summed;
         latency_s += r.hop_latency_s;
         const double bw =
-            g_.effective_bandwidth(f.path[j], store_users(c, parent, r), r.link_bytes_per_s);
+            g_.effective_bandwidth(f.path[j], store_users(c, parent, r), r.link_bytes_per_s) /
+            f.row_slowdown[j];
         steady[f.local_edge_index[j]] += bytes * cs.store_fraction[k] / bw;
         first[f.local_edge_index[j]] += bytes * std::min(1.0, cs.store_fraction[k]) / bw;
       }
@@ -665,6 +669,21 @@ class Evaluator {
     longer = u.overlapped ? std::max(longer, port) : std::max(longer, port - other);
   }
 
+  // An issue-limited unit's rate on the warp tile of op c: the enclosing tile's M and N extents
+  // over the op's warps (IssueRate.hpp).
+  double warp_fed_ops_per_cycle(int c) const {
+    const ProgramNode& node = p_.nodes[c];
+    const int tile = enclosing_tile(c);
+    int64_t warp_m = 1, warp_n = 1;
+    for (int d = 0; d < p_.ndims; ++d) {
+      const int64_t extent = tile >= 0 ? e_.nodes[tile].ext_full[d] : e_.nodes[c].ext_full[d];
+      const int64_t per_warp = (extent + node.op_warps[d] - 1) / node.op_warps[d];
+      if (node.role[d] == GranuleRole::m) warp_m *= per_warp;
+      if (node.role[d] == GranuleRole::n) warp_n *= per_warp;
+    }
+    return issue_limited_ops_per_cycle(*node.capability, node.warps, warp_m, warp_n);
+  }
+
   IterationShare op_share(int c, DimMask mode) {
     IterationShare u;
     const ProgramNode& node = p_.nodes[c];
@@ -700,7 +719,8 @@ class Evaluator {
     else
       ops = static_cast<double>(pad_to(vec, cap.granule[0])) * static_cast<double>(batch);
     ops *= st.ops_per_point;
-    const double compute_s = ops / cap.ops_per_cycle / g_.node(node.compute).clock_hz;
+    const double ops_per_cycle = cap.issue ? warp_fed_ops_per_cycle(c) : cap.ops_per_cycle;
+    const double compute_s = ops / ops_per_cycle / g_.node(node.compute).clock_hz;
     u.compute = compute_s;
     u.compute_bound = BoundBy::compute(node.compute);
     // A SIMD FMA unit (granule [1, lanes, 1]) broadcasts each element of an operand that has no

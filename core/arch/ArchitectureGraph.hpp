@@ -16,6 +16,19 @@ namespace ts {
 
 enum class NodeKind { memory, compute };
 
+// What one granule step (one mma of the capability's granule) costs a warp to issue, and what the
+// unit's schedulers can issue; see IssueRate.hpp for the rate that follows.
+struct IssueLimit {
+  // Per step of one warp, besides fragment loads: the mma and its share of the loop's addressing
+  // and barriers.
+  double instructions_per_step = 0;
+  // Per operand fragment loaded into registers (A: granule m x k; B: granule k x n). A warp tile
+  // of wm x wn loads gn / wn A fragments and gm / wm B fragments per step.
+  double instructions_per_fragment = 0;
+  double issue_per_cycle = 0;  // instructions the unit's schedulers issue per cycle, all warps
+  double latency_cycles = 0;   // cycles from one warp's step to its next, dependent one
+};
+
 // Whom a memory's port figures (`bandwidth`, `read_bandwidth`, `write_bandwidth`) belong to.
 enum class PortScope {
   shared,        // one figure for all instances together (an HBM stack's, a shared cache's)
@@ -34,6 +47,10 @@ struct ComputeCapability {
   // cube's L0C, a core's registers); unset: the operator's own type. An fp16 GEMM on a cube
   // that accumulates in fp32 needs twice the bytes for C there.
   std::optional<DataType> accumulator;
+  // matmul on a unit fed by warps (a GPU SM's tensor cores): the rate reached depends on the
+  // warps and warp tile of the mapping's op (`warps:`), up to ops_per_cycle (docs/analysis.md,
+  // "Issue-limited compute"). Unset: ops_per_cycle is the rate, whatever the tile.
+  std::optional<IssueLimit> issue;
   SourceLocation where;
 };
 
@@ -96,6 +113,14 @@ enum class ReductionTopology {
   tree,   // an adder tree: ceil(log2 R) levels
 };
 
+// Vector transfers over an edge need rows (a tensor's innermost dimension in bytes) that are
+// multiples of `bytes`; other rows move element by element, at `unaligned_rate` times the edge's
+// rate (a 16-byte load against a 2-byte one: 1/8). docs/analysis.md, "Row alignment".
+struct RowAlignment {
+  int64_t bytes = 16;
+  double unaligned_rate = 1;
+};
+
 struct ArchEdge {
   NodeId from;
   NodeId to;
@@ -110,6 +135,7 @@ struct ArchEdge {
   ReductionTopology reduction_topology = ReductionTopology::chain;
   double reduction_latency_cycles = 0;         // per hop, in the clock of the source node
   double reduction_bandwidth_bytes_per_s = 0;  // of the reduced stream; 0: the edge's bandwidth
+  std::optional<RowAlignment> alignment;  // unset: every row moves at the edge's rate
   SourceLocation where;
 
   // Hops the last of `partials` partial sums crosses in the reduction network (0 without one).

@@ -35,6 +35,13 @@ uint64_t ArchitectureGraph::content_hash() const {
       for (int64_t g : c.granule) h.add_i64(g);
       // Only when set, so that the hashes of graphs without it stay what they were.
       if (c.accumulator) h.add_i64(1000 + static_cast<int64_t>(*c.accumulator));
+      if (c.issue) {  // likewise only when set
+        h.add_i64(2000);
+        h.add_double(c.issue->instructions_per_step);
+        h.add_double(c.issue->instructions_per_fragment);
+        h.add_double(c.issue->issue_per_cycle);
+        h.add_double(c.issue->latency_cycles);
+      }
     }
   }
   h.add_u64(edges.size());
@@ -52,6 +59,10 @@ uint64_t ArchitectureGraph::content_hash() const {
       h.add_i64(static_cast<int64_t>(e.reduction_topology));
       h.add_double(e.reduction_latency_cycles);
       h.add_double(e.reduction_bandwidth_bytes_per_s);
+    }
+    if (e.alignment) {  // only when set, so that the hashes of graphs without it stay
+      h.add_i64(3000 + e.alignment->bytes);
+      h.add_double(e.alignment->unaligned_rate);
     }
   }
   return h.value();

@@ -196,7 +196,7 @@ void ArchitectureReader::read_compute(ArchNode& node, const YAML::Node& n) {
 
 ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const YAML::Node& o) {
   std::string label = "an operation of '" + node.name + "'";
-  src_.check_keys(o, {"class", "dtype", "ops_per_cycle", "granule", "accumulator"}, label);
+  src_.check_keys(o, {"class", "dtype", "ops_per_cycle", "granule", "accumulator", "issue"}, label);
   ComputeCapability c;
   c.where = src_.where(o);
   YAML::Node cls = src_.require(o, "class", label);
@@ -230,6 +230,31 @@ ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const
                        "; expected one of: " + std::string(data_type_names()));
     c.accumulator = *acc;
   }
+  if (YAML::Node issue = o["issue"]; issue.IsDefined()) {
+    if (c.op_class != OpClass::matmul)
+      src_.fail(issue,
+                "`issue` applies to matmul operations only (its fragments are operand "
+                "tiles of a warp)");
+    src_.expect_map(issue, "`issue`");
+    const std::string what = "the issue block of " + label;
+    src_.check_keys(
+        issue,
+        {"instructions_per_step", "instructions_per_fragment", "issue_per_cycle", "latency_cycles"},
+        what);
+    IssueLimit limit;
+    limit.instructions_per_step = src_.positive_number(
+        src_.require(issue, "instructions_per_step", what), "instructions_per_step");
+    YAML::Node per_fragment = src_.require(issue, "instructions_per_fragment", what);
+    limit.instructions_per_fragment = src_.number(per_fragment, "instructions_per_fragment");
+    if (limit.instructions_per_fragment < 0)
+      src_.fail(per_fragment,
+                "instructions_per_fragment must be at least 0, got " + describe(per_fragment));
+    limit.issue_per_cycle =
+        src_.positive_number(src_.require(issue, "issue_per_cycle", what), "issue_per_cycle");
+    limit.latency_cycles =
+        src_.positive_number(src_.require(issue, "latency_cycles", what), "latency_cycles");
+    c.issue = limit;
+  }
   return c;
 }
 
@@ -250,7 +275,7 @@ void ArchitectureReader::read_edge(const YAML::Node& e) {
     label += " " + from.Scalar() + "->" + to.Scalar();
   src_.check_keys(e,
                   {"from", "to", "bandwidth", "sharing", "latency", "multicast", "broadcast",
-                   "reduction", "reduction_topology", "reduction_latency", "reduction_bandwidth"},
+                   "reduction", "reduction_topology", "reduction_latency", "reduction_bandwidth", "alignment"},
                   label);
   ArchEdge edge;
   edge.where = src_.where(e);
@@ -276,6 +301,18 @@ void ArchitectureReader::read_edge(const YAML::Node& e) {
     edge.latency_cycles = cycles_at(l, "latency", source.clock_hz);
   read_multicast(edge, e, label);
   read_reduction(edge, e, label, source.clock_hz);
+  if (YAML::Node a = e["alignment"]; a.IsDefined()) {
+    const std::string what = "the alignment of " + label;
+    src_.check_keys(a, {"bytes", "unaligned_rate"}, what);
+    RowAlignment align;
+    align.bytes = src_.positive_integer(src_.require(a, "bytes", what), "bytes");
+    YAML::Node rate = src_.require(a, "unaligned_rate", what);
+    align.unaligned_rate = src_.positive_number(rate, "unaligned_rate");
+    if (align.unaligned_rate > 1)
+      src_.fail(rate, "expected an unaligned_rate of at most 1 (a share of the edge's rate), got " +
+                          describe(rate));
+    edge.alignment = align;
+  }
   g_.edges.push_back(edge);
 }
 

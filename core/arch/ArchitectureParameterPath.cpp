@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -17,7 +18,9 @@ constexpr std::string_view kForms =
     "launch_overhead, clock, edge:FROM->TO.bandwidth, edge:FROM->TO.latency, "
     "edge:FROM->TO.reduction_latency, edge:FROM->TO.reduction_bandwidth, node:NAME.capacity, "
     "node:NAME.bandwidth, node:NAME.read_bandwidth, "
-    "node:NAME.write_bandwidth, node:NAME.instances, node:NAME.efficiency";
+    "node:NAME.write_bandwidth, node:NAME.instances, node:NAME.efficiency, "
+    "node:NAME.issue_latency, node:NAME.instructions_per_step, "
+    "node:NAME.instructions_per_fragment";
 
 // What a node field asks of the node it names.
 enum class NodeRequirement { memory, compute, any };
@@ -35,7 +38,25 @@ constexpr NodeFieldName kNodeFields[] = {
     {"write_bandwidth", ParameterField::node_write_bandwidth, NodeRequirement::memory},
     {"instances", ParameterField::node_instances, NodeRequirement::any},
     {"efficiency", ParameterField::node_efficiency, NodeRequirement::compute},
+    {"issue_latency", ParameterField::node_issue_latency, NodeRequirement::compute},
+    {"instructions_per_step", ParameterField::node_issue_instructions_per_step,
+     NodeRequirement::compute},
+    {"instructions_per_fragment", ParameterField::node_issue_instructions_per_fragment,
+     NodeRequirement::compute},
 };
+
+bool is_issue_field(ParameterField field) {
+  return field == ParameterField::node_issue_latency ||
+         field == ParameterField::node_issue_instructions_per_step ||
+         field == ParameterField::node_issue_instructions_per_fragment;
+}
+
+// The figure of an issue limit that an issue field names.
+double& issue_figure(IssueLimit& issue, ParameterField field) {
+  if (field == ParameterField::node_issue_latency) return issue.latency_cycles;
+  if (field == ParameterField::node_issue_instructions_per_step) return issue.instructions_per_step;
+  return issue.instructions_per_fragment;
+}
 
 // The text split by the grammar alone: which kind of thing it names, and the field's name.
 struct PathText {
@@ -206,6 +227,11 @@ ParameterPath parse_parameter_path(std::string_view text, const ArchitectureGrap
       if (path.field == ParameterField::node_efficiency)
         for (const ComputeCapability& c : g.node(*node).capabilities)
           path.baseline_ops_per_cycle.push_back(c.ops_per_cycle);
+      if (is_issue_field(path.field) &&
+          std::none_of(g.node(*node).capabilities.begin(), g.node(*node).capabilities.end(),
+                       [](const ComputeCapability& c) { return c.issue.has_value(); }))
+        fail(input, fmt::format("'{}': compute node '{}' has no operation with an `issue:` block",
+                                text, split->node));
       return path;
     }
   }
@@ -260,6 +286,13 @@ double parameter_value(const ArchitectureGraph& g, const ParameterPath& path) {
           return node.capabilities[i].ops_per_cycle / path.baseline_ops_per_cycle[i];
       return 1.0;
     }
+    case ParameterField::node_issue_latency:
+    case ParameterField::node_issue_instructions_per_step:
+    case ParameterField::node_issue_instructions_per_fragment:
+      // The first operation's with an issue limit; set_parameter_value sets them all alike.
+      for (ComputeCapability c : g.node(path.node).capabilities)
+        if (c.issue) return issue_figure(*c.issue, path.field);
+      return 0;
   }
   return 0;
 }
@@ -314,6 +347,12 @@ void set_parameter_value(ArchitectureGraph& g, const ParameterPath& path, double
         node->capabilities[i].ops_per_cycle = base * value;
       }
       return;
+    case ParameterField::node_issue_latency:
+    case ParameterField::node_issue_instructions_per_step:
+    case ParameterField::node_issue_instructions_per_fragment:
+      for (ComputeCapability& c : node->capabilities)
+        if (c.issue) issue_figure(*c.issue, path.field) = value;
+      return;
   }
 }
 
@@ -366,6 +405,9 @@ std::optional<double> parse_parameter_value(std::string_view text, const Archite
       return parse_bytes(text);
     case ParameterField::node_instances:
     case ParameterField::node_efficiency:
+    case ParameterField::node_issue_latency:
+    case ParameterField::node_issue_instructions_per_step:
+    case ParameterField::node_issue_instructions_per_fragment:
       return std::nullopt;
   }
   return std::nullopt;
@@ -392,6 +434,11 @@ std::string_view parameter_value_example(ParameterField field) {
       return "`...instances=16:64`";
     case ParameterField::node_efficiency:
       return "`...efficiency=0.5:1`";
+    case ParameterField::node_issue_latency:
+      return "`...issue_latency=20:200` (cycles)";
+    case ParameterField::node_issue_instructions_per_step:
+    case ParameterField::node_issue_instructions_per_fragment:
+      return "`...instructions_per_step=1:32`";
   }
   return "";
 }
@@ -410,11 +457,14 @@ std::string_view parameter_unit(ParameterField field) {
       return "B/s";
     case ParameterField::edge_latency:
     case ParameterField::edge_reduction_latency:
+    case ParameterField::node_issue_latency:
       return "cycles";
     case ParameterField::node_capacity:
       return "B";
     case ParameterField::node_instances:
     case ParameterField::node_efficiency:
+    case ParameterField::node_issue_instructions_per_step:
+    case ParameterField::node_issue_instructions_per_fragment:
       return "";
   }
   return "";

@@ -13,6 +13,8 @@
 //   node:NAME.read_bandwidth / node:NAME.write_bandwidth
 //   node:NAME.instances             a count (any node)
 //   node:NAME.efficiency            a factor on every throughput of a compute node
+//   node:NAME.issue_latency, node:NAME.instructions_per_step, node:NAME.instructions_per_fragment
+//                                   the `issue:` figures of a compute node's operations
 //
 // `clock` moves the graph clock and the clock of every node that runs at it (a node whose own
 // clock differs keeps it); rates already resolved to bytes/s stay as they are, throughput per
@@ -45,6 +47,10 @@ enum class ParameterField {
   node_write_bandwidth,
   node_instances,
   node_efficiency,
+  // The issue limit of every operation of a compute node that has one (ComputeCapability::issue).
+  node_issue_latency,
+  node_issue_instructions_per_step,
+  node_issue_instructions_per_fragment,
 };
 
 // A path resolved against a graph. Its node and edge ids hold for that graph and for every copy

@@ -161,6 +161,16 @@ std::string granule_text(const ComputeCapability& c) {
   return fmt::format("[{}]", c.granule[0]);
 }
 
+std::string issue_text(const ComputeCapability& c) {
+  if (!c.issue) return {};
+  const IssueLimit& i = *c.issue;
+  return fmt::format(
+      ", issue: {{instructions_per_step: {}, instructions_per_fragment: {}, issue_per_cycle: {}, "
+      "latency_cycles: {}}}",
+      number_text(i.instructions_per_step), number_text(i.instructions_per_fragment),
+      number_text(i.issue_per_cycle), number_text(i.latency_cycles));
+}
+
 }  // namespace
 
 std::string architecture_yaml(const ArchitectureGraph& graph, const std::string& header_comment,
@@ -195,11 +205,12 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
     } else {
       y += "    operations:\n";
       for (const ComputeCapability& c : n.capabilities)
-        y += fmt::format("      - {{class: {}, dtype: {}, ops_per_cycle: {}, granule: {}{}}}\n",
+        y += fmt::format("      - {{class: {}, dtype: {}, ops_per_cycle: {}, granule: {}{}{}}}\n",
                          to_string(c.op_class), to_string(c.dtype), number_text(c.ops_per_cycle),
                          granule_text(c),
                          c.accumulator ? fmt::format(", accumulator: {}", to_string(*c.accumulator))
-                                       : std::string());
+                                       : std::string(),
+                         issue_text(c));
     }
   }
 
@@ -222,6 +233,9 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
         y += ", reduction_bandwidth: " +
              bandwidth_text(e.reduction_bandwidth_bytes_per_s, from.clock_hz);
     }
+    if (e.alignment)
+      y += fmt::format(", alignment: {{bytes: {}, unaligned_rate: {}}}", e.alignment->bytes,
+                       number_text(e.alignment->unaligned_rate));
     y += "}\n";
   }
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "arch/ArchitectureParameterPath.hpp"
+#include "calibrate/IssueFit.hpp"
 #include "common/InputError.hpp"
 
 namespace ts {
@@ -125,17 +126,24 @@ GpuCalibration calibrate_gpu_graph(const RunnerResults& results, ArchitectureGra
     note(fmt::format("tensor-core {} {:.4g} TFLOP/s = {:.0f} MACs per cycle per SM ({})", dtype,
                      c->value * 1e-12, macs, c->method));
   }
+  // The WMMA kernel's rate per block shape: an issue limit fitted to the sweeps (IssueFit.hpp),
+  // under the tensor cores' own peak (mma.sync's where measured), instead of one kernel rate.
+  // Fitted last, on the graph with every other measured figure in.
+  const std::vector<IssueSweepPoint> sweep = issue_sweep_points(results);
+  const bool fit_issue =
+      peak == TensorPeak::wmma_kernel && !sweep.empty() && g.find_node("TensorCore").has_value();
   std::string unused;
-  if (mma_sync && peak != TensorPeak::mma_sync)
+  if (mma_sync && peak != TensorPeak::mma_sync && !fit_issue)
     unused = fmt::format(
         "Measured, not put in: mma.sync peak {:.4g} TFLOP/s ({}); "
         "`--tensor-peak mma-sync` puts it in.",
         mma_sync->value * 1e-12, mma_sync->method);
-  if (wmma_kernel && peak != TensorPeak::wmma_kernel)
+  if (wmma_kernel && (peak != TensorPeak::wmma_kernel || fit_issue))
     unused += fmt::format(
-        "{}Measured, not put in: tilescope's WMMA kernel {:.4g} TFLOP/s ({}); "
-        "`--tensor-peak wmma-kernel` puts it in.",
-        unused.empty() ? "" : " ", wmma_kernel->value * 1e-12, wmma_kernel->method);
+        "{}Measured, not put in: tilescope's WMMA kernel {:.4g} TFLOP/s ({}); {}",
+        unused.empty() ? "" : " ", wmma_kernel->value * 1e-12, wmma_kernel->method,
+        fit_issue ? "the issue limit fitted to the sweeps gives its rate per block instead."
+                  : "`--tensor-peak wmma-kernel` puts it in.");
   // Latencies: a chain of dependent loads from L2, and from HBM through L2. A tile's load pays
   // the sum along its path (HBM->L2->SMEM), so HBM->L2 gets the difference.
   const auto* l2_latency = find_figure(results, "l2_latency");
@@ -156,6 +164,33 @@ GpuCalibration calibrate_gpu_graph(const RunnerResults& results, ArchitectureGra
     expect_unit(results, *c, "s");
     g.launch_overhead_s = c->value;
     note(fmt::format("launch overhead {:.3g} us ({})", c->value * 1e6, c->method));
+  }
+  if (fit_issue) {
+    ArchNode& tensor = g.nodes[g.find_node("TensorCore")->index()];
+    for (ComputeCapability& cap : tensor.capabilities) {
+      if (cap.dtype != DataType::fp16 && cap.dtype != DataType::bf16) continue;
+      if (mma_sync) cap.ops_per_cycle = mma_sync->value / 2 / std::max(sm_count, 1) / clock_hz;
+      // Starting point where the base has none: an H100/H200 SM's 4 schedulers issue one
+      // instruction a cycle each (Hopper whitepaper); the per-warp figures are searched from a
+      // sixteenth to 16 times these.
+      if (!cap.issue)
+        cap.issue = IssueLimit{.instructions_per_step = 8,
+                               .instructions_per_fragment = 4,
+                               .issue_per_cycle = 4,
+                               .latency_cycles = 64};
+    }
+    const FitResult fit = fit_issue_limit(g, "TensorCore", sweep);
+    g = fit.graph;
+    for (const ComputeCapability& cap : g.node(*g.find_node("TensorCore")).capabilities)
+      if (cap.issue)
+        note(fmt::format(
+            "tensor-core {} issue limit: {:.3g} instructions per step + {:.3g} per fragment, "
+            "{:.3g} cycles between a warp's steps, {:g} issued per cycle, under {:.0f} MACs per "
+            "cycle per SM ({} wmma_kernel_sweep records; log-RMSE {:.3f} from {:.3f})",
+            to_string(cap.dtype), cap.issue->instructions_per_step,
+            cap.issue->instructions_per_fragment, cap.issue->latency_cycles,
+            cap.issue->issue_per_cycle, cap.ops_per_cycle, sweep.size(), fit.final_log_rmse,
+            fit.initial_log_rmse));
   }
   if (!device_name.empty()) g.description = device_name + ", calibrated by tilescope-cupti-runner";
   g.name += peak == TensorPeak::mma_sync      ? "-measured-mma-sync"

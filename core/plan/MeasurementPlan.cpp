@@ -227,6 +227,18 @@ GpuSuite gpu_suite(const Workload& workload, const ArchitectureGraph& graph,
           suite.notes.push_back(fmt::format("{} mapping {}: {}", op.name, np.name, why));
           continue;
         }
+        // The kernel's warps, written on the op (`warps:`), so that a graph whose tensor cores
+        // have an issue limit times the warps the kernel runs (formats.md).
+        for (ProgramNode& node : np.program.nodes)
+          if (node.kind == MappingNodeKind::op) {
+            node.warps = 1;
+            for (int d = 0; d < np.program.ndims; ++d) {
+              node.op_warps[d] = node.role[d] == GranuleRole::m   ? tiling->block_m / tiling->warp_m
+                                 : node.role[d] == GranuleRole::n ? tiling->block_n / tiling->warp_n
+                                                                  : 1;
+              node.warps *= node.op_warps[d];
+            }
+          }
         GpuSuiteEntry e;
         fill_mapped_entry(e, op, key, "tilescope", dtype, np.program, np.name, graph);
         e.tiling = tiling;

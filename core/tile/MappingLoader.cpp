@@ -140,9 +140,17 @@ void MappingReader::read_order(MappingNode& node, const YAML::Node& order) {
 void MappingReader::read_op(MappingNode& node, const YAML::Node& n) {
   node.kind = MappingNodeKind::op;
   node.compute = src_.text(n["op"], "op");
-  src_.check_keys(n, {"op", "stage", "factors"}, "op '" + node.compute + "'");
+  src_.check_keys(n, {"op", "stage", "factors", "warps"}, "op '" + node.compute + "'");
   node.stage = src_.text_or(n, "stage", "");
   if (n["factors"].IsDefined()) node.op_factors = read_factors(n["factors"], "factors");
+  if (n["warps"].IsDefined()) {
+    node.op_warps = read_factors(n["warps"], "warps");
+    for (const DimFactor& w : node.op_warps)
+      if (w.factor.free || w.factor.has_tail())
+        throw InputError(w.where, "warps of `" + w.dim +
+                                      "`: expected a positive integer (a "
+                                      "count of warps), not a tail or `?`");
+  }
 }
 
 void MappingReader::read_scope(MappingNode& node, const YAML::Node& n) {

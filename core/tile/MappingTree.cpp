@@ -98,7 +98,9 @@ std::string canonical_line(const MappingNode& n) {
     }
     case MappingNodeKind::op:
       return "op(" + n.compute + ";stage=" + n.stage +
-             ";f=" + factors_text(by_dim(n.op_factors), ",") + ")";
+             ";f=" + factors_text(by_dim(n.op_factors), ",") +
+             // Only when written, so that the hashes of mappings without it stay what they were.
+             (n.op_warps.empty() ? "" : ";w=" + factors_text(by_dim(n.op_warps), ",")) + ")";
     case MappingNodeKind::scope:
       return "scope(" + std::string(to_string(n.scope)) + ")";
     case MappingNodeKind::trans:

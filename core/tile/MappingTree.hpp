@@ -64,6 +64,10 @@ struct MappingNode {
   std::string compute;
   std::string stage;  // which stage of a fused operator; empty for a single-stage operator
   std::vector<DimFactor> op_factors;
+  // The warps the enclosing tile's iterations are dealt out over, per dimension (`warps: {M: 2,
+  // N: 2}`): a warp's tile is the enclosing tile's extent over its factor. Only a capability
+  // with `issue:` reads it; empty: one warp runs the whole tile.
+  std::vector<DimFactor> op_warps;
 
   // scope
   ScopeKind scope = ScopeKind::sequential;

@@ -142,6 +142,12 @@ RunnerResults parse_runner_results(const std::string& text, const std::string& f
         c.value = f.number("value");
         c.unit = f.text("unit");
         c.method = f.text("method", false);
+        // A sweep point says what it ran (block, warp tile, warps) in its properties.
+        if (f.j.contains("properties")) {
+          const json& p = f.get("properties");
+          if (!p.is_object()) fail(file_name, line, "'properties': expected an object");
+          c.properties_json = p.dump();
+        }
         if (!(c.value > 0))
           fail(file_name, line, fmt::format("'value' of {}: expected a positive number", c.figure));
       }

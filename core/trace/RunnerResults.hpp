@@ -40,7 +40,8 @@ struct RunnerCalibrationRecord {
   std::string figure;  // hbm_copy_bandwidth, l2_read_bandwidth, ..., device
   double value = 0;
   std::string unit, method;
-  std::string properties_json;  // figure "device": the device's properties
+  // figure "device": the device's properties; a sweep point (wmma_kernel_sweep): what it ran
+  std::string properties_json;
 };
 
 struct RunnerResults {

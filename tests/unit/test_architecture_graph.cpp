@@ -141,10 +141,10 @@ TEST_CASE("memory ports cap every user's share", "[arch][graph]") {
 }
 
 TEST_CASE("compute nodes and their capabilities", "[arch][graph]") {
-  ComputeCapability mm{OpClass::matmul, DataType::fp16, 4096, {16, 16, 16}, {}, {}};
-  ComputeCapability mm8{OpClass::matmul, DataType::int8, 8192, {16, 16, 32}, {}, {}};
-  ComputeCapability vec{OpClass::elementwise, DataType::fp16, 128, {128, 1, 1}, {}, {}};
-  ComputeCapability red{OpClass::reduction, DataType::fp32, 64, {64, 1, 1}, {}, {}};
+  ComputeCapability mm{OpClass::matmul, DataType::fp16, 4096, {16, 16, 16}, {}, {}, {}};
+  ComputeCapability mm8{OpClass::matmul, DataType::int8, 8192, {16, 16, 32}, {}, {}, {}};
+  ComputeCapability vec{OpClass::elementwise, DataType::fp16, 128, {128, 1, 1}, {}, {}, {}};
+  ComputeCapability red{OpClass::reduction, DataType::fp32, 64, {64, 1, 1}, {}, {}, {}};
   ArchitectureGraph g;
   g.nodes = {memory("UB"), compute("Cube", 1, {mm, mm8}), compute("Vector", 1, {vec, red})};
   g.finalize();

@@ -115,8 +115,8 @@ TEST_CASE("awkward values survive the round trip exactly", "[arch][writer]") {
   c.instances = 3;
   c.clock_hz = g.clock_hz;
   c.capabilities.push_back(
-      {OpClass::matmul, DataType::bf16, 1.0 / 3, {4, 8, 2}, DataType::fp32, {}});
-  c.capabilities.push_back({OpClass::reduction, DataType::fp32, 12.5, {16, 1, 1}, {}, {}});
+      {OpClass::matmul, DataType::bf16, 1.0 / 3, {4, 8, 2}, DataType::fp32, {}, {}});
+  c.capabilities.push_back({OpClass::reduction, DataType::fp32, 12.5, {16, 1, 1}, {}, {}, {}});
   g.nodes.push_back(c);
   ArchEdge e;
   e.from = NodeId{0};
