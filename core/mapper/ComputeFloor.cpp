@@ -33,9 +33,12 @@ double ComputeFloor::seconds(const MappingProgram& program) const {
   if (ops_per_s_ <= 0) return 0;
   double busy = 1;
   for (size_t k = 0; k < tiles_.size(); ++k) {
-    const ProgramNode& tile = program.nodes[static_cast<size_t>(tiles_[k])];
-    double parts = 1;
-    for (int d = 0; d < ndims_; ++d) parts *= static_cast<double>(tile.spatial[d].full);
+    double parts = static_cast<double>(spread_[k]);
+    if (tiles_[k] >= 0) {
+      const ProgramNode& tile = program.nodes[static_cast<size_t>(tiles_[k])];
+      parts = 1;
+      for (int d = 0; d < ndims_; ++d) parts *= static_cast<double>(tile.spatial[d].full);
+    }
     busy *= std::min(parts, static_cast<double>(spread_[k]));
   }
   return ops_ / (busy * ops_per_s_);

@@ -389,6 +389,7 @@ class Search {
   // Sweeps that prune run in blocks, in order, each pruned against the best of the blocks
   // before it: a threshold fixed per block keeps the result independent of the threads.
   static constexpr uint64_t kBlock = uint64_t(1) << 14;
+  static constexpr uint64_t kFirstBlock = 256;
 
  public:
   Search(const MappingProgram& t, const MapperOptions& o)
@@ -422,9 +423,11 @@ class Search {
       const uint64_t n = static_cast<uint64_t>(result.space_size);
       TopK top;
       top.capacity = std::clamp<size_t>(options_.keep, 1, TopK::kMax);
-      for (uint64_t b = 0; b < n && !cancelled(); b += kBlock)
+      // Blocks that grow from small: an early threshold prunes most of what follows.
+      for (uint64_t b = 0, size = kFirstBlock; b < n && !cancelled();
+           b += size, size = std::min(2 * size, kBlock))
         top = merged(top, reduce(
-                              b, std::min(n, b + kBlock),
+                              b, std::min(n, b + size),
                               [&](uint64_t i, std::vector<uint32_t>& pt) { decode(i, pt); },
                               top.entry_time(), top.capacity));
       if (cancelled()) return stopped(std::move(result));

@@ -78,6 +78,7 @@ TEST_CASE("the floor is below every sampled point of the bundled graphs' templat
       const ComputeFloor floor(tmpl);
       for (const MappingProgram& p : sample_valid_mappings(tmpl, 200, 11)) {
         Evaluation e;
+        INFO(mapping_yaml(p, "sampled", ""));
         CHECK(evaluate(p, e) >= floor.seconds(p) * (1 - 1e-12));
       }
     }
