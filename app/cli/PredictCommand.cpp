@@ -48,9 +48,10 @@ void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g
       largest = n.capacity_bytes;
       main_memory = n.name;
     }
-  std::cout << fmt::format("{:<{}}  {:<{}}  {:>12}  {:>9}  {:>14}  {:<{}}  {:>6}  {:>12}  {}\n",
-                           "operator", name_w, "shape", shape_w, "latency_us", "launch_us",
-                           "cycles", "bound_by", bound_w, "util", main_memory + "_MB", "mapping");
+  std::cout << fmt::format(
+      "{:<{}}  {:<{}}  {:>12}  {:>9}  {:>14}  {:<{}}  {:>6}  {:>12}  {:<9}  {}\n", "operator",
+      name_w, "shape", shape_w, "latency_us", "launch_us", "cycles", "bound_by", bound_w, "util",
+      main_memory + "_MB", "search", "mapping");
   double total = 0;
   for (const auto& r : rows) {
     total += r.latency_us + r.launch_overhead_us;
@@ -61,10 +62,12 @@ void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g
       if (t.edge.substr(0, arrow) == main_memory || t.edge.substr(arrow + 2) == main_memory)
         offchip += t.bytes;
     }
+    // Whether the mapper's search converged ("budget": it was still improving when it ran out).
+    const char* search = !r.searched ? "-" : r.search_converged ? "converged" : "budget";
     std::cout << fmt::format(
-        "{:<{}}  {:<{}}  {:>12.3f}  {:>9.2f}  {:>14.0f}  {:<{}}  {:>5.1f}%  {:>12}  {}\n",
+        "{:<{}}  {:<{}}  {:>12.3f}  {:>9.2f}  {:>14.0f}  {:<{}}  {:>5.1f}%  {:>12}  {:<9}  {}\n",
         r.op_name, name_w, r.shape, shape_w, r.latency_us, r.launch_overhead_us, r.cycles,
-        r.bound_by, bound_w, r.utilization * 100.0, fmt::format("{:.2f}", offchip / 1e6),
+        r.bound_by, bound_w, r.utilization * 100.0, fmt::format("{:.2f}", offchip / 1e6), search,
         r.mapping_origin);
     if (explain) {
       std::cout << r.explain;
@@ -131,6 +134,15 @@ int run_predict(const PredictArgs& a) {
     }
   }
   progress.clear();
+  // A search cut short by its budget may have missed a faster mapping: say so whatever the
+  // format, on stderr so that JSON and CSV on stdout stay clean.
+  for (const Prediction& r : rows)
+    if (r.searched && !r.search_converged)
+      std::cerr << fmt::format(
+          "warning: the mapper's search for '{}' did not converge: it was still improving when "
+          "its budget of {} evaluations ran out; a larger --budget (e.g. --budget {}) may find "
+          "a faster mapping\n",
+          r.op_name, a.budget, a.budget * 4);
   if (!saved.empty()) {
     std::filesystem::create_directories(a.save_mappings);
     for (const auto& [path, text] : saved) write_file_atomically(path, text);

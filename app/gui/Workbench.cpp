@@ -58,15 +58,20 @@ namespace {
 struct LoadAbandoned {};
 
 // Every operator of the suite through the mapper, in order, until done or stopped.
+// `starts`, per operator (empty: none), are the mappings shown before an edit: each search
+// starts from its operator's and keeps it unless something is strictly faster.
 void map_suite(QPromise<IndexedOutcome>& promise, const ArchitectureGraph& graph,
-               const Workload& workload, MapperOptions options, SearchStop& stop) {
+               const Workload& workload, MapperOptions options, SearchStop& stop,
+               const std::vector<std::string>& starts) {
   options.cancel = &stop.requested;
   const int n = static_cast<int>(workload.operators.size());
   promise.setProgressRange(0, n);
   for (int i = 0; i < n; ++i) {
     if (promise.isCanceled() || stop.requested) return;
     const Operator& op = workload.operators[static_cast<size_t>(i)];
-    OperatorOutcome outcome = map_operator(op, graph, options);
+    const size_t k = static_cast<size_t>(i);
+    OperatorOutcome outcome =
+        map_operator(op, graph, options, k < starts.size() ? starts[k] : std::string());
     if (outcome.cancelled) {
       stop.op = op.name;
       stop.evaluations = outcome.mapper_evaluations;
@@ -224,14 +229,16 @@ void Workbench::waitForIdle() {
 }
 
 QFutureWatcher<IndexedOutcome>* Workbench::startMapping(const std::shared_ptr<SearchStop>& stop,
-                                                        const QString& what) {
+                                                        const QString& what,
+                                                        std::vector<std::string> starts) {
   auto graph = graph_;
   auto workload = workload_;
   auto* watcher = new QFutureWatcher<IndexedOutcome>(this);
   track(watcher, what, tr("operators"));
-  watcher->setFuture(QtConcurrent::run(
-      [graph, workload, stop, options = mapper_options_](QPromise<IndexedOutcome>& promise) {
-        map_suite(promise, *graph, *workload, options, *stop);
+  watcher->setFuture(
+      QtConcurrent::run([graph, workload, stop, options = mapper_options_,
+                         starts = std::move(starts)](QPromise<IndexedOutcome>& promise) {
+        map_suite(promise, *graph, *workload, options, *stop, starts);
       }));
   return watcher;
 }
@@ -345,7 +352,16 @@ void Workbench::startRemap() {
   const int generation = ++remap_generation_;
   auto stop = std::make_shared<SearchStop>();
   remap_stop_ = stop;
-  auto* watcher = startMapping(stop, tr("Re-running the mapper on the edited graph"));
+  // Each search starts from the mapping shown now (the last re-mapping, else the baseline), so
+  // that an edit that speeds the hardware up never shows a slower operator.
+  std::vector<std::string> starts;
+  for (int i = 0; i < operators_->rowCount(); ++i) {
+    const auto& r = operators_->row(i);
+    const auto& shown = r.remapped && r.remapped->ok ? r.remapped : r.baseline;
+    starts.push_back(shown && shown->ok ? shown->mapping_yaml : std::string());
+  }
+  auto* watcher =
+      startMapping(stop, tr("Re-running the mapper on the edited graph"), std::move(starts));
   remap_watcher_ = watcher;
   connect(watcher, &QFutureWatcherBase::resultsReadyAt, this,
           [this, watcher, generation](int begin, int end) {

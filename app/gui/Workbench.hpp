@@ -144,9 +144,12 @@ class Workbench : public QObject {
   // A finished load of measured points: reported, and kept unless a newer load superseded it.
   void acceptPoints(QFutureWatcher<PointsLoad>* watcher, int generation, bool overlay,
                     int run_index, const std::shared_ptr<LoadProgress>& progress);
-  // Runs the mapper on every operator in the background; `stop` stops it part-way.
+  // Runs the mapper on every operator in the background; `stop` stops it part-way. `starts`,
+  // per operator (empty: none), are concrete mappings each search starts from and keeps unless
+  // it finds a strictly faster one.
   QFutureWatcher<IndexedOutcome>* startMapping(const std::shared_ptr<SearchStop>& stop,
-                                               const QString& what);
+                                               const QString& what,
+                                               std::vector<std::string> starts = {});
   void stopSearch(const std::shared_ptr<SearchStop>& stop);
   void matchMeasurements();
   void track(QFutureWatcherBase* watcher, const QString& what, const QString& unit = {});

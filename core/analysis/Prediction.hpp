@@ -24,7 +24,12 @@ struct Prediction {
   std::string shape;
   std::string mapping_name;
   std::string mapping_origin;  // "file" or "mapper"
-  double latency_us = 0;       // device time
+  // Where the mapper chose the mapping: whether its search converged (MapperResult::converged)
+  // and how many points it evaluated.
+  bool searched = false;
+  bool search_converged = false;
+  uint64_t search_evaluations = 0;
+  double latency_us = 0;  // device time
   double launch_overhead_us = 0;
   double cycles = 0;       // device time in cycles of the graph clock
   std::string bound_by;    // compute:<node>, edge:<from>-><to>, or launch

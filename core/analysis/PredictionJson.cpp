@@ -32,6 +32,10 @@ std::string prediction_json(const std::vector<Prediction>& predictions,
                         {"mapping", r.mapping_origin},
                         {"traffic", traffic},
                         {"residency", residency}};
+    if (r.searched) {
+      o["mapper_converged"] = r.search_converged;
+      o["mapper_evaluations"] = r.search_evaluations;
+    }
     if (explain) o["explain"] = r.explain;
     ops.push_back(o);
   }

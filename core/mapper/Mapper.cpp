@@ -13,6 +13,7 @@
 
 #include "analysis/TailChain.hpp"
 #include "analysis/TileAnalysis.hpp"
+#include "mapper/ComputeFloor.hpp"
 
 namespace ts {
 namespace {
@@ -327,12 +328,20 @@ class SearchSpace {
       factor_at(p, c.sites[static_cast<size_t>(f.site)], c.dim) = Factor::exact(f.value);
     }
   }
+  // The factor a factor variable chooses, as a program of the template's tree has it.
+  int64_t factor_of(const Variable& v, const MappingProgram& p) const {
+    const DimChain& c = chains_[static_cast<size_t>(v.chain)];
+    return factor_at(p, c.sites[static_cast<size_t>(v.site)], c.dim).full;
+  }
 };
 
 struct Worker {
   MappingProgram program;
   Evaluation eval;
   std::vector<uint32_t> point;
+  // Since the last Search::collect: points evaluated in full, and skipped by their floor.
+  uint64_t evaluated = 0;
+  uint64_t pruned = 0;
 };
 
 struct Best {
@@ -362,6 +371,10 @@ struct TopK {
     entries[k] = b;
   }
   Best best() const { return size > 0 ? entries[0] : Best{}; }
+  // What a point must beat to enter: a point whose floor is above it cannot.
+  double entry_time() const {
+    return size == capacity ? entries[size - 1].time : std::numeric_limits<double>::infinity();
+  }
 };
 
 TopK merged(TopK a, const TopK& b) {
@@ -373,10 +386,14 @@ class Search {
   static constexpr size_t kStarts = 64;
   static constexpr uint64_t kMaxGroupPoints = 4096;
   static constexpr uint64_t kMaxCrossPoints = 1024;
+  // Sweeps that prune run in blocks, in order, each pruned against the best of the blocks
+  // before it: a threshold fixed per block keeps the result independent of the threads.
+  static constexpr uint64_t kBlock = uint64_t(1) << 14;
+  static constexpr uint64_t kFirstBlock = 256;
 
  public:
   Search(const MappingProgram& t, const MapperOptions& o)
-      : tmpl_(t), options_(o), space_(t), workers_([this] {
+      : tmpl_(t), options_(o), space_(t), floor_(t), workers_([this] {
           Worker w{tmpl_, {}, {}};
           space_.apply_fixed(w.program);
           prepare(w.program, w.eval);
@@ -391,64 +408,113 @@ class Search {
     // Every point worth returning, with its time: the best is the first after sorting.
     std::vector<std::pair<double, std::vector<uint32_t>>> found;
 
+    double start_s = std::numeric_limits<double>::infinity();
+    std::vector<uint32_t> start_point;
+    if (options_.start && same_tree(*options_.start)) {
+      Evaluation e;
+      start_s = evaluate(*options_.start, e);
+      if (!e.valid()) start_s = std::numeric_limits<double>::infinity();
+      ++evaluations_;
+      start_point = project(*options_.start);
+    }
+
     if (result.space_size <= static_cast<double>(options_.budget)) {
       result.exhaustive = true;
       const uint64_t n = static_cast<uint64_t>(result.space_size);
-      TopK top = reduce(
-          n, [&](uint64_t i, std::vector<uint32_t>& pt) { decode(i, pt); }, options_.keep);
+      TopK top;
+      top.capacity = std::clamp<size_t>(options_.keep, 1, TopK::kMax);
+      // Blocks that grow from small: an early threshold prunes most of what follows.
+      for (uint64_t b = 0, size = kFirstBlock; b < n && !cancelled();
+           b += size, size = std::min(2 * size, kBlock))
+        top = merged(top, reduce(
+                              b, std::min(n, b + size),
+                              [&](uint64_t i, std::vector<uint32_t>& pt) { decode(i, pt); },
+                              top.entry_time(), top.capacity));
       if (cancelled()) return stopped(std::move(result));
-      evaluations_ += n;
+      collect();
       for (size_t k = 0; k < top.size; ++k) {
         std::vector<uint32_t> pt(vars.size());
         decode(top.entries[k].index, pt);
         found.push_back({top.entries[k].time, std::move(pt)});
       }
     } else {
-      // A quarter of the budget samples, the rest descends: over the bundled suites and 60
-      // measured Ascend shapes this lands 0.22 % (geometric mean) from a 20x budget, against
-      // 0.32 % with half spent on samples.
+      // A quarter of the budget's draws sample the space uniformly. The draws do not depend on
+      // the graph, so that a faster graph sees the same candidates; the descent then spends the
+      // rest from the best of them.
       const uint64_t samples = std::max<uint64_t>(1, options_.budget / 4);
-      auto sample = [&](uint64_t i, std::vector<uint32_t>& pt) {
-        uint64_t h = splitmix(options_.seed ^ (i * 0x2545f4914f6cdd1dull));
-        for (size_t k = 0; k < vars.size(); ++k) {
-          h = splitmix(h);
-          pt[k] = static_cast<uint32_t>(h % vars[k].count());
-        }
-      };
-      // Score every sample, then descend from the few best distinct ones: one start alone
-      // often settles in the basin of a poor loop order.
-      std::vector<double> times(samples);
-      run_range(samples, [&](uint64_t i, Worker& w) {
-        sample(i, w.point);
-        times[i] = score(w);
-      });
-      if (cancelled()) return stopped(std::move(result));
-      evaluations_ += samples;
-      std::vector<uint64_t> order(samples);
-      std::iota(order.begin(), order.end(), uint64_t(0));
-      const size_t starts = std::min<size_t>(kStarts, samples);
-      std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(starts),
-                        order.end(), [&](uint64_t a, uint64_t b) {
-                          return times[a] < times[b] || (times[a] == times[b] && a < b);
-                        });
-      // Descend from the best samples in turn, while the budget lasts.
-      for (size_t s = 0; s < starts && evaluations_ < options_.budget && !cancelled(); ++s) {
-        if (!std::isfinite(times[order[s]])) break;
-        std::vector<uint32_t> point(vars.size());
-        sample(order[s], point);
-        double time = times[order[s]];
-        if (options_.keep > 1) found.push_back({time, point});
-        descend(point, time, options_.budget);
-        found.push_back({time, point});
+      std::vector<double> times(samples, std::numeric_limits<double>::infinity());
+      // Pruned against the kStarts-th best sample so far: only starts matter.
+      std::vector<double> leaders;
+      for (uint64_t b = 0; b < samples && !cancelled(); b += kBlock) {
+        const uint64_t e = std::min(samples, b + kBlock);
+        const double threshold =
+            leaders.size() < kStarts ? std::numeric_limits<double>::infinity() : leaders.back();
+        run_range(b, e, [&](uint64_t i, Worker& w) {
+          draw(i, w.point);
+          times[i] = score(w, threshold);
+        });
+        for (uint64_t i = b; i < e; ++i)
+          if (std::isfinite(times[i])) leaders.push_back(times[i]);
+        std::sort(leaders.begin(), leaders.end());
+        if (leaders.size() > kStarts) leaders.resize(kStarts);
       }
       if (cancelled()) return stopped(std::move(result));
+      collect();
+      std::vector<uint64_t> order;
+      for (uint64_t i = 0; i < samples; ++i)
+        if (std::isfinite(times[i])) order.push_back(i);
+      std::sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) {
+        return times[a] < times[b] || (times[a] == times[b] && a < b);
+      });
+      // Descend to a local optimum from the start point, then from the kStarts best samples in
+      // turn, until the best stops improving or the budget ends: one start alone often settles
+      // in the basin of a poor loop order. (Pruned samples rank below the kStarts best, so
+      // pruning never changes the starts.)
+      auto descend_from = [&](std::vector<uint32_t> point, double time) {
+        if (options_.keep > 1) found.push_back({time, point});
+        descend(point, time, false);
+        note(time);
+        found.push_back({time, std::move(point)});
+      };
+      if (!start_point.empty()) {
+        Worker& w = workers_.local();
+        w.point = start_point;
+        const double t = score(w, std::numeric_limits<double>::infinity());
+        collect();
+        note(t);
+        if (std::isfinite(t)) descend_from(start_point, t);
+      }
+      // The samples' best is new at the end of the sampling: patience counts from there.
+      if (!order.empty()) {
+        best_s_ = std::min(best_s_, times[order.front()]);
+        last_improvement_ = evaluations_;
+      }
+      std::vector<uint32_t> next(vars.size());
+      for (size_t s = 0; s < std::min(order.size(), kStarts) && running(); ++s) {
+        draw(order[s], next);
+        note(times[order[s]]);
+        descend_from(next, times[order[s]]);
+      }
+      // Refine around the best point: its neighbourhood (adjacent candidates, adjacent loop
+      // swaps) as well as the descent's moves, until none improves.
+      if (!found.empty() && evaluations_ < options_.budget && !cancelled()) {
+        last_improvement_ = evaluations_;  // the refinement gets its own patience
+        auto best = std::min_element(found.begin(), found.end());
+        std::vector<uint32_t> point = best->second;
+        double time = best->first;
+        descend(point, time, true);
+        note(time);
+        found.push_back({time, std::move(point)});
+      }
+      if (cancelled()) return stopped(std::move(result));
+      result.converged = evaluations_ < options_.budget || stalled();
     }
+    if (result.exhaustive) result.converged = true;
     // Stable order: by time, then by the point itself, so that ties do not depend on threads.
     std::sort(found.begin(), found.end());
     found.erase(std::unique(found.begin(), found.end(),
                             [](const auto& a, const auto& b) { return a.second == b.second; }),
                 found.end());
-    result.evaluations = evaluations_;
     for (const auto& [time, point] : found) {
       if (result.ranked.size() >= std::max<size_t>(1, options_.keep)) break;
       MappingProgram p = tmpl_;
@@ -461,6 +527,20 @@ class Search {
       result.ranked.push_back(std::move(p));
       result.ranked_device_s.push_back(device_s);
     }
+    // The start stays unless something is strictly faster: the same question on a faster graph
+    // never gets a slower answer than the one shown.
+    if (std::isfinite(start_s) &&
+        (result.ranked.empty() || start_s <= result.ranked_device_s.front())) {
+      result.ranked.insert(result.ranked.begin(), *options_.start);
+      result.ranked_device_s.insert(result.ranked_device_s.begin(), start_s);
+      if (result.ranked.size() > std::max<size_t>(1, options_.keep)) {
+        result.ranked.pop_back();
+        result.ranked_device_s.pop_back();
+      }
+      result.from_start = true;
+    }
+    result.evaluations = evaluations_;
+    result.pruned = pruned_;
     if (!result.ranked.empty()) {
       result.program = result.ranked.front();
       result.device_s = result.ranked_device_s.front();
@@ -486,7 +566,7 @@ class Search {
         w.point[k] = static_cast<uint32_t>(h % vars[k].count());
       }
       if (std::find(seen.begin(), seen.end(), w.point) != seen.end()) continue;
-      const double t = score(w);
+      const double t = score(w, std::numeric_limits<double>::infinity());
       if (!std::isfinite(t) || (limit_s > 0 && t > limit_s)) continue;
       seen.push_back(w.point);
       MappingProgram p = tmpl_;
@@ -503,6 +583,31 @@ class Search {
     return options_.cancel && options_.cancel->load(std::memory_order_relaxed);
   }
 
+  // The best has not improved over the patience's share of the budget.
+  bool stalled() const {
+    return options_.patience > 0 && static_cast<double>(evaluations_ - last_improvement_) >=
+                                        options_.patience * static_cast<double>(options_.budget);
+  }
+
+  bool running() const { return evaluations_ < options_.budget && !stalled() && !cancelled(); }
+
+  void note(double time) {
+    if (time < best_s_) {
+      best_s_ = time;
+      last_improvement_ = evaluations_;
+    }
+  }
+
+  // Adds up what the workers evaluated and pruned since the last call (the totals do not depend
+  // on which thread did what).
+  void collect() {
+    for (Worker& w : workers_) {
+      evaluations_ += w.evaluated;
+      pruned_ += w.pruned;
+      w.evaluated = w.pruned = 0;
+    }
+  }
+
   // A cancelled search returns no mapping: the points it scored are a partial sample, and a
   // caller that cancelled has moved on.
   MapperResult stopped(MapperResult result) const {
@@ -511,6 +616,49 @@ class Search {
     result.program = tmpl_;
     space_.apply_fixed(result.program);
     return result;
+  }
+
+  bool same_tree(const MappingProgram& p) const {
+    if (p.nodes.size() != tmpl_.nodes.size() || p.ndims != tmpl_.ndims) return false;
+    for (size_t i = 0; i < p.nodes.size(); ++i)
+      if (p.nodes[i].kind != tmpl_.nodes[i].kind) return false;
+    return true;
+  }
+
+  // The point of the space nearest to a concrete program of the template's tree: each choice
+  // its value there, or the candidate nearest to it (by ratio) where the value is not one.
+  std::vector<uint32_t> project(const MappingProgram& p) const {
+    const auto& vars = space_.variables();
+    std::vector<uint32_t> pt(vars.size(), 0);
+    for (size_t k = 0; k < vars.size(); ++k) {
+      const Variable& v = vars[k];
+      const ProgramNode& n = p.nodes[static_cast<size_t>(v.node >= 0 ? v.node : 0)];
+      if (v.is_order) {
+        for (size_t j = 0; j < v.orders.size(); ++j)
+          if (std::equal(v.orders[j].begin(), v.orders[j].begin() + tmpl_.ndims, n.order.begin()))
+            pt[k] = static_cast<uint32_t>(j);
+        continue;
+      }
+      const int64_t value = v.is_buffering ? int64_t(n.double_buffer) : space_.factor_of(v, p);
+      double nearest = std::numeric_limits<double>::infinity();
+      for (size_t j = 0; j < v.values.size(); ++j) {
+        const double gap =
+            v.is_buffering ? std::abs(static_cast<double>(v.values[j] - value))
+                           : std::abs(std::log(static_cast<double>(v.values[j]) /
+                                               static_cast<double>(std::max<int64_t>(1, value))));
+        if (gap < nearest) nearest = gap, pt[k] = static_cast<uint32_t>(j);
+      }
+    }
+    return pt;
+  }
+
+  void draw(uint64_t i, std::vector<uint32_t>& pt) const {
+    const auto& vars = space_.variables();
+    uint64_t h = splitmix(options_.seed ^ (i * 0x2545f4914f6cdd1dull));
+    for (size_t k = 0; k < vars.size(); ++k) {
+      h = splitmix(h);
+      pt[k] = static_cast<uint32_t>(h % vars[k].count());
+    }
   }
 
   // Calls each(i) for i in [begin, end); with a cancel flag, looks at it every
@@ -538,44 +686,55 @@ class Search {
     }
   }
 
-  double score(Worker& w) {
+  // The point's device time, or +infinity when it is invalid or its compute floor is above
+  // `threshold` (it cannot beat a point already found: not evaluated).
+  double score(Worker& w, double threshold) {
     if (!space_.apply(w.point, w.program)) return std::numeric_limits<double>::infinity();
+    if (options_.prune && floor_.seconds(w.program) > threshold) {
+      ++w.pruned;
+      return std::numeric_limits<double>::infinity();
+    }
+    ++w.evaluated;
     return evaluate(w.program, w.eval);
   }
 
   template <typename Decode>
-  TopK reduce(uint64_t n, Decode&& make_point, size_t keep = 1) {
+  TopK reduce(uint64_t begin, uint64_t end, Decode&& make_point, double threshold,
+              size_t keep = 1) {
     TopK empty;
     empty.capacity = std::clamp<size_t>(keep, 1, TopK::kMax);
     auto body = [&](const tbb::blocked_range<uint64_t>& r, TopK acc) {
       Worker& w = workers_.local();
       evaluate_range(r.begin(), r.end(), [&](uint64_t i) {
         make_point(i, w.point);
-        acc.offer(Best{score(w), i});
+        acc.offer(Best{score(w, threshold), i});
       });
       return acc;
     };
-    if (!options_.parallel) return body(tbb::blocked_range<uint64_t>(0, n), empty);
-    return tbb::parallel_reduce(tbb::blocked_range<uint64_t>(0, n, 256), empty, body, merged);
+    if (!options_.parallel) return body(tbb::blocked_range<uint64_t>(begin, end), empty);
+    return tbb::parallel_reduce(tbb::blocked_range<uint64_t>(begin, end, 256), empty, body, merged);
   }
 
   template <typename Body>
-  void run_range(uint64_t n, Body&& body) {
+  void run_range(uint64_t begin, uint64_t end, Body&& body) {
     auto chunk = [&](const tbb::blocked_range<uint64_t>& r) {
       Worker& w = workers_.local();
       evaluate_range(r.begin(), r.end(), [&](uint64_t i) { body(i, w); });
     };
     if (!options_.parallel)
-      chunk(tbb::blocked_range<uint64_t>(0, n));
+      chunk(tbb::blocked_range<uint64_t>(begin, end));
     else
-      tbb::parallel_for(tbb::blocked_range<uint64_t>(0, n, 256), chunk);
+      tbb::parallel_for(tbb::blocked_range<uint64_t>(begin, end, 256), chunk);
   }
 
-  // Block coordinate descent: change the choices of one dimension together (their factors trade
-  // against each other through the tails), or one loop order, while it helps and budget lasts.
-  // When no such move helps, pairs of choices from different dimensions are tried: a block's M
-  // and N trade against each other through the capacity of the memory that holds it.
-  void descend(std::vector<uint32_t>& point, double& best, uint64_t limit) {
+  // Block coordinate descent to a local optimum: change the choices of one dimension together
+  // (their factors trade against each other through the tails), or one loop order, while it
+  // helps. When no such move helps, pairs of choices from different dimensions are tried (a
+  // block's M and N trade against each other through the capacity of the memory that holds
+  // it), then the neighbourhood of the point: each choice and each pair of choices moved to
+  // their adjacent candidates, loop orders by one swap of adjacent loops. It stops where none
+  // of these improves, or when the budget ends or the search has stalled.
+  void descend(std::vector<uint32_t>& point, double& best, bool polish) {
     const auto& groups = space_.groups();
     const auto& vars = space_.variables();
     std::vector<std::vector<size_t>> within, across;
@@ -601,18 +760,19 @@ class Search {
                 vars[a].count() * vars[b].count() <= kMaxCrossPoints)
               across.push_back({a, b});
     bool improved = std::isfinite(best);
-    while (improved && evaluations_ < limit && !cancelled()) {
-      improved = try_moves(within, point, best, limit);
-      if (!improved) improved = try_moves(across, point, best, limit);
+    while (improved && running()) {
+      improved = try_moves(within, point, best);
+      if (!improved) improved = try_moves(across, point, best);
+      if (!improved && polish) improved = try_neighbours(point, best);
     }
   }
 
   bool try_moves(const std::vector<std::vector<size_t>>& moves, std::vector<uint32_t>& point,
-                 double& best, uint64_t limit) {
+                 double& best) {
     const auto& vars = space_.variables();
     bool improved = false;
     for (const auto& move : moves) {
-      if (evaluations_ >= limit || cancelled()) break;
+      if (!running()) break;
       uint64_t m = 1;
       for (size_t k : move) m *= vars[k].count();
       auto set = [&](uint64_t i, std::vector<uint32_t>& pt) {
@@ -622,9 +782,9 @@ class Search {
           i /= vars[k].count();
         }
       };
-      Best b = reduce(m, set).best();
+      Best b = reduce(0, m, set, best).best();
       if (cancelled()) break;  // the best of a partial sweep
-      evaluations_ += m;
+      collect();
       if (b.time < best) {
         std::vector<uint32_t> next;
         set(b.index, next);
@@ -632,17 +792,73 @@ class Search {
           best = b.time;
           point = next;
           improved = true;
+          note(best);
         }
       }
     }
     return improved;
   }
 
+  // The choices adjacent to a variable's current one: the next smaller and larger candidate
+  // value, or for a loop order each order one swap of adjacent loops away.
+  std::vector<uint32_t> adjacent(size_t k, uint32_t at) const {
+    const Variable& v = space_.variables()[k];
+    std::vector<uint32_t> out;
+    if (!v.is_order) {
+      if (at > 0) out.push_back(at - 1);
+      if (at + 1 < v.count()) out.push_back(at + 1);
+      return out;
+    }
+    const auto& here = v.orders[at];
+    for (size_t j = 0; j < v.orders.size(); ++j) {
+      int first = -1, differ = 0;
+      for (int d = 0; d < kMaxDims; ++d)
+        if (v.orders[j][d] != here[d]) first = differ++ == 0 ? d : first;
+      if (differ == 2 && first + 1 < kMaxDims && v.orders[j][first] == here[first + 1] &&
+          v.orders[j][first + 1] == here[first])
+        out.push_back(static_cast<uint32_t>(j));
+    }
+    return out;
+  }
+
+  // One sweep over the neighbourhood of the point: single and paired adjacent moves.
+  bool try_neighbours(std::vector<uint32_t>& point, double& best) {
+    const size_t nv = space_.variables().size();
+    std::vector<std::vector<uint32_t>> steps(nv);
+    for (size_t k = 0; k < nv; ++k) steps[k] = adjacent(k, point[k]);
+    std::vector<std::vector<uint32_t>> candidates;
+    for (size_t a = 0; a < nv; ++a)
+      for (uint32_t x : steps[a]) {
+        candidates.push_back(point);
+        candidates.back()[a] = x;
+        for (size_t b = a + 1; b < nv; ++b)
+          for (uint32_t y : steps[b]) {
+            candidates.push_back(point);
+            candidates.back()[a] = x;
+            candidates.back()[b] = y;
+          }
+      }
+    if (candidates.empty()) return false;
+    auto set = [&](uint64_t i, std::vector<uint32_t>& pt) { pt = candidates[i]; };
+    Best b = reduce(0, candidates.size(), set, best).best();
+    if (cancelled()) return false;
+    collect();
+    if (!(b.time < best)) return false;
+    best = b.time;
+    point = candidates[b.index];
+    note(best);
+    return true;
+  }
+
   const MappingProgram& tmpl_;
   MapperOptions options_;
   SearchSpace space_;
+  ComputeFloor floor_;
   tbb::enumerable_thread_specific<Worker> workers_;
   uint64_t evaluations_ = 0;
+  uint64_t pruned_ = 0;
+  double best_s_ = std::numeric_limits<double>::infinity();
+  uint64_t last_improvement_ = 0;  // evaluations_ when best_s_ last improved
   // Evaluations made, counted only when a cancel flag is given (the budget logic above counts
   // whole sweeps; this counts what a stopped sweep really did).
   std::atomic<uint64_t> cancel_counted_{0};

@@ -1,7 +1,10 @@
 #pragma once
 // Mapping search: fills the free factors and loop orders of a template so that the predicted
 // latency is lowest. Deterministic for a given budget and seed whatever the thread count:
-// exhaustive when the space fits the budget, otherwise seeded sampling then coordinate descent.
+// exhaustive when the space fits the budget, otherwise seeded sampling, coordinate descent from
+// the best samples to local optima, and neighbourhood moves around the best point, until the
+// best stops improving (MapperOptions::patience) or the budget runs out. Either way a point
+// whose compute floor (ComputeFloor) is above the time to beat is not evaluated.
 #include <atomic>
 #include <cstdint>
 #include <optional>
@@ -13,11 +16,26 @@
 namespace ts {
 
 struct MapperOptions {
-  uint64_t budget = 50000;  // evaluations per operator
+  // Evaluations per operator. A search that converges stops well before (patience), so this
+  // only caps the searches that keep improving: at 50,000 the H200 graph came out slower than
+  // the H100 on bert-base ffn_down; at 200,000 both converge and H200 is the faster.
+  uint64_t budget = 200000;
   uint64_t seed = 0x7113c0bull;
   bool parallel = true;
   // How many of the best distinct points to return in MapperResult::ranked (at most 8).
   size_t keep = 1;
+  // The search has converged, and stops, once its best point has not improved over this
+  // fraction of the budget's evaluations (MapperResult::converged). 0: run to the budget.
+  double patience = 0.25;
+  // A concrete point to start from: the mapping shown before a what-if edit, compiled (not as a
+  // template) from a mapping of the template's tree on the graph being searched. The search
+  // descends from it first and returns it unless some point is strictly faster, so that an
+  // edit that speeds the hardware up never shows a slower operator. Ignored when its tree is
+  // not the template's. Null: none.
+  const MappingProgram* start = nullptr;
+  // Skip the evaluation of points whose compute floor (ComputeFloor) is above the time they
+  // would have to beat. The result is the same either way; off only to measure what it saves.
+  bool prune = true;
   // Set from any thread to stop the search: polled every kCancelPollEvaluations evaluations on
   // each thread, so that an interactive caller (the GUI's what-if) is not held for a whole
   // search. Null: the search runs to its budget.
@@ -31,10 +49,16 @@ inline constexpr uint64_t kCancelPollEvaluations = 64;
 struct MapperResult {
   MappingProgram program;  // the template with every free choice made
   double device_s = 0;
-  uint64_t evaluations = 0;
-  double space_size = 0;  // points in the search space
+  uint64_t evaluations = 0;  // full evaluations (of at most the budget, plus one per sweep)
+  uint64_t pruned = 0;       // points skipped because their compute floor could not win
+  double space_size = 0;     // points in the search space
   bool exhaustive = false;
-  bool found = false;  // false when no point of the space is valid
+  // The search stopped because it stopped improving (MapperOptions::patience, or no start and
+  // no neighbour of the best improved any more) or was exhaustive; false when the budget ran out
+  // while it was still improving: a larger budget may find a faster mapping.
+  bool converged = false;
+  bool from_start = false;  // the returned program is MapperOptions::start (nothing beat it)
+  bool found = false;       // false when no point of the space is valid
   // Stopped through MapperOptions::cancel: found is false then (no mapping is returned) and
   // evaluations counts those made before the search stopped.
   bool cancelled = false;

@@ -1,6 +1,7 @@
 #include "mapper/OperatorEvaluation.hpp"
 
 #include <exception>
+#include <optional>
 
 #include "analysis/MappingWriter.hpp"
 #include "mapper/OperatorPrediction.hpp"
@@ -23,10 +24,15 @@ OperatorOutcome outcome_of(const MappingProgram& program, const Evaluation& eval
 }  // namespace
 
 OperatorOutcome map_operator(const Operator& op, const ArchitectureGraph& graph,
-                             const MapperOptions& options) {
+                             const MapperOptions& options, const std::string& start_yaml) {
   try {
     OperatorPredictionOptions po;
     po.mapper = options;
+    std::optional<Mapping> start;
+    if (!start_yaml.empty()) {
+      start = parse_mapping(start_yaml, op.name + " (current mapping)");
+      po.start = &*start;
+    }
     std::string origin;
     MappingProgram program = resolve_mapping(op, graph, po, &origin);
     Evaluation eval;

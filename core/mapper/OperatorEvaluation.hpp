@@ -26,8 +26,10 @@ struct OperatorOutcome {
 
 // The mapper's choice for the operator on the graph (the graph's template or the default one).
 // With options.cancel set, the search stops part-way and the outcome says so (cancelled).
+// `start_yaml`, when not empty, is a concrete mapping (the one shown before a what-if edit) that
+// the search starts from and keeps unless it finds a strictly faster one.
 OperatorOutcome map_operator(const Operator& op, const ArchitectureGraph& graph,
-                             const MapperOptions& options);
+                             const MapperOptions& options, const std::string& start_yaml = {});
 
 // A resolved mapping with its evaluation. The program points into `op` and `graph`: keep both
 // alive as long as this.

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "common/ByteFormat.hpp"
 
 namespace ts {
@@ -14,7 +16,8 @@ MapperCancelled::MapperCancelled(uint64_t evaluations_made, double space, uint64
       budget(budget_given) {}
 
 MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& graph,
-                               const OperatorPredictionOptions& options, std::string* origin) {
+                               const OperatorPredictionOptions& options, std::string* origin,
+                               SearchSummary* summary) {
   Mapping tmpl;
   bool from_file = options.mapping != nullptr;
   if (from_file) {
@@ -39,7 +42,15 @@ MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& grap
                                  "outermost memory of '{}', holds {}",
                                  op.name, op.shape_text(), format_bytes(whole), root_memory.name,
                                  graph.name, format_bytes(root_memory.capacity_bytes)));
-  MapperResult result = search_mapping(program, options.mapper);
+  MapperOptions mapper = options.mapper;
+  std::optional<MappingProgram> start;
+  if (options.start) try {
+      start = compile_mapping(*options.start, op, graph, false);
+      mapper.start = &*start;
+    } catch (const InputError&) {
+      // A start that names what the edited graph lacks is no start: search from scratch.
+    }
+  MapperResult result = search_mapping(program, mapper);
   if (result.cancelled)
     throw MapperCancelled(result.evaluations, result.space_size, options.mapper.budget);
   if (!result.found)
@@ -51,18 +62,24 @@ MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& grap
                     op.name, op.shape_text(), graph.name, result.evaluations, result.space_size,
                     tmpl.name));
   if (origin) *origin = from_file ? "mapper (file template)" : "mapper";
+  if (summary)
+    *summary = SearchSummary{true, result.converged, result.evaluations, result.space_size};
   return std::move(result.program);
 }
 
 Prediction predict_operator(const Operator& op, const ArchitectureGraph& graph,
                             const OperatorPredictionOptions& options, MappingProgram* resolved) {
   std::string origin;
-  MappingProgram program = resolve_mapping(op, graph, options, &origin);
+  SearchSummary search;
+  MappingProgram program = resolve_mapping(op, graph, options, &origin, &search);
   Evaluation eval;
   evaluate(program, eval);
   throw_if_invalid(program, eval);
   Prediction p = make_prediction(program, eval);
   p.mapping_origin = origin;
+  p.searched = search.searched;
+  p.search_converged = search.converged;
+  p.search_evaluations = search.evaluations;
   if (resolved) *resolved = std::move(program);
   return p;
 }

@@ -20,6 +20,18 @@ class MapperCancelled : public std::runtime_error {
 struct OperatorPredictionOptions {
   const Mapping* mapping = nullptr;  // concrete, or a template with free factors; null: the mapper
   MapperOptions mapper;
+  // A concrete mapping of the operator (the one shown before a what-if edit of the graph) that
+  // the mapper starts from and keeps unless it finds a strictly faster one (MapperOptions::start).
+  // Ignored when it does not compile on the graph or is not of the template's tree.
+  const Mapping* start = nullptr;
+};
+
+// How the mapper's search went, for the faces that say whether it converged.
+struct SearchSummary {
+  bool searched = false;  // false: the mapping came from a file
+  bool converged = false;
+  uint64_t evaluations = 0;
+  double space_size = 0;
 };
 
 // Throws InputError when the mapping does not fit the operator or the graph, or when the mapper
@@ -32,6 +44,6 @@ Prediction predict_operator(const Operator& op, const ArchitectureGraph& graph,
 // The concrete program predict_operator evaluates (for benchmarks and the explain view).
 MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& graph,
                                const OperatorPredictionOptions& options,
-                               std::string* origin = nullptr);
+                               std::string* origin = nullptr, SearchSummary* summary = nullptr);
 
 }  // namespace ts
