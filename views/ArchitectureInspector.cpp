@@ -123,7 +123,7 @@ void ArchitectureInspector::rebuild() {
           tr("%1, %2%3, fan-out %4")
               .arg(e.sharing == EdgeSharing::shared ? tr("one pool shared by its users")
                                                     : tr("bandwidth per instance"),
-                   e.broadcast ? tr("broadcast reads") : tr("no broadcast"), QString())
+                   e.multicast ? tr("multicast reads") : tr("no multicast"), QString())
               .arg(graph_->fan_out(EdgeId{id_}), 0, 'g', 4));
       params = edge_parameters(*graph_, EdgeId{id_});
       break;

@@ -15,10 +15,9 @@ namespace ts::cli {
 inline DataType data_type_option(const std::string& text) {
   const auto dtype = parse_data_type(text);
   if (!dtype)
-    throw InputError(SourceLocation{"--dtype", 0, 0},
-                     fmt::format("unknown data type '{}'; expected fp32, fp16, bf16, fp8, int8 "
-                                 "or int32",
-                                 text));
+    throw InputError(
+        SourceLocation{"--dtype", 0, 0},
+        fmt::format("unknown data type '{}'; expected one of: {}", text, data_type_names()));
   return *dtype;
 }
 

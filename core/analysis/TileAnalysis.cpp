@@ -403,7 +403,7 @@ class Evaluator {
   // tensor that all spatial siblings share.
   int64_t users_for(const Flow& f, EdgeId edge, int c, int parent_tile) const {
     const ArchEdge& e = g_.edge(edge);
-    if (e.broadcast && parent_tile >= 0 &&
+    if (e.multicast && parent_tile >= 0 &&
         (p_.tensor_dims[f.tensor] & spread_dims(parent_tile)) == 0)
       return e_.nodes[parent_tile].par;
     return e_.nodes[c].par;
@@ -829,7 +829,7 @@ class Evaluator {
           double bytes = volume(f.tensor, s) * fraction;
           for (EdgeId edge : f.path) {
             double b = bytes;
-            if (g_.edge(edge).broadcast && parent >= 0)
+            if (g_.edge(edge).multicast && parent >= 0)
               for (DimMask m = spread & ~p_.tensor_dims[f.tensor]; m; m &= m - 1)
                 b /= static_cast<double>(p_.nodes[parent].spatial[std::countr_zero(m)].full);
             e_.edge_bytes[edge.index()] += b;

@@ -1,6 +1,7 @@
 #include "arch/ArchitectureGraph.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 namespace ts {
@@ -15,6 +16,19 @@ const ComputeCapability* ArchNode::capability(OpClass cls) const {
   for (const auto& c : capabilities)
     if (c.op_class == cls) return &c;
   return nullptr;
+}
+
+double ArchNode::port_share_bytes_per_s(double figure, double users) const {
+  const double k = std::max(users, 1.0);
+  if (port_scope == PortScope::shared) return figure / k;
+  // Users spread evenly over the instances: each instance's port serves its own share of them.
+  return figure / std::max(1.0, k / static_cast<double>(instances));
+}
+
+int64_t ArchEdge::reduction_hops(int64_t partials) const {
+  if (reduction != EdgeReduction::network || partials <= 1) return 0;
+  if (reduction_topology == ReductionTopology::chain) return partials - 1;
+  return std::bit_width(static_cast<uint64_t>(partials - 1));  // ceil(log2 partials)
 }
 
 void ArchitectureGraph::finalize() {
@@ -61,15 +75,23 @@ double ArchitectureGraph::fan_out(EdgeId edge_id) const {
 
 double ArchitectureGraph::effective_bandwidth(EdgeId edge_id, int64_t users) const {
   const ArchEdge& e = edge(edge_id);
+  return effective_bandwidth(edge_id, users, e.bandwidth_bytes_per_s);
+}
+
+double ArchitectureGraph::effective_bandwidth(EdgeId edge_id, int64_t users,
+                                              double link_bytes_per_s) const {
+  const ArchEdge& e = edge(edge_id);
   double k = static_cast<double>(std::max<int64_t>(users, 1));
-  double bw =
-      e.sharing == EdgeSharing::shared ? e.bandwidth_bytes_per_s / k : e.bandwidth_bytes_per_s;
+  double bw = e.sharing == EdgeSharing::shared ? link_bytes_per_s / k : link_bytes_per_s;
   const ArchNode& src = node(e.from);
   const ArchNode& dst = node(e.to);
-  if (src.read_port_bytes_per_s > 0) bw = std::min(bw, src.read_port_bytes_per_s / k);
-  if (dst.write_port_bytes_per_s > 0) bw = std::min(bw, dst.write_port_bytes_per_s / k);
-  if (src.port_bytes_per_s > 0) bw = std::min(bw, src.port_bytes_per_s / k);
-  if (dst.port_bytes_per_s > 0) bw = std::min(bw, dst.port_bytes_per_s / k);
+  auto port = [&](const ArchNode& n, double figure) {
+    if (figure > 0) bw = std::min(bw, n.port_share_bytes_per_s(figure, k));
+  };
+  port(src, src.read_port_bytes_per_s);
+  port(dst, dst.write_port_bytes_per_s);
+  port(src, src.port_bytes_per_s);
+  port(dst, dst.port_bytes_per_s);
   return bw;
 }
 

@@ -16,6 +16,12 @@ namespace ts {
 
 enum class NodeKind { memory, compute };
 
+// Whom a memory's port figures (`bandwidth`, `read_bandwidth`, `write_bandwidth`) belong to.
+enum class PortScope {
+  shared,        // one figure for all instances together (an HBM stack's, a shared cache's)
+  per_instance,  // each instance has the figure to itself (a PE's own scratchpad port)
+};
+
 // What one instance of a compute unit does per cycle for one operation class and data type.
 struct ComputeCapability {
   OpClass op_class = OpClass::matmul;
@@ -44,6 +50,15 @@ struct ArchNode {
   // Reads and writes together (an HBM stack's one figure); 0: none. Concurrent loads and stores
   // through this memory share it, which separate read and write ports cannot express.
   double port_bytes_per_s = 0;
+  PortScope port_scope = PortScope::shared;
+  // A port figure over all instances together: the figure itself when shared, x instances when
+  // each instance has its own. The operator-wide floors use it.
+  double port_total_bytes_per_s(double figure) const {
+    return port_scope == PortScope::per_instance ? figure * static_cast<double>(instances) : figure;
+  }
+  // What one of `users` concurrent users of the memory gets of a port figure: a users-th of the
+  // total, but never more than the one instance it uses has (per_instance).
+  double port_share_bytes_per_s(double figure, double users) const;
   // Instances take the next part of a spatial loop as soon as they are free (a GPU's block
   // scheduler hands a kernel's thread blocks to SMs this way): the parts of every iteration of
   // the tiles above form one pool, and waves are counted over that pool, not per iteration.
@@ -67,14 +82,38 @@ enum class EdgeSharing {
   shared,        // one pool shared by all instances that use the edge at once
 };
 
+// How partial sums of one output tile, produced at once by instances that a spatial loop spreads
+// over a reduction dimension, reach the memory at the edge's end.
+enum class EdgeReduction {
+  none,     // each partial is stored on its own, as any store (no reduction hardware)
+  network,  // summed on the way (in-array forwarding, an adder tree): one store per group
+  memory,   // summed in the memory: each partial arrives, R-1 of R read the previous partial
+};
+
+// The shape of a reduction network: how many hops the last partial waits for.
+enum class ReductionTopology {
+  chain,  // partials forwarded neighbour to neighbour: R-1 hops
+  tree,   // an adder tree: ceil(log2 R) levels
+};
+
 struct ArchEdge {
   NodeId from;
   NodeId to;
   double bandwidth_bytes_per_s = 0;  // per instance, or of the pool when shared
   double latency_cycles = 0;         // in the clock of the source node
   EdgeSharing sharing = EdgeSharing::per_instance;
-  bool broadcast = false;  // one read can feed several consumers
+  // One read feeds every destination instance that needs the same data at once (`multicast`;
+  // `broadcast` is its older spelling).
+  bool multicast = false;
+  EdgeReduction reduction = EdgeReduction::none;
+  // reduction: network only
+  ReductionTopology reduction_topology = ReductionTopology::chain;
+  double reduction_latency_cycles = 0;         // per hop, in the clock of the source node
+  double reduction_bandwidth_bytes_per_s = 0;  // of the reduced stream; 0: the edge's bandwidth
   SourceLocation where;
+
+  // Hops the last of `partials` partial sums crosses in the reduction network (0 without one).
+  int64_t reduction_hops(int64_t partials) const;
 };
 
 class ArchitectureGraph {
@@ -116,6 +155,9 @@ class ArchitectureGraph {
   // Bandwidth one user sees when `users` instances move data over the edge at once,
   // including the source memory's read port and the target's write port.
   double effective_bandwidth(EdgeId edge_id, int64_t users) const;
+  // The same with the link's own figure replaced (a reduction network's `reduction_bandwidth`):
+  // sharing and the ports at both ends still apply.
+  double effective_bandwidth(EdgeId edge_id, int64_t users, double link_bytes_per_s) const;
   // Compute nodes able to run a class (optionally at a data type).
   std::vector<NodeId> compute_nodes_for(OpClass cls) const;
 

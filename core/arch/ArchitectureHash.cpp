@@ -25,6 +25,8 @@ uint64_t ArchitectureGraph::content_hash() const {
     h.add_double(n.read_port_bytes_per_s);
     h.add_double(n.write_port_bytes_per_s);
     h.add_double(n.port_bytes_per_s);
+    // Only when set, so that the hashes of graphs without it stay what they were.
+    if (n.port_scope == PortScope::per_instance) h.add_string("port_scope:per_instance");
     h.add_u64(n.capabilities.size());
     for (const ComputeCapability& c : n.capabilities) {
       h.add_i64(static_cast<int64_t>(c.op_class));
@@ -42,7 +44,15 @@ uint64_t ArchitectureGraph::content_hash() const {
     h.add_double(e.bandwidth_bytes_per_s);
     h.add_double(e.latency_cycles);
     h.add_i64(static_cast<int64_t>(e.sharing));
-    h.add_i64(e.broadcast ? 1 : 0);
+    h.add_i64(e.multicast ? 1 : 0);
+    // Only when set, so that the hashes of graphs without a reduction stay what they were.
+    if (e.reduction != EdgeReduction::none) {
+      h.add_string("reduction");
+      h.add_i64(static_cast<int64_t>(e.reduction));
+      h.add_i64(static_cast<int64_t>(e.reduction_topology));
+      h.add_double(e.reduction_latency_cycles);
+      h.add_double(e.reduction_bandwidth_bytes_per_s);
+    }
   }
   return h.value();
 }

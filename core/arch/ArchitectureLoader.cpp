@@ -61,6 +61,10 @@ class ArchitectureReader {
   void read_compute(ArchNode& node, const YAML::Node& n);
   ComputeCapability read_operation(const ArchNode& node, const YAML::Node& n);
   void read_edge(const YAML::Node& e);
+  double cycles_at(const YAML::Node& v, const char* key, double clock_hz);
+  void read_multicast(ArchEdge& edge, const YAML::Node& e, const std::string& label);
+  void read_reduction(ArchEdge& edge, const YAML::Node& e, const std::string& label,
+                      double source_clock_hz);
   NodeId node_id(const YAML::Node& name);
   void read_templates(const YAML::Node& t);
 
@@ -116,7 +120,7 @@ void ArchitectureReader::read_node(const YAML::Node& n) {
   std::string label = label_of(n, "node", "name");
   src_.check_keys(n,
                   {"name", "type", "clock", "instances", "capacity", "word_bytes", "read_bandwidth",
-                   "write_bandwidth", "bandwidth", "dispatch", "tails", "operations"},
+                   "write_bandwidth", "bandwidth", "port_scope", "dispatch", "tails", "operations"},
                   label);
   ArchNode node;
   YAML::Node name = src_.require(n, "name", label);
@@ -161,11 +165,14 @@ void ArchitectureReader::read_memory(ArchNode& node, const YAML::Node& n) {
         bandwidth_at(src_, n["write_bandwidth"], "write_bandwidth", node.clock_hz);
   if (n["bandwidth"].IsDefined())
     node.port_bytes_per_s = bandwidth_at(src_, n["bandwidth"], "bandwidth", node.clock_hz);
+  if (switch_of(n, "port_scope", node.name, "per_instance",
+                "per_instance (each instance has the port figures to itself)", "shared"))
+    node.port_scope = PortScope::per_instance;
 }
 
 void ArchitectureReader::read_compute(ArchNode& node, const YAML::Node& n) {
   for (std::string_view k :
-       {"capacity", "word_bytes", "read_bandwidth", "write_bandwidth", "bandwidth"})
+       {"capacity", "word_bytes", "read_bandwidth", "write_bandwidth", "bandwidth", "port_scope"})
     if (auto key = src_.key_node(n, k))
       src_.fail(*key, "`" + std::string(k) + "` applies to memory nodes only; '" + node.name +
                           "' is a compute node");
@@ -202,7 +209,7 @@ ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const
   auto type = parse_data_type(src_.text(dtype, "dtype"));
   if (!type)
     src_.fail(dtype, "unknown dtype " + describe(dtype) +
-                         "; expected one of: fp32, fp16, bf16, fp8, int8, int32");
+                         "; expected one of: " + std::string(data_type_names()));
   c.dtype = *type;
   c.ops_per_cycle = src_.positive_number(src_.require(o, "ops_per_cycle", label), "ops_per_cycle");
   if (YAML::Node g = o["granule"]; g.IsDefined()) {
@@ -220,7 +227,7 @@ ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const
     auto acc = parse_data_type(src_.text(a, "accumulator"));
     if (!acc)
       src_.fail(a, "unknown accumulator " + describe(a) +
-                       "; expected one of: fp32, fp16, bf16, fp8, int8, int32");
+                       "; expected one of: " + std::string(data_type_names()));
     c.accumulator = *acc;
   }
   return c;
@@ -241,7 +248,10 @@ void ArchitectureReader::read_edge(const YAML::Node& e) {
   const YAML::Node from = e["from"], to = e["to"];
   if (from.IsDefined() && to.IsDefined() && from.IsScalar() && to.IsScalar())
     label += " " + from.Scalar() + "->" + to.Scalar();
-  src_.check_keys(e, {"from", "to", "bandwidth", "sharing", "latency", "broadcast"}, label);
+  src_.check_keys(e,
+                  {"from", "to", "bandwidth", "sharing", "latency", "multicast", "broadcast",
+                   "reduction", "reduction_topology", "reduction_latency", "reduction_bandwidth"},
+                  label);
   ArchEdge edge;
   edge.where = src_.where(e);
   edge.from = node_id(src_.require(e, "from", label));
@@ -262,15 +272,70 @@ void ArchitectureReader::read_edge(const YAML::Node& e) {
       src_.fail(s, "unknown sharing '" + sharing + "'; expected per_instance or shared");
     edge.sharing = sharing == "shared" ? EdgeSharing::shared : EdgeSharing::per_instance;
   }
-  if (YAML::Node l = e["latency"]; l.IsDefined()) {
-    // Cycles of the source clock; a duration is converted to them.
-    auto seconds = l.IsScalar() ? parse_duration_seconds(l.Scalar()) : std::nullopt;
-    edge.latency_cycles = seconds ? *seconds * source.clock_hz : src_.number(l, "latency");
-    if (edge.latency_cycles < 0)
-      src_.fail(l, "expected a latency of zero or more cycles, got " + describe(l));
-  }
-  edge.broadcast = src_.boolean_or(e, "broadcast", false);
+  if (YAML::Node l = e["latency"]; l.IsDefined())
+    edge.latency_cycles = cycles_at(l, "latency", source.clock_hz);
+  read_multicast(edge, e, label);
+  read_reduction(edge, e, label, source.clock_hz);
   g_.edges.push_back(edge);
+}
+
+// Cycles of the source clock; a duration is converted to them.
+double ArchitectureReader::cycles_at(const YAML::Node& v, const char* key, double clock_hz) {
+  auto seconds = v.IsScalar() ? parse_duration_seconds(v.Scalar()) : std::nullopt;
+  const double cycles = seconds ? *seconds * clock_hz : src_.number(v, key);
+  if (cycles < 0)
+    src_.fail(v, "expected a " + std::string(key) + " of zero or more cycles, got " + describe(v));
+  return cycles;
+}
+
+// `broadcast` is the older spelling of `multicast`; one edge says it once.
+void ArchitectureReader::read_multicast(ArchEdge& edge, const YAML::Node& e,
+                                        const std::string& label) {
+  const YAML::Node multicast = e["multicast"], broadcast = e["broadcast"];
+  if (multicast.IsDefined() && broadcast.IsDefined())
+    src_.fail(broadcast, label +
+                             " has both `multicast` and `broadcast`, two spellings of one key; "
+                             "expected only `multicast`");
+  edge.multicast = src_.boolean_or(e, multicast.IsDefined() ? "multicast" : "broadcast", false);
+}
+
+void ArchitectureReader::read_reduction(ArchEdge& edge, const YAML::Node& e,
+                                        const std::string& label, double source_clock_hz) {
+  if (YAML::Node r = e["reduction"]; r.IsDefined()) {
+    const std::string value = src_.text(r, "reduction");
+    if (value == "network")
+      edge.reduction = EdgeReduction::network;
+    else if (value == "memory")
+      edge.reduction = EdgeReduction::memory;
+    else if (value != "none")
+      src_.fail(r, "unknown reduction '" + value + "' for " + label +
+                       "; expected network (partial sums added on the way), memory (added in the "
+                       "destination memory, read-modify-write) or none");
+  }
+  // The network's figures mean nothing without a network: refuse them rather than ignore them.
+  if (edge.reduction != EdgeReduction::network) {
+    for (const char* key : {"reduction_topology", "reduction_latency", "reduction_bandwidth"})
+      if (auto k = src_.key_node(e, key))
+        src_.fail(*k, "`" + std::string(key) + "` of " + label +
+                          " describes a reduction network; expected it only with "
+                          "`reduction: network`");
+    return;
+  }
+  const YAML::Node topology = e["reduction_topology"];
+  if (!topology.IsDefined())
+    src_.fail(e, label +
+                     " has `reduction: network` but no `reduction_topology`; expected chain "
+                     "(R-1 hops) or tree (ceil(log2 R) levels)");
+  const std::string shape = src_.text(topology, "reduction_topology");
+  if (shape != "chain" && shape != "tree")
+    src_.fail(topology, "unknown reduction_topology '" + shape + "' for " + label +
+                            "; expected chain or tree");
+  edge.reduction_topology = shape == "tree" ? ReductionTopology::tree : ReductionTopology::chain;
+  if (YAML::Node l = e["reduction_latency"]; l.IsDefined())
+    edge.reduction_latency_cycles = cycles_at(l, "reduction_latency", source_clock_hz);
+  if (YAML::Node b = e["reduction_bandwidth"]; b.IsDefined())
+    edge.reduction_bandwidth_bytes_per_s =
+        bandwidth_at(src_, b, "reduction_bandwidth", source_clock_hz);
 }
 
 void ArchitectureReader::read_templates(const YAML::Node& t) {

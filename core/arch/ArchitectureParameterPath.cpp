@@ -15,7 +15,8 @@ namespace {
 
 constexpr std::string_view kForms =
     "launch_overhead, clock, edge:FROM->TO.bandwidth, edge:FROM->TO.latency, "
-    "node:NAME.capacity, node:NAME.bandwidth, node:NAME.read_bandwidth, "
+    "edge:FROM->TO.reduction_latency, edge:FROM->TO.reduction_bandwidth, node:NAME.capacity, "
+    "node:NAME.bandwidth, node:NAME.read_bandwidth, "
     "node:NAME.write_bandwidth, node:NAME.instances, node:NAME.efficiency";
 
 // What a node field asks of the node it names.
@@ -76,6 +77,8 @@ std::optional<ParameterField> field_of(const PathText& p) {
     case PathText::Subject::edge:
       if (p.field == "bandwidth") return ParameterField::edge_bandwidth;
       if (p.field == "latency") return ParameterField::edge_latency;
+      if (p.field == "reduction_latency") return ParameterField::edge_reduction_latency;
+      if (p.field == "reduction_bandwidth") return ParameterField::edge_reduction_bandwidth;
       return std::nullopt;
     case PathText::Subject::node:
       for (const NodeFieldName& f : kNodeFields)
@@ -165,9 +168,16 @@ ParameterPath parse_parameter_path(std::string_view text, const ArchitectureGrap
                                 split->from, split->to, join_names(edge_names(g))));
       const auto field = field_of(*split);
       if (!field)
-        fail(input, fmt::format("'{}': an edge has no parameter '{}'; expected bandwidth or "
-                                "latency",
+        fail(input, fmt::format("'{}': an edge has no parameter '{}'; expected bandwidth, "
+                                "latency, reduction_latency or reduction_bandwidth",
                                 text, split->field));
+      // A reduction figure of an edge without a network would change nothing: say so.
+      const bool reduction_field = *field == ParameterField::edge_reduction_latency ||
+                                   *field == ParameterField::edge_reduction_bandwidth;
+      if (reduction_field && g.edge(path.edge).reduction != EdgeReduction::network)
+        fail(input, fmt::format("'{}': edge {}->{} of graph '{}' has no reduction network; "
+                                "expected an edge with `reduction: network`",
+                                text, split->from, split->to, g.name));
       path.field = *field;
       return path;
     }
@@ -222,6 +232,14 @@ double parameter_value(const ArchitectureGraph& g, const ParameterPath& path) {
       return g.edge(path.edge).bandwidth_bytes_per_s;
     case ParameterField::edge_latency:
       return g.edge(path.edge).latency_cycles;
+    case ParameterField::edge_reduction_latency:
+      return g.edge(path.edge).reduction_latency_cycles;
+    case ParameterField::edge_reduction_bandwidth: {
+      // Unset reads as what the network runs at: the edge's own bandwidth.
+      const ArchEdge& e = g.edge(path.edge);
+      return e.reduction_bandwidth_bytes_per_s > 0 ? e.reduction_bandwidth_bytes_per_s
+                                                   : e.bandwidth_bytes_per_s;
+    }
     case ParameterField::node_capacity:
       return g.node(path.node).capacity_bytes;
     case ParameterField::node_bandwidth:
@@ -266,6 +284,12 @@ void set_parameter_value(ArchitectureGraph& g, const ParameterPath& path, double
       return;
     case ParameterField::edge_latency:
       edge->latency_cycles = value;
+      return;
+    case ParameterField::edge_reduction_latency:
+      edge->reduction_latency_cycles = value;
+      return;
+    case ParameterField::edge_reduction_bandwidth:
+      edge->reduction_bandwidth_bytes_per_s = value;
       return;
     case ParameterField::node_capacity:
       node->capacity_bytes = value;
@@ -323,6 +347,7 @@ std::optional<double> parse_parameter_value(std::string_view text, const Archite
     case ParameterField::clock:
       return parse_frequency_hz(text);
     case ParameterField::edge_bandwidth:
+    case ParameterField::edge_reduction_bandwidth:
       if (auto b = parse_bandwidth(text))
         return b->bytes_per_second(g.node(g.edge(path.edge).from).clock_hz);
       return std::nullopt;
@@ -332,6 +357,7 @@ std::optional<double> parse_parameter_value(std::string_view text, const Archite
       if (auto b = parse_bandwidth(text)) return b->bytes_per_second(g.node(path.node).clock_hz);
       return std::nullopt;
     case ParameterField::edge_latency:
+    case ParameterField::edge_reduction_latency:
       // Cycles of the source clock, as in the graph file; a duration is converted to them.
       if (auto s = parse_duration_seconds(text))
         return *s * g.node(g.edge(path.edge).from).clock_hz;
@@ -352,11 +378,13 @@ std::string_view parameter_value_example(ParameterField field) {
     case ParameterField::clock:
       return "`clock=1GHz:2GHz`";
     case ParameterField::edge_bandwidth:
+    case ParameterField::edge_reduction_bandwidth:
     case ParameterField::node_bandwidth:
     case ParameterField::node_read_bandwidth:
     case ParameterField::node_write_bandwidth:
       return "`...bandwidth=100GB/s:2TB/s` or `...=16B/cycle:64B/cycle`";
     case ParameterField::edge_latency:
+    case ParameterField::edge_reduction_latency:
       return "`...latency=10:500` (cycles) or `...=10ns:1us`";
     case ParameterField::node_capacity:
       return "`...capacity=256KiB:4MiB`";
@@ -375,11 +403,13 @@ std::string_view parameter_unit(ParameterField field) {
     case ParameterField::clock:
       return "Hz";
     case ParameterField::edge_bandwidth:
+    case ParameterField::edge_reduction_bandwidth:
     case ParameterField::node_bandwidth:
     case ParameterField::node_read_bandwidth:
     case ParameterField::node_write_bandwidth:
       return "B/s";
     case ParameterField::edge_latency:
+    case ParameterField::edge_reduction_latency:
       return "cycles";
     case ParameterField::node_capacity:
       return "B";

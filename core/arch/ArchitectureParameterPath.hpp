@@ -6,6 +6,8 @@
 //   clock                           Hz (the graph clock)
 //   edge:FROM->TO.bandwidth         bytes/s
 //   edge:FROM->TO.latency           cycles of the source clock
+//   edge:FROM->TO.reduction_latency    cycles of the source clock per hop (`reduction: network`)
+//   edge:FROM->TO.reduction_bandwidth  bytes/s of the reduced stream (`reduction: network`)
 //   node:NAME.capacity              bytes per instance (a memory)
 //   node:NAME.bandwidth             bytes/s (a memory's combined port; 0: none)
 //   node:NAME.read_bandwidth / node:NAME.write_bandwidth
@@ -35,6 +37,8 @@ enum class ParameterField {
   clock,
   edge_bandwidth,
   edge_latency,
+  edge_reduction_latency,
+  edge_reduction_bandwidth,
   node_capacity,
   node_bandwidth,
   node_read_bandwidth,

@@ -191,6 +191,7 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
         y += "    read_bandwidth: " + bandwidth_text(n.read_port_bytes_per_s, n.clock_hz) + "\n";
       if (n.write_port_bytes_per_s > 0)
         y += "    write_bandwidth: " + bandwidth_text(n.write_port_bytes_per_s, n.clock_hz) + "\n";
+      if (n.port_scope == PortScope::per_instance) y += "    port_scope: per_instance\n";
     } else {
       y += "    operations:\n";
       for (const ComputeCapability& c : n.capabilities)
@@ -210,7 +211,17 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
                      bandwidth_text(e.bandwidth_bytes_per_s, from.clock_hz));
     if (e.sharing == EdgeSharing::shared) y += ", sharing: shared";
     if (e.latency_cycles != 0) y += ", latency: " + number_text(e.latency_cycles);
-    if (e.broadcast) y += ", broadcast: true";
+    if (e.multicast) y += ", multicast: true";
+    if (e.reduction == EdgeReduction::memory) y += ", reduction: memory";
+    if (e.reduction == EdgeReduction::network) {
+      y += ", reduction: network, reduction_topology: ";
+      y += e.reduction_topology == ReductionTopology::tree ? "tree" : "chain";
+      if (e.reduction_latency_cycles != 0)
+        y += ", reduction_latency: " + number_text(e.reduction_latency_cycles);
+      if (e.reduction_bandwidth_bytes_per_s > 0)
+        y += ", reduction_bandwidth: " +
+             bandwidth_text(e.reduction_bandwidth_bytes_per_s, from.clock_hz);
+    }
     y += "}\n";
   }
 

@@ -1,6 +1,12 @@
 #include "common/DataType.hpp"
 
 namespace ts {
+namespace {
+
+constexpr DataType kDataTypes[] = {DataType::fp32, DataType::fp16,  DataType::bf16, DataType::fp8,
+                                   DataType::int8, DataType::int16, DataType::int32};
+
+}  // namespace
 
 int bytes_of(DataType type) {
   switch (type) {
@@ -9,6 +15,7 @@ int bytes_of(DataType type) {
       return 4;
     case DataType::fp16:
     case DataType::bf16:
+    case DataType::int16:
       return 2;
     case DataType::fp8:
     case DataType::int8:
@@ -29,6 +36,8 @@ std::string_view to_string(DataType type) {
       return "fp8";
     case DataType::int8:
       return "int8";
+    case DataType::int16:
+      return "int16";
     case DataType::int32:
       return "int32";
   }
@@ -36,11 +45,12 @@ std::string_view to_string(DataType type) {
 }
 
 std::optional<DataType> parse_data_type(std::string_view text) {
-  for (auto t : {DataType::fp32, DataType::fp16, DataType::bf16, DataType::fp8, DataType::int8,
-                 DataType::int32})
+  for (DataType t : kDataTypes)
     if (to_string(t) == text) return t;
   return std::nullopt;
 }
+
+std::string_view data_type_names() { return "fp32, fp16, bf16, fp8, int8, int16, int32"; }
 
 std::string_view to_string(OpClass cls) {
   switch (cls) {

@@ -189,7 +189,7 @@ DataType data_type_at(const YamlSource& src, const YAML::Node& node) {
   auto type = parse_data_type(src.text(node, "dtype"));
   if (!type)
     src.fail(node, "unknown dtype " + describe(node) +
-                       "; expected one of: fp32, fp16, bf16, fp8, int8, int32");
+                       "; expected one of: " + std::string(data_type_names()));
   return *type;
 }
 

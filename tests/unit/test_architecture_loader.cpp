@@ -60,12 +60,12 @@ TEST_CASE("the example architecture of docs/formats.md loads in SI units", "[arc
   CHECK(down.bandwidth_bytes_per_s == 50e9);
   CHECK(down.sharing == EdgeSharing::shared);
   CHECK(down.latency_cycles == 100);
-  CHECK(down.broadcast);
+  CHECK(down.multicast);
   CHECK(down.where.line == 28);
   // 64 B/cycle at the 1 GHz clock of SRAM, the source
   CHECK(g.edge(EdgeId{1}).bandwidth_bytes_per_s == 64e9);
   CHECK(g.edge(EdgeId{1}).sharing == EdgeSharing::per_instance);
-  CHECK_FALSE(g.edge(EdgeId{1}).broadcast);
+  CHECK_FALSE(g.edge(EdgeId{1}).multicast);
   CHECK(g.edge(EdgeId{1}).latency_cycles == 0);
   CHECK(g.edge(EdgeId{3}).from == NodeId{1});
   CHECK(g.edge(EdgeId{3}).to == NodeId{0});
@@ -170,8 +170,8 @@ TEST_CASE("architecture structure errors name the key and the place", "[arch][lo
     CHECK(e.where().column == 42);
     CHECK(e.message() ==
           "unknown key 'capacty' in node 'M'; expected one of: name, type, clock, instances, "
-          "capacity, word_bytes, read_bandwidth, write_bandwidth, bandwidth, dispatch, tails, "
-          "operations");
+          "capacity, word_bytes, read_bandwidth, write_bandwidth, bandwidth, port_scope, "
+          "dispatch, tails, operations");
   }
   SECTION("dispatch is dynamic or lockstep") {
     InputError e = arch_error(
@@ -254,7 +254,7 @@ TEST_CASE("architecture structure errors name the key and the place", "[arch][lo
         "    operations: [{class: matmul, dtype: fp16, ops_per_cycle: 1, accumulator: fp64}]\n");
     CHECK(e.where().line == 8);
     CHECK(e.message() ==
-          "unknown accumulator 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int32");
+          "unknown accumulator 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int16, int32");
   }
   SECTION("unknown data type") {
     InputError e = arch_error(
@@ -262,7 +262,7 @@ TEST_CASE("architecture structure errors name the key and the place", "[arch][lo
         "    operations: [{class: matmul, dtype: fp64, ops_per_cycle: 1}]\n");
     CHECK(e.where().column == 41);
     CHECK(e.message() ==
-          "unknown dtype 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int32");
+          "unknown dtype 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int16, int32");
   }
   SECTION("duplicate edge") {
     InputError e = arch_error(

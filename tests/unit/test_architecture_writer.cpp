@@ -123,13 +123,13 @@ TEST_CASE("awkward values survive the round trip exactly", "[arch][writer]") {
   e.to = NodeId{1};
   e.bandwidth_bytes_per_s = 32 * m.clock_hz;  // B/cycle of the source node's clock
   e.latency_cycles = 12.25;
-  e.broadcast = true;
+  e.multicast = true;
   g.edges.push_back(e);
   e.from = NodeId{1};
   e.to = NodeId{0};
   e.bandwidth_bytes_per_s = 1.0 / 9 * 1e12;
   e.latency_cycles = 0;
-  e.broadcast = false;
+  e.multicast = false;
   e.sharing = EdgeSharing::shared;
   g.edges.push_back(e);
   e.from = NodeId{0};
@@ -148,7 +148,7 @@ TEST_CASE("awkward values survive the round trip exactly", "[arch][writer]") {
   CHECK(back.description == g.description);
   CHECK(back.nodes[0].clock_hz == m.clock_hz);
   CHECK(back.edges[0].latency_cycles == 12.25);
-  CHECK(back.edges[0].broadcast);
+  CHECK(back.edges[0].multicast);
   CHECK(back.edges[1].sharing == EdgeSharing::shared);
   CHECK(back.nodes[1].capabilities[1].granule[0] == 16);
   CHECK(back.nodes[1].capabilities[0].accumulator == DataType::fp32);

@@ -203,7 +203,7 @@ TEST_CASE("workload errors", "[workload][loader]") {
     InputError e = workload_error("  - {name: g, type: gemm, dtype: fp64, M: 1, N: 2, K: 3}\n");
     CHECK(e.where().column == 34);
     CHECK(e.message() ==
-          "unknown dtype 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int32");
+          "unknown dtype 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int16, int32");
   }
   SECTION("no operators") {
     InputError e = input_error_of(
