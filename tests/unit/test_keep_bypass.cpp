@@ -202,7 +202,8 @@ TEST_CASE("the mapper chooses a free keep and writes its choice", "[mapper][keep
   // A template on the tiny graph with SRAM's keep of A left free, searched exhaustively: the
   // free search covers the union of the two fixed ones, so it finds the better of their optima.
   // A refetch never moves fewer bytes than a keep and both hold the same buffer, so the better
-  // is keep's; the written mapping states it.
+  // is keep's (here a tie: the best tiling reuses nothing across DRAM's loops, and the tie goes
+  // to keep, the first value); the written mapping states it.
   const std::string base = R"(version: 1
 kind: mapping
 name: t
@@ -236,7 +237,7 @@ tree:
   const double keep = best(with("true")).device_s;
   const double refetch = best(with("false")).device_s;
   MapperResult free = best(with("\"?\""));
-  CHECK(keep < refetch);
+  CHECK(keep <= refetch);
   CHECK(free.device_s == Approx(keep).epsilon(1e-12));
   const int a = op.find_tensor("A");
   CHECK(free.program.nodes.at(1).keep[static_cast<size_t>(a)] == KeepChoice::keep);
