@@ -129,3 +129,53 @@ tree:
   CHECK(edge_bytes(g, eval, "GLB", "DRAM") == Approx(448.0));
   CHECK(edge_bytes(g, eval, "DRAM", "FilterSpad") == Approx(384.0));
 }
+
+TEST_CASE("the weight-stationary PE-instance sample keeps its weights in the PEs",
+          "[samples][keep]") {
+  const ArchitectureGraph g = load_architecture(sample("arch/systolic-ws-pe-16x16.yaml"));
+  REQUIRE(g.node(*g.find_node("PE")).instances == 256);
+  check_maps_bundled_gemm(g, 256.0);
+
+  // A 32 x 16 x 32 fp16 GEMM: DRAM walks K in 2 steps over global-buffer tiles of M 32 x N 16 x
+  // K 16 (A 1 KiB, B 512 B, C 1 KiB), each spreading K 16 x N 16 over the PEs (one weight each)
+  // and walking M 32 one row of A a call.
+  // DRAM: A and B come in on each K step, 2 x (1024 + 512) = 3 KiB; C stays in the global buffer
+  // across the walk and goes out once, 1 KiB.
+  // Global buffer -> PE, B only (indexed by both spread dimensions, so never multicast): a PE
+  // that keeps its weight across the 32 calls of the M walk is sent it once per tile, 2 x 512 B
+  // = 1 KiB; one that does not (`keep: {B: false}`) is sent it on every call: 32 KiB.
+  const Operator op = make_gemm("g", 32, 16, 32);
+  auto mapping = [](const std::string& keep_b) {
+    return parse_mapping(R"(version: 1
+kind: mapping
+name: ws-32x16x32
+tree:
+  tile: DRAM
+  temporal: {K: 2}
+  children:
+    - tile: GlobalBuffer
+      double_buffer: true
+      temporal: {M: 32}
+      spatial: {K: 16, N: 16}
+      children:
+        - op: PE
+          factors: {M: 1, N: 1, K: 1}
+          keep: {A: false, B: )" +
+                             keep_b + "}\n",
+                         "ws.yaml");
+  };
+  Evaluation kept, refetched;
+  const MappingProgram keep_program = compile_mapping(mapping("true"), op, g);
+  const MappingProgram refetch_program = compile_mapping(mapping("false"), op, g);
+  evaluate(keep_program, kept);
+  evaluate(refetch_program, refetched);
+  REQUIRE(kept.valid());
+  REQUIRE(refetched.valid());
+  CHECK(edge_bytes(g, kept, "DRAM", "GlobalBuffer") == Approx(3072.0));
+  CHECK(edge_bytes(g, kept, "GlobalBuffer", "DRAM") == Approx(1024.0));
+  // A's bytes on the edge are the same in both (sent every call either way): the difference is
+  // B's 32 KiB - 1 KiB.
+  CHECK(edge_bytes(g, refetched, "GlobalBuffer", "PE") -
+            edge_bytes(g, kept, "GlobalBuffer", "PE") ==
+        Approx(32768.0 - 1024.0));
+}
