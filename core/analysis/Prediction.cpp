@@ -142,6 +142,13 @@ Prediction make_prediction(const MappingProgram& p, const Evaluation& e) {
     const ArchEdge& edge = g.edge(EdgeId{static_cast<int32_t>(k)});
     r.traffic.push_back({g.node(edge.from).name + "->" + g.node(edge.to).name, e.edge_bytes[k]});
   }
+  // Partial sums a memory reads back to add to (`reduction: memory`): its own read traffic,
+  // written as a flow out of the memory so that every reader of "FROM->TO" takes it.
+  for (size_t k = 0; k < e.read_back_bytes.size(); ++k)
+    if (e.read_back_bytes[k] > 0) {
+      const std::string& memory = g.nodes[k].name;
+      r.traffic.push_back({memory + "->" + memory + " (read back)", e.read_back_bytes[k]});
+    }
   for (size_t k = 0; k < p.memories.size(); ++k) {
     const ArchNode& mem = g.node(p.memories[k]);
     r.residency.push_back({mem.name, e.memory_usage[k], mem.capacity_bytes});

@@ -399,14 +399,76 @@ class Evaluator {
     return m;
   }
 
-  // Users of an edge for a flow into child c: every busy instance, unless the edge broadcasts a
-  // tensor that all spatial siblings share.
+  // Instances of a tile's spatial loop that the dimensions not indexing tensor t spread over
+  // (they need the same data of an input, or make partial sums of the same tile of an output),
+  // counted among the instances busy at once beside child c, as if those sharing data ran
+  // together. 1 when nothing is shared.
+  int64_t sharing_group(int t, int c, int tile) const {
+    int64_t along = 1;
+    for (DimMask m = spread_dims(tile) & ~p_.tensor_dims[t]; m; m &= m - 1)
+      along *= p_.nodes[tile].spatial[std::countr_zero(m)].full;
+    const int64_t active = e_.nodes[c].par / std::max<int64_t>(1, e_.nodes[tile].par);
+    return std::max<int64_t>(1, std::min(along, active));
+  }
+
+  // Users of an edge for a flow of child c (a tile's load or store, an op's operand): every busy
+  // instance, unless the edge multicasts: then one read per group of instances that need the
+  // same data. A tensor that no spread dimension indexes is shared by every busy instance, the
+  // parts of later iterations under dynamic dispatch included.
   int64_t users_for(const Flow& f, EdgeId edge, int c, int parent_tile) const {
+    const int64_t par = e_.nodes[c].par;
+    if (!g_.edge(edge).multicast || parent_tile < 0) return par;
+    const int64_t above = e_.nodes[parent_tile].par;
+    if ((p_.tensor_dims[f.tensor] & spread_dims(parent_tile)) == 0) return above;
+    const int64_t active = par / std::max<int64_t>(1, above);
+    const int64_t group = sharing_group(f.tensor, c, parent_tile);
+    return above * ((active + group - 1) / group);
+  }
+
+  // A result's partial sums on one edge of its way up: how many meet there at once (R), and
+  // what the edge's reduction makes of them. `reduced` says a network before this edge on the
+  // path already summed them.
+  struct ReductionStep {
+    int64_t partials = 1;           // R, 1 when the edge or the mapping reduces nothing
+    bool summed = false;            // a network sums them here or before: one store per group
+    double hop_latency_s = 0;       // the network's hops, exposed like an edge latency
+    double link_bytes_per_s = 0;    // the stream's bandwidth over this edge
+    double read_back_fraction = 0;  // per partial stored, the share the memory reads back
+  };
+
+  ReductionStep reduction_step(const Flow& f, EdgeId edge, int c, int parent_tile,
+                               bool reduced) const {
+    // Called for writes only (a tile's stores, an op's result): a read is never summed.
     const ArchEdge& e = g_.edge(edge);
-    if (e.multicast && parent_tile >= 0 &&
-        (p_.tensor_dims[f.tensor] & spread_dims(parent_tile)) == 0)
-      return e_.nodes[parent_tile].par;
-    return e_.nodes[c].par;
+    ReductionStep r;
+    r.link_bytes_per_s = e.bandwidth_bytes_per_s;
+    if (parent_tile < 0) return r;
+    if (!reduced && e.reduction == EdgeReduction::none) return r;
+    r.partials = sharing_group(f.tensor, c, parent_tile);
+    if (r.partials <= 1) return r;
+    if (reduced) {
+      r.summed = true;
+    } else if (e.reduction == EdgeReduction::network) {
+      r.summed = true;
+      r.hop_latency_s = static_cast<double>(e.reduction_hops(r.partials)) *
+                        e.reduction_latency_cycles / g_.node(e.from).clock_hz;
+      if (e.reduction_bandwidth_bytes_per_s > 0)
+        r.link_bytes_per_s = e.reduction_bandwidth_bytes_per_s;
+    } else {
+      // R partials arrive; all but the first find a partial to add to, read first.
+      r.read_back_fraction = static_cast<double>(r.partials - 1) / static_cast<double>(r.partials);
+    }
+    return r;
+  }
+
+  // Users of an edge for a result's stores: every busy instance (a write is never multicast),
+  // but a group of R partials summed on the way is one user.
+  int64_t store_users(int c, int parent_tile, const ReductionStep& r) const {
+    const int64_t par = e_.nodes[c].par;
+    if (!r.summed) return par;
+    const int64_t above = e_.nodes[parent_tile].par;
+    const int64_t active = par / std::max<int64_t>(1, above);
+    return above * ((active + r.partials - 1) / r.partials);
   }
 
   // The edge of a flow's path with the longest latency (invalid when none has any).
@@ -419,6 +481,23 @@ class Evaluator {
         best = e;
       }
     return best;
+  }
+
+  // An op's result summed in a memory: the partials read back take the memory's read port with
+  // the operands read out of it (`reads`), and its combined port with the result's writes too,
+  // shared by the busy instances.
+  double read_back_time(EdgeId edge, double reads, double bytes, const ReductionStep& r,
+                        int64_t par) const {
+    const ArchNode& m = g_.node(g_.edge(edge).to);
+    const double users = static_cast<double>(std::max<int64_t>(1, par));
+    const double read_back = bytes * r.read_back_fraction;
+    double t = 0;
+    if (m.read_port_bytes_per_s > 0)
+      t = (reads + read_back) / m.port_share_bytes_per_s(m.read_port_bytes_per_s, users);
+    if (m.port_bytes_per_s > 0)
+      t = std::max(
+          t, (reads + bytes + read_back) / m.port_share_bytes_per_s(m.port_bytes_per_s, users));
+    return t;
   }
 
   IterationShare tile_share(int parent, int c, DimMask mode) {
@@ -465,12 +544,18 @@ class Evaluator {
     for (size_t k = 0; k < child.stores.size(); ++k) {
       const Flow& f = child.stores[k];
       const double bytes = footprint(p_, cs, f.tensor, mode);
+      double latency_s = f.latency_s;
+      bool summed = false;
       for (size_t j = 0; j < f.path.size(); ++j) {
-        const double bw = g_.effective_bandwidth(f.path[j], cs.par);
+        const ReductionStep r = reduction_step(f, f.path[j], c, parent, summed);
+        summed = r.summed;
+        latency_s += r.hop_latency_s;
+        const double bw =
+            g_.effective_bandwidth(f.path[j], store_users(c, parent, r), r.link_bytes_per_s);
         steady[f.local_edge_index[j]] += bytes * cs.store_fraction[k] / bw;
         first[f.local_edge_index[j]] += bytes * std::min(1.0, cs.store_fraction[k]) / bw;
       }
-      store_latency = std::max(store_latency, f.latency_s * std::min(1.0, cs.store_fraction[k]));
+      store_latency = std::max(store_latency, latency_s * std::min(1.0, cs.store_fraction[k]));
     }
     double drain = 0;
     for (size_t j = 0; j < local_edge_count; ++j) {
@@ -500,7 +585,7 @@ class Evaluator {
     // of the pool's waves (tile_time).
     const bool pooled = cs.pooled_parts > 0;
     if (pooled) u.overlapped = u.restarts = true;
-    apply_ports(child, cs, mode, u);
+    apply_ports(parent, c, mode, u);
     if (!u.overlapped) {
       u.load += latency;
       u.store += store_latency;
@@ -519,35 +604,64 @@ class Evaluator {
   }
 
   // Loads and stores that meet in one memory with a combined port (reads and writes together)
-  // share it: the larger of the two stretches until both fit through the port.
-  void apply_ports(const ProgramNode& child, const NodeScratch& cs, DimMask mode,
-                   IterationShare& u) const {
+  // share it: the larger of the two stretches until both fit through the port. Partial sums that
+  // a `reduction: memory` reads back are reads of that memory: they take its combined port, and
+  // its read port together with the loads out of it (each flow's own edges already respect the
+  // ports, so a memory without read-backs needs no read-port sum).
+  void apply_ports(int parent, int c, DimMask mode, IterationShare& u) const {
+    const ProgramNode& child = p_.nodes[c];
+    const NodeScratch& cs = e_.nodes[c];
     struct PortUse {
       NodeId memory;
-      double bytes;
+      double moved, read, read_back;  // bytes per child and iteration: all, read, read back
     };
-    PortUse ports[4];
+    constexpr int kMaxPorts = 8;
+    PortUse ports[kMaxPorts];
     int used = 0;
-    auto add = [&](NodeId memory, double bytes) {
-      if (g_.node(memory).port_bytes_per_s <= 0) return;
+    auto add = [&](NodeId memory, double read, double write, double read_back) {
+      const ArchNode& m = g_.node(memory);
+      if (m.port_bytes_per_s <= 0 && m.read_port_bytes_per_s <= 0) return;
+      const double moved = read + write + read_back;
       for (int i = 0; i < used; ++i)
         if (ports[i].memory == memory) {
-          ports[i].bytes += bytes;
+          ports[i].moved += moved;
+          ports[i].read += read;
+          ports[i].read_back += read_back;
           return;
         }
-      if (used < 4) ports[used++] = PortUse{memory, bytes};
+      if (used < kMaxPorts) ports[used++] = PortUse{memory, moved, read, read_back};
     };
-    for (size_t k = 0; k < child.loads.size(); ++k)
-      add(child.loads[k].from_memory,
-          footprint(p_, cs, child.loads[k].tensor, mode) * cs.load_fraction[k]);
-    for (size_t k = 0; k < child.stores.size(); ++k)
-      add(child.stores[k].to_memory,
-          footprint(p_, cs, child.stores[k].tensor, mode) * cs.store_fraction[k]);
+    const double par = static_cast<double>(std::max<int64_t>(1, cs.par));
+    for (size_t k = 0; k < child.loads.size(); ++k) {
+      const Flow& f = child.loads[k];
+      double bytes = footprint(p_, cs, f.tensor, mode) * cs.load_fraction[k];
+      // A multicast read leaves the memory once per group that shares it (scaled only then, so
+      // that the figures of graphs without multicast stay bit for bit what they were).
+      const double reads =
+          f.path.empty() ? par : static_cast<double>(users_for(f, f.path.front(), c, parent));
+      if (reads != par) bytes *= reads / par;
+      add(f.from_memory, bytes, 0, 0);
+    }
+    for (size_t k = 0; k < child.stores.size(); ++k) {
+      const Flow& f = child.stores[k];
+      const double bytes = footprint(p_, cs, f.tensor, mode) * cs.store_fraction[k];
+      bool summed = false;
+      for (EdgeId edge : f.path) {
+        const ReductionStep r = reduction_step(f, edge, c, parent, summed);
+        summed = r.summed;
+        if (r.read_back_fraction > 0) add(g_.edge(edge).to, 0, 0, bytes * r.read_back_fraction);
+      }
+      add(f.to_memory, 0, bytes, 0);
+    }
     double port = 0;
     for (int i = 0; i < used; ++i) {
-      const double per_user = g_.node(ports[i].memory).port_bytes_per_s /
-                              static_cast<double>(std::max<int64_t>(1, cs.par));
-      port = std::max(port, ports[i].bytes / per_user);
+      const ArchNode& m = g_.node(ports[i].memory);
+      const PortUse& p = ports[i];
+      if (m.port_bytes_per_s > 0)
+        port = std::max(port, p.moved / m.port_share_bytes_per_s(m.port_bytes_per_s, par));
+      if (m.read_port_bytes_per_s > 0 && p.read_back > 0)
+        port = std::max(
+            port, (p.read + p.read_back) / m.port_share_bytes_per_s(m.read_port_bytes_per_s, par));
     }
     if (port <= std::max(u.load, u.store)) return;
     double& longer = u.load >= u.store ? u.load : u.store;
@@ -601,6 +715,7 @@ class Evaluator {
     EdgeId edge_ids[kMaxLocalEdges];
     double edge_time[kMaxLocalEdges];
     int used = 0;
+    const int tile = enclosing_tile(c);
     for (size_t j = 0; j < node.operands.size(); ++j) {
       const Flow& f = node.operands[j];
       double bytes = footprint(p_, s, f.tensor, mode) * s.load_fraction[j];
@@ -610,8 +725,34 @@ class Evaluator {
           has_n = has_n || node.role[std::countr_zero(m)] == GranuleRole::n;
         if (!has_n) bytes *= static_cast<double>(cap.granule[1]);
       }
+      // The last operand is the result, written back (MappingProgram): its partial sums may be
+      // summed on the way up; the others are reads, which a multicast edge shares.
+      const bool result = j + 1 == node.operands.size();
+      bool summed = false;
       for (EdgeId edge : f.path) {
-        const double t = bytes / g_.effective_bandwidth(edge, s.par);
+        double t;
+        if (result) {
+          const ReductionStep r = reduction_step(f, edge, c, tile, summed);
+          summed = r.summed;
+          u.store_drain += r.hop_latency_s;
+          t = bytes / g_.effective_bandwidth(edge, store_users(c, tile, r), r.link_bytes_per_s);
+          if (r.read_back_fraction > 0) {
+            // What the other operands read out of the memory the partials are added in, each
+            // read once per group a multicast feeds.
+            const NodeId memory = g_.edge(edge).to;
+            double reads = 0;
+            for (size_t i = 0; i + 1 < node.operands.size(); ++i) {
+              const Flow& in = node.operands[i];
+              if (in.from_memory != memory || in.path.empty()) continue;
+              reads += footprint(p_, s, in.tensor, mode) * s.load_fraction[i] *
+                       static_cast<double>(users_for(in, in.path.front(), c, tile)) /
+                       static_cast<double>(std::max<int64_t>(1, s.par));
+            }
+            t = std::max(t, read_back_time(edge, reads, bytes, r, s.par));
+          }
+        } else {
+          t = bytes / g_.effective_bandwidth(edge, users_for(f, edge, c, tile));
+        }
         int k = 0;
         while (k < used && edge_ids[k] != edge) ++k;
         if (k == used) {
@@ -788,8 +929,10 @@ class Evaluator {
   }
 
   // However the tree overlaps its levels, the whole operator's bytes through a shared edge, or
-  // through a memory's combined port, take at least their bandwidth: a floor for flows the tree
-  // times at different levels (loads at one level and stores at another through one HBM port).
+  // through a memory's port, take at least their bandwidth: a floor for flows the tree times at
+  // different levels (loads at one level and stores at another through one HBM port). A read
+  // port carries the bytes out of the memory and the partials it reads back, a write port the
+  // bytes into it, a combined port all of them.
   void shared_floor() {
     auto raise_to = [&](double t, EdgeId edge) {
       if (t > e_.device_s) {
@@ -799,19 +942,40 @@ class Evaluator {
     };
     for (EdgeId k : e_.shared_edges)
       raise_to(e_.edge_bytes[k.index()] / g_.edge(k).bandwidth_bytes_per_s, k);
-    for (const Evaluation::Port& port : e_.ports) {
-      double bytes = 0, most = -1;
-      EdgeId busiest = port.edges.front();
-      for (EdgeId k : port.edges) {
+    // The sum over a port's edges, and the busiest of them, to name it.
+    auto over = [&](const std::vector<EdgeId>& edges, double& bytes, EdgeId& busiest) {
+      double most = -1;
+      for (EdgeId k : edges) {
         bytes += e_.edge_bytes[k.index()];
         if (e_.edge_bytes[k.index()] > most) most = e_.edge_bytes[k.index()], busiest = k;
       }
-      raise_to(bytes / port.bytes_per_s, busiest);
+    };
+    for (const Evaluation::Port& port : e_.ports) {
+      const double read_back = e_.read_back_bytes[port.memory.index()];
+      if (port.bytes_per_s > 0) {
+        double bytes = 0;
+        EdgeId busiest = port.edges.front();
+        over(port.edges, bytes, busiest);
+        raise_to((bytes + read_back) / port.bytes_per_s, busiest);
+      }
+      if (port.read_bytes_per_s > 0 && !port.out_edges.empty()) {
+        double bytes = 0;
+        EdgeId busiest = port.out_edges.front();
+        over(port.out_edges, bytes, busiest);
+        raise_to((bytes + read_back) / port.read_bytes_per_s, busiest);
+      }
+      if (port.write_bytes_per_s > 0 && !port.in_edges.empty()) {
+        double bytes = 0;
+        EdgeId busiest = port.in_edges.front();
+        over(port.in_edges, bytes, busiest);
+        raise_to(bytes / port.write_bytes_per_s, busiest);
+      }
     }
   }
 
   void traffic() {
     std::fill(e_.edge_bytes.begin(), e_.edge_bytes.end(), 0.0);
+    std::fill(e_.read_back_bytes.begin(), e_.read_back_bytes.end(), 0.0);
     const int n = static_cast<int>(p_.nodes.size());
     auto volume = [&](int t, const NodeScratch& s) {
       double v = p_.tensor_bytes[t];
@@ -819,29 +983,45 @@ class Evaluator {
         if (!((p_.tensor_dims[t] >> d) & 1u)) v *= s.tiles_above[d];
       return v;
     };
+    // A read over a multicast edge serves the group of busy instances that need its data.
+    auto add_read = [&](const Flow& f, double bytes, int c, int parent) {
+      for (EdgeId edge : f.path) {
+        double b = bytes;
+        if (g_.edge(edge).multicast && parent >= 0)
+          b /= static_cast<double>(sharing_group(f.tensor, c, parent));
+        e_.edge_bytes[edge.index()] += b;
+      }
+    };
+    // R partials summed by a network cross it and the rest of the way as one; summed in a
+    // memory, each arrives and R-1 of R are read back there first.
+    auto add_write = [&](const Flow& f, double bytes, int c, int parent) {
+      bool summed = false;
+      for (EdgeId edge : f.path) {
+        const ReductionStep r = reduction_step(f, edge, c, parent, summed);
+        summed = r.summed;
+        e_.edge_bytes[edge.index()] += r.summed ? bytes / static_cast<double>(r.partials) : bytes;
+        e_.read_back_bytes[g_.edge(edge).to.index()] += bytes * r.read_back_fraction;
+      }
+    };
     for (int i = 1; i < n; ++i) {
       const ProgramNode& node = p_.nodes[i];
       const NodeScratch& s = e_.nodes[i];
+      const int parent = enclosing_tile(i);
       if (node.kind == MappingNodeKind::tile) {
-        const int parent = enclosing_tile(i);
-        const DimMask spread = spread_dims(parent);
-        auto add = [&](const Flow& f, double fraction) {
-          double bytes = volume(f.tensor, s) * fraction;
-          for (EdgeId edge : f.path) {
-            double b = bytes;
-            if (g_.edge(edge).multicast && parent >= 0)
-              for (DimMask m = spread & ~p_.tensor_dims[f.tensor]; m; m &= m - 1)
-                b /= static_cast<double>(p_.nodes[parent].spatial[std::countr_zero(m)].full);
-            e_.edge_bytes[edge.index()] += b;
-          }
-        };
-        for (size_t k = 0; k < node.loads.size(); ++k) add(node.loads[k], s.load_fraction[k]);
-        for (size_t k = 0; k < node.stores.size(); ++k) add(node.stores[k], s.store_fraction[k]);
+        for (size_t k = 0; k < node.loads.size(); ++k)
+          add_read(node.loads[k], volume(node.loads[k].tensor, s) * s.load_fraction[k], i, parent);
+        for (size_t k = 0; k < node.stores.size(); ++k)
+          add_write(node.stores[k], volume(node.stores[k].tensor, s) * s.store_fraction[k], i,
+                    parent);
       } else if (node.kind == MappingNodeKind::op) {
+        // The last operand is the result (MappingProgram).
         for (size_t j = 0; j < node.operands.size(); ++j) {
           const Flow& f = node.operands[j];
           const double bytes = volume(f.tensor, s) * s.load_fraction[j];
-          for (EdgeId edge : f.path) e_.edge_bytes[edge.index()] += bytes;
+          if (j + 1 == node.operands.size())
+            add_write(f, bytes, i, parent);
+          else
+            add_read(f, bytes, i, parent);
         }
       } else if (node.kind == MappingNodeKind::trans) {
         const double bytes = volume(node.tensor, s);
@@ -874,14 +1054,23 @@ void prepare(const MappingProgram& program, Evaluation& eval) {
   eval.shared_edges.clear();
   for (EdgeId k : g.edge_ids())
     if (g.edge(k).sharing == EdgeSharing::shared) eval.shared_edges.push_back(k);
+  eval.read_back_bytes.assign(program.graph->nodes.size(), 0.0);
   eval.ports.clear();
   for (NodeId m : g.node_ids()) {
     const ArchNode& memory = g.node(m);
-    if (memory.port_bytes_per_s <= 0) continue;
+    if (memory.port_bytes_per_s <= 0 && memory.read_port_bytes_per_s <= 0 &&
+        memory.write_port_bytes_per_s <= 0)
+      continue;
     Evaluation::Port port;
-    port.bytes_per_s = memory.port_bytes_per_s * static_cast<double>(memory.instances);
-    for (EdgeId k : g.edge_ids())
+    port.memory = m;
+    port.bytes_per_s = memory.port_total_bytes_per_s(memory.port_bytes_per_s);
+    port.read_bytes_per_s = memory.port_total_bytes_per_s(memory.read_port_bytes_per_s);
+    port.write_bytes_per_s = memory.port_total_bytes_per_s(memory.write_port_bytes_per_s);
+    for (EdgeId k : g.edge_ids()) {
       if (g.edge(k).from == m || g.edge(k).to == m) port.edges.push_back(k);
+      if (g.edge(k).from == m) port.out_edges.push_back(k);
+      if (g.edge(k).to == m) port.in_edges.push_back(k);
+    }
     if (!port.edges.empty()) eval.ports.push_back(std::move(port));
   }
 }

@@ -71,7 +71,10 @@ struct Evaluation {
   BoundBy bound;
   std::vector<NodeScratch> nodes;
   std::vector<NodeReport> reports;
-  std::vector<double> edge_bytes;    // per graph edge (EdgeId::index()), whole operator
+  std::vector<double> edge_bytes;  // per graph edge (EdgeId::index()), whole operator
+  // per graph node (NodeId::index()), whole operator: partial sums a memory reads back to add
+  // the next one to (`reduction: memory` on an edge into it)
+  std::vector<double> read_back_bytes;
   std::vector<double> memory_usage;  // per program memory, bytes per instance
   bool valid() const { return failure == EvaluationFailure::none; }
 
@@ -87,11 +90,16 @@ struct Evaluation {
   int mode_stride = 1;
   std::vector<double> memory_usage_scratch;  // per (node, program memory)
   std::vector<int> memory_index;             // graph node (NodeId::index()) -> program memory, -1
-  // The floors' resources, listed once: shared edges, then each combined port's edges.
+  // The floors' resources, listed once: shared edges, then each memory's ports and edges.
   std::vector<EdgeId> shared_edges;
   struct Port {
-    double bytes_per_s = 0;     // all instances together
-    std::vector<EdgeId> edges;  // into and out of the memory
+    NodeId memory;
+    // All instances together (ArchNode::port_total_bytes_per_s); 0: no such port.
+    double bytes_per_s = 0;  // combined
+    double read_bytes_per_s = 0, write_bytes_per_s = 0;
+    std::vector<EdgeId> edges;      // into and out of the memory (a self-edge once)
+    std::vector<EdgeId> out_edges;  // out of it: what its read port carries
+    std::vector<EdgeId> in_edges;   // into it: what its write port carries
   };
   std::vector<Port> ports;
 };

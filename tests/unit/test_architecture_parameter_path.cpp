@@ -137,7 +137,8 @@ TEST_CASE("paths that name nothing say what was expected", "[arch][parameter]") 
                                  "instances"));
   CHECK_THAT(error_of("node:PE.speed").message(),
              Catch::Contains("expected instances or efficiency"));
-  CHECK_THAT(error_of("edge:SRAM->DRAM.width").message(), Catch::Contains("bandwidth or latency"));
+  CHECK_THAT(error_of("edge:SRAM->DRAM.width").message(),
+             Catch::Contains("bandwidth, latency, reduction_latency or reduction_bandwidth"));
   CHECK_THAT(error_of("edge:DRAM->PE.bandwidth").message(),
              Catch::Contains("no edge DRAM->PE") && Catch::Contains("SRAM->PE"));
 }

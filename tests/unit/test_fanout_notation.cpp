@@ -75,7 +75,8 @@ TEST_CASE("multicast, reduction and port_scope load in SI units", "[arch][loader
 
 TEST_CASE("fan-out notation errors name the line and what was expected", "[arch][loader][fanout]") {
   SECTION("an unknown reduction") {
-    const InputError e = error_of("  - {from: PE, to: GB, bandwidth: 1, reduction: adder}\n");
+    const InputError e =
+        error_of("  - {from: PE, to: GB, bandwidth: 64B/cycle, reduction: adder}\n");
     CHECK(e.where().file == "fan.yaml");
     CHECK(e.where().line == 12);
     CHECK(e.message() ==
@@ -84,18 +85,19 @@ TEST_CASE("fan-out notation errors name the line and what was expected", "[arch]
   }
   SECTION("a network's figures without a network") {
     const InputError e = error_of(
-        "  - {from: GB, to: PE, bandwidth: 1}\n"
-        "  - {from: PE, to: GB, bandwidth: 1, reduction: memory, reduction_latency: 3}\n");
+        "  - {from: GB, to: PE, bandwidth: 64B/cycle}\n"
+        "  - {from: PE, to: GB, bandwidth: 64B/cycle, reduction: memory, reduction_latency: 3}\n");
     CHECK(e.where().line == 13);
     CHECK(e.message() ==
           "`reduction_latency` of edge PE->GB describes a reduction network; expected it only "
           "with `reduction: network`");
     const InputError none =
-        error_of("  - {from: PE, to: GB, bandwidth: 1, reduction_topology: chain}\n");
+        error_of("  - {from: PE, to: GB, bandwidth: 64B/cycle, reduction_topology: chain}\n");
     CHECK(none.where().line == 12);
   }
   SECTION("a network without its topology") {
-    const InputError e = error_of("  - {from: PE, to: GB, bandwidth: 1, reduction: network}\n");
+    const InputError e =
+        error_of("  - {from: PE, to: GB, bandwidth: 64B/cycle, reduction: network}\n");
     CHECK(e.where().line == 12);
     CHECK(e.message() ==
           "edge PE->GB has `reduction: network` but no `reduction_topology`; expected chain "
@@ -103,14 +105,15 @@ TEST_CASE("fan-out notation errors name the line and what was expected", "[arch]
   }
   SECTION("an unknown topology") {
     const InputError e = error_of(
-        "  - {from: PE, to: GB, bandwidth: 1, reduction: network, reduction_topology: ring}\n");
+        "  - {from: PE, to: GB, bandwidth: 64B/cycle, reduction: network, reduction_topology: "
+        "ring}\n");
     CHECK(e.where().line == 12);
     CHECK(e.message() ==
           "unknown reduction_topology 'ring' for edge PE->GB; expected chain or tree");
   }
   SECTION("both spellings of multicast") {
-    const InputError e =
-        error_of("  - {from: GB, to: PE, bandwidth: 1, multicast: true, broadcast: true}\n");
+    const InputError e = error_of(
+        "  - {from: GB, to: PE, bandwidth: 64B/cycle, multicast: true, broadcast: true}\n");
     CHECK(e.where().line == 12);
     CHECK(e.message() ==
           "edge GB->PE has both `multicast` and `broadcast`, two spellings of one key; expected "

@@ -137,7 +137,8 @@ TEST_CASE("bad parameters name the text and what is valid", "[fit][parameter]") 
   CHECK_THAT(kind.message(), Catch::Contains("compute node") && Catch::Contains("PE"));
   const InputError field =
       input_error_of([&] { parse_graph_parameter("edge:DRAM->SRAM.width", g); });
-  CHECK_THAT(field.message(), Catch::Contains("bandwidth or latency"));
+  CHECK_THAT(field.message(),
+             Catch::Contains("bandwidth, latency, reduction_latency or reduction_bandwidth"));
   const InputError zero = input_error_of([&] { parse_graph_parameter("node:SRAM.bandwidth", g); });
   CHECK_THAT(zero.message(), Catch::Contains("give bounds"));
   const InputError colon = input_error_of([&] { parse_graph_parameter("launch_overhead=1us", g); });
