@@ -81,6 +81,12 @@ tree:
   REQUIRE(eval.valid());
   CHECK(edge_bytes(g, eval, "DRAM", "GlobalBuffer") == Approx(8192.0));
   CHECK(edge_bytes(g, eval, "GlobalBuffer", "DRAM") == Approx(8192.0));
+  // Into the array, every call (no PE holds an operand): A, 64 x 32 x 2 B = 4 KiB read for each
+  // of the 64 columns of C (2 DRAM steps x 2 steps x 16 spread over N), 256 KiB, but the 16 PEs
+  // of a row take one multicast read: 16 KiB. B likewise along the columns (M: 4 steps x 16):
+  // 256 KiB / 16 = 16 KiB. Out: C's 8 KiB once (each PE keeps its element over the K walk).
+  CHECK(edge_bytes(g, eval, "GlobalBuffer", "PE") == Approx(16384.0 + 16384.0));
+  CHECK(edge_bytes(g, eval, "PE", "GlobalBuffer") == Approx(8192.0));
   // 64 x 64 x 32 MACs at 256 a cycle take at least 512 cycles of 700 MHz.
   CHECK(eval.device_s * 700e6 >= 512.0);
 }
@@ -128,6 +134,10 @@ tree:
   CHECK(edge_bytes(g, eval, "DRAM", "GLB") == Approx(336.0));
   CHECK(edge_bytes(g, eval, "GLB", "DRAM") == Approx(448.0));
   CHECK(edge_bytes(g, eval, "DRAM", "FilterSpad") == Approx(384.0));
+  // Psums: each PE's 8 psums (16 B) go up on each of the 2 N steps, 168 x 2 x 16 = 5376 B of
+  // partials, but the 12 PEs of a column (spread over K, which C lacks) are summed on the way by
+  // the chain network: 5376 / 12 = 448 B reach the GLB, C exactly once.
+  CHECK(edge_bytes(g, eval, "PsumSpad", "GLB") == Approx(448.0));
 }
 
 TEST_CASE("the weight-stationary PE-instance sample keeps its weights in the PEs",
@@ -173,6 +183,9 @@ tree:
   REQUIRE(refetched.valid());
   CHECK(edge_bytes(g, kept, "DRAM", "GlobalBuffer") == Approx(3072.0));
   CHECK(edge_bytes(g, kept, "GlobalBuffer", "DRAM") == Approx(1024.0));
+  // Out of the array: each PE's product of every call, 32 calls x 256 PEs x 2 B x 2 DRAM steps =
+  // 32 KiB of partials, summed down the 16 rows of each column (K) by the chain: 2 KiB.
+  CHECK(edge_bytes(g, kept, "PE", "GlobalBuffer") == Approx(2048.0));
   // A's bytes on the edge are the same in both (sent every call either way): the difference is
   // B's 32 KiB - 1 KiB.
   CHECK(edge_bytes(g, refetched, "GlobalBuffer", "PE") -
