@@ -156,18 +156,12 @@ class Compiler {
     for (int t = 0; t < p_.ntensors; ++t) n.buffer[t] = n.memory;
     n.buffer_scale.fill(1.0);
     for (const auto& pl : m.placements) {
-      int t = op_.find_tensor(pl.tensor);
-      if (t < 0) {
-        std::vector<std::string> names;
-        for (const auto& ts : op_.tensors) names.push_back(ts.name);
-        throw InputError(pl.where, fmt::format("unknown tensor '{}' for operator '{}' (its "
-                                               "tensors: {})",
-                                               pl.tensor, op_.name, join_names(names)));
-      }
+      const int t = tensor_index(pl.tensor, pl.where);
       n.buffer[t] = pl.memory == "bypass"
                         ? NodeId{}
                         : resolve_node(graph_, pl.memory, NodeKind::memory, pl.where);
     }
+    compile_keeps(m, id);
     std::vector<uint8_t> order;
     for (const auto& f : m.temporal) {
       int d = dim_index(f);
@@ -185,6 +179,37 @@ class Compiler {
       if (d < 0) continue;
       n.spatial[d] = f.factor;
       n.spatial_free[d] = f.factor.free;
+    }
+  }
+
+  int tensor_index(const std::string& name, const SourceLocation& where) const {
+    const int t = op_.find_tensor(name);
+    if (t >= 0) return t;
+    std::vector<std::string> names;
+    for (const auto& ts : op_.tensors) names.push_back(ts.name);
+    throw InputError(where, fmt::format("unknown tensor '{}' for operator '{}' (its tensors: {})",
+                                        name, op_.name, join_names(names)));
+  }
+
+  // `keep:` names a tensor this node moves: one with a buffer at the tile, or an operand or the
+  // result of the op's stage.
+  void compile_keeps(const MappingNode& m, int id) {
+    ProgramNode& n = p_.nodes[id];
+    for (const TensorKeep& k : m.keeps) {
+      const int t = tensor_index(k.tensor, k.where);
+      if (n.kind == MappingNodeKind::tile && !n.buffer[t].valid())
+        throw InputError(k.where, fmt::format("`keep: {}` at the tile at {}, where '{}' bypasses; "
+                                              "keep applies to a tensor the tile buffers",
+                                              k.tensor, graph_.node(n.memory).name, k.tensor));
+      if (n.kind == MappingNodeKind::op) {
+        const Stage& st = op_.stages[static_cast<size_t>(n.stage)];
+        if (st.output != t && std::find(st.inputs.begin(), st.inputs.end(), t) == st.inputs.end())
+          throw InputError(k.where,
+                           fmt::format("`keep: {}` at the op on {}: stage '{}' neither "
+                                       "reads nor writes '{}'",
+                                       k.tensor, graph_.node(n.compute).name, st.name, k.tensor));
+      }
+      n.keep[t] = k.choice;
     }
   }
 
@@ -245,6 +270,7 @@ class Compiler {
       n.op_warps[d] = w.factor.full;
       n.warps *= w.factor.full;
     }
+    compile_keeps(m, id);
     // Granule roles: which dims pad to which side of the unit's native block.
     DimMask out = p_.tensor_dims[st.output];
     if (st.op_class == OpClass::matmul && st.inputs.size() >= 2) {

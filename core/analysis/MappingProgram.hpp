@@ -63,6 +63,9 @@ struct ProgramNode {
   // Bytes held per byte of the tensor's own type: above 1 where a matmul unit keeps its partial
   // sums at a wider accumulator type (ComputeCapability::accumulator).
   std::array<double, kMaxTensors> buffer_scale{};
+  // tile: whether each buffer keeps its tile across the loops above (MappingNode::keeps);
+  // op: whether the unit holds each operand (and its result) across consecutive calls.
+  std::array<KeepChoice, kMaxTensors> keep{};
   std::array<Factor, kMaxDims> temporal{};
   std::array<Factor, kMaxDims> spatial{};
   std::array<uint8_t, kMaxDims> order{};  // temporal dims, outermost first

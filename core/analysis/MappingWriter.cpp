@@ -19,6 +19,18 @@ std::string factors_text(const MappingProgram& p, const std::array<Factor, kMaxD
   return text;
 }
 
+// `keep: {A: true, B: false}` for the tensors whose keep the file (or the mapper) stated.
+std::string keep_text(const MappingProgram& p, const ProgramNode& n) {
+  std::string text;
+  for (int t = 0; t < p.ntensors; ++t) {
+    if (n.keep[t] == KeepChoice::inferred) continue;
+    const std::string value =
+        n.keep[t] == KeepChoice::free ? "\"?\"" : std::string(to_string(n.keep[t]));
+    text += fmt::format("{}{}: {}", text.empty() ? "" : ", ", p.op->tensors[t].name, value);
+  }
+  return text.empty() ? text : "keep: {" + text + "}";
+}
+
 void write_node(std::ostringstream& out, const MappingProgram& p, int id, int indent,
                 bool first_key_dash) {
   const ProgramNode& n = p.nodes[static_cast<size_t>(id)];
@@ -51,6 +63,7 @@ void write_node(std::ostringstream& out, const MappingProgram& p, int id, int in
                         !n.buffer[t].valid() ? std::string("bypass") : g.node(n.buffer[t]).name);
       }
       if (!buffers.empty()) line("buffers: {" + buffers + "}");
+      if (const std::string keep = keep_text(p, n); !keep.empty()) line(keep);
       if (n.double_buffer) line("double_buffer: true");
       if (n.streamed) line("streamed: true");
       if (n.pipeline_restarts) line("pipeline_restarts: true");
@@ -70,6 +83,7 @@ void write_node(std::ostringstream& out, const MappingProgram& p, int id, int in
       for (int d = 0; d < kMaxDims; ++d) warps[d] = Factor::exact(n.op_warps[d]);
       const std::string w = factors_text(p, warps, nullptr, false);
       if (!w.empty()) line("warps: {" + w + "}");
+      if (const std::string keep = keep_text(p, n); !keep.empty()) line(keep);
       break;
     }
     case MappingNodeKind::scope:

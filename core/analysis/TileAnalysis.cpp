@@ -302,6 +302,8 @@ class Evaluator {
         if (e_.nodes[a].waves > 1)
           count.loop(static_cast<double>(e_.nodes[a].waves), (mask & spread_dims(a)) != 0);
       }
+      // A buffer that does not keep its tile (`keep: false`) fills on every execution.
+      if (child.keep[f.tensor] == KeepChoice::refetch) count.fills = count.execs;
       if (!for_store && f.accumulate) return (count.fills - count.distinct) / count.execs;
       double passes = 1;
       if (!for_store)
@@ -316,16 +318,18 @@ class Evaluator {
   }
 
   // A compute unit keeps an operand (and an accumulating result) across consecutive calls while
-  // the innermost loops of its tile do not index it: a stationary operand is sent once.
+  // the innermost loops of its tile do not index it: a stationary operand is sent once, unless
+  // the op says `keep: false` for it.
   void operand_fractions(int c) {
     const ProgramNode& node = p_.nodes[c];
     NodeScratch& s = e_.nodes[c];
     const int tile = enclosing_tile(c);
     for (size_t k = 0; k < node.operands.size(); ++k) {
       ReuseCount count;
-      if (tile >= 0)
-        temporal_loops(p_.nodes[tile], e_.nodes[tile], p_.tensor_dims[node.operands[k].tensor],
-                       count);
+      const int t = node.operands[k].tensor;
+      if (tile >= 0) temporal_loops(p_.nodes[tile], e_.nodes[tile], p_.tensor_dims[t], count);
+      // A unit that holds no operand register across calls (`keep: false`) is sent it each call.
+      if (node.keep[t] == KeepChoice::refetch) count.fills = count.execs;
       s.load_fraction[k] = count.fills / count.execs;
     }
   }

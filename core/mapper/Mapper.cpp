@@ -39,13 +39,16 @@ struct DimChain {
 };
 
 struct Variable {
-  // A factor choice (dim chain site), a loop order choice (node), or whether a node's buffers
-  // are doubled (node; values 0 and 1).
+  // A factor choice (dim chain site), a loop order choice (node), whether a node's buffers
+  // are doubled (node; values 0 and 1), or whether a node keeps a tensor (node and tensor;
+  // values 1 keep and 0 refetch).
   bool is_order = false;
   bool is_buffering = false;
+  bool is_keep = false;
   int chain = -1;
   int site = -1;
   int node = -1;
+  int tensor = -1;
   std::vector<int64_t> values;
   std::vector<std::array<uint8_t, kMaxDims>> orders;
   size_t count() const { return is_order ? orders.size() : values.size(); }
@@ -105,6 +108,7 @@ class SearchSpace {
     build_chains();
     build_orders();
     build_buffering();
+    build_keep();
     for (DimChain& c : chains_) {
       c.site_var.assign(c.sites.size(), -1);
       c.base_full.resize(c.sites.size());
@@ -149,6 +153,9 @@ class SearchSpace {
       const Variable& v = vars_[i];
       if (v.is_order) p.nodes[static_cast<size_t>(v.node)].order = v.orders[point[i]];
       if (v.is_buffering) p.nodes[static_cast<size_t>(v.node)].double_buffer = v.values[point[i]];
+      if (v.is_keep)
+        p.nodes[static_cast<size_t>(v.node)].keep[static_cast<size_t>(v.tensor)] =
+            v.values[point[i]] ? KeepChoice::keep : KeepChoice::refetch;
     }
     std::array<Factor, 16> chain{};
     for (const DimChain& c : chains_) {
@@ -184,6 +191,8 @@ class SearchSpace {
     for (auto& n : p.nodes) {
       n.order_free = false;
       n.double_buffer_free = false;
+      for (auto& k : n.keep)
+        if (k == KeepChoice::free) k = KeepChoice::keep;
       n.temporal_free.fill(false);
       n.spatial_free.fill(false);
       n.op_free.fill(false);
@@ -306,6 +315,24 @@ class SearchSpace {
       v.node = static_cast<int>(i);
       v.values = {0, 1};
       vars_.push_back(std::move(v));
+    }
+  }
+
+  // A tile or op whose keep of a tensor is left free (`keep: {B: "?"}`). Keep is tried first: it
+  // never moves more bytes, so refetch wins only where it scores better.
+  void build_keep() {
+    for (size_t i = 0; i < tmpl_.nodes.size(); ++i) {
+      const ProgramNode& n = tmpl_.nodes[i];
+      if (n.kind != MappingNodeKind::tile && n.kind != MappingNodeKind::op) continue;
+      for (int t = 0; t < tmpl_.ntensors; ++t) {
+        if (n.keep[static_cast<size_t>(t)] != KeepChoice::free) continue;
+        Variable v;
+        v.is_keep = true;
+        v.node = static_cast<int>(i);
+        v.tensor = t;
+        v.values = {1, 0};
+        vars_.push_back(std::move(v));
+      }
     }
   }
 

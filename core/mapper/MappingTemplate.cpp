@@ -31,6 +31,12 @@ void instantiate(MappingNode& node, const Operator& op) {
     }
     node.placements = kept;
   }
+  std::vector<TensorKeep> keeps;  // `keep:` names tensors by role like `buffers`
+  for (auto k : node.keeps) {
+    k.tensor = role_tensor(op, k.tensor);
+    if (!k.tensor.empty()) keeps.push_back(k);
+  }
+  node.keeps = keeps;
   if (node.kind == MappingNodeKind::op && node.stage.empty() && op.stages.size() > 1) {
     MappingNode scope;
     scope.kind = MappingNodeKind::scope;
@@ -39,6 +45,11 @@ void instantiate(MappingNode& node, const Operator& op) {
     for (const auto& st : op.stages) {
       MappingNode leaf = node;
       leaf.stage = st.name;
+      std::erase_if(leaf.keeps, [&](const TensorKeep& k) {  // only this stage's tensors
+        const int t = op.find_tensor(k.tensor);
+        return t != st.output &&
+               std::find(st.inputs.begin(), st.inputs.end(), t) == st.inputs.end();
+      });
       scope.children.push_back(leaf);
     }
     node = scope;

@@ -26,6 +26,7 @@ class MappingReader {
   MappingNode read_node(const YAML::Node& n, bool after_sibling);
   void read_tile(MappingNode& node, const YAML::Node& n);
   void read_order(MappingNode& node, const YAML::Node& order);
+  void read_keeps(MappingNode& node, const YAML::Node& n);
   void read_op(MappingNode& node, const YAML::Node& n);
   void read_scope(MappingNode& node, const YAML::Node& n);
   void read_trans(MappingNode& node, const YAML::Node& n, bool after_sibling);
@@ -84,7 +85,7 @@ void MappingReader::read_tile(MappingNode& node, const YAML::Node& n) {
   std::string label = "tile '" + node.memory + "'";
   src_.check_keys(n,
                   {"tile", "temporal", "spatial", "order", "double_buffer", "streamed",
-                   "pipeline_restarts", "buffers", "children"},
+                   "pipeline_restarts", "buffers", "keep", "children"},
                   label);
   if (n["temporal"].IsDefined()) node.temporal = read_factors(n["temporal"], "temporal");
   if (n["spatial"].IsDefined()) node.spatial = read_factors(n["spatial"], "spatial");
@@ -105,6 +106,7 @@ void MappingReader::read_tile(MappingNode& node, const YAML::Node& n) {
       node.placements.push_back({tensor, src_.text(entry.second, tensor), src_.where(entry.first)});
     }
   }
+  read_keeps(node, n);
   read_children(node, n, label);
 }
 
@@ -137,10 +139,38 @@ void MappingReader::read_order(MappingNode& node, const YAML::Node& order) {
   node.temporal = std::move(ordered);
 }
 
+// `keep: {A: true, B: false, C: "?"}`: tensor names are checked against the operator later
+// (analysis/MappingProgram), like those of `buffers`.
+void MappingReader::read_keeps(MappingNode& node, const YAML::Node& n) {
+  const YAML::Node keep = n["keep"];
+  if (!keep.IsDefined()) return;
+  src_.expect_map(keep, "`keep` (a map from tensor to true, false or \"?\")");
+  for (const auto& entry : keep) {
+    std::string tensor = src_.text(entry.first, "keep");
+    for (const auto& k : node.keeps)
+      if (k.tensor == tensor) src_.fail(entry.first, "duplicate tensor '" + tensor + "' in `keep`");
+    const YAML::Node& value = entry.second;
+    KeepChoice choice = KeepChoice::free;
+    if (!src_.is_free(value)) {
+      const std::string text = value.IsScalar() ? value.Scalar() : std::string();
+      if (text == "true" || text == "True")
+        choice = KeepChoice::keep;
+      else if (text == "false" || text == "False")
+        choice = KeepChoice::refetch;
+      else
+        src_.fail(value,
+                  "expected true (keep), false (refetch) or \"?\" (the mapper chooses) "
+                  "for `keep: " +
+                      tensor + "`, got " + describe(value));
+    }
+    node.keeps.push_back({tensor, choice, src_.where(entry.first)});
+  }
+}
+
 void MappingReader::read_op(MappingNode& node, const YAML::Node& n) {
   node.kind = MappingNodeKind::op;
   node.compute = src_.text(n["op"], "op");
-  src_.check_keys(n, {"op", "stage", "factors", "warps"}, "op '" + node.compute + "'");
+  src_.check_keys(n, {"op", "stage", "factors", "warps", "keep"}, "op '" + node.compute + "'");
   node.stage = src_.text_or(n, "stage", "");
   if (n["factors"].IsDefined()) node.op_factors = read_factors(n["factors"], "factors");
   if (n["warps"].IsDefined()) {
@@ -151,6 +181,7 @@ void MappingReader::read_op(MappingNode& node, const YAML::Node& n) {
                                       "`: expected a positive integer (a "
                                       "count of warps), not a tail or `?`");
   }
+  read_keeps(node, n);
 }
 
 void MappingReader::read_scope(MappingNode& node, const YAML::Node& n) {

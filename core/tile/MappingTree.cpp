@@ -32,7 +32,24 @@ bool any_free(const std::vector<DimFactor>& factors) {
 
 bool has_free(const MappingNode& node) {
   if (any_free(node.temporal) || any_free(node.spatial) || any_free(node.op_factors)) return true;
+  if (std::any_of(node.keeps.begin(), node.keeps.end(),
+                  [](const TensorKeep& k) { return k.choice == KeepChoice::free; }))
+    return true;
   return std::any_of(node.children.begin(), node.children.end(), has_free);
+}
+
+std::string keeps_text(const std::vector<TensorKeep>& keeps, std::string_view sep) {
+  std::string text;
+  for (const auto& k : keeps)
+    text +=
+        (text.empty() ? "" : std::string(sep)) + k.tensor + "=" + std::string(to_string(k.choice));
+  return text;
+}
+
+std::vector<TensorKeep> keeps_by_tensor(std::vector<TensorKeep> keeps) {
+  std::stable_sort(keeps.begin(), keeps.end(),
+                   [](const TensorKeep& a, const TensorKeep& b) { return a.tensor < b.tensor; });
+  return keeps;
 }
 
 std::string render_line(const MappingNode& n) {
@@ -47,6 +64,7 @@ std::string render_line(const MappingNode& n) {
         line += "  buffers";
         for (const auto& p : n.placements) line += " " + p.tensor + "=" + p.memory;
       }
+      if (!n.keeps.empty()) line += "  keep " + keeps_text(n.keeps, " ");
       if (n.double_buffer_free)
         line += "  [db?]";
       else if (n.double_buffer)
@@ -58,6 +76,7 @@ std::string render_line(const MappingNode& n) {
       line = "op " + n.compute;
       if (!n.stage.empty()) line += " stage " + n.stage;
       if (!n.op_factors.empty()) line += "  " + factors_text(n.op_factors, " ");
+      if (!n.keeps.empty()) line += "  keep " + keeps_text(n.keeps, " ");
       break;
     case MappingNodeKind::scope:
       line = "scope " + std::string(to_string(n.scope));
@@ -94,13 +113,15 @@ std::string canonical_line(const MappingNode& n) {
               : n.double_buffer    ? "1"
                                    : "0") +
              ";b=" + buffers + (n.streamed ? ";st=1" : "") + (n.pipeline_restarts ? ";rs=1" : "") +
-             ")";
+             // Absent when the file says nothing, so that older mappings keep their hashes.
+             (n.keeps.empty() ? "" : ";keep=" + keeps_text(keeps_by_tensor(n.keeps), ",")) + ")";
     }
     case MappingNodeKind::op:
       return "op(" + n.compute + ";stage=" + n.stage +
              ";f=" + factors_text(by_dim(n.op_factors), ",") +
              // Only when written, so that the hashes of mappings without it stay what they were.
-             (n.op_warps.empty() ? "" : ";w=" + factors_text(by_dim(n.op_warps), ",")) + ")";
+             (n.op_warps.empty() ? "" : ";w=" + factors_text(by_dim(n.op_warps), ",")) +
+             (n.keeps.empty() ? "" : ";keep=" + keeps_text(keeps_by_tensor(n.keeps), ",")) + ")";
     case MappingNodeKind::scope:
       return "scope(" + std::string(to_string(n.scope)) + ")";
     case MappingNodeKind::trans:
@@ -128,6 +149,20 @@ std::string_view to_string(ScopeKind kind) {
       return "sharing";
   }
   return "sequential";
+}
+
+std::string_view to_string(KeepChoice choice) {
+  switch (choice) {
+    case KeepChoice::inferred:
+      return "inferred";
+    case KeepChoice::keep:
+      return "true";
+    case KeepChoice::refetch:
+      return "false";
+    case KeepChoice::free:
+      return "?";
+  }
+  return "inferred";
 }
 
 bool Mapping::has_free_factors() const { return has_free(root); }

@@ -40,6 +40,22 @@ struct TensorPlacement {
   SourceLocation where;
 };
 
+// Whether a buffer keeps a tensor's tile across the loops above it (`keep:` on a tile), or a
+// compute unit holds an operand across consecutive calls (`keep:` on an op). `inferred` is what
+// a file that says nothing gets: the innermost run of enclosing loops that do not index the
+// tensor reuses it. `keep` states that reuse explicitly; `refetch` gives it up, so the tile is
+// fetched on every iteration of every enclosing loop (a controller that reloads an operand per
+// block, a PE without an operand register); `free` (`"?"`) leaves the choice to the mapper.
+enum class KeepChoice : uint8_t { inferred, keep, refetch, free };
+
+std::string_view to_string(KeepChoice choice);
+
+struct TensorKeep {
+  std::string tensor;
+  KeepChoice choice = KeepChoice::inferred;
+  SourceLocation where;
+};
+
 struct MappingNode {
   MappingNodeKind kind = MappingNodeKind::tile;
   SourceLocation where;
@@ -47,6 +63,8 @@ struct MappingNode {
   // tile: a loop band whose buffers live at `memory` (per-tensor overrides in `placements`)
   std::string memory;
   std::vector<TensorPlacement> placements;
+  // tile and op: explicit keep or refetch per tensor (`keep: {A: true, B: false, C: "?"}`)
+  std::vector<TensorKeep> keeps;
   std::vector<DimFactor> temporal;  // in loop order, outermost first
   std::vector<DimFactor> spatial;   // spread over instances of the memory below
   bool order_free = false;          // the mapper chooses the temporal order
@@ -87,6 +105,7 @@ struct Mapping {
   SourceLocation op_where;
   MappingNode root;
 
+  // Free factors, or a free keep choice: either makes the mapping a template for the mapper.
   bool has_free_factors() const;
 };
 

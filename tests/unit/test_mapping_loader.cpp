@@ -190,7 +190,8 @@ TEST_CASE("mapping structure errors", "[mapping][loader]") {
   SECTION("an unknown key lists the keys of its node type") {
     InputError e = mapping_error("  op: PE\n  factor: {M: 2}\n");
     CHECK(e.where().line == 5);
-    CHECK(e.message() == "unknown key 'factor' in op 'PE'; expected one of: op, stage, factors, warps");
+    CHECK(e.message() ==
+          "unknown key 'factor' in op 'PE'; expected one of: op, stage, factors, warps, keep");
   }
   SECTION("a trans needs a node before it") {
     InputError e = mapping_error("  scope: sequential\n  children:\n    - {trans: T1, to: L1}\n");
