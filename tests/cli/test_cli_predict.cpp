@@ -151,6 +151,20 @@ std::vector<std::string> split_csv_simple(const std::string& line) {
   return fields;
 }
 
+// The lines of predict's stderr, each of which must be a warning that a mapper search did not
+// converge (the one thing predict may say there on a bundled suite).
+size_t convergence_warnings(const std::string& err) {
+  std::istringstream lines(err);
+  std::string line;
+  size_t count = 0;
+  while (std::getline(lines, line)) {
+    INFO("stderr line: " << line);
+    REQUIRE(line.rfind("warning: the mapper's search for '", 0) == 0);
+    ++count;
+  }
+  return count;
+}
+
 json predict_json(const std::vector<std::string>& args) {
   std::vector<std::string> full{"predict"};
   full.insert(full.end(), args.begin(), args.end());
@@ -159,8 +173,15 @@ json predict_json(const std::vector<std::string>& args) {
   const RunResult r = run_tilescope(full);
   INFO(r.command << "\nstderr: " << r.err);
   REQUIRE(r.status == 0);
-  REQUIRE(r.err.empty());
-  return json::parse(r.out);
+  // The one thing predict may say on stderr is that a mapper search did not converge (one line
+  // per such operator); the JSON must then mark exactly those operators.
+  json doc = json::parse(r.out);
+  size_t unconverged = 0;
+  for (const json& op : doc.at("operators"))
+    if (!op.value("mapper_converged", true)) ++unconverged;
+  CHECK(unconverged == convergence_warnings(r.err));
+  if (unconverged > 0) WARN(unconverged << " operator searches did not converge: " << r.command);
+  return doc;
 }
 
 // What every operator entry of `predict --format json` must satisfy on graph `g`.
@@ -303,7 +324,10 @@ TEST_CASE("predict every bundled suite on every bundled graph", "[cli][predict][
     const RunResult table = run_tilescope({"predict", "--arch", arch, "--workload", suite});
     INFO(table.command << "\n" << table.out << table.err);
     REQUIRE(table.status == 0);
-    CHECK(table.err.empty());
+    size_t unconverged = 0;
+    for (const json& op : doc.at("operators"))
+      if (!op.value("mapper_converged", true)) ++unconverged;
+    CHECK(convergence_warnings(table.err) == unconverged);
     const std::set<std::string> names(ops.begin(), ops.end());
     std::map<std::string, int> rows;
     for (const std::string& line : split_lines(table.out))
