@@ -126,6 +126,25 @@ struct GemmTiles {
   std::string pe_m = "8";
 };
 
+// The mapper's template on tiny_arch: every factor free, a DRAM tile spread over the SRAM
+// instances along M, an SRAM tile, a PE op of 8x8x4 granules.
+inline constexpr const char* kFreeDramSramPeTemplate = R"(version: 1
+kind: mapping
+name: t
+tree:
+  tile: DRAM
+  temporal: {M: "?", N: "?", K: "?"}
+  order: "?"
+  spatial: {M: "?"}
+  children:
+    - tile: SRAM
+      double_buffer: true
+      temporal: {M: "?", N: "?", K: "?"}
+      children:
+        - op: PE
+          factors: {M: 8, N: 8, K: 4}
+)";
+
 inline std::string dram_sram_pe(const std::string& dram_temporal, const std::string& dram_spatial,
                                 const std::string& sram, const std::string& sram_temporal,
                                 const std::string& pe_factors) {

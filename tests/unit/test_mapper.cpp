@@ -13,22 +13,7 @@ using namespace ts::test;
 
 namespace {
 
-const char* kTemplate = R"(version: 1
-kind: mapping
-name: t
-tree:
-  tile: DRAM
-  temporal: {M: "?", N: "?", K: "?"}
-  order: "?"
-  spatial: {M: "?"}
-  children:
-    - tile: SRAM
-      double_buffer: true
-      temporal: {M: "?", N: "?", K: "?"}
-      children:
-        - op: PE
-          factors: {M: 8, N: 8, K: 4}
-)";
+const char* const kTemplate = kFreeDramSramPeTemplate;
 
 std::vector<int64_t> divisors(int64_t n) {
   std::vector<int64_t> v;

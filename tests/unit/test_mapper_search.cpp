@@ -13,23 +13,7 @@ using namespace ts::test;
 
 namespace {
 
-// DRAM tile spread over the 4 SRAM instances along M, an SRAM tile, a PE op of 8x8x4 granules.
-const char* kTemplate = R"(version: 1
-kind: mapping
-name: t
-tree:
-  tile: DRAM
-  temporal: {M: "?", N: "?", K: "?"}
-  order: "?"
-  spatial: {M: "?"}
-  children:
-    - tile: SRAM
-      double_buffer: true
-      temporal: {M: "?", N: "?", K: "?"}
-      children:
-        - op: PE
-          factors: {M: 8, N: 8, K: 4}
-)";
+const char* const kTemplate = kFreeDramSramPeTemplate;
 
 // The same tree with every factor given: `spatial_m` SRAM instances take M = 64 between them.
 std::string concrete(int spatial_m) {
