@@ -30,6 +30,7 @@ struct CorrelateArgs {
   std::optional<int64_t> run;
   std::vector<std::string> fit;
   std::vector<std::string> fail_if;
+  bool exclude_unstable = false;
   std::string diff;
   std::optional<int64_t> diff_run;
   int folds = 5;
@@ -84,6 +85,7 @@ int run_diff(const CorrelateArgs& a, const std::vector<AccuracyGate>& gates) {
     DbInputOptions o;
     o.path = path;
     o.run = run;
+    o.exclude_unstable = a.exclude_unstable;
     return db_input(o);
   };
   const CorrelationInput after = load(a.db, a.run);
@@ -188,6 +190,7 @@ int run_correlate(const CorrelateArgs& args) {
     o.store_predictions = graph.has_value();
     o.mapper = mapper;
     o.with_samples = !params.empty();
+    o.exclude_unstable = a.exclude_unstable;
     o.progress = show_prediction;
     input = db_input(o);
   }
@@ -349,6 +352,10 @@ CommandAction add_correlate(CLI::App& app) {
   cmd->add_option("--arch", a->arch,
                   "graph to predict on (required for --csv; with --db re-predicts and stores)");
   cmd->add_option("--by", a->by, "group by class, suite, mapping, size or size=T1,T2,...");
+  cmd->add_flag("--exclude-unstable", a->exclude_unstable,
+                "leave out measurements the collector marked unstable (a busy machine, a median "
+                "not pinned down); without it they are counted in a note")
+      ->needs(db);
   cmd->add_option("--fail-if", a->fail_if,
                   "exit with status 1 when the overall figures cross a threshold: mape>0.10, "
                   "spearman<0.95, ... (repeatable)");

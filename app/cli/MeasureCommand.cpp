@@ -20,6 +20,7 @@
 #include "arch/ArchitectureLoader.hpp"
 #include "common/AtomicFile.hpp"
 #include "host/HostCollector.hpp"
+#include "host/MachineLoad.hpp"
 #include "host/OpenBlasCore.hpp"
 #include "measure/Collector.hpp"
 #include "measure/ResultStore.hpp"
@@ -271,6 +272,9 @@ class HostCollector final : public Collector {
 
     host::HostCollectorOptions options;
     options.repetitions = a.repetitions;
+    if (a.max_repetitions > 0) options.max_repetitions = a.max_repetitions;
+    if (a.tolerance > 0) options.tolerance = a.tolerance;
+    options.max_repetitions = std::max(options.max_repetitions, options.repetitions);
     options.threads = a.threads;
     options.group_size = a.group_size;
     options.flush_caches = a.flush_caches;
@@ -286,6 +290,8 @@ class HostCollector final : public Collector {
     settings.arch_file = a.arch_file;
     settings.arch_hash = hash_text(graph.content_hash());
     settings.repetitions = options.repetitions;
+    settings.max_repetitions = options.max_repetitions;
+    settings.tolerance = options.tolerance;
     settings.warmup = options.warmup;
     settings.threads = options.threads;
     settings.group_size = options.group_size;
@@ -308,12 +314,20 @@ class HostCollector final : public Collector {
          blas.config}}.dump();
     const int64_t run = store.begin_run(start);
 
-    size_t unchecked = 0;
+    if (const auto others = host::other_cores_over(0.25); others && *others > options.busy_cores)
+      session.warn(fmt::format("warning: the machine is busy: other processes use {:.1f} of its "
+                               "{} cores; points measured meanwhile are marked unstable",
+                               *others, host::online_cpus()));
+    size_t unchecked = 0, unpinned = 0, busy = 0;
     const auto t0 = std::chrono::steady_clock::now();
     const size_t delivered = host::run_host_jobs(
         jobs, options,
         [&](const Measurement& m) {
           if (!m.checked) ++unchecked;
+          if (m.unstable.starts_with("machine busy"))
+            ++busy;
+          else if (!m.unstable.empty())
+            ++unpinned;
           store.add_measurement(run, m);
         },
         [&](const host::HostProgress& p) {
@@ -329,6 +343,13 @@ class HostCollector final : public Collector {
     session.warn(fmt::format("run {}: {} of {} measurements in {:.1f} s{} -> {}", run, delivered,
                              jobs.size(), seconds,
                              stopped ? " (stopped: run marked cancelled)" : "", a.db_path));
+    if (busy + unpinned > 0)
+      session.warn(fmt::format(
+          "warning: {} of {} measurements are unstable ({} measured while other processes were "
+          "busy, {} with a median not within +-{:.1f} % after at most {} repetitions or {:.1f} "
+          "s); correlate and report count them, and --exclude-unstable leaves them out",
+          busy + unpinned, delivered, busy, unpinned, 100 * options.tolerance,
+          options.max_repetitions, options.seconds_per_point));
     if (unchecked > 0)
       session.warn(
           fmt::format("warning: {} measurements disagree with their reference "
@@ -419,6 +440,12 @@ CommandAction add_measure(CLI::App& app) {
                   "write the measured mappings to a folder");
   cmd->add_option("--repetitions", a->request.repetitions,
                   "timed repetitions per operator (>= 5; default: host 7, cupti 20)");
+  cmd->add_option("--max-repetitions", a->request.max_repetitions,
+                  "host: at most this many, while the median is not within --tolerance "
+                  "(default 40)");
+  cmd->add_option("--tolerance", a->request.tolerance,
+                  "host: the 95 % interval of each median aimed at, as a fraction (default 0.05)")
+      ->check(CLI::Range(0.001, 1.0));
   cmd->add_option("--threads", a->request.threads, "threads (0: one per core)")
       ->capture_default_str();
   cmd->add_option("--group", a->request.group_size, "operators whose repetitions are interleaved")

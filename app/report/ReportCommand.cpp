@@ -41,6 +41,7 @@ struct ReportArgs {
   std::optional<int64_t> run, diff_run;
   std::vector<std::string> fail_if;
   uint64_t budget = MapperOptions{}.budget;
+  bool exclude_unstable = false;
 };
 
 int run_report(const ReportArgs& a) {
@@ -48,6 +49,7 @@ int run_report(const ReportArgs& a) {
   // Everything that can be checked cheaply is checked before any work: a malformed gate, an
   // output that cannot be HTML or PDF, a folder that is not there.
   for (const std::string& text : a.fail_if) o.gates.push_back(parse_accuracy_gate(text));
+  o.exclude_unstable = a.exclude_unstable;
   views::report_format(a.out);
   const std::filesystem::path folder = std::filesystem::path(a.out).parent_path();
   if (!folder.empty() && !std::filesystem::is_directory(folder))
@@ -116,6 +118,9 @@ std::function<int()> add_report_options(CLI::App& cmd) {
                  "compare with an older results database: per-operator deltas, worse first");
   cmd.add_option("--diff-run", a->diff_run,
                  "the run to compare with (of --diff, or of --db without it)");
+  cmd.add_flag("--exclude-unstable", a->exclude_unstable,
+               "leave out measurements the collector marked unstable (a busy machine, a median "
+               "not pinned down)");
   cmd.add_option("--fail-if", a->fail_if,
                  "after writing the report, exit with status 1 when the overall figures cross "
                  "a threshold: mape>0.10, spearman<0.95, ... (repeatable)");

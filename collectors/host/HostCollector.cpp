@@ -16,9 +16,12 @@
 #include <optional>
 
 #include "host/CacheFlush.hpp"
+#include "host/HostTopology.hpp"
+#include "host/MachineLoad.hpp"
 #include "host/ReferenceKernels.hpp"
 #include "host/TiledGemm.hpp"
 #include "host/VectorKernels.hpp"
+#include "measure/MedianConfidence.hpp"
 #include "measure/OperatorIdentity.hpp"
 
 namespace ts::host {
@@ -168,24 +171,93 @@ struct JobRun {
   }
 };
 
-Measurement summarise(const JobRun& run, int repetitions) {
+// Half the median's 95 % interval over the median; none while there are too few repetitions.
+std::optional<double> median_half_width(const std::vector<double>& times_ns) {
+  std::vector<double> t = times_ns;
+  std::sort(t.begin(), t.end());
+  const std::optional<MedianInterval> interval = median_interval(t);
+  if (!interval) return std::nullopt;
+  return interval->relative_half_width();
+}
+
+}  // namespace
+
+bool wants_another_repetition(const std::vector<double>& times_ns,
+                              const HostCollectorOptions& options) {
+  const int n = static_cast<int>(times_ns.size());
+  if (n < std::max(options.repetitions, 5)) return true;
+  double timed_ns = 0;
+  for (double t : times_ns) timed_ns += t;
+  if (n >= options.max_repetitions || timed_ns * 1e-9 >= options.seconds_per_point) return false;
+  const std::optional<double> half = median_half_width(times_ns);
+  return !half || *half > options.tolerance;
+}
+
+std::string unstable_reason(std::optional<double> median_ci, int repetitions,
+                            const std::string& disturbed, const HostCollectorOptions& options) {
+  if (!disturbed.empty()) return disturbed;
+  if (!median_ci)
+    return fmt::format("{} repetitions are too few to bound the median", repetitions);
+  if (*median_ci > options.tolerance)
+    return fmt::format("median known to +-{:.1f} % after {} repetitions (tolerance +-{:.1f} %)",
+                       100 * *median_ci, repetitions, 100 * options.tolerance);
+  return "";
+}
+
+namespace {
+
+Measurement summarise(const JobRun& run, const HostCollectorOptions& options,
+                      const std::string& disturbed) {
   const HostJob& job = *run.prepared->job;
   Measurement m;
   m.op = operator_key(job.op, job.suite);
   m.mapping = job.mapping;
   m.implementation = std::string(to_string(job.kernel));
   m.scope = TimingScope::host_call;
-  m.repetitions = repetitions;
+  m.repetitions = static_cast<int>(run.times_ns.size());
   std::vector<double> t = run.times_ns;
   std::sort(t.begin(), t.end());
   const size_t n = t.size();
   m.min_ns = t.front();
   m.median_ns = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
   m.spread = m.median_ns > 0 ? (t.back() - t.front()) / m.median_ns : 0;
+  m.median_ci = median_half_width(run.times_ns);
+  m.unstable = unstable_reason(m.median_ci, m.repetitions, disturbed, options);
   m.max_error = run.error();
   m.checked = m.max_error <= run.prepared->tolerance;
   return m;
 }
+
+// Binds the OpenMP workers (the calling thread is worker 0) one per core for as long as it
+// lives, so that a kernel's threads keep the cores and caches they warmed; each worker restores
+// its own binding at the end, since a binding belongs to the thread that made it.
+class WorkerBinding {
+ public:
+  explicit WorkerBinding(int threads) : threads_(threads), bindings_(static_cast<size_t>(threads)) {
+    try {
+      topology_.emplace();
+    } catch (const std::exception&) {
+      return;  // no hwloc topology: run where the OS puts us
+    }
+#pragma omp parallel num_threads(threads_)
+    {
+      const int t = omp_get_thread_num();
+      bindings_[static_cast<size_t>(t)].emplace(topology_->bind_thread_to_core(t));
+    }
+  }
+  ~WorkerBinding() {
+    if (!topology_) return;
+#pragma omp parallel num_threads(threads_)
+    bindings_[static_cast<size_t>(omp_get_thread_num())].reset();
+  }
+  WorkerBinding(const WorkerBinding&) = delete;
+  WorkerBinding& operator=(const WorkerBinding&) = delete;
+
+ private:
+  int threads_;
+  std::optional<HostTopology> topology_;
+  std::vector<std::optional<HostTopology::Binding>> bindings_;
+};
 
 }  // namespace
 
@@ -223,6 +295,9 @@ size_t run_host_jobs(const std::vector<HostJob>& jobs, const HostCollectorOption
   std::optional<CacheFlush> flush;
   if (options.flush_caches && !jobs.empty()) flush.emplace();
   auto cancelled = [&] { return cancel && cancel->load(); };
+  const WorkerBinding binding(threads);
+  // Cores other processes may use without taking any from the measurement.
+  const double free_cores = std::max(0, online_cpus() - threads);
 
   HostProgress progress;
   progress.total = jobs.size() * static_cast<size_t>(repetitions);
@@ -236,8 +311,15 @@ size_t run_host_jobs(const std::vector<HostJob>& jobs, const HostCollectorOption
       group.emplace_back(prepared[j], options.seed + 0x632be59bd9b4e019ull * (j + 1));
     for (const JobRun& run : group)
       for (int w = 0; w < options.warmup; ++w) run.call();
-    for (int r = 0; r < repetitions; ++r)
+    const std::optional<CpuSample> before = sample_cpu();
+    // Round after round, every job that still wants one (its minimum, or a median not yet
+    // within the tolerance) runs once, so that the jobs of a round keep interleaving.
+    for (int round = 0;; ++round) {
+      bool any = false;
       for (JobRun& run : group) {
+        if (!wants_another_repetition(run.times_ns, options)) continue;
+        if (round >= repetitions) ++progress.total;
+        any = true;
         if (cancelled()) return delivered;
         if (flush) {
           flush->run();
@@ -249,13 +331,22 @@ size_t run_host_jobs(const std::vector<HostJob>& jobs, const HostCollectorOption
         const auto t0 = std::chrono::steady_clock::now();
         run.call();
         const auto t1 = std::chrono::steady_clock::now();
-        run.times_ns.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count());
+        const double ns = std::chrono::duration<double, std::nano>(t1 - t0).count();
+        run.times_ns.push_back(ns);
         ++progress.done;
         progress.current = run.prepared->job->op.name;
         if (on_progress) on_progress(progress);
       }
+      if (!any) break;
+    }
+    std::string disturbed;
+    if (const std::optional<double> others = other_cores(before, sample_cpu());
+        others && *others - free_cores > options.busy_cores)
+      disturbed = fmt::format("machine busy: other processes used {:.2f} of the {} cores while "
+                              "it ran (the measurement uses {})",
+                              *others, online_cpus(), threads);
     for (const JobRun& run : group) {
-      const Measurement m = summarise(run, repetitions);
+      const Measurement m = summarise(run, options, disturbed);
       if (on_result) on_result(m);
       ++delivered;
     }

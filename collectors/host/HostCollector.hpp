@@ -37,8 +37,17 @@ struct HostJob {
 // the kernel (to_string). Throws std::invalid_argument for an implementation the host lacks.
 HostJob host_job(const SuiteEntry& entry);
 
+// How many repetitions a job gets: at least `repetitions`; then, while the 95 % interval of its
+// median (measure/MedianConfidence) is wider than +-`tolerance`, further interleaved rounds,
+// until `max_repetitions` or until its repetitions have taken `seconds_per_point`. A job that
+// ends outside the tolerance, or whose group ran while other processes took more than
+// `busy_cores` of the cores it uses, is delivered with Measurement::unstable saying why.
 struct HostCollectorOptions {
-  int repetitions = 7;  // timed, per job (at least 5 are enforced)
+  int repetitions = 7;  // timed, per job, at least (at least 5 are enforced)
+  int max_repetitions = 40;
+  double tolerance = 0.05;
+  double seconds_per_point = 1.0;
+  double busy_cores = 0.25;
   int warmup = 1;
   int threads = 0;           // 0: one per core
   int group_size = 8;        // jobs whose repetitions are interleaved
@@ -48,11 +57,20 @@ struct HostCollectorOptions {
 
 struct HostProgress {
   size_t done = 0;  // timed repetitions finished
-  size_t total = 0;
+  size_t total = 0;  // grows when a job needs more rounds than its minimum
   std::string current;  // operator name
 };
 
-// Measures every job; returns the number of measurements delivered. Stops between repetitions
+// Whether a job with these timings so far gets another round (the rule above).
+bool wants_another_repetition(const std::vector<double>& times_ns,
+                              const HostCollectorOptions& options);
+// Why a finished job is not trusted: `disturbed` when the machine was busy, else its median's
+// interval (none: too few repetitions) against the tolerance; "" when it is trusted.
+std::string unstable_reason(std::optional<double> median_ci, int repetitions,
+                            const std::string& disturbed, const HostCollectorOptions& options);
+
+// Measures every job, with the calling thread and the OpenMP workers bound one per core
+// (HostTopology) for the whole call; returns the number of measurements delivered. Stops between repetitions
 // when `cancel` becomes true (results of unfinished groups are dropped). A result that disagrees
 // with its reference is delivered with checked = false and its max_error, never silently.
 size_t run_host_jobs(const std::vector<HostJob>& jobs, const HostCollectorOptions& options,

@@ -153,6 +153,7 @@ CorrelationInput db_input(const DbInputOptions& options) {
   std::vector<std::optional<PredictionRecord>> stored;  // per kept measurement, without a graph
   CorrelationInput in;
   size_t unchecked = 0;
+  std::string first_unstable;
   {
     const ResultStore store(options.path, ResultStore::Mode::read_only);
     const std::optional<int64_t> id = options.run ? options.run : store.latest_run();
@@ -177,6 +178,10 @@ CorrelationInput db_input(const DbInputOptions& options) {
       if (!m.checked) {
         ++unchecked;
         continue;
+      }
+      if (!m.unstable.empty()) {
+        if (in.unstable++ == 0) first_unstable = m.op.name + ": " + m.unstable;
+        if (options.exclude_unstable) continue;
       }
       measurements.push_back(std::move(m));
     }
@@ -212,6 +217,16 @@ CorrelationInput db_input(const DbInputOptions& options) {
         fmt::format("{} measurements are left out: checked = false (their result "
                     "disagreed with the reference implementation)",
                     unchecked));
+  in.unstable_excluded = options.exclude_unstable && in.unstable > 0;
+  if (in.unstable > 0)
+    in.notes.push_back(
+        options.exclude_unstable
+            ? fmt::format("{} measurements marked unstable by the collector are left out "
+                          "(first: {})",
+                          in.unstable, first_unstable)
+            : fmt::format("{} measurements are marked unstable by the collector and counted "
+                          "(first: {}); --exclude-unstable leaves them out",
+                          in.unstable, first_unstable));
 
   // One prediction per measurement: stored, or made now on the given graph.
   std::vector<Predicted> results(measurements.size());

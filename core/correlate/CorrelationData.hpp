@@ -25,6 +25,10 @@ struct CorrelationInput {
   std::vector<std::string> notes;  // what was left out and why, for the report
   std::string source;              // "FILE (N rows)" or "FILE run N (collector, workload)"
   std::string arch_hash;           // of the graph the predictions come from
+  // Measurements the collector marked unstable (Measurement::unstable): kept in `points`, or
+  // left out when asked (DbInputOptions::exclude_unstable); a note says which.
+  size_t unstable = 0;
+  bool unstable_excluded = false;
 };
 
 struct CsvInputOptions {
@@ -50,11 +54,12 @@ struct DbInputOptions {
   bool store_predictions = false;  // with a graph: keep the new predictions in the database
   MapperOptions mapper;
   bool with_samples = false;  // needs a graph
+  bool exclude_unstable = false;  // leave out measurements the collector marked unstable
   InputProgress progress;
 };
 
 // Measurements with checked = false, and measurements without a prediction, are left out and
-// counted in notes. Throws InputError for a file that is not a results database, an unknown run,
+// counted in notes; unstable ones are counted, and left out when asked. Throws InputError for a file that is not a results database, an unknown run,
 // or a run without any usable measurement.
 CorrelationInput db_input(const DbInputOptions& options);
 

@@ -48,6 +48,12 @@ struct Measurement {
   double spread = 0;     // (max - min) / median over the repetitions
   double max_error = 0;  // largest relative difference from the reference implementation
   bool checked = false;  // the result was compared with the reference and agreed
+  // Half the 95 % interval of the median over the median (measure/MedianConfidence); none when
+  // not known (too few repetitions, an import that gives no timings).
+  std::optional<double> median_ci;
+  // Why the collector does not trust this point (its median not pinned down within the run's
+  // tolerance, other processes busy during its repetitions); empty when it does or cannot judge.
+  std::string unstable;
 };
 
 struct PredictionRecord {

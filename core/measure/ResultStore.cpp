@@ -124,7 +124,8 @@ void judge(const Inspection& seen, const std::string& path, ResultStore::Mode mo
     refuse(path,
            fmt::format("was written by a newer tilescope (schema {}, this build reads up to {})",
                        seen.user_version, ResultStore::kSchemaVersion));
-  if (mode == ResultStore::Mode::read_only && seen.user_version < ResultStore::kSchemaVersion) {
+  if (mode == ResultStore::Mode::read_only &&
+      seen.user_version < ResultStore::kOldestReadableVersion) {
     if (!ours) refuse_not_ours(path, "it is an empty SQLite file");
     refuse(path, fmt::format("has the schema of an older tilescope (schema {}); a command that "
                              "writes to it (tilescope measure) migrates it to schema {}",
@@ -312,6 +313,7 @@ ResultStore::ResultStore(const std::string& path, Mode mode) : path_(path), mode
       db_->exec("PRAGMA synchronous = NORMAL");
       store::migrate(*db_, store::migration_steps());
     }
+    file_version_ = schema_version();
   } catch (const SQLite::Exception& e) {
     refuse(path, fmt::format("cannot open the results database: {}", e.what()));
   }
@@ -374,8 +376,9 @@ void ResultStore::add_measurement(int64_t run, const Measurement& m) {
   if (m.mapping) mapping = upsert_mapping(*db_, *m.mapping);
   SQLite::Statement s(*db_,
                       "INSERT INTO measurements (run_id, operator_id, mapping_id, implementation, "
-                      "timing_scope, repetitions, min_ns, median_ns, spread, max_error, checked) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                      "timing_scope, repetitions, min_ns, median_ns, spread, max_error, checked, "
+                      "median_ci, unstable) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   s.bind(1, run);
   s.bind(2, op);
   if (mapping)
@@ -390,6 +393,11 @@ void ResultStore::add_measurement(int64_t run, const Measurement& m) {
   s.bind(9, m.spread);
   s.bind(10, m.max_error);
   s.bind(11, m.checked ? 1 : 0);
+  if (m.median_ci)
+    s.bind(12, *m.median_ci);
+  else
+    s.bind(12);  // NULL: not known
+  s.bind(13, m.unstable);
   s.exec();
   if (transaction) transaction->commit();
 }
@@ -455,7 +463,8 @@ std::vector<Measurement> ResultStore::measurements(
   SQLite::Statement s(
       *db_, std::string("SELECT ") + kOperatorColumns +
                 ", mp.hash, mp.name, mp.yaml, m.implementation, m.timing_scope, m.repetitions, "
-                "m.min_ns, m.median_ns, m.spread, m.max_error, m.checked "
+                "m.min_ns, m.median_ns, m.spread, m.max_error, m.checked, " +
+                (file_version_ >= 2 ? "m.median_ci, m.unstable " : "NULL, '' ") +
                 "FROM measurements m JOIN operators o ON o.id = m.operator_id "
                 "LEFT JOIN mappings mp ON mp.id = m.mapping_id "
                 "WHERE m.run_id = ? ORDER BY m.id");
@@ -476,6 +485,8 @@ std::vector<Measurement> ResultStore::measurements(
     m.spread = s.getColumn(c + 8).getDouble();
     m.max_error = s.getColumn(c + 9).getDouble();
     m.checked = s.getColumn(c + 10).getInt() != 0;
+    if (!s.getColumn(c + 11).isNull()) m.median_ci = s.getColumn(c + 11).getDouble();
+    m.unstable = s.getColumn(c + 12).getString();
     out.push_back(std::move(m));
     if (rows_read && out.size() % every == 0) rows_read(out.size());
   }

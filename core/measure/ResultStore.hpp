@@ -26,7 +26,10 @@ class ResultStore {
     read_only,  // the file must exist; nothing is written (not even a migration)
     read_write  // created when missing; migrated when older
   };
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
+  // Read-only opens read files back to this version as they are (a read never migrates);
+  // columns added since read as "not known".
+  static constexpr int kOldestReadableVersion = 1;
 
   explicit ResultStore(const std::string& path, Mode mode = Mode::read_write);
   ~ResultStore();
@@ -67,6 +70,7 @@ class ResultStore {
   Mode mode_ = Mode::read_write;
   std::unique_ptr<SQLite::Database> db_;
   bool writing_all_ = false;  // inside write_all: the writers join its transaction
+  int file_version_ = kSchemaVersion;  // what a read-only open found
 };
 
 }  // namespace ts

@@ -26,6 +26,9 @@ void take(const nlohmann::json& j, const char* key, std::optional<uint64_t>& out
   if (const auto it = j.find(key); it != j.end() && it->is_number_unsigned())
     out = it->get<uint64_t>();
 }
+void take(const nlohmann::json& j, const char* key, std::optional<double>& out) {
+  if (const auto it = j.find(key); it != j.end() && it->is_number()) out = it->get<double>();
+}
 
 }  // namespace
 
@@ -40,6 +43,8 @@ std::string run_settings_json(const RunSettings& s) {
   put(j, "implementation", s.implementation);
   if (s.timing_scope) j["timing_scope"] = std::string(to_string(*s.timing_scope));
   put(j, "repetitions", s.repetitions);
+  put(j, "max_repetitions", s.max_repetitions);
+  put(j, "tolerance", s.tolerance);
   put(j, "warmup", s.warmup);
   put(j, "threads", s.threads);
   put(j, "group_size", s.group_size);
@@ -65,6 +70,8 @@ RunSettings read_run_settings(const std::string& json) {
   take(j, "timing_scope", scope);
   if (scope) s.timing_scope = parse_timing_scope(*scope);
   take(j, "repetitions", s.repetitions);
+  take(j, "max_repetitions", s.max_repetitions);
+  take(j, "tolerance", s.tolerance);
   take(j, "warmup", s.warmup);
   take(j, "threads", s.threads);
   take(j, "group_size", s.group_size);

@@ -24,7 +24,9 @@ struct RunSettings {
   std::optional<std::string> implementation;  // tilescope, cublas, cublaslt, vector
   std::optional<TimingScope> timing_scope;    // what every measurement of the run covers
   // The host collector.
-  std::optional<int64_t> repetitions;
+  std::optional<int64_t> repetitions;      // at least
+  std::optional<int64_t> max_repetitions;  // at most, while the median is not pinned down
+  std::optional<double> tolerance;         // the median's 95 % interval aimed at, +-
   std::optional<int64_t> warmup;
   std::optional<int64_t> threads;
   std::optional<int64_t> group_size;

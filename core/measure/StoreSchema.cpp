@@ -90,6 +90,14 @@ CREATE TABLE predictions (
 CREATE INDEX predictions_by_arch ON predictions (arch_hash);
 )sql";
 
+// Version 2: how far a measurement can be trusted. median_ci is the half-width of the 95 %
+// interval of the median over the median (NULL: not known, e.g. an import or a version-1 row);
+// unstable says why a collector did not trust the point ('' when it did, or did not judge).
+constexpr const char* kSchemaV2 = R"sql(
+ALTER TABLE measurements ADD COLUMN median_ci REAL;
+ALTER TABLE measurements ADD COLUMN unstable TEXT NOT NULL DEFAULT '';
+)sql";
+
 int user_version(SQLite::Database& db) { return db.execAndGet("PRAGMA user_version").getInt(); }
 
 }  // namespace
@@ -99,6 +107,8 @@ const char* schema_v1_sql() { return kSchemaV1; }
 const std::vector<MigrationStep>& migration_steps() {
   static const std::vector<MigrationStep> steps = {
       {0, "create the version-1 tables", [](SQLite::Database& db) { db.exec(kSchemaV1); }},
+      {1, "add the stability of each measurement",
+       [](SQLite::Database& db) { db.exec(kSchemaV2); }},
   };
   return steps;
 }

@@ -99,7 +99,7 @@ WorstEntry worst_entry(const WorstPrediction& w, const std::vector<Measurement>&
 
 ReportRun read_run(const std::string& db, std::optional<int64_t> run_id,
                    const ArchitectureGraph* graph, const std::string& graph_file,
-                   const MapperOptions& mapper) {
+                   const MapperOptions& mapper, bool exclude_unstable) {
   ReportRun r;
   r.db = db;
   const std::optional<RunInfo> info = find_run(db, run_id);
@@ -107,6 +107,7 @@ ReportRun read_run(const std::string& db, std::optional<int64_t> run_id,
   o.path = db;
   o.run = run_id;
   o.mapper = mapper;
+  o.exclude_unstable = exclude_unstable;
   // A graph other than the run's own re-predicts, as `correlate --arch` does, but keeps nothing:
   // a report never writes into the database.
   const std::string hash = graph ? hash_text(graph->content_hash()) : std::string();
@@ -141,7 +142,8 @@ std::unique_ptr<ReportContent> gather_report(const ReportOptions& options) {
   std::shared_ptr<ArchitectureGraph> given;
   if (!options.arch.empty())
     given = std::make_shared<ArchitectureGraph>(load_architecture(options.arch));
-  c->run = read_run(options.db, options.run, given.get(), options.arch, options.mapper);
+  c->run = read_run(options.db, options.run, given.get(), options.arch, options.mapper,
+                    options.exclude_unstable);
   c->title = fmt::format("{} run {}", options.db, c->run.info.id);
   c->notes = c->run.input->notes;
 
@@ -198,7 +200,7 @@ std::unique_ptr<ReportContent> gather_report(const ReportOptions& options) {
     // --diff file, or of --db itself; its stored predictions, as `correlate --diff` reads them.
     const std::string db = options.diff.empty() ? options.db : options.diff;
     c->before = read_run(db, options.diff_run ? options.diff_run : options.run, nullptr, "",
-                         options.mapper);
+                         options.mapper, options.exclude_unstable);
     c->comparison = compare_runs(c->before->input->points, points);
   }
 

@@ -30,6 +30,7 @@ struct ReportOptions {
   std::string diff;
   std::optional<int64_t> diff_run;
   std::vector<AccuracyGate> gates;
+  bool exclude_unstable = false;  // leave out measurements the collector marked unstable
   MapperOptions mapper;
   std::string tool_version;  // "tilescope 0.1.0"
   std::string command_line;  // as typed, recorded in the report

@@ -5,6 +5,7 @@
 #include "arch/ArchitectureLoader.hpp"
 #include "host/CacheFlush.hpp"
 #include "host/HostCollector.hpp"
+#include "host/MachineLoad.hpp"
 #include "host/OpenBlasCore.hpp"
 #include "mapper/OperatorPrediction.hpp"
 #include "measure/OperatorIdentity.hpp"
@@ -41,6 +42,7 @@ struct Suite {
 HostCollectorOptions quick() {
   HostCollectorOptions o;
   o.repetitions = 5;
+  o.max_repetitions = 5;  // exactly five: the tests below count progress calls
   o.threads = 2;
   o.group_size = 2;
   o.flush_caches = false;
@@ -161,4 +163,61 @@ TEST_CASE("OpenBLAS says which kernels it runs", "[host][collector]") {
   CHECK_FALSE(core.name.empty());
   CHECK(core.below_cpu == !core.advice.empty());
   if (core.below_cpu) CHECK(core.advice.find("OPENBLAS_CORETYPE=") != std::string::npos);
+}
+
+TEST_CASE("a host job gets rounds until its median is pinned down, within its caps",
+          "[host][collector]") {
+  HostCollectorOptions o;
+  o.repetitions = 7;
+  o.max_repetitions = 20;
+  o.tolerance = 0.05;
+  o.seconds_per_point = 1.0;
+  const std::vector<double> steady(7, 1000.0);  // 1 us each
+  // Seven equal timings: the interval [x(1), x(7)] has width 0, within +-5 %.
+  CHECK_FALSE(wants_another_repetition(steady, o));
+  // Fewer than the minimum: always another.
+  CHECK(wants_another_repetition(std::vector<double>(6, 1000.0), o));
+  // One slow repetition of seven: with n = 7 the interval is [min, max] = [1000, 1300], half
+  // width 150 over the median 1000 = 15 % > 5 %: another round.
+  std::vector<double> one_slow = steady;
+  one_slow.back() = 1300;
+  CHECK(wants_another_repetition(one_slow, o));
+  // With nine values the interval is [x(2), x(8)]: one slow value at each end no longer counts.
+  std::vector<double> nine = {700, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1300};
+  CHECK_FALSE(wants_another_repetition(nine, o));
+  // At the cap of repetitions, or once the repetitions took seconds_per_point, no more.
+  std::vector<double> noisy;
+  for (int i = 0; i < 20; ++i) noisy.push_back(i % 2 ? 1000 : 2000);
+  CHECK_FALSE(wants_another_repetition(noisy, o));
+  noisy.resize(8);
+  CHECK(wants_another_repetition(noisy, o));
+  o.seconds_per_point = 11e-6;  // the eight took 4 x 1 us + 4 x 2 us = 12 us
+  CHECK_FALSE(wants_another_repetition(noisy, o));
+}
+
+TEST_CASE("a host measurement says why it is not trusted", "[host][collector]") {
+  HostCollectorOptions o;
+  o.tolerance = 0.05;
+  CHECK(unstable_reason(0.04, 9, "", o).empty());
+  CHECK_THAT(unstable_reason(0.12, 40, "", o),
+             Catch::Contains("+-12.0 %") && Catch::Contains("40 repetitions") &&
+                 Catch::Contains("tolerance +-5.0 %"));
+  CHECK_THAT(unstable_reason(std::nullopt, 5, "", o), Catch::Contains("too few"));
+  // A busy machine overrides a tight interval: a uniformly slowed run can look steady.
+  CHECK(unstable_reason(0.01, 9, "machine busy: x", o) == "machine busy: x");
+}
+
+TEST_CASE("other processes' share of the machine is all busy time less our own", "[host]") {
+  // 2 s of wall time; the machine's CPUs were busy 3 s in all, 1.2 s of it ours: others used
+  // 1.8 s over 2 s = 0.9 cores.
+  const CpuSample before{100.0, 50.0, 10.0};
+  const CpuSample after{102.0, 53.0, 11.2};
+  REQUIRE(other_cores(before, after));
+  CHECK(*other_cores(before, after) == Approx(0.9));
+  // Clock ticks against microseconds can make it a little negative: never below zero.
+  CHECK(*other_cores(before, CpuSample{102.0, 51.0, 11.01}) == 0.0);
+  CHECK_FALSE(other_cores(std::nullopt, after));
+  CHECK_FALSE(other_cores(before, before));  // no time passed
+  // This machine's own counters read back (Linux CI).
+  CHECK(sample_cpu().has_value());
 }

@@ -277,7 +277,9 @@ TEST_CASE("a results database: re-predicted, stored, read back and fitted", "[fi
     box.scope = TimingScope::device;
     box.min_ns = box.median_ns = synthetic[0].measured_s * 1e9;
     box.checked = true;
+    box.unstable = "machine busy: other processes used 1.50 of the 2 cores while it ran";
     store.add_measurement(run, box);
+    box.unstable.clear();
     box.implementation = "broken";
     box.checked = false;
     store.add_measurement(run, box);
@@ -299,6 +301,12 @@ TEST_CASE("a results database: re-predicted, stored, read back and fitted", "[fi
   CHECK_THAT(in.notes.back(), Catch::Contains("predictions stored under graph " + in.arch_hash));
   CHECK(in.points.back().mapping == "library");
   CHECK(in.points.front().mapping == "tiled/thin1-tiles");
+  // The unstable black box is counted, and kept until asked otherwise.
+  CHECK(in.unstable == 1);
+  CHECK_FALSE(in.unstable_excluded);
+  CHECK_THAT(in.notes[1], Catch::Contains("1 measurements are marked unstable") &&
+                              Catch::Contains("machine busy") &&
+                              Catch::Contains("--exclude-unstable"));
 
   // Without a graph, the predictions just stored are the run's (its device names that graph).
   DbInputOptions stored;
@@ -307,6 +315,12 @@ TEST_CASE("a results database: re-predicted, stored, read back and fitted", "[fi
   REQUIRE(again.points.size() == in.points.size());
   for (size_t i = 0; i < in.points.size(); ++i)
     CHECK(again.points[i].predicted_s == Approx(in.points[i].predicted_s));
+  DbInputOptions stable_only = stored;
+  stable_only.exclude_unstable = true;
+  const CorrelationInput stable = db_input(stable_only);
+  CHECK(stable.points.size() == synthetic.size());
+  CHECK(stable.unstable_excluded);
+  CHECK(stable.points.back().mapping != "library");
 
   const GraphParameter p = parse_graph_parameter("edge:DRAM->SRAM.bandwidth", original);
   const FitResult fit = fit_parameters(original, {p}, in.samples);

@@ -86,6 +86,7 @@ Measurement tiled_gemm() {
   m.spread = 0.05;
   m.max_error = 3e-7;
   m.checked = true;
+  m.median_ci = 0.021;
   return m;
 }
 
@@ -109,6 +110,8 @@ Measurement softmax_on_device() {
   m.median_ns = 4.2e4;
   m.spread = 0.1;
   m.checked = true;
+  m.median_ci = 0.08;
+  m.unstable = "median known to +-8.0 % after 7 repetitions (tolerance +-5.0 %)";
   return m;
 }
 
@@ -139,6 +142,8 @@ void check_same(const Measurement& a, const Measurement& b) {
   CHECK(a.spread == b.spread);
   CHECK(a.max_error == b.max_error);
   CHECK(a.checked == b.checked);
+  CHECK(a.median_ci == b.median_ci);
+  CHECK(a.unstable == b.unstable);
 }
 
 int64_t count_of(const ResultStore& store, const std::string& table) {
@@ -522,6 +527,29 @@ TEST_CASE("store: the version-1 fixture opens, migrates to this build's layout a
   CHECK(first[3].op.name == "layernorm_1k");
   CHECK(store.predictions("00112233445566aa").size() == 3);
   CHECK(store.predictions("ffffffffffffffff").size() == 1);
+  // Version-1 rows say nothing of their stability.
+  CHECK_FALSE(first[0].median_ci);
+  CHECK(first[0].unstable.empty());
+}
+
+TEST_CASE("store: a version-1 file reads back read-only, as it is", "[store][migration]") {
+  TempDir dir;
+  const std::string old = dir.file("results-v1.sqlite");
+  fs::copy_file(test::fixture("db/results-v1.sqlite"), old);
+  const std::string before = bytes_of(old);
+  {
+    const ResultStore store(old, ResultStore::Mode::read_only);
+    CHECK(store.schema_version() == 1);
+    const std::vector<RunInfo> runs = store.runs();
+    REQUIRE(runs.size() == 3);
+    const std::vector<Measurement> first = store.measurements(runs[0].id);
+    REQUIRE(first.size() == 4);
+    CHECK_FALSE(first[0].median_ci);
+    CHECK(first[0].unstable.empty());
+  }
+  // A read never migrates.
+  CHECK(bytes_of(old) == before);
+  CHECK(dir.names() == std::vector<std::string>{"results-v1.sqlite"});
 }
 
 namespace {
@@ -539,7 +567,7 @@ TEST_CASE("store: a file that is not ours, is damaged or is newer is refused and
       GENERATE(BadFile{"corrupt.sqlite", {"not a tilescope results database", "not a database"}},
                BadFile{"foreign.sqlite",
                        {"not a tilescope results database", "another program", "contacts"}},
-               BadFile{"newer-schema.sqlite", {"newer tilescope", "schema 99", "up to 1"}});
+               BadFile{"newer-schema.sqlite", {"newer tilescope", "schema 99", "up to 2"}});
   const ResultStore::Mode mode =
       GENERATE(ResultStore::Mode::read_write, ResultStore::Mode::read_only);
   INFO(bad.fixture << (mode == ResultStore::Mode::read_only ? " read_only" : " read_write"));
