@@ -48,7 +48,6 @@ std::string size_rule(const std::vector<double>& t) {
                      t[1] / 1e9);
 }
 
-
 void print_stats_row(const std::string& name, size_t width, const AgreementStats& s,
                      const AgreementStats* training) {
   std::cout << fmt::format("{:<{}}  {:>6}  {:>7.4f}  {:>8.4f}  {:>7.4f}  {:>7.2f}%  {:>8.4f}", name,

@@ -315,9 +315,10 @@ class HostCollector final : public Collector {
     const int64_t run = store.begin_run(start);
 
     if (const auto others = host::other_cores_over(0.25); others && *others > options.busy_cores)
-      session.warn(fmt::format("warning: the machine is busy: other processes use {:.1f} of its "
-                               "{} cores; points measured meanwhile are marked unstable",
-                               *others, host::online_cpus()));
+      session.warn(
+          fmt::format("warning: the machine is busy: other processes use {:.1f} of its "
+                      "{} cores; points measured meanwhile are marked unstable",
+                      *others, host::online_cpus()));
     size_t unchecked = 0, unpinned = 0, busy = 0;
     const auto t0 = std::chrono::steady_clock::now();
     const size_t delivered = host::run_host_jobs(

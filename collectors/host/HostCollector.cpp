@@ -196,8 +196,7 @@ bool wants_another_repetition(const std::vector<double>& times_ns,
 std::string unstable_reason(std::optional<double> median_ci, int repetitions,
                             const std::string& disturbed, const HostCollectorOptions& options) {
   if (!disturbed.empty()) return disturbed;
-  if (!median_ci)
-    return fmt::format("{} repetitions are too few to bound the median", repetitions);
+  if (!median_ci) return fmt::format("{} repetitions are too few to bound the median", repetitions);
   if (*median_ci > options.tolerance)
     return fmt::format("median known to +-{:.1f} % after {} repetitions (tolerance +-{:.1f} %)",
                        100 * *median_ci, repetitions, 100 * options.tolerance);
@@ -342,9 +341,10 @@ size_t run_host_jobs(const std::vector<HostJob>& jobs, const HostCollectorOption
     std::string disturbed;
     if (const std::optional<double> others = other_cores(before, sample_cpu());
         others && *others - free_cores > options.busy_cores)
-      disturbed = fmt::format("machine busy: other processes used {:.2f} of the {} cores while "
-                              "it ran (the measurement uses {})",
-                              *others, online_cpus(), threads);
+      disturbed = fmt::format(
+          "machine busy: other processes used {:.2f} of the {} cores while "
+          "it ran (the measurement uses {})",
+          *others, online_cpus(), threads);
     for (const JobRun& run : group) {
       const Measurement m = summarise(run, options, disturbed);
       if (on_result) on_result(m);

@@ -56,8 +56,8 @@ struct HostCollectorOptions {
 };
 
 struct HostProgress {
-  size_t done = 0;  // timed repetitions finished
-  size_t total = 0;  // grows when a job needs more rounds than its minimum
+  size_t done = 0;      // timed repetitions finished
+  size_t total = 0;     // grows when a job needs more rounds than its minimum
   std::string current;  // operator name
 };
 
@@ -70,9 +70,9 @@ std::string unstable_reason(std::optional<double> median_ci, int repetitions,
                             const std::string& disturbed, const HostCollectorOptions& options);
 
 // Measures every job, with the calling thread and the OpenMP workers bound one per core
-// (HostTopology) for the whole call; returns the number of measurements delivered. Stops between repetitions
-// when `cancel` becomes true (results of unfinished groups are dropped). A result that disagrees
-// with its reference is delivered with checked = false and its max_error, never silently.
+// (HostTopology) for the whole call; returns the number of measurements delivered. Stops between
+// repetitions when `cancel` becomes true (results of unfinished groups are dropped). A result that
+// disagrees with its reference is delivered with checked = false and its max_error, never silently.
 size_t run_host_jobs(const std::vector<HostJob>& jobs, const HostCollectorOptions& options,
                      const std::function<void(const Measurement&)>& on_result,
                      const std::function<void(const HostProgress&)>& on_progress,

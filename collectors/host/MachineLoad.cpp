@@ -29,10 +29,10 @@ std::optional<CpuSample> sample_cpu() {
   rusage self{};
   if (getrusage(RUSAGE_SELF, &self) != 0) return std::nullopt;
   CpuSample s;
-  s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-                 .count();
-  s.machine_busy_s =
-      static_cast<double>(user + nice + system + irq + softirq + steal) / static_cast<double>(ticks);
+  s.wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  s.machine_busy_s = static_cast<double>(user + nice + system + irq + softirq + steal) /
+                     static_cast<double>(ticks);
   s.own_s = seconds(self.ru_utime) + seconds(self.ru_stime);
   return s;
 }

@@ -53,14 +53,14 @@ struct DbInputOptions {
   const ArchitectureGraph* graph = nullptr;
   bool store_predictions = false;  // with a graph: keep the new predictions in the database
   MapperOptions mapper;
-  bool with_samples = false;  // needs a graph
+  bool with_samples = false;      // needs a graph
   bool exclude_unstable = false;  // leave out measurements the collector marked unstable
   InputProgress progress;
 };
 
 // Measurements with checked = false, and measurements without a prediction, are left out and
-// counted in notes; unstable ones are counted, and left out when asked. Throws InputError for a file that is not a results database, an unknown run,
-// or a run without any usable measurement.
+// counted in notes; unstable ones are counted, and left out when asked. Throws InputError for a
+// file that is not a results database, an unknown run, or a run without any usable measurement.
 CorrelationInput db_input(const DbInputOptions& options);
 
 // True when the file starts with the SQLite header ("SQLite format 3\0"), or, when it cannot be

@@ -31,10 +31,11 @@ struct MeasureRequest {
   std::string kernel_template_file;  // cupti: the schedule of tilescope's own CUDA GEMM
   size_t mappings_per_gemm = 0;
   uint64_t seed = 20261129;
-  int repetitions = 0;      // at least, per operator (0: the collector's default)
-  int max_repetitions = 0;  // host: at most, while the median is not within `tolerance` (0: default)
-  double tolerance = 0;     // host: the median's 95 % interval aimed at, +- (0: default)
-  int threads = 0;          // 0: one per core
+  int repetitions = 0;  // at least, per operator (0: the collector's default)
+  int max_repetitions =
+      0;                 // host: at most, while the median is not within `tolerance` (0: default)
+  double tolerance = 0;  // host: the median's 95 % interval aimed at, +- (0: default)
+  int threads = 0;       // 0: one per core
   int group_size = 8;
   bool flush_caches = true;
   bool openblas = true;

@@ -13,8 +13,8 @@ int median_interval_rank(int n) {
   double cumulative = 0;
   int rank = 0;
   for (int k = 0; 2 * k < n; ++k) {
-    const double log_term = std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0) -
-                            n * std::log(2.0);
+    const double log_term =
+        std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0) - n * std::log(2.0);
     cumulative += std::exp(log_term);
     // x(k+1) is a valid lower bound when P(X <= k) = P(X < k+1) <= 2.5 %.
     if (cumulative > 0.025) break;

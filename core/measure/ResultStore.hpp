@@ -69,7 +69,7 @@ class ResultStore {
   std::string path_;
   Mode mode_ = Mode::read_write;
   std::unique_ptr<SQLite::Database> db_;
-  bool writing_all_ = false;  // inside write_all: the writers join its transaction
+  bool writing_all_ = false;           // inside write_all: the writers join its transaction
   int file_version_ = kSchemaVersion;  // what a read-only open found
 };
 

@@ -39,15 +39,13 @@ TEST_CASE("host suite: predictions from the calibrated graph agree with measurem
   RunResult cor = run_tilescope(
       {"correlate", "--db", db, "--by", "class", "--format", "json", "--exclude-unstable"});
   INFO(cor.err);
-  const bool most_unstable = cor.status != 0 || nlohmann::json::parse(cor.out)
-                                                        .at("overall")
-                                                        .at("count")
-                                                        .get<int>() < measured / 2;
+  const bool most_unstable =
+      cor.status != 0 ||
+      nlohmann::json::parse(cor.out).at("overall").at("count").get<int>() < measured / 2;
   if (most_unstable) {
     // A busy machine: the run must say so, and accuracy cannot be judged on it.
     CHECK_THAT(meas.err, Catch::Contains("measurements are unstable"));
-    WARN("most host measurements were unstable on this machine; accuracy not judged\n"
-         << meas.err);
+    WARN("most host measurements were unstable on this machine; accuracy not judged\n" << meas.err);
   } else {
     const auto j = nlohmann::json::parse(cor.out);
     const auto& overall = j.at("overall");

@@ -199,9 +199,9 @@ TEST_CASE("a host measurement says why it is not trusted", "[host][collector]") 
   HostCollectorOptions o;
   o.tolerance = 0.05;
   CHECK(unstable_reason(0.04, 9, "", o).empty());
-  CHECK_THAT(unstable_reason(0.12, 40, "", o),
-             Catch::Contains("+-12.0 %") && Catch::Contains("40 repetitions") &&
-                 Catch::Contains("tolerance +-5.0 %"));
+  CHECK_THAT(unstable_reason(0.12, 40, "", o), Catch::Contains("+-12.0 %") &&
+                                                   Catch::Contains("40 repetitions") &&
+                                                   Catch::Contains("tolerance +-5.0 %"));
   CHECK_THAT(unstable_reason(std::nullopt, 5, "", o), Catch::Contains("too few"));
   // A busy machine overrides a tight interval: a uniformly slowed run can look steady.
   CHECK(unstable_reason(0.01, 9, "machine busy: x", o) == "machine busy: x");
