@@ -1,43 +1,25 @@
 #include "views/ReportDocument.hpp"
 
+#include <QBuffer>
 #include <QPageSize>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QTextDocument>
 #include <QUrl>
 #include <algorithm>
 #include <filesystem>
 
+#include "common/AtomicFile.hpp"
 #include "common/InputError.hpp"
 
 namespace ts::views {
 namespace {
 
-// QSaveFile writes beside the target under a temporary name and renames on commit; a failure
-// anywhere before leaves the target as it was.
-class AtomicFile {
- public:
-  explicit AtomicFile(const std::string& path) : path_(path), file_(QString::fromStdString(path)) {
-    if (!file_.open(QIODevice::WriteOnly))
-      throw InputError(SourceLocation{path, 0, 0},
-                       "cannot write: " + file_.errorString().toStdString());
-  }
-  QSaveFile& device() { return file_; }
-  void write(const QByteArray& bytes) {
-    if (file_.write(bytes) != bytes.size())
-      throw InputError(SourceLocation{path_, 0, 0},
-                       "cannot write: " + file_.errorString().toStdString());
-  }
-  void commit() {
-    if (!file_.commit())
-      throw InputError(SourceLocation{path_, 0, 0},
-                       "cannot write: " + file_.errorString().toStdString());
-  }
-
- private:
-  std::string path_;
-  QSaveFile file_;
-};
+// Outputs are rendered in memory and written by the one atomic writer (common/AtomicFile),
+// which checks every write and the final flush: a PDF cut short by a full disk is an error,
+// never a success.
+void write_bytes(const std::string& path, const QByteArray& bytes) {
+  write_file_atomically(path, std::string(bytes.constData(), static_cast<size_t>(bytes.size())));
+}
 
 }  // namespace
 
@@ -56,17 +38,18 @@ ReportFormat report_format(const std::string& out_path) {
 void write_report(const ReportContent& content, const ReportFigures& figures,
                   const std::string& out_path) {
   const ReportFormat format = report_format(out_path);
-  AtomicFile file(out_path);
   if (format == ReportFormat::html) {
-    const std::string html = report_html(content, figures, format);
-    file.write(QByteArray::fromStdString(html));
+    write_file_atomically(out_path, report_html(content, figures, format));
   } else {
     // Qt's rich text paints the same HTML onto PDF pages; the figures are its resources.
     QTextDocument document;
     for (const ReportFigure& f : figures.figures)
       document.addResource(QTextDocument::ImageResource, QUrl("figure:" + f.name), f.image);
     document.setHtml(QString::fromStdString(report_html(content, figures, format)));
-    QPdfWriter writer(&file.device());
+    QByteArray pdf;
+    QBuffer buffer(&pdf);
+    buffer.open(QIODevice::WriteOnly);
+    QPdfWriter writer(&buffer);
     writer.setPageSize(QPageSize(QPageSize::A4));
     writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
     // Paginated at the page's text area in CSS pixels (96 per inch), so that print() adds no
@@ -76,8 +59,9 @@ void write_report(const ReportContent& content, const ReportFigures& figures,
     writer.setTitle(QString::fromStdString("tilescope report: " + content.title));
     writer.setCreator(QString::fromStdString(content.tool_version));
     document.print(&writer);
+    buffer.close();
+    write_bytes(out_path, pdf);
   }
-  file.commit();
 }
 
 std::vector<std::string> write_report_figures(const ReportFigures& figures,
@@ -92,9 +76,7 @@ std::vector<std::string> write_report_figures(const ReportFigures& figures,
   for (const ReportFigure& f : figures.figures)
     for (const auto& [ext, bytes] : {std::pair{".png", &f.png}, std::pair{".svg", &f.svg}}) {
       const std::string path = (std::filesystem::path(dir) / (f.name.toStdString() + ext)).string();
-      AtomicFile file(path);
-      file.write(*bytes);
-      file.commit();
+      write_bytes(path, *bytes);
       written.push_back(path);
     }
   return written;

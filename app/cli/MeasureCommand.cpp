@@ -252,15 +252,20 @@ class HostCollector final : public Collector {
         });
     session.progress({CollectorProgress::Stage::planning, 0, 0, ""});
     std::vector<host::HostJob> jobs;
+    std::vector<std::pair<std::string, std::string>> saved;  // written together, or none
     for (const SuiteEntry& e : suite.entries) {
-      if (e.program && !a.save_mappings_dir.empty()) {
-        std::filesystem::create_directories(a.save_mappings_dir);
-        write_file_atomically(
-            a.save_mappings_dir + "/" + e.mapping->name + ".yaml",
+      if (e.program && !a.save_mappings_dir.empty())
+        saved.emplace_back(
+            (std::filesystem::path(a.save_mappings_dir) /
+             (safe_file_name(e.mapping->name) + ".yaml"))
+                .string(),
             mapping_yaml(*e.program, e.mapping->name,
                          fmt::format("{} on {}: {}", e.op.name, graph.name, e.op.shape_text())));
-      }
       jobs.push_back(host::host_job(e));
+    }
+    if (!saved.empty()) {
+      std::filesystem::create_directories(a.save_mappings_dir);
+      write_files_atomically(saved);
     }
     // Mixed order, fixed seed: the repetitions of a group interleave different operators.
     std::shuffle(jobs.begin(), jobs.end(), std::mt19937_64(a.seed));

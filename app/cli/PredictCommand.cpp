@@ -124,7 +124,7 @@ int run_predict(const PredictArgs& a) {
     if (!a.save_mappings.empty()) {
       const std::string name = graph.name + "-" + workload.name + "-" + op->name;
       saved.emplace_back(
-          a.save_mappings + "/" + name + ".yaml",
+          (std::filesystem::path(a.save_mappings) / (safe_file_name(name) + ".yaml")).string(),
           mapping_yaml(program, name,
                        fmt::format("{} ({}) of {} on {}: {:.3f} us device time, bound by {}.\n"
                                    "Chosen by the tilescope mapper ({}).",
@@ -145,7 +145,7 @@ int run_predict(const PredictArgs& a) {
           r.op_name, a.budget, a.budget * 4);
   if (!saved.empty()) {
     std::filesystem::create_directories(a.save_mappings);
-    for (const auto& [path, text] : saved) write_file_atomically(path, text);
+    write_files_atomically(saved);
   }
 
   if (a.format == "json") {

@@ -2,6 +2,7 @@
 #include <unistd.h>
 #include <yaml-cpp/exceptions.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -13,6 +14,9 @@
 #include "host/OpenBlasCore.hpp"
 
 int main(int argc, char** argv) {
+  // A file size limit (ulimit -f) would kill us mid-write; ignored, the write fails with EFBIG
+  // and the atomic writer reports it and leaves nothing half-written, as for a full disk.
+  std::signal(SIGXFSZ, SIG_IGN);
   // The report draws with Qt, which tilescope does not link: tilescope-report makes it.
   if (argc > 1 && std::string_view(argv[1]) == "report")
     return ts::cli::exec_report({argv + 2, argv + argc});

@@ -6,6 +6,7 @@
 // A program of its own because it draws with the Qt views: `tilescope` links no Qt and replaces
 // itself with this program, beside it, for `tilescope report ARGS` (app/cli/ReportForward.cpp).
 // Called either way, it records and shows itself as `tilescope report`.
+#include <csignal>
 #include <fmt/format.h>
 #include <yaml-cpp/exceptions.h>
 
@@ -134,6 +135,7 @@ std::function<int()> add_report_options(CLI::App& cmd) {
 }  // namespace ts::cli
 
 int main(int argc, char** argv) {
+  std::signal(SIGXFSZ, SIG_IGN);  // as tilescope: a size limit is a failed write, not a kill
   // `tilescope report ARGS` arrives with its `report` word (tilescope execs this program with
   // its own arguments); `tilescope-report ARGS` without it.
   const int first = argc > 1 && std::string_view(argv[1]) == "report" ? 2 : 1;

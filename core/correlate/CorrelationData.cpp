@@ -350,7 +350,10 @@ CorrelationInput db_input(const DbInputOptions& options) {
   if (!to_store.empty()) {
     // Opened for writing only now, and only because new predictions are to be kept.
     ResultStore store(options.path, ResultStore::Mode::read_write);
-    for (const PredictionRecord& rec : to_store) store.add_prediction(rec);
+    // All of them or none: a failure part way leaves the database as it was.
+    store.write_all([&] {
+      for (const PredictionRecord& rec : to_store) store.add_prediction(rec);
+    });
     in.notes.push_back(fmt::format("{} predictions stored under graph {} ({})", to_store.size(),
                                    in.arch_hash, options.graph->name));
   }

@@ -338,6 +338,11 @@ void ResultStore::write_all(const std::function<void()>& writes) {
   transaction.commit();
 }
 
+void ResultStore::fold_into_one_file() {
+  require_writable(mode_, path_);
+  db_->exec("PRAGMA journal_mode = DELETE");
+}
+
 int ResultStore::schema_version() const { return db_->execAndGet("PRAGMA user_version").getInt(); }
 
 int64_t ResultStore::begin_run(const RunStart& start) {

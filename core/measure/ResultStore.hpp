@@ -62,6 +62,9 @@ class ResultStore {
   std::optional<PredictionRecord> prediction(const OperatorKey& op, const std::string& mapping_hash,
                                              const std::string& arch_hash) const;
   std::vector<PredictionRecord> predictions(const std::string& arch_hash) const;
+  // Ends write-ahead logging for this connection, folding the log into the main file, so that
+  // the file alone is the whole database (before it is moved; measure/ImportTransaction).
+  void fold_into_one_file();
   // Rows per table, in the order the schema declares them (for `tilescope db info`).
   std::vector<std::pair<std::string, int64_t>> table_counts() const;
 

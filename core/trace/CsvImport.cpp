@@ -7,6 +7,7 @@
 
 #include "common/InputError.hpp"
 #include "common/NameList.hpp"
+#include "measure/ImportTransaction.hpp"
 #include "measure/OperatorIdentity.hpp"
 #include "measure/ResultStore.hpp"
 #include "trace/CsvMeasurements.hpp"
@@ -61,10 +62,7 @@ ImportResult CsvImporter::import(const ImportRequest& request) const {
                      "no rows after the header: expected one measured shape per row");
 
   ImportResult out;
-  if (auto parent = std::filesystem::path(request.db_path).parent_path(); !parent.empty())
-    std::filesystem::create_directories(parent);
-  ResultStore store(request.db_path, ResultStore::Mode::read_write);
-  store.write_all([&] {
+  import_into_store(request.db_path, [&](ResultStore& store) {
     RunStart start;
     start.collector = "import:csv";
     start.workload = suite;

@@ -11,6 +11,7 @@
 #include "arch/ArchitectureLoader.hpp"
 #include "common/InputError.hpp"
 #include "mapper/OperatorPrediction.hpp"
+#include "measure/ImportTransaction.hpp"
 #include "measure/OperatorIdentity.hpp"
 #include "measure/ResultStore.hpp"
 #include "measure/RunSettings.hpp"
@@ -235,11 +236,10 @@ ImportResult RunnerImporter::import(const ImportRequest& request) const {
 
   ImportResult out;
   for (const std::string& e : results.job_errors) out.notes.push_back("runner job failed: " + e);
-  if (auto parent = std::filesystem::path(o.db_path).parent_path(); !parent.empty())
-    std::filesystem::create_directories(parent);
-  ResultStore store(o.db_path, ResultStore::Mode::read_write);
   // One transaction: a failure part way (a full disk, a locked file) stores none of it.
-  store.write_all([&] { write_runs(store, o, results, resolved, arch_hash, out); });
+  import_into_store(o.db_path, [&](ResultStore& store) {
+    write_runs(store, o, results, resolved, arch_hash, out);
+  });
   return out;
 }
 

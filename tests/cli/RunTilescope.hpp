@@ -3,6 +3,7 @@
 // apart (each into a temporary file), the child runs in the source root so that paths such as
 // `samples/arch/ascend910b3.yaml` work as in the README.
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,8 +64,10 @@ class TempFile {
 
 // Runs TILESCOPE_BINARY with `args` in TILESCOPE_ROOT. A command still running after
 // `alarm_s` seconds dies of SIGALRM, so that a hang fails the test instead of stalling the run;
-// long commands (a whole fit on a loaded 2-core machine) give more.
-inline RunResult run_tilescope(const std::vector<std::string>& args, unsigned alarm_s = 120) {
+// long commands (a whole fit on a loaded 2-core machine) give more. `file_size_limit` (bytes,
+// RLIMIT_FSIZE) stands in for a full disk: a write past it fails with EFBIG.
+inline RunResult run_tilescope(const std::vector<std::string>& args, unsigned alarm_s = 120,
+                               rlim_t file_size_limit = RLIM_INFINITY) {
   RunResult r;
   r.command = "tilescope";
   for (const auto& a : args) r.command += " " + a;
@@ -86,6 +89,10 @@ inline RunResult run_tilescope(const std::vector<std::string>& args, unsigned al
     ::dup2(out.fd(), STDOUT_FILENO);
     ::dup2(err.fd(), STDERR_FILENO);
     ::alarm(alarm_s);
+    if (file_size_limit != RLIM_INFINITY) {
+      const rlimit limit{file_size_limit, file_size_limit};
+      ::setrlimit(RLIMIT_FSIZE, &limit);
+    }
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }

@@ -1,5 +1,10 @@
 // The one rule for writing outputs: the whole file or nothing, and never a temporary left behind.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <csignal>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -55,4 +60,54 @@ TEST_CASE("an unwritable path names the file and leaves nothing", "[atomic_file]
   CHECK(e.where().file == path);
   CHECK(std::string(e.what()).find("cannot write") != std::string::npos);
   CHECK(dir.names().empty());
+}
+
+TEST_CASE("a write cut short by a full disk fails, names the file and leaves the old one",
+          "[atomic_file]") {
+  TempDir dir;
+  const std::string path = dir / "out.txt";
+  { std::ofstream(path) << "old"; }
+  // In a child: a file size limit makes every write past 4 KiB fail (EFBIG), as a full disk.
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{4096, 4096};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    try {
+      write_file_atomically(path, std::string(100000, 'x'));
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      const bool named = e.where().file == path &&
+                         what.find("File too large") != std::string::npos &&
+                         what.find("4096 of 100000 bytes") != std::string::npos;
+      ::_exit(named ? 0 : 2);
+    }
+    ::_exit(1);  // no error: the truncated file passed as a success
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(contents(path) == "old");
+  CHECK(dir.names() == std::vector<std::string>{"out.txt"});
+}
+
+TEST_CASE("a set of files appears together or not at all", "[atomic_file]") {
+  TempDir dir;
+  const std::string a = dir / "a.yaml", b = dir / "no-such-folder/b.yaml";
+  CHECK_THROWS_AS(write_files_atomically({{a, "first"}, {b, "second"}}), InputError);
+  CHECK(dir.names().empty());
+  write_files_atomically({{a, "first"}, {dir / "c.yaml", "third"}});
+  CHECK(contents(a) == "first");
+  CHECK(dir.names() == std::vector<std::string>{"a.yaml", "c.yaml"});
+}
+
+TEST_CASE("a name from a file becomes one safe file name", "[atomic_file]") {
+  CHECK(safe_file_name("ascend910b3-bert-base-ffn_down") == "ascend910b3-bert-base-ffn_down");
+  CHECK(safe_file_name("../../escaped-bert") == "_.._escaped-bert");
+  CHECK(safe_file_name("..") == "_");
+  CHECK(safe_file_name("") == "_");
+  CHECK(safe_file_name(".hidden") == "hidden");
+  CHECK(safe_file_name("a/b\\c d\n\xc3\xa9") == "a_b_c_d___");
 }

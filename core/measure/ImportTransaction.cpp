@@ -1,0 +1,60 @@
+#include "measure/ImportTransaction.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "common/InputError.hpp"
+#include "measure/ResultStore.hpp"
+
+namespace ts {
+namespace {
+
+namespace fs = std::filesystem;
+
+void remove_database_files(const std::string& path) {
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) ::unlink((path + suffix).c_str());
+}
+
+}  // namespace
+
+void import_into_store(const std::string& path, const std::function<void(ResultStore&)>& writes) {
+  std::error_code ec;
+  if (fs::exists(path, ec)) {
+    ResultStore store(path, ResultStore::Mode::read_write);
+    store.write_all([&] { writes(store); });
+    return;
+  }
+  if (auto parent = fs::path(path).parent_path(); !parent.empty()) {
+    fs::create_directories(parent, ec);
+    if (ec)
+      throw InputError(SourceLocation{path, 0, 0},
+                       fmt::format("cannot make its folder: {}", ec.message()));
+  }
+  std::string temporary = path + ".new-XXXXXX";
+  const int fd = ::mkstemp(temporary.data());
+  if (fd < 0)
+    throw InputError(SourceLocation{path, 0, 0},
+                     fmt::format("cannot create the database: {}", std::strerror(errno)));
+  ::close(fd);  // an empty file: the store adopts it
+  try {
+    {
+      ResultStore store(temporary, ResultStore::Mode::read_write);
+      store.write_all([&] { writes(store); });
+      store.fold_into_one_file();
+    }
+    // link, not rename: a database someone created at `path` meanwhile is never replaced.
+    if (::link(temporary.c_str(), path.c_str()) != 0)
+      throw InputError(SourceLocation{path, 0, 0},
+                       fmt::format("cannot create the database: {}", std::strerror(errno)));
+    ::unlink(temporary.c_str());
+  } catch (...) {
+    remove_database_files(temporary);
+    throw;
+  }
+}
+
+}  // namespace ts
