@@ -276,3 +276,37 @@ TEST_CASE("report: a gate on a comparison with nothing in common is 'not checked
   fs::remove(out);
   db.check_untouched();
 }
+
+TEST_CASE("correlate --by size: an empty group's figures are n/a in the table and null in JSON",
+          "[cli][correlate][honest]") {
+  // Run 1's three predicted points are all far below 1 PFLOP: small holds them, medium and large
+  // hold none.
+  const DbCopy db;
+  const std::vector<std::string> base{"correlate", "--db", db.path(),       "--run",
+                                      "1",         "--by", "size=1e15,1e16"};
+  const RunResult table = run_tilescope(base);
+  INFO(table.err);
+  REQUIRE(table.status == 0);
+  for (const char* group : {"medium", "large"}) {
+    INFO(group);
+    std::vector<std::string> cells;
+    for (const std::string& line : split_lines(table.out))
+      if (line.rfind(std::string(group) + " ", 0) == 0) {
+        std::istringstream words(line);
+        for (std::string w; words >> w;) cells.push_back(w);
+      }
+    CHECK(cells == std::vector<std::string>{group, "0", "n/a", "n/a", "n/a", "n/a", "n/a"});
+  }
+  std::vector<std::string> args = base;
+  args.insert(args.end(), {"--format", "json"});
+  const RunResult r = run_tilescope(args);
+  REQUIRE(r.status == 0);
+  const json groups = json::parse(r.out).at("groups");
+  REQUIRE(groups.size() == 3);
+  CHECK(groups[0].at("count") == 3);
+  CHECK(groups[0].at("mape").is_number());
+  for (size_t g = 1; g < 3; ++g)
+    for (const char* figure : {"pearson", "spearman", "kendall", "mape", "log_rmse"})
+      CHECK(groups[g].at(figure).is_null());
+  db.check_untouched();
+}
