@@ -310,3 +310,19 @@ TEST_CASE("correlate --by size: an empty group's figures are n/a in the table an
       CHECK(groups[g].at(figure).is_null());
   db.check_untouched();
 }
+
+TEST_CASE("report --fail-if with a NaN threshold is refused before any work",
+          "[cli][report][gate][honest]") {
+  const DbCopy db;
+  const std::string out = db.file("gated.html");
+  const RunResult r = run_tilescope(
+      {"report", "--db", db.path(), "--run", "1", "--out", out, "--fail-if", "mape>nan"});
+  INFO(r.command);
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err, Catch::StartsWith("--fail-if: cannot read 'mape>nan': 'nan' is not a finite "
+                                      "number; expected METRIC OP NUMBER"));
+  CHECK(split_lines(r.err).size() == 1);
+  CHECK_FALSE(fs::exists(out));
+  db.check_untouched();
+}
