@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "correlate/FigureText.hpp"
 #include "correlate/Statistics.hpp"
 #include "views/QCustomPlotInclude.hpp"
 
@@ -24,10 +25,11 @@ bool usable(const CorrelationPlotPoint& p) {
 }
 
 QString stats_text(const AgreementStats& s) {
-  return QString("r = %1, Spearman = %2, MAPE = %3 %")
-      .arg(s.pearson, 0, 'f', 3)
-      .arg(s.spearman, 0, 'f', 3)
-      .arg(s.mape * 100, 0, 'f', 1);
+  // MAPE as "12.3 %": the caption's spacing, with FigureText's "n/a" for a figure with no value.
+  const std::string mape = s.mape ? figure_text(*s.mape * 100, 1) + " %" : figure_text({}, 1);
+  return QString("r = %1, Spearman = %2, MAPE = %3")
+      .arg(QString::fromStdString(figure_text(s.pearson, 3)),
+           QString::fromStdString(figure_text(s.spearman, 3)), QString::fromStdString(mape));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // view and headless reports draw the same figure.
 #include <QPalette>
 #include <QString>
+#include <optional>
 #include <vector>
 
 class QCustomPlot;
@@ -37,7 +38,7 @@ struct CorrelationPlotContents {
   std::vector<Series> series;
   size_t left_out =
       0;  // points with a non-positive or non-finite value: a log axis cannot show them
-  double pearson = 0, spearman = 0, mape = 0;
+  std::optional<double> pearson, spearman, mape;  // none with fewer points than they need
   size_t count = 0;
 };
 

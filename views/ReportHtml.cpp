@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "correlate/CorrelationJson.hpp"
+#include "correlate/FigureText.hpp"
 #include "views/MappingTreeModel.hpp"
 #include "views/ReportDocument.hpp"
 
@@ -47,11 +48,11 @@ std::string cells(const std::vector<std::string>& texts, const char* tag = "td")
 std::vector<std::string> stats_cells(const std::string& name, const AgreementStats& s) {
   return {name,
           std::to_string(s.count),
-          fmt::format("{:.4f}", s.pearson),
-          fmt::format("{:.4f}", s.spearman),
-          fmt::format("{:.4f}", s.kendall),
-          fmt::format("{:.2f}%", s.mape * 100),
-          fmt::format("{:.4f}", s.log_rmse)};
+          figure_text(s.pearson, 4),
+          figure_text(s.spearman, 4),
+          figure_text(s.kendall, 4),
+          percent_text(s.mape, 2),
+          figure_text(s.log_rmse, 4)};
 }
 
 // The text width of an A4 page with 15 mm margins, in CSS pixels (96 per inch).
@@ -172,15 +173,18 @@ void comparison_section(std::string& h, Html& html, const ReportContent& c) {
       "<p>{} operators in both, {} only before, {} only after. Figures on the "
       "operators both runs have.</p>\n",
       d.matched.size(), d.only_before.size(), d.only_after.size());
+  if (d.matched.empty())
+    h += "<p class=\"note\">The runs have no operator in common: every figure of the "
+         "comparison is n/a.</p>\n";
   h += "<table class=\"stats\" id=\"comparison-statistics\">\n";
   h += cells({"", "count", "pearson", "spearman", "kendall", "MAPE", "log-RMSE"}, "th");
   h += cells(stats_cells("before", d.before));
   h += cells(stats_cells("after", d.after));
-  h += cells({"change", "", fmt::format("{:+.4f}", d.after.pearson - d.before.pearson),
-              fmt::format("{:+.4f}", d.after.spearman - d.before.spearman),
-              fmt::format("{:+.4f}", d.after.kendall - d.before.kendall),
-              fmt::format("{:+.2f}%", (d.after.mape - d.before.mape) * 100),
-              fmt::format("{:+.4f}", d.after.log_rmse - d.before.log_rmse)});
+  h += cells({"change", "", signed_figure_text(figure_change(d.before.pearson, d.after.pearson), 4),
+              signed_figure_text(figure_change(d.before.spearman, d.after.spearman), 4),
+              signed_figure_text(figure_change(d.before.kendall, d.after.kendall), 4),
+              percent_text(figure_change(d.before.mape, d.after.mape), 2, true),
+              signed_figure_text(figure_change(d.before.log_rmse, d.after.log_rmse), 4)});
   h += "</table>\n<table class=\"side\"><tr><td>";
   html.figure("diff-before", 0.5);
   h += "</td><td>";
@@ -210,7 +214,7 @@ void comparison_section(std::string& h, Html& html, const ReportContent& c) {
 // What the report says, for programs (CI): the figures at full precision.
 std::string data_block(const ReportContent& c) {
   nlohmann::json j;
-  j["schema_version"] = 1;
+  j["schema_version"] = kCorrelationSchemaVersion;
   j["source"] = c.run.input->source;
   j["architecture_hash"] = c.run.input->arch_hash;
   j["by"] = "class";
@@ -234,8 +238,16 @@ std::string data_block(const ReportContent& c) {
                        {"operators", ops}};
   }
   nlohmann::json gates = nlohmann::json::array();
-  for (const ReportGate& g : c.gates)
-    gates.push_back({{"gate", g.gate.text}, {"figure", g.figure}, {"crossed", g.crossed}});
+  // "crossed" stays a plain yes/no for scripts of schema 1; "result" adds "not_checked", with
+  // its reason, for a gate whose figure has no value.
+  for (const GateVerdict& g : c.gates) {
+    nlohmann::json gate = {{"gate", g.gate.text},
+                           {"figure", figure_json(g.figure)},
+                           {"crossed", g.result == GateResult::crossed},
+                           {"result", gate_result_text(g.result)}};
+    if (g.result == GateResult::not_checked) gate["why_not_checked"] = g.why_not_checked;
+    gates.push_back(gate);
+  }
   j["gates"] = gates;
   std::string text = j.dump(1);
   // "</" would end the script element early.
@@ -279,10 +291,14 @@ std::string report_html(const ReportContent& c, const ReportFigures& figures, Re
   if (!c.gates.empty()) {
     h += "<h2 id=\"gates\">Accuracy gates</h2>\n<table class=\"stats\">\n";
     h += cells({"gate", "figure", "result"}, "th");
-    for (const ReportGate& g : c.gates)
-      h += fmt::format("<tr><td>{}</td><td>{:.4f}</td><td class=\"{}\">{}</td></tr>\n",
-                       esc(g.gate.text), g.figure, g.crossed ? "crossed" : "passed",
-                       g.crossed ? "crossed" : "passed");
+    for (const GateVerdict& g : c.gates) {
+      const std::string result = g.result == GateResult::not_checked
+                                     ? "not checked: " + g.why_not_checked
+                                     : gate_result_text(g.result);
+      h += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"{}\">{}</td></tr>\n",
+                       esc(g.gate.text), figure_text(g.figure, 4),
+                       g.result == GateResult::passed ? "passed" : "crossed", esc(result));
+    }
     h += "</table>\n";
   }
 
@@ -307,8 +323,8 @@ std::string report_html(const ReportContent& c, const ReportFigures& figures, Re
          "measured mappings: how well the predictions rank them.</p>\n<table class=\"stats\">\n";
     h += cells({"operator", "mappings", "spearman"}, "th");
     for (const ShapeRanking& s : c.per_shape)
-      h += cells({s.op, std::to_string(s.mappings), fmt::format("{:.4f}", s.spearman)});
-    h += cells({"mean", "", fmt::format("{:.4f}", mean_spearman(c.per_shape))});
+      h += cells({s.op, std::to_string(s.mappings), figure_text(s.spearman, 4)});
+    h += cells({"mean", "", figure_text(mean_spearman(c.per_shape), 4)});
     h += "</table>\n";
   }
 

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "Commands.hpp"
+#include "GateExit.hpp"
 #include "OptionValues.hpp"
 #include "TerminalProgress.hpp"
 #include "arch/ArchitectureLoader.hpp"
@@ -18,6 +19,7 @@
 #include "correlate/CorrelationData.hpp"
 #include "correlate/CorrelationFolds.hpp"
 #include "correlate/CorrelationJson.hpp"
+#include "correlate/FigureText.hpp"
 #include "correlate/RunComparison.hpp"
 #include "measure/ResultStore.hpp"
 #include "measure/RunSettings.hpp"
@@ -50,28 +52,28 @@ std::string size_rule(const std::vector<double>& t) {
 
 void print_stats_row(const std::string& name, size_t width, const AgreementStats& s,
                      const AgreementStats* training) {
-  std::cout << fmt::format("{:<{}}  {:>6}  {:>7.4f}  {:>8.4f}  {:>7.4f}  {:>7.2f}%  {:>8.4f}", name,
-                           width, s.count, s.pearson, s.spearman, s.kendall, s.mape * 100,
-                           s.log_rmse);
+  std::cout << fmt::format("{:<{}}  {:>6}  {:>7}  {:>8}  {:>7}  {:>8}  {:>8}", name, width, s.count,
+                           figure_text(s.pearson, 4), figure_text(s.spearman, 4),
+                           figure_text(s.kendall, 4), percent_text(s.mape, 2),
+                           figure_text(s.log_rmse, 4));
   if (training)
-    std::cout << fmt::format("  {:>9.2f}%  {:>10.4f}", training->mape * 100, training->log_rmse);
+    std::cout << fmt::format("  {:>10}  {:>10}", percent_text(training->mape, 2),
+                             figure_text(training->log_rmse, 4));
   std::cout << "\n";
 }
 
 // The graph file a stored run was predicted with (`measure` records it), when it still exists.
 std::string recorded_arch_file(const std::string& db, std::optional<int64_t> run_id) {
   ResultStore store(db, ResultStore::Mode::read_only);
-  const std::optional<int64_t> id = run_id ? run_id : store.latest_run();
-  if (!id) return {};
-  const std::optional<RunInfo> run = store.run(*id);
+  const std::optional<RunInfo> run = store.run(run_to_read(store, run_id));
   return run ? recorded_arch_file(*run) : std::string();
 }
 
-// Exit status 1 when a --fail-if gate is crossed, after saying which on stderr.
-int gate_status(const std::vector<AccuracyGate>& gates, const AgreementStats& overall) {
-  const std::vector<std::string> crossed = crossed_gates(gates, overall);
-  for (const std::string& c : crossed) std::cerr << "fail-if: " << c << "\n";
-  return crossed.empty() ? 0 : 1;
+// Exit status 1 when a --fail-if gate is crossed, after saying which on stderr; 2 when one
+// cannot be checked. `no_points`: what an empty set of figures is (judge_gate).
+int gate_status(const std::vector<AccuracyGate>& gates, const AgreementStats& overall,
+                const std::string& no_points = "no points") {
+  return gate_exit_status(judge_gates(gates, overall, no_points));
 }
 
 // `correlate --db NEW --diff OLD`: the stored predictions and measurements of both, operator by
@@ -88,14 +90,20 @@ int run_diff(const CorrelateArgs& a, const std::vector<AccuracyGate>& gates) {
     return db_input(o);
   };
   const CorrelationInput after = load(a.db, a.run);
-  // The older side: run --diff-run (default: the same run id as --run, else the latest) of the
+  // The older side: run --diff-run (default: the same run id as --run, else the default run) of the
   // --diff file, or of the --db file itself.
   const CorrelationInput before =
       load(a.diff.empty() ? a.db : a.diff, a.diff_run ? a.diff_run : a.run);
   const RunComparison c = compare_runs(before.points, after.points);
+  // Nothing in common: said once on stderr, by the gate that cannot be checked when there is
+  // one, else here; either way every figure is n/a.
+  const std::string nothing_in_common = nothing_in_common_text(c, before.source, after.source);
+  const std::string no_points = c.matched.empty() ? kNoOperatorInCommon : "no points";
+  if (!nothing_in_common.empty() && gates.empty())
+    std::cerr << "warning: " << nothing_in_common << "\n";
   if (a.format == "json") {
     std::cout << run_comparison_json(c, before.source, after.source) << "\n";
-    return gate_status(gates, c.after);
+    return gate_status(gates, c.after, no_points);
   }
   std::cout << fmt::format("before: {}\nafter:  {}\n", before.source, after.source);
   std::cout << fmt::format("{} operators in both, {} only before, {} only after\n\n",
@@ -103,12 +111,15 @@ int run_diff(const CorrelateArgs& a, const std::vector<AccuracyGate>& gates) {
   std::cout << fmt::format("{:<8}  {:>7}  {:>8}  {:>7}  {:>8}\n", "", "pearson", "spearman", "MAPE",
                            "log-RMSE");
   for (const auto& [name, s] : {std::pair{"before", c.before}, std::pair{"after", c.after}})
-    std::cout << fmt::format("{:<8}  {:>7.4f}  {:>8.4f}  {:>6.2f}%  {:>8.4f}\n", name, s.pearson,
-                             s.spearman, s.mape * 100, s.log_rmse);
-  std::cout << fmt::format("{:<8}  {:>+7.4f}  {:>+8.4f}  {:>+6.2f}%  {:>+8.4f}\n", "change",
-                           c.after.pearson - c.before.pearson, c.after.spearman - c.before.spearman,
-                           (c.after.mape - c.before.mape) * 100,
-                           c.after.log_rmse - c.before.log_rmse);
+    std::cout << fmt::format("{:<8}  {:>7}  {:>8}  {:>7}  {:>8}\n", name, figure_text(s.pearson, 4),
+                             figure_text(s.spearman, 4), percent_text(s.mape, 2),
+                             figure_text(s.log_rmse, 4));
+  std::cout << fmt::format(
+      "{:<8}  {:>7}  {:>8}  {:>7}  {:>8}\n", "change",
+      signed_figure_text(figure_change(c.before.pearson, c.after.pearson), 4),
+      signed_figure_text(figure_change(c.before.spearman, c.after.spearman), 4),
+      percent_text(figure_change(c.before.mape, c.after.mape), 2, true),
+      signed_figure_text(figure_change(c.before.log_rmse, c.after.log_rmse), 4));
   std::cout << "\noperators, worse first (error = predicted / measured - 1):\n";
   size_t w = 8;
   for (const OperatorDelta& d : c.matched) w = std::max(w, d.op.size());
@@ -121,7 +132,7 @@ int run_diff(const CorrelateArgs& a, const std::vector<AccuracyGate>& gates) {
                              std::expm1(d.log_error_before) * 100);
   for (const std::string& k : c.only_before) std::cout << "only before: " << k << "\n";
   for (const std::string& k : c.only_after) std::cout << "only after:  " << k << "\n";
-  return gate_status(gates, c.after);
+  return gate_status(gates, c.after, no_points);
 }
 
 int run_correlate(const CorrelateArgs& args) {
@@ -290,7 +301,8 @@ int run_correlate(const CorrelateArgs& args) {
       for (size_t i = 0; i < params.size(); ++i)
         std::cout << fmt::format("  {:>{}}", format_parameter(params[i].path, f.values[i]),
                                  widths[i]);
-      std::cout << fmt::format("  {:>10.4f}  {:>9.4f}\n", f.training.log_rmse, f.test.log_rmse);
+      std::cout << fmt::format("  {:>10}  {:>9}\n", figure_text(f.training.log_rmse, 4),
+                               figure_text(f.test.log_rmse, 4));
     }
   }
 
@@ -318,10 +330,16 @@ int run_correlate(const CorrelateArgs& args) {
       std::cout << "  none: no operator has 3 or more measured tiled mappings\n";
     } else {
       for (const ShapeRanking& s : per_shape)
-        std::cout << fmt::format("  {:<48}  {:>3} mappings  spearman {:>7.4f}\n", s.op, s.mappings,
-                                 s.spearman);
-      std::cout << fmt::format("mean per-shape Spearman: {:.4f} over {} operators\n",
-                               mean_spearman(per_shape), per_shape.size());
+        std::cout << fmt::format("  {:<48}  {:>3} mappings  spearman {:>7}\n", s.op, s.mappings,
+                                 figure_text(s.spearman, 4));
+      const size_t ranked = static_cast<size_t>(std::count_if(
+          per_shape.begin(), per_shape.end(), [](const ShapeRanking& r) { return r.spearman; }));
+      std::cout << fmt::format("mean per-shape Spearman: {} over {} operators{}\n",
+                               figure_text(mean_spearman(per_shape), 4), ranked,
+                               ranked < per_shape.size()
+                                   ? fmt::format(" ({} whose latencies are all equal left out)",
+                                                 per_shape.size() - ranked)
+                                   : std::string());
     }
   }
   if (!notes.empty()) {
@@ -341,7 +359,9 @@ CommandAction add_correlate(CLI::App& app) {
   auto* csv = cmd->add_option(
       "--csv", a->csv, "a table of shapes and measured_us (columns named after the dimensions)");
   db->excludes(csv);
-  cmd->add_option("--run", a->run, "run id in the database (default: the latest)")->needs(db);
+  cmd->add_option("--run", a->run,
+                  "run id in the database (default: the latest with a measurement)")
+      ->needs(db);
   cmd->add_option("--op", a->op,
                   "operator class of the CSV rows: gemm, batched_gemm, softmax, ...");
   cmd->add_option("--dtype", a->dtype, "data type of the CSV operators")->capture_default_str();

@@ -11,6 +11,8 @@
 #include "Commands.hpp"
 #include "common/AtomicFile.hpp"
 #include "common/InputError.hpp"
+#include "common/OutputPath.hpp"
+#include "correlate/CorrelationData.hpp"
 #include "measure/ComparedTime.hpp"
 #include "measure/ResultStore.hpp"
 
@@ -130,6 +132,8 @@ std::optional<double> predicted_us(const ResultStore& store, const Measurement& 
 }
 
 int run_export(const DbArgs& a) {
+  // Before the database is even opened: `--out` over `--db` would replace the runs with a CSV.
+  refuse_output_over_inputs({"--out", a.out}, {{"--db", a.db}});
   const ResultStore store(a.db, ResultStore::Mode::read_only);
   std::optional<RunInfo> run;
   if (a.run) {
@@ -142,10 +146,7 @@ int run_export(const DbArgs& a) {
                                                   runs.front().id, runs.back().id));
     }
   } else {
-    const std::optional<int64_t> latest = store.latest_run();
-    if (!latest)
-      throw InputError(SourceLocation{a.db, 0, 0}, "the database holds no runs to export");
-    run = store.run(*latest);
+    run = store.run(run_to_read(store, std::nullopt));
   }
   const std::string& arch_hash = run->start.device.arch_hash;
   const std::vector<Measurement> rows = store.measurements(run->id);
@@ -225,7 +226,7 @@ CommandAction add_db(CLI::App& app) {
   CLI::App* exp = cmd->add_subcommand(
       "export", "One row per measurement of a run, with the prediction for its device's graph");
   exp->add_option("--db", args->db, "results database")->required();
-  exp->add_option("--run", args->run, "run id (default: the latest run)");
+  exp->add_option("--run", args->run, "run id (default: the latest run that holds a measurement)");
   exp->add_option("--format", args->format, "output format")
       ->check(CLI::IsMember({"csv", "json"}))
       ->default_str("csv");

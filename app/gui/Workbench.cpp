@@ -13,6 +13,7 @@
 #include <QtConcurrent>
 #include <algorithm>
 #include <atomic>
+#include <optional>
 
 #include "EditParameterCommand.hpp"
 #include "arch/ArchitectureLoader.hpp"
@@ -402,9 +403,11 @@ void Workbench::startRemap() {
 
 bool Workbench::openResults(const QString& path) {
   std::vector<RunInfo> runs;
+  std::optional<int64_t> default_run;
   try {
     ResultStore store(path.toStdString(), ResultStore::Mode::read_only);
     runs = store.runs();
+    default_run = store.default_run();
   } catch (const std::exception& e) {
     report(kError, QString::fromStdString(e.what()));
     return false;
@@ -443,12 +446,23 @@ bool Workbench::openResults(const QString& path) {
                     .arg(runs.size())
                     .arg(device_names_.size()));
   overlay_points_.clear();
-  // The device of the latest run, and that run.
-  current_device_ = all_runs_.empty() ? -1 : all_runs_.back().device;
+  // The device of the default run (the latest with a measurement: an empty run left by a kill
+  // is never opened by default; the latest run when none has one), and that run.
+  const auto opened = std::find_if(all_runs_.begin(), all_runs_.end(), [&](const RunEntry& r) {
+    return default_run && r.id == *default_run;
+  });
+  current_device_ = -1;
+  if (opened != all_runs_.end())
+    current_device_ = opened->device;
+  else if (!all_runs_.empty())
+    current_device_ = all_runs_.back().device;
   current_run_ = -1;
   filterRuns();
   Q_EMIT runsChanged();
-  chooseRun(static_cast<int>(run_ids_.size()) - 1);
+  const auto shown =
+      default_run ? std::find(run_ids_.begin(), run_ids_.end(), *default_run) : run_ids_.end();
+  chooseRun(shown != run_ids_.end() ? static_cast<int>(shown - run_ids_.begin())
+                                    : static_cast<int>(run_ids_.size()) - 1);
   return true;
 }
 

@@ -19,9 +19,13 @@
 #include <optional>
 
 #include "Commands.hpp"
+#include "GateExit.hpp"
+#include "OptionValues.hpp"
 #include "ReportForward.hpp"
 #include "common/InputError.hpp"
+#include "common/OutputPath.hpp"
 #include "correlate/AccuracyGate.hpp"
+#include "correlate/FigureText.hpp"
 #include "report/ReportContent.hpp"
 #include "views/ReportDocument.hpp"
 #include "views/ReportFigures.hpp"
@@ -49,9 +53,15 @@ int run_report(const ReportArgs& a) {
   ReportOptions o;
   // Everything that can be checked cheaply is checked before any work: a malformed gate, an
   // output that cannot be HTML or PDF, a folder that is not there.
-  for (const std::string& text : a.fail_if) o.gates.push_back(parse_accuracy_gate(text));
+  for (const std::string& text : a.fail_if)
+    o.gates.push_back(
+        read_option("accuracy gate", "--fail-if", [&] { return parse_accuracy_gate(text); }));
   o.exclude_unstable = a.exclude_unstable;
   views::report_format(a.out);
+  // The report never replaces a file it reads (a typo of --out for --db would lose the runs).
+  refuse_output_over_inputs(
+      {"--out", a.out},
+      {{"--db", a.db}, {"--diff", a.diff}, {"--arch", a.arch}, {"--simulation", a.simulation}});
   const std::filesystem::path folder = std::filesystem::path(a.out).parent_path();
   if (!folder.empty() && !std::filesystem::is_directory(folder))
     throw InputError(
@@ -92,22 +102,27 @@ int run_report(const ReportArgs& a) {
 
   const AgreementStats& s = content->correlation.overall;
   std::cout << fmt::format("report: {}\n", a.out);
-  std::cout << fmt::format(
-      "  {} figures; overall {} points: pearson {:.4f}, spearman {:.4f}, "
-      "MAPE {:.2f}%\n",
-      figures.figures.size(), s.count, s.pearson, s.spearman, s.mape * 100);
+  std::cout << fmt::format("  {} figures; overall {} points: pearson {}, spearman {}, MAPE {}\n",
+                           figures.figures.size(), s.count, figure_text(s.pearson, 4),
+                           figure_text(s.spearman, 4), percent_text(s.mape, 2));
   if (!figure_files.empty())
     std::cout << fmt::format("figures: {} ({} files)\n", a.figures, figure_files.size());
-  const std::vector<std::string> crossed = crossed_gates(o.gates, gated_stats(*content));
-  for (const std::string& c : crossed) std::cerr << "fail-if: " << c << "\n";
-  return crossed.empty() ? 0 : 1;
+  // A comparison with nothing in common is said once: by the gate it leaves unchecked when
+  // there is one, else here.
+  if (content->comparison && content->comparison->matched.empty() && content->gates.empty())
+    std::cerr << "warning: "
+              << nothing_in_common_text(*content->comparison, content->before->input->source,
+                                        content->run.input->source)
+              << "\n";
+  return gate_exit_status(content->gates);
 }
 
 // The report's options on `cmd`; the returned function makes the report from them.
 std::function<int()> add_report_options(CLI::App& cmd) {
   auto a = std::make_shared<ReportArgs>();
   auto* db = cmd.add_option("--db", a->db, "results database (SQLite)")->required();
-  cmd.add_option("--run", a->run, "run id in the database (default: the latest)")->needs(db);
+  cmd.add_option("--run", a->run, "run id in the database (default: the latest with a measurement)")
+      ->needs(db);
   cmd.add_option("--out", a->out, "the report: FILE.html (self-contained) or FILE.pdf")->required();
   cmd.add_option("--arch", a->arch,
                  "the graph to draw and to evaluate mapping trees on (default: the run's "

@@ -5,6 +5,7 @@
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 
 #include "common/InputError.hpp"
 
@@ -58,6 +59,9 @@ AccuracyGate parse_accuracy_gate(const std::string& text) {
   const auto [end, ec] = std::from_chars(first, last, g.threshold);
   if (number.empty() || ec != std::errc() || end != last)
     fail(text, number.empty() ? "no threshold" : "'" + number + "' is not a number");
+  // from_chars reads "nan" and "inf": a gate on them could never fire (every comparison with NaN
+  // is false) or would always fire.
+  if (!std::isfinite(g.threshold)) fail(text, "'" + number + "' is not a finite number");
   if (percent) {
     if (g.metric != "mape") fail(text, "only mape takes a percentage");
     g.threshold /= 100;
@@ -65,7 +69,7 @@ AccuracyGate parse_accuracy_gate(const std::string& text) {
   return g;
 }
 
-double gate_figure(const AccuracyGate& g, const AgreementStats& s) {
+std::optional<double> gate_figure(const AccuracyGate& g, const AgreementStats& s) {
   if (g.metric == "mape") return s.mape;
   if (g.metric == "log_rmse") return s.log_rmse;
   if (g.metric == "pearson") return s.pearson;
@@ -73,22 +77,77 @@ double gate_figure(const AccuracyGate& g, const AgreementStats& s) {
   return s.kendall;
 }
 
-bool gate_crossed(const AccuracyGate& g, const AgreementStats& s) {
-  const double x = gate_figure(g, s);
-  if (g.op == ">") return x > g.threshold;
-  if (g.op == ">=") return x >= g.threshold;
-  if (g.op == "<") return x < g.threshold;
-  return x <= g.threshold;
+const char* gate_result_text(GateResult result) {
+  switch (result) {
+    case GateResult::passed:
+      return "passed";
+    case GateResult::crossed:
+      return "crossed";
+    case GateResult::not_checked:
+      break;
+  }
+  return "not_checked";
 }
 
-std::vector<std::string> crossed_gates(const std::vector<AccuracyGate>& gates,
-                                       const AgreementStats& stats) {
-  std::vector<std::string> out;
-  for (const AccuracyGate& g : gates)
-    if (gate_crossed(g, stats))
-      out.push_back(
-          fmt::format("{} {:.4f} {} {}", g.metric, gate_figure(g, stats), g.op, g.threshold));
+GateVerdict judge_gate(const AccuracyGate& g, const AgreementStats& s,
+                       const std::string& no_points) {
+  GateVerdict v;
+  v.gate = g;
+  v.figure = gate_figure(g, s);
+  if (!v.figure) {
+    // Why the figure has no value: the only ways Statistics.hpp leaves one out.
+    if (s.count == 0)
+      v.why_not_checked = fmt::format("{} over {}", g.metric, no_points);
+    else if (s.count < 2)
+      v.why_not_checked =
+          fmt::format("{} needs 2 points or more and there is {}", g.metric, s.count);
+    else
+      v.why_not_checked = fmt::format(
+          "{} is undefined: the predicted or the measured latencies are all equal", g.metric);
+    return v;
+  }
+  const double x = *v.figure;
+  bool crossed = false;
+  if (g.op == ">")
+    crossed = x > g.threshold;
+  else if (g.op == ">=")
+    crossed = x >= g.threshold;
+  else if (g.op == "<")
+    crossed = x < g.threshold;
+  else
+    crossed = x <= g.threshold;
+  v.result = crossed ? GateResult::crossed : GateResult::passed;
+  return v;
+}
+
+std::vector<GateVerdict> judge_gates(const std::vector<AccuracyGate>& gates,
+                                     const AgreementStats& stats, const std::string& no_points) {
+  std::vector<GateVerdict> out;
+  for (const AccuracyGate& g : gates) out.push_back(judge_gate(g, stats, no_points));
   return out;
+}
+
+std::string crossed_gate_text(const GateVerdict& v) {
+  return fmt::format("{} {:.4f} {} {}", v.gate.metric, v.figure.value_or(0), v.gate.op,
+                     v.gate.threshold);
+}
+
+void refuse_unchecked_gates(const std::vector<GateVerdict>& verdicts) {
+  const GateVerdict* first = nullptr;
+  size_t unchecked = 0;
+  for (const GateVerdict& v : verdicts)
+    if (v.result == GateResult::not_checked) {
+      if (!first) first = &v;
+      ++unchecked;
+    }
+  if (!first) return;
+  std::string more;
+  if (unchecked > 1)
+    more =
+        fmt::format(" (and {} more gate{} not checked)", unchecked - 1, unchecked > 2 ? "s" : "");
+  throw InputError(
+      SourceLocation{"accuracy gate", 0, 0},
+      fmt::format("'{}' not checked: {}{}", first->gate.text, first->why_not_checked, more));
 }
 
 }  // namespace ts

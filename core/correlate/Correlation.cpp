@@ -252,11 +252,16 @@ std::vector<ShapeRanking> per_shape_ranking(const std::vector<ComparedPoint>& po
   return out;
 }
 
-double mean_spearman(const std::vector<ShapeRanking>& rankings) {
-  if (rankings.empty()) return 0;
+std::optional<double> mean_spearman(const std::vector<ShapeRanking>& rankings) {
   double sum = 0;
-  for (const ShapeRanking& r : rankings) sum += r.spearman;
-  return sum / static_cast<double>(rankings.size());
+  size_t counted = 0;
+  for (const ShapeRanking& r : rankings)
+    if (r.spearman) {
+      sum += *r.spearman;
+      ++counted;
+    }
+  if (counted == 0) return std::nullopt;
+  return sum / static_cast<double>(counted);
 }
 
 std::vector<int> assign_folds(const std::vector<double>& flops, int k) {

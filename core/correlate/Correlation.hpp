@@ -3,6 +3,7 @@
 // source (a results database or a CSV table): agreement per group and overall, the worst
 // predictions, the per-shape ranking of mappings, and the deterministic folds of a
 // cross-validated fit. See docs/correlate.md.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,7 +63,7 @@ struct WorstPrediction {
 struct ShapeRanking {
   std::string op;  // "suite/name M=.. N=.. K=.."
   size_t mappings = 0;
-  double spearman = 0;
+  std::optional<double> spearman;  // none when predictions or measurements are all equal
 };
 
 struct CorrelationReport {
@@ -97,7 +98,8 @@ AgreementStats overall_agreement(const std::vector<ComparedPoint>& points,
 // `min_mappings` distinct mappings get the Spearman of predicted vs measured across them.
 std::vector<ShapeRanking> per_shape_ranking(const std::vector<ComparedPoint>& points,
                                             size_t min_mappings = 3);
-double mean_spearman(const std::vector<ShapeRanking>& rankings);  // 0 when empty
+// The mean over the operators whose Spearman has a value; none when no operator has one.
+std::optional<double> mean_spearman(const std::vector<ShapeRanking>& rankings);
 
 // The fold (0..k-1) of each point: points ordered by FLOPs (ties by their index) are dealt out
 // in turn, so every fold spans the whole size range and the split depends on nothing else.

@@ -146,6 +146,21 @@ CorrelationInput csv_input(const ArchitectureGraph& graph, const CsvInputOptions
   return in;
 }
 
+int64_t run_to_read(const ResultStore& store, std::optional<int64_t> run) {
+  if (run) return *run;
+  if (const std::optional<int64_t> id = store.default_run()) return *id;
+  const std::vector<RunInfo> runs = store.runs();
+  if (runs.empty())
+    throw InputError(SourceLocation{store.path(), 0, 0},
+                     "the database holds no runs; `tilescope measure` records one");
+  throw InputError(
+      SourceLocation{store.path(), 0, 0},
+      fmt::format("none of its {} run{} holds a measurement (the latest, run {}, is {}); "
+                  "`tilescope measure` records one",
+                  runs.size(), runs.size() > 1 ? "s" : "", runs.back().id,
+                  to_string(runs.back().status)));
+}
+
 CorrelationInput db_input(const DbInputOptions& options) {
   std::vector<Measurement> measurements;
   RunInfo run;
@@ -156,16 +171,13 @@ CorrelationInput db_input(const DbInputOptions& options) {
   std::string first_unstable;
   {
     const ResultStore store(options.path, ResultStore::Mode::read_only);
-    const std::optional<int64_t> id = options.run ? options.run : store.latest_run();
-    if (!id)
-      throw InputError(SourceLocation{options.path, 0, 0},
-                       "the database holds no runs; `tilescope measure` records one");
-    const auto info = store.run(*id);
+    const int64_t id = run_to_read(store, options.run);
+    const auto info = store.run(id);
     if (!info) {
       std::string ids;
       for (const RunInfo& r : store.runs()) ids += (ids.empty() ? "" : ", ") + std::to_string(r.id);
       throw InputError(SourceLocation{options.path, 0, 0},
-                       fmt::format("no run {}; its runs: {}", *id, ids.empty() ? "none" : ids));
+                       fmt::format("no run {}; its runs: {}", id, ids.empty() ? "none" : ids));
     }
     run = *info;
     // Without a graph, reading the rows is about half the work (100,000 rows: 0.3 of 0.6 s, the

@@ -12,6 +12,7 @@
 #include "calibrate/ParameterFit.hpp"
 #include "correlate/Correlation.hpp"
 #include "mapper/Mapper.hpp"
+#include "measure/ResultStore.hpp"
 
 namespace ts {
 
@@ -45,9 +46,14 @@ struct CsvInputOptions {
 // is left out and named in a note; bad input (the table, the class) throws InputError.
 CorrelationInput csv_input(const ArchitectureGraph& graph, const CsvInputOptions& options);
 
+// The run a command reads: `run` when given, else the store's default (the latest run with a
+// measurement). Throws InputError naming the file when there is no default: no runs, or only
+// runs without a measurement.
+int64_t run_to_read(const ResultStore& store, std::optional<int64_t> run);
+
 struct DbInputOptions {
   std::string path;
-  std::optional<int64_t> run;  // the latest when none
+  std::optional<int64_t> run;  // the default run (run_to_read) when none
   // null: the stored predictions of the run's device.arch_hash; else every measurement is
   // re-predicted on this graph (its measured mapping, or the mapper for a black box).
   const ArchitectureGraph* graph = nullptr;

@@ -8,27 +8,33 @@
 namespace ts {
 
 AgreementStats mean_agreement(const std::vector<AgreementStats>& stats) {
+  // Each figure is the mean over the sets where it has a value; a figure no set has stays none.
+  auto mean_of = [&](std::optional<double> AgreementStats::*figure) -> std::optional<double> {
+    double sum = 0;
+    size_t n = 0;
+    for (const AgreementStats& s : stats)
+      if (s.*figure) {
+        sum += *(s.*figure);
+        ++n;
+      }
+    if (n == 0) return std::nullopt;
+    return sum / static_cast<double>(n);
+  };
   AgreementStats mean;
   double count = 0;
-  size_t n = 0;
+  size_t sets = 0;
   for (const AgreementStats& s : stats) {
     if (s.count == 0) continue;
-    ++n;
+    ++sets;
     count += static_cast<double>(s.count);
-    mean.pearson += s.pearson;
-    mean.spearman += s.spearman;
-    mean.kendall += s.kendall;
-    mean.mape += s.mape;
-    mean.log_rmse += s.log_rmse;
   }
-  if (n == 0) return mean;
-  const double d = static_cast<double>(n);
-  mean.count = static_cast<size_t>(std::llround(count / d));
-  mean.pearson /= d;
-  mean.spearman /= d;
-  mean.kendall /= d;
-  mean.mape /= d;
-  mean.log_rmse /= d;
+  if (sets == 0) return mean;
+  mean.count = static_cast<size_t>(std::llround(count / static_cast<double>(sets)));
+  mean.pearson = mean_of(&AgreementStats::pearson);
+  mean.spearman = mean_of(&AgreementStats::spearman);
+  mean.kendall = mean_of(&AgreementStats::kendall);
+  mean.mape = mean_of(&AgreementStats::mape);
+  mean.log_rmse = mean_of(&AgreementStats::log_rmse);
   return mean;
 }
 

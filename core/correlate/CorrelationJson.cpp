@@ -4,9 +4,17 @@
 
 namespace ts {
 
+nlohmann::json figure_json(const std::optional<double>& figure) {
+  return figure ? nlohmann::json(*figure) : nlohmann::json(nullptr);
+}
+
 nlohmann::json agreement_stats_json(const AgreementStats& s) {
-  return {{"count", s.count},     {"pearson", s.pearson}, {"spearman", s.spearman},
-          {"kendall", s.kendall}, {"mape", s.mape},       {"log_rmse", s.log_rmse}};
+  return {{"count", s.count},
+          {"pearson", figure_json(s.pearson)},
+          {"spearman", figure_json(s.spearman)},
+          {"kendall", figure_json(s.kendall)},
+          {"mape", figure_json(s.mape)},
+          {"log_rmse", figure_json(s.log_rmse)}};
 }
 
 nlohmann::json group_stats_json(const std::vector<GroupStats>& groups) {
@@ -63,7 +71,7 @@ nlohmann::json cross_validation_json(const CrossValidation& cv,
 std::string correlation_json(const CorrelationSummary& s) {
   const CorrelationReport& report = *s.report;
   nlohmann::json j;
-  j["schema_version"] = 1;
+  j["schema_version"] = kCorrelationSchemaVersion;
   j["source"] = s.input->source;
   if (s.architecture) j["architecture"] = *s.architecture;
   j["architecture_hash"] = s.input->arch_hash;
@@ -78,9 +86,10 @@ std::string correlation_json(const CorrelationSummary& s) {
   if (s.per_shape) {
     nlohmann::json shapes = nlohmann::json::array();
     for (const ShapeRanking& r : *s.per_shape)
-      shapes.push_back({{"operator", r.op}, {"mappings", r.mappings}, {"spearman", r.spearman}});
+      shapes.push_back(
+          {{"operator", r.op}, {"mappings", r.mappings}, {"spearman", figure_json(r.spearman)}});
     j["per_shape"] = shapes;
-    j["mean_per_shape_spearman"] = mean_spearman(*s.per_shape);
+    j["mean_per_shape_spearman"] = figure_json(mean_spearman(*s.per_shape));
   }
   const CrossValidation* cv = s.cross_validation;
   j["cross_validated"] = cv != nullptr;
@@ -109,7 +118,7 @@ std::string run_comparison_json(const RunComparison& c, const std::string& befor
                    {"log_error_before", d.log_error_before},
                    {"log_error_after", d.log_error_after},
                    {"worse_by", d.worse_by}});
-  const nlohmann::json j{{"schema_version", 1},
+  const nlohmann::json j{{"schema_version", kCorrelationSchemaVersion},
                          {"before", before},
                          {"after", after},
                          {"overall_before", agreement_stats_json(c.before)},

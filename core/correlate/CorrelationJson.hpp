@@ -1,7 +1,7 @@
 #pragma once
 // The JSON documents of `tilescope correlate --format json` and of its diff (`--diff`,
-// `--diff-run`), schema_version 1, and the pieces of them that the report's data block repeats.
-// Owned by the core so that the CLI, the reports and scripts read one format.
+// `--diff-run`), and the pieces of them that the report's data block repeats. Owned by the core
+// so that the CLI, the reports and scripts read one format.
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -12,6 +12,9 @@
 #include "correlate/RunComparison.hpp"
 
 namespace ts {
+
+// 2: a figure without a value (no points, an undefined correlation) is null, no longer 0.
+inline constexpr int kCorrelationSchemaVersion = 2;
 
 // Everything one `correlate` answer says.
 struct CorrelationSummary {
@@ -27,6 +30,8 @@ struct CorrelationSummary {
   std::vector<std::string> notes;
 };
 
+// A figure, or null when it has none.
+nlohmann::json figure_json(const std::optional<double>& figure);
 nlohmann::json agreement_stats_json(const AgreementStats& stats);
 nlohmann::json group_stats_json(const std::vector<GroupStats>& groups);
 nlohmann::json worst_prediction_json(const WorstPrediction& worst);

@@ -1,5 +1,7 @@
 #include "correlate/RunComparison.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -69,6 +71,15 @@ RunComparison compare_runs(const std::vector<ComparedPoint>& before,
         return x.op < y.op;
       });
   return c;
+}
+
+std::string nothing_in_common_text(const RunComparison& c, const std::string& before,
+                                   const std::string& after) {
+  if (!c.matched.empty()) return {};
+  return fmt::format(
+      "no operator in common between {} ({} operators) and {} ({} operators): the comparison's "
+      "figures are n/a",
+      before, c.only_before.size(), after, c.only_after.size());
 }
 
 }  // namespace ts

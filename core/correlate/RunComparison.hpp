@@ -21,7 +21,8 @@ struct OperatorDelta {
 };
 
 struct RunComparison {
-  AgreementStats before, after;        // on the points both runs have
+  // On the points both runs have: with none in common every figure is none (n/a), never 0.
+  AgreementStats before, after;
   std::vector<OperatorDelta> matched;  // worst change first
   std::vector<std::string> only_before, only_after;
 };
@@ -30,5 +31,15 @@ struct RunComparison {
 // taken). The points must outlive the result.
 RunComparison compare_runs(const std::vector<ComparedPoint>& before,
                            const std::vector<ComparedPoint>& after);
+
+// What an empty comparison's figures are over, for a gate that cannot be checked on them.
+inline constexpr const char* kNoOperatorInCommon =
+    "no operators: the runs have no operator in common";
+
+// One line for a comparison with no operator in common, naming both sides ("no operator in
+// common between BEFORE (N operators) and AFTER (M operators): the comparison's figures are
+// n/a"); empty when they have one.
+std::string nothing_in_common_text(const RunComparison& comparison, const std::string& before,
+                                   const std::string& after);
 
 }  // namespace ts

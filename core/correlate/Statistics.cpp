@@ -72,9 +72,9 @@ std::vector<double> average_ranks(const std::vector<double>& values) {
   return ranks;
 }
 
-double pearson_r(const std::vector<double>& x, const std::vector<double>& y) {
+std::optional<double> pearson_r(const std::vector<double>& x, const std::vector<double>& y) {
   const size_t n = std::min(x.size(), y.size());
-  if (n < 2) return 0;
+  if (n < 2) return std::nullopt;
   double mean_x = 0, mean_y = 0;
   for (size_t i = 0; i < n; ++i) {
     mean_x += x[i];
@@ -90,21 +90,21 @@ double pearson_r(const std::vector<double>& x, const std::vector<double>& y) {
     sxx += dx * dx;
     syy += dy * dy;
   }
-  if (sxx <= 0 || syy <= 0) return 0;
+  if (sxx <= 0 || syy <= 0) return std::nullopt;  // a constant side: r = 0/0
   return std::clamp(sxy / std::sqrt(sxx * syy), -1.0, 1.0);
 }
 
-double spearman_rho(const std::vector<double>& x, const std::vector<double>& y) {
+std::optional<double> spearman_rho(const std::vector<double>& x, const std::vector<double>& y) {
   const size_t n = std::min(x.size(), y.size());
-  if (n < 2) return 0;
+  if (n < 2) return std::nullopt;
   const std::vector<double> xs(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n));
   const std::vector<double> ys(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(n));
   return pearson_r(average_ranks(xs), average_ranks(ys));
 }
 
-double kendall_tau_b(const std::vector<double>& x, const std::vector<double>& y) {
+std::optional<double> kendall_tau_b(const std::vector<double>& x, const std::vector<double>& y) {
   const size_t n = std::min(x.size(), y.size());
-  if (n < 2) return 0;
+  if (n < 2) return std::nullopt;
   std::vector<std::pair<double, double>> pairs(n);
   for (size_t i = 0; i < n; ++i) pairs[i] = {x[i], y[i]};
   std::sort(pairs.begin(), pairs.end());
@@ -121,8 +121,14 @@ double kendall_tau_b(const std::vector<double>& x, const std::vector<double>& y)
   const double s = static_cast<double>(total - ties_x - ties_y + ties_xy - 2 * discordant);
   const double denominator =
       std::sqrt(static_cast<double>(total - ties_x) * static_cast<double>(total - ties_y));
-  if (denominator <= 0) return 0;
+  if (denominator <= 0) return std::nullopt;  // every pair tied on one side
   return std::clamp(s / denominator, -1.0, 1.0);
+}
+
+std::optional<double> figure_change(const std::optional<double>& before,
+                                    const std::optional<double>& after) {
+  if (!before || !after) return std::nullopt;
+  return *after - *before;
 }
 
 AgreementStats agreement(const std::vector<double>& predicted,

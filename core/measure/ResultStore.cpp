@@ -457,8 +457,8 @@ std::optional<RunInfo> ResultStore::run(int64_t id) const {
   return read_run(s);
 }
 
-std::optional<int64_t> ResultStore::latest_run() const {
-  SQLite::Statement s(*db_, "SELECT max(id) FROM runs");
+std::optional<int64_t> ResultStore::default_run() const {
+  SQLite::Statement s(*db_, "SELECT max(run_id) FROM measurements");
   if (!s.executeStep() || s.getColumn(0).isNull()) return std::nullopt;
   return s.getColumn(0).getInt64();
 }

@@ -52,7 +52,9 @@ class ResultStore {
 
   std::vector<RunInfo> runs() const;
   std::optional<RunInfo> run(int64_t id) const;
-  std::optional<int64_t> latest_run() const;
+  // The run a command takes when none is named: the latest that holds at least one
+  // measurement, so that an empty run (a `measure` killed at its start) is never the default.
+  std::optional<int64_t> default_run() const;
   // `rows_read`, when given, is called with the count of rows read so far every `every` rows
   // (a progress figure for a large run; it may throw to abandon the read).
   std::vector<Measurement> measurements(int64_t run,

@@ -17,12 +17,11 @@
 namespace ts {
 namespace {
 
-// The run a database and an optional id name, or nothing when there is none (db_input then
-// throws the error that says which runs there are).
+// The run a database and an optional id name, or nothing when there is no such run (db_input
+// then throws the error that says which runs there are).
 std::optional<RunInfo> find_run(const std::string& db, std::optional<int64_t> run) {
   const ResultStore store(db, ResultStore::Mode::read_only);
-  const std::optional<int64_t> id = run ? run : store.latest_run();
-  return id ? store.run(*id) : std::nullopt;
+  return store.run(run_to_read(store, run));
 }
 
 // The measured operator, rebuilt from its stored spec (as db_input rebuilds it to re-predict):
@@ -124,7 +123,13 @@ ReportRun read_run(const std::string& db, std::optional<int64_t> run_id,
 }  // namespace
 
 bool ReportContent::gates_crossed() const {
-  return std::any_of(gates.begin(), gates.end(), [](const ReportGate& g) { return g.crossed; });
+  return std::any_of(gates.begin(), gates.end(),
+                     [](const GateVerdict& g) { return g.result == GateResult::crossed; });
+}
+
+bool ReportContent::gates_unchecked() const {
+  return std::any_of(gates.begin(), gates.end(),
+                     [](const GateVerdict& g) { return g.result == GateResult::not_checked; });
 }
 
 const AgreementStats& gated_stats(const ReportContent& content) {
@@ -196,18 +201,20 @@ std::unique_ptr<ReportContent> gather_report(const ReportOptions& options) {
   }
 
   if (!options.diff.empty() || options.diff_run) {
-    // The older side: run --diff-run (default: the same id as --run, else the latest) of the
+    // The older side: run --diff-run (default: the same id as --run, else the default run) of the
     // --diff file, or of --db itself; its stored predictions, as `correlate --diff` reads them.
     const std::string db = options.diff.empty() ? options.db : options.diff;
     c->before = read_run(db, options.diff_run ? options.diff_run : options.run, nullptr, "",
                          options.mapper, options.exclude_unstable);
     c->comparison = compare_runs(c->before->input->points, points);
+    const std::string nothing_in_common =
+        nothing_in_common_text(*c->comparison, c->before->input->source, c->run.input->source);
+    if (!nothing_in_common.empty()) c->notes.push_back(nothing_in_common);
   }
 
-  for (const AccuracyGate& g : options.gates) {
-    const AgreementStats& s = gated_stats(*c);
-    c->gates.push_back({g, gate_figure(g, s), gate_crossed(g, s)});
-  }
+  c->gates = judge_gates(
+      options.gates, gated_stats(*c),
+      c->comparison && c->comparison->matched.empty() ? kNoOperatorInCommon : "no points");
   return c;
 }
 

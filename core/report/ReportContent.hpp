@@ -23,7 +23,7 @@ namespace ts {
 
 struct ReportOptions {
   std::string db;
-  std::optional<int64_t> run;  // the latest when none
+  std::optional<int64_t> run;  // the default run (run_to_read) when none
   std::string arch;            // a graph file; empty: the run's recorded graph when it still fits
   std::string simulation;      // a `tilescope simulate --out` file, or empty
   // A comparison: another database (`diff`), another run (`diff_run`), or both.
@@ -52,12 +52,6 @@ struct ReportRun {
   std::string predictions;  // "stored predictions of graph H" or "re-predicted on FILE ..."
 };
 
-struct ReportGate {
-  AccuracyGate gate;
-  double figure = 0;
-  bool crossed = false;
-};
-
 struct ReportContent {
   std::string title;
   std::string tool_version, command_line, generated_at;  // generated_at: ISO 8601 UTC
@@ -76,10 +70,13 @@ struct ReportContent {
   std::optional<ReportRun> before;  // the comparison's older side
   std::optional<RunComparison> comparison;
 
-  std::vector<ReportGate> gates;  // judged on the overall figures (the comparison's after side)
+  // Judged on the overall figures (the comparison's after side); a gate on a figure without a
+  // value is not_checked, never passed.
+  std::vector<GateVerdict> gates;
   std::vector<std::string> notes;
 
   bool gates_crossed() const;
+  bool gates_unchecked() const;
 };
 
 // Reads everything the report needs; throws InputError naming the file for any bad input. The

@@ -53,19 +53,25 @@ TEST_CASE("a run comparison puts the operator that got worse first, with its del
 
 TEST_CASE("accuracy gates read METRIC OP NUMBER and say when they are crossed", "[measure][gate]") {
   AgreementStats s;
+  s.count = 5;
   s.mape = 0.12;
   s.spearman = 0.96;
+  auto result = [&](const char* text) { return judge_gate(parse_accuracy_gate(text), s).result; };
   const AccuracyGate mape = parse_accuracy_gate("mape>0.10");
   CHECK(mape.metric == "mape");
-  CHECK(gate_crossed(mape, s));
-  CHECK_FALSE(gate_crossed(parse_accuracy_gate("mape > 15%"), s));
+  CHECK(result("mape>0.10") == GateResult::crossed);
+  CHECK(result("mape > 15%") == GateResult::passed);
   CHECK(parse_accuracy_gate("mape>=12%").threshold == Approx(0.12));
-  CHECK_FALSE(gate_crossed(parse_accuracy_gate("spearman<0.95"), s));
-  CHECK(gate_crossed(parse_accuracy_gate("Spearman <= 0.96"), s));
-  CHECK(crossed_gates({mape, parse_accuracy_gate("spearman<0.95")}, s) ==
-        std::vector<std::string>{"mape 0.1200 > 0.1"});
+  CHECK(result("spearman<0.95") == GateResult::passed);
+  CHECK(result("Spearman <= 0.96") == GateResult::crossed);
+  const std::vector<GateVerdict> verdicts =
+      judge_gates({mape, parse_accuracy_gate("spearman<0.95")}, s);
+  REQUIRE(verdicts.size() == 2);
+  CHECK(crossed_gate_text(verdicts[0]) == "mape 0.1200 > 0.1");
+  // NaN and infinities are numbers to from_chars, never thresholds: "mape>nan" could never fire.
   for (const char* bad :
-       {"mape", "mape>", "mape>abc", "accuracy>0.1", ">0.1", "spearman<95%", "mape>0.1x"}) {
+       {"mape", "mape>", "mape>abc", "accuracy>0.1", ">0.1", "spearman<95%", "mape>0.1x",
+        "mape>nan", "mape>NaN", "mape>inf", "spearman<-inf", "mape>nan%"}) {
     INFO(bad);
     const InputError e = input_error_of([&] { parse_accuracy_gate(bad); });
     CHECK(e.where().file == "accuracy gate");
