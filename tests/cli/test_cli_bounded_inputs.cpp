@@ -132,3 +132,29 @@ TEST_CASE("a name that is not UTF-8 is an error at its line", "[cli][errors]") {
         12, {"UTF-8"});
   }
 }
+
+TEST_CASE("validate reads a pipe like every other command", "[cli][validate]") {
+  const std::string text = read_text(root_path(kSmall));
+  SECTION("a workload") {
+    const RunResult r = validate_through_pipe(text);
+    INFO(r.command << "\n" << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
+    // small-suite.yaml lists 4 operators.
+    CHECK(r.out.find(": ok (workload 'small-suite': 4 operators)") != std::string::npos);
+  }
+  SECTION("a mapping checked against a graph and a workload") {
+    const RunResult r = validate_through_pipe(
+        read_text(root_path("tests/fixtures/cli/gemm-ok.yaml")),
+        {"--arch", kTiny, "--workload", kSmall, "--op", "gemm_small", "--tree"});
+    INFO(r.command << "\n" << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("maps 'gemm_small' on") != std::string::npos);
+    CHECK(split_lines(r.out).size() > 1);  // the tree, read from the same text
+  }
+  SECTION("an empty pipe is still an empty file") {
+    const RunResult r = validate_through_pipe("");
+    CHECK(r.status == 2);
+    CHECK(r.err.find(":1:1: empty file") != std::string::npos);
+  }
+}
