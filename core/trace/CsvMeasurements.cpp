@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "common/InputError.hpp"
 #include "common/NameList.hpp"
@@ -14,6 +15,8 @@
 
 namespace ts {
 namespace {
+
+constexpr std::string_view kUtf8ByteOrderMark = "\xEF\xBB\xBF";
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
@@ -51,6 +54,10 @@ CsvTable parse_csv(const std::string& text, const std::string& file_name) {
   int line = 1, column = 1;
   int quote_line = 0, quote_column = 0;
   row.line = 1;
+  // Spreadsheets (Excel's "CSV UTF-8") start the file with a UTF-8 byte-order mark: it is not
+  // part of the first column's name, and takes no column.
+  const size_t start =
+      std::string_view(text).starts_with(kUtf8ByteOrderMark) ? kUtf8ByteOrderMark.size() : 0;
 
   auto finish_field = [&] {
     row.fields.push_back(field.quoted ? field.text : trimmed(field.text));
@@ -67,11 +74,17 @@ CsvTable parse_csv(const std::string& text, const std::string& file_name) {
   auto finish_row = [&] {
     finish_field();
     const bool blank = row.fields.size() == 1 && row.fields[0].empty();
+    // The header is one record more than the data rows.
+    if (!blank && records.size() > kCsvRowLimit)
+      throw InputError(SourceLocation{file_name, row.line, 1},
+                       fmt::format("more than {} rows; expected at most {} rows of "
+                                   "measurements in one table (split the file)",
+                                   kCsvRowLimit, kCsvRowLimit));
     if (!blank) records.push_back(std::move(row));
     row = CsvRow{};
   };
 
-  for (size_t i = 0; i < text.size(); ++i) {
+  for (size_t i = start; i < text.size(); ++i) {
     const char c = text[i];
     if (in_quotes) {
       if (c == '"') {

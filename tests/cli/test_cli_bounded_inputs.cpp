@@ -158,3 +158,21 @@ TEST_CASE("validate reads a pipe like every other command", "[cli][validate]") {
     CHECK(r.err.find(":1:1: empty file") != std::string::npos);
   }
 }
+
+TEST_CASE("correlate --csv reads a CSV with a UTF-8 byte-order mark as without it",
+          "[cli][correlate]") {
+  const auto correlate = [](const std::string& csv) {
+    return run_tilescope({"correlate", "--csv", csv, "--arch", "samples/arch/ascend910b3.yaml",
+                          "--op", "gemm", "--format", "json"});
+  };
+  const RunResult plain = correlate("tests/fixtures/csv/gemm-small.csv");
+  const RunResult bom = correlate("tests/fixtures/csv/gemm-small-bom.csv");
+  INFO(bom.command << "\n" << bom.out << bom.err);
+  REQUIRE(plain.status == 0);
+  CHECK(bom.status == 0);
+  CHECK(bom.err == plain.err);
+  // The same 24 rows, the same figures; only the file name in the output may differ.
+  const std::regex file_name("gemm-small(-bom)?\\.csv");
+  CHECK(std::regex_replace(bom.out, file_name, "F") ==
+        std::regex_replace(plain.out, file_name, "F"));
+}
