@@ -176,3 +176,43 @@ TEST_CASE("correlate --csv reads a CSV with a UTF-8 byte-order mark as without i
   CHECK(std::regex_replace(bom.out, file_name, "F") ==
         std::regex_replace(plain.out, file_name, "F"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Raw library exceptions that reached the user without a file, and a read-only folder.
+
+namespace {
+
+// A file-size limit below what the command writes, as a full disk does: writes past it fail
+// with EFBIG instead of killing the process with SIGXFSZ.
+void with_small_file_size_limit() {
+  ::signal(SIGXFSZ, SIG_IGN);
+  const rlimit limit{4096, 4096};
+  ::setrlimit(RLIMIT_FSIZE, &limit);
+}
+
+// The command as an ordinary user: root writes into any folder, so a read-only folder can only
+// be read-only for someone else.
+void as_nobody() {
+  if (::geteuid() != 0) return;
+  if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(125);
+}
+
+}  // namespace
+
+TEST_CASE("runner results with a number past a double exit 2 at the record's line",
+          "[cli][cupti]") {
+  TempDir dir("import-runner");
+  const std::string db = dir / "new.sqlite";
+  struct Case {
+    std::string file, message;
+  };
+  // Line 3 of each is a kernel record of small-gpu-results.jsonl with one value changed.
+  for (const Case& c : {Case{"tests/fixtures/cupti/number-overflow-results.jsonl",
+                             "number overflow parsing '1e309'; expected numbers a double can hold"},
+                        Case{"tests/fixtures/cupti/count-out-of-range-results.jsonl",
+                             "'plan_line': expected a whole number from 0 to 2147483647"}}) {
+    const RunResult r = run_tilescope({"import", "runner", c.file, "--db", db});
+    check_one_line_error(r, c.file, 3, 1, {c.message});
+    CHECK(dir.names().empty());  // no database appeared
+  }
+}
