@@ -63,8 +63,11 @@ class TempFile {
 
 // Runs TILESCOPE_BINARY with `args` in TILESCOPE_ROOT. A command still running after
 // `alarm_s` seconds dies of SIGALRM, so that a hang fails the test instead of stalling the run;
-// long commands (a whole fit on a loaded 2-core machine) give more.
-inline RunResult run_tilescope(const std::vector<std::string>& args, unsigned alarm_s = 120) {
+// long commands (a whole fit on a loaded 2-core machine) give more. `in_child`, when given, runs
+// in the child just before exec (async-signal-safe calls only): a lower file-size limit, another
+// user.
+inline RunResult run_tilescope(const std::vector<std::string>& args, unsigned alarm_s = 120,
+                               void (*in_child)() = nullptr) {
   RunResult r;
   r.command = "tilescope";
   for (const auto& a : args) r.command += " " + a;
@@ -86,6 +89,7 @@ inline RunResult run_tilescope(const std::vector<std::string>& args, unsigned al
     ::dup2(out.fd(), STDOUT_FILENO);
     ::dup2(err.fd(), STDERR_FILENO);
     ::alarm(alarm_s);
+    if (in_child) in_child();
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }

@@ -216,3 +216,38 @@ TEST_CASE("runner results with a number past a double exit 2 at the record's lin
     CHECK(dir.names().empty());  // no database appeared
   }
 }
+
+TEST_CASE("an output folder that cannot be made is one line naming it, exit 2", "[cli][errors]") {
+  TempDir dir("output-folder");
+  const std::string blocker = dir / "a-file";
+  { std::ofstream(blocker) << "not a folder\n"; }
+  const std::string folder = blocker + "/mappings";
+  // two-units runs every operator of the small suite, so predict reaches the saving.
+  const RunResult r =
+      run_tilescope({"predict", "--arch", "tests/fixtures/cli/two-units.yaml", "--workload", kSmall,
+                     "--save-mappings", folder, "--format", "csv"});
+  INFO(r.command << "\n" << r.out << r.err);
+  CHECK(r.status == 2);
+  const std::vector<std::string> lines = split_lines(r.err);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0] == folder + ": cannot create directories: Not a directory");
+  CHECK(dir.names() == std::vector<std::string>{"a-file"});
+}
+
+TEST_CASE("a write that fails names the real cause, not errno 0 (\"Success\")", "[cli][errors]") {
+  // The simulation JSON of GPT-3 on Selene is tens of KiB, past the 4 KiB limit.
+  TempDir dir("full");
+  const std::string out = dir / "simulation.json";
+  const RunResult r =
+      run_tilescope({"simulate", "--model", "samples/dist/models/gpt3-175b.yaml", "--strategy",
+                     "samples/dist/strategies/gpt3-175b-seq-sel.yaml", "--cluster",
+                     "samples/dist/clusters/selene.yaml", "--out", out},
+                    120, with_small_file_size_limit);
+  INFO(r.command << "\n" << r.out << r.err);
+  CHECK(r.status == 2);
+  const std::vector<std::string> lines = split_lines(r.err);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].rfind(out + ": cannot write '" + out + ".tmp' (write): File too large", 0) == 0);
+  CHECK(lines[0].find("Success") == std::string::npos);
+  CHECK(dir.names().empty());  // neither the output nor its temporary
+}
