@@ -251,3 +251,42 @@ TEST_CASE("a write that fails names the real cause, not errno 0 (\"Success\")", 
   CHECK(lines[0].find("Success") == std::string::npos);
   CHECK(dir.names().empty());  // neither the output nor its temporary
 }
+
+TEST_CASE("a results database in a read-only folder is read, and a write names the file",
+          "[cli][db]") {
+  TempDir dir("read-only");
+  const std::string db = dir / "results.sqlite";
+  std::filesystem::copy_file(fixture("db/results-v1.sqlite"), db);
+  // Readable by everyone, writable by its owner (root) only: read-only for `nobody`.
+  std::filesystem::permissions(dir.path(), std::filesystem::perms(0755));
+  std::filesystem::permissions(db, std::filesystem::perms(0644));
+  const std::string before = read_text(db);
+  const std::vector<std::string> names = dir.names();
+
+  SECTION("db runs reads it") {
+    const RunResult r = run_tilescope({"db", "runs", "--db", db}, 60, as_nobody);
+    INFO(r.command << "\n" << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
+    CHECK(split_lines(r.out).size() == 4);  // the header and the fixture's 3 runs
+  }
+  SECTION("db export reads it") {
+    const RunResult r = run_tilescope({"db", "export", "--db", db, "--run", "1"}, 60, as_nobody);
+    INFO(r.command << "\n" << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(split_lines(r.out).size() == 5);  // the header and run 1's 4 measurements
+  }
+  SECTION("an import into it is one line naming the database") {
+    const RunResult r = run_tilescope(
+        {"import", "runner", "tests/fixtures/cupti/small-gpu-results.jsonl", "--db", db}, 60,
+        as_nobody);
+    INFO(r.command << "\n" << r.out << r.err);
+    CHECK(r.status == 2);
+    const std::vector<std::string> lines = split_lines(r.err);
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0].rfind(db + ": ", 0) == 0);
+    CHECK(lines[0].find("readonly") != std::string::npos);
+  }
+  CHECK(read_text(db) == before);
+  CHECK(dir.names() == names);  // no -wal, -shm or -journal
+}
