@@ -228,6 +228,10 @@ std::string peek_kind(const std::string& path) { return kind_of(YamlSource::load
 
 std::string kind_of(const YamlSource& source) {
   const YAML::Node& root = source.root();
+  if (!root.IsDefined() || root.IsNull())
+    throw InputError({source.file(), 1, 1},
+                     "empty file; expected `version: 1` and a `kind:` (architecture, workload, "
+                     "mapping, ...)");
   if (!root.IsMap() || !root["kind"].IsDefined())
     throw InputError({source.file(), 1, 1},
                      "missing `kind:`; expected one of: architecture, workload, mapping");
