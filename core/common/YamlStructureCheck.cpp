@@ -3,53 +3,15 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
-#include <cstdio>
 #include <sstream>
 #include <unordered_map>
 #include <vector>
 
 #include "common/InputError.hpp"
+#include "common/Utf8.hpp"
 
 namespace ts {
 namespace {
-
-// Length of the UTF-8 sequence at `i`, or 0 when it is not a valid one (overlong forms,
-// surrogates and code points above U+10FFFF are invalid, as in RFC 3629).
-size_t utf8_sequence_length(const std::string& s, size_t i) {
-  const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char lead = byte(i);
-  if (lead < 0x80) return 1;
-  size_t length = 0;
-  unsigned char low = 0x80, high = 0xBF;  // allowed range of the second byte
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) low = 0xA0;   // overlong
-    if (lead == 0xED) high = 0x9F;  // surrogates
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) low = 0x90;   // overlong
-    if (lead == 0xF4) high = 0x8F;  // above U+10FFFF
-  } else {
-    return 0;
-  }
-  if (i + length > s.size()) return 0;
-  if (byte(i + 1) < low || byte(i + 1) > high) return 0;
-  for (size_t k = 2; k < length; ++k)
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-  return length;
-}
-
-// Offset of the first byte that does not start a valid UTF-8 sequence, or npos.
-size_t first_invalid_utf8(const std::string& s) {
-  for (size_t i = 0; i < s.size();) {
-    const size_t length = utf8_sequence_length(s, i);
-    if (length == 0) return i;
-    i += length;
-  }
-  return std::string::npos;
-}
 
 // Counts, for every node, the nodes under it with aliases expanded. An anchored node's total is
 // known at its end, so an alias adds a number instead of walking again: linear in the file.
@@ -69,12 +31,8 @@ class StructureCheck : public YAML::EventHandler {
   void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
                 const std::string& value) override {
     const size_t bad = first_invalid_utf8(value);
-    if (bad != std::string::npos) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(value[bad]));
-      fail(mark, "text is not valid UTF-8 (byte " + std::string(hex) + " at byte " +
-                     std::to_string(bad + 1) + " of the value); expected UTF-8 text");
-    }
+    if (bad != std::string::npos)
+      fail(mark, "text " + utf8_fault(value, bad) + "; expected UTF-8 text");
     leaf(mark, anchor);
   }
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {

@@ -11,6 +11,7 @@
 
 #include "common/InputError.hpp"
 #include "common/NameList.hpp"
+#include "common/Utf8.hpp"
 #include "workload/OperatorBuilders.hpp"
 
 namespace ts {
@@ -60,6 +61,10 @@ CsvTable parse_csv(const std::string& text, const std::string& file_name) {
       std::string_view(text).starts_with(kUtf8ByteOrderMark) ? kUtf8ByteOrderMark.size() : 0;
 
   auto finish_field = [&] {
+    // Names end up in JSON and SQLite, which need UTF-8: refuse here, at the field.
+    if (const size_t bad = first_invalid_utf8(field.text); bad != std::string::npos)
+      throw InputError(SourceLocation{file_name, field.quoted ? quote_line : line, field.column},
+                       utf8_fault(field.text, bad) + "; expected UTF-8 text");
     row.fields.push_back(field.quoted ? field.text : trimmed(field.text));
     // An unquoted field starts at its first non-blank character.
     int start = field.column;

@@ -43,3 +43,12 @@ TEST_CASE("CSV: more data rows than the limit are refused at the first row past 
   CHECK(e.where().column == 1);
   CHECK(e.message().find("more than 1000000 rows") != std::string::npos);
 }
+
+TEST_CASE("CSV: a field that is not UTF-8 is an error at the field", "[csv]") {
+  // Line 2, third field: `1,2,` is 4 characters, so the name starts at column 5.
+  const InputError e =
+      input_error_of([] { parse_csv("M,N,name\n1,2,gemm_\xff\n", "latin1.csv"); });
+  CHECK(e.where().line == 2);
+  CHECK(e.where().column == 5);
+  CHECK(e.message() == "not valid UTF-8 (byte 0xFF at byte 6); expected UTF-8 text");
+}
