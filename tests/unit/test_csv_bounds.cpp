@@ -29,8 +29,7 @@ TEST_CASE("CSV: a UTF-8 byte-order mark is not part of the first column", "[csv]
   CHECK(inner.rows[0].fields[0] == "\xEF\xBB\xBFx");
 }
 
-TEST_CASE("CSV: more data rows than the limit are refused at the first row past it",
-          "[csv]") {
+TEST_CASE("CSV: more data rows than the limit are refused at the first row past it", "[csv]") {
   // Header on line 1, data rows on lines 2 .. kCsvRowLimit + 1: exactly the limit is read.
   std::string text = "M,measured_us\n";
   text.reserve(text.size() + (kCsvRowLimit + 1) * 4);
@@ -46,8 +45,7 @@ TEST_CASE("CSV: more data rows than the limit are refused at the first row past 
 
 TEST_CASE("CSV: a field that is not UTF-8 is an error at the field", "[csv]") {
   // Line 2, third field: `1,2,` is 4 characters, so the name starts at column 5.
-  const InputError e =
-      input_error_of([] { parse_csv("M,N,name\n1,2,gemm_\xff\n", "latin1.csv"); });
+  const InputError e = input_error_of([] { parse_csv("M,N,name\n1,2,gemm_\xff\n", "latin1.csv"); });
   CHECK(e.where().line == 2);
   CHECK(e.where().column == 5);
   CHECK(e.message() == "not valid UTF-8 (byte 0xFF at byte 6); expected UTF-8 text");
