@@ -257,9 +257,16 @@ TEST_CASE("a results database in a read-only folder is read, and a write names t
   TempDir dir("read-only");
   const std::string db = dir / "results.sqlite";
   std::filesystem::copy_file(fixture("db/results-v1.sqlite"), db);
-  // Readable by everyone, writable by its owner (root) only: read-only for `nobody`.
-  std::filesystem::permissions(dir.path(), std::filesystem::perms(0755));
-  std::filesystem::permissions(db, std::filesystem::perms(0644));
+  // Read-only for everyone but root, and root runs the commands as `nobody`.
+  std::filesystem::permissions(db, std::filesystem::perms(0444));
+  std::filesystem::permissions(dir.path(), std::filesystem::perms(0555));
+  struct Writable {  // again at the end, so that TempDir can remove the folder
+    const std::filesystem::path& folder;
+    ~Writable() {
+      std::error_code ignored;
+      std::filesystem::permissions(folder, std::filesystem::perms(0755), ignored);
+    }
+  } writable_again{dir.path()};
   const std::string before = read_text(db);
   const std::vector<std::string> names = dir.names();
 
