@@ -2,12 +2,31 @@
 // tilescope-report so that both answer bad input the same way.
 #include <yaml-cpp/exceptions.h>
 
+#include <filesystem>
 #include <iostream>
+#include <string>
+#include <string_view>
 
 #include "Commands.hpp"
 #include "common/InputError.hpp"
 
 namespace ts::cli {
+namespace {
+
+// `PATH: cannot create directories: Not a directory` from libstdc++'s
+// `filesystem error: cannot create directories: Not a directory [PATH]`: the path first, as
+// every other error of the CLI names its file.
+std::string filesystem_error_line(const std::filesystem::filesystem_error& e) {
+  std::string what = e.what();
+  constexpr std::string_view kPrefix = "filesystem error: ";
+  if (std::string_view(what).starts_with(kPrefix)) what.erase(0, kPrefix.size());
+  if (const size_t paths = what.find(" ["); paths != std::string::npos) what.erase(paths);
+  std::string line = e.path1().empty() ? std::string("error") : e.path1().string();
+  if (!e.path2().empty()) line += " -> " + e.path2().string();
+  return line + ": " + what;
+}
+
+}  // namespace
 
 int parse_and_run(CLI::App& app, int argc, char** argv, const std::function<int()>& run) {
   try {
@@ -29,6 +48,11 @@ int parse_and_run(CLI::App& app, int argc, char** argv, const std::function<int(
     return 2;
   } catch (const YAML::Exception& e) {
     std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // An output folder that cannot be made, a file that cannot be renamed into place: the
+    // path the user named is at fault (a file where a folder should be, no permission).
+    std::cerr << filesystem_error_line(e) << "\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <optional>
 
 #include "Commands.hpp"
 #include "analysis/TileAnalysis.hpp"
@@ -25,11 +26,20 @@ struct ValidateArgs {
   bool tree = false;
 };
 
-std::string check_mapping(const Mapping& m, const ValidateArgs& a) {
+// The graph and workload that mappings are checked against, each read once for all mappings (a
+// pipe can be read only once).
+struct MappingContext {
+  std::optional<ArchitectureGraph> graph;
+  std::optional<Workload> workload;
+};
+
+std::string check_mapping(const Mapping& m, const ValidateArgs& a, MappingContext& context) {
   if (a.arch.empty() || a.workload.empty())
     return "structure only; add --arch and --workload to check it against a graph";
-  ArchitectureGraph graph = load_architecture(a.arch);
-  Workload w = load_workload(a.workload);
+  if (!context.graph) context.graph = load_architecture(a.arch);
+  if (!context.workload) context.workload = load_workload(a.workload);
+  const ArchitectureGraph& graph = *context.graph;
+  const Workload& w = *context.workload;
   std::string name = a.op.empty() ? m.op_name : a.op;
   const Operator* op = nullptr;
   for (const auto& o : w.operators)
@@ -53,37 +63,40 @@ std::string check_mapping(const Mapping& m, const ValidateArgs& a) {
 
 int run_validate(const ValidateArgs& a) {
   int failures = 0;
+  MappingContext context;
   for (const auto& file : a.files) {
     try {
-      const std::string kind = peek_kind(file);
+      // Read once: `validate <(cat file.yaml)` gives a pipe, which a second open finds empty.
+      const std::string text = YamlSource::read_file(file);
+      const std::string kind = kind_of(YamlSource::parse(text, file));
       std::string summary;
       if (kind == "architecture") {
-        ArchitectureGraph g = load_architecture(file);
+        ArchitectureGraph g = parse_architecture(text, file);
         summary = fmt::format("architecture '{}': {} nodes, {} edges", g.name, g.nodes.size(),
                               g.edges.size());
       } else if (kind == "workload") {
-        Workload w = load_workload(file);
+        Workload w = parse_workload(text, file);
         summary = fmt::format("workload '{}': {} operators", w.name, w.operators.size());
       } else if (kind == "mapping") {
-        Mapping m = load_mapping(file);
-        summary = fmt::format("mapping '{}': {}", m.name, check_mapping(m, a));
+        Mapping m = parse_mapping(text, file);
+        summary = fmt::format("mapping '{}': {}", m.name, check_mapping(m, a, context));
       } else if (kind == "model") {
-        TransformerModel m = load_transformer_model(file);
+        TransformerModel m = parse_transformer_model(text, file);
         summary = fmt::format("model '{}': {} {} layers, hidden {}, {:.3g} parameters", m.name,
                               to_string(m.family), m.layers, m.hidden, m.parameters());
       } else if (kind == "strategy") {
-        ParallelStrategy s = load_parallel_strategy(file);
+        ParallelStrategy s = parse_parallel_strategy(text, file);
         summary = fmt::format(
             "strategy '{}': DP {} x TP {} x PP {} = {} GPUs, {} schedule, "
             "recompute {}",
             s.name, s.dp.value, s.tp.value, s.pp.value, s.gpus(), to_string(s.schedule.value),
             to_string(s.recompute));
       } else if (kind == "cluster") {
-        Cluster c = load_cluster(file);
+        Cluster c = parse_cluster(text, file);
         summary = fmt::format("cluster '{}': {} nodes x {} {} = {} GPUs", c.name, c.nodes,
                               c.devices_per_node, c.device.name, c.gpus());
       } else if (kind == "dist-validation") {
-        PublishedRuns r = load_published_runs(file);
+        PublishedRuns r = parse_published_runs(text, file);
         summary = fmt::format("dist-validation '{}': {} runs", r.name, r.runs.size());
       } else {
         throw InputError(SourceLocation{file, 1, 1},
@@ -92,7 +105,7 @@ int run_validate(const ValidateArgs& a) {
                                      kind));
       }
       std::cout << fmt::format("{}: ok ({})\n", file, summary);
-      if (a.tree && kind == "mapping") std::cout << render_tree(load_mapping(file));
+      if (a.tree && kind == "mapping") std::cout << render_tree(parse_mapping(text, file));
     } catch (const InputError& e) {
       std::cerr << e.what() << "\n";
       ++failures;

@@ -1,12 +1,15 @@
 // tilescope-gui [workspace.yaml | files...]: the desktop workbench. With --quit-after-load or
 // --screenshots it loads, waits for the background work, and exits (smoke tests, README
-// pictures); the exit status is 1 when an input could not be used.
+// pictures); each input error is printed on stderr and the exit status is 2 when an input could
+// not be used.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QDir>
 #include <QTabWidget>
 #include <QTimer>
 #include <iostream>
+#include <string_view>
 
 #include "DefaultInputs.hpp"
 #include "MainWindow.hpp"
@@ -25,15 +28,29 @@ void without_offscreen_noise(QtMsgType type, const QMessageLogContext& context,
   default_handler(type, context, text);
 }
 
+// --help and --version print text and exit: they must work where no display is (a terminal
+// over ssh, a CI job), and a QApplication aborts there. A QCoreApplication answers them.
+bool asks_only_for_text(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (arg == "-h" || arg == "-?" || arg == "--help" || arg == "--help-all" || arg == "-v" ||
+        arg == "--version")
+      return true;
+  }
+  return false;
+}
+
+void name_application() {
+  QCoreApplication::setApplicationName("tilescope-gui");
+  QCoreApplication::setOrganizationName("tilescope");
+  QCoreApplication::setApplicationVersion(TILESCOPE_VERSION);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   default_handler = qInstallMessageHandler(without_offscreen_noise);
-  QApplication app(argc, argv);
-  QApplication::setApplicationName("tilescope-gui");
-  QApplication::setOrganizationName("tilescope");
-  QApplication::setApplicationVersion(TILESCOPE_VERSION);
-
   QCommandLineParser parser;
   parser.setApplicationDescription(
       "The tilescope workbench: architecture graphs, predictions, mappings and measurements.\n"
@@ -47,21 +64,38 @@ int main(int argc, char** argv) {
       "(.sqlite) and CSVs of measured GEMMs (M,N,K,measured_us)",
       "[workspace.yaml | files...]");
   const QCommandLineOption quit_after_load(
-      "quit-after-load", "load the inputs, wait for the predictions, then exit (1 on errors)");
+      "quit-after-load",
+      "load the inputs, wait for the predictions, then exit (errors on stderr, status 2)");
   const QCommandLineOption screenshots(
       "screenshots", "once loaded, save a PNG of every page into DIR, then exit", "DIR");
   parser.addOption(quit_after_load);
   parser.addOption(screenshots);
+  if (asks_only_for_text(argc, argv)) {
+    QCoreApplication text_only(argc, argv);
+    name_application();
+    parser.process(text_only);  // prints the help or the version and exits
+  }
+  QApplication app(argc, argv);
+  name_application();
   parser.process(app);
 
   ts::gui::Workbench workbench;
   ts::gui::MainWindow window(&workbench);
+  // Without a window to look at, the errors go to stderr as the CLI prints them, one line each
+  // (`file:line:col: what was expected`), and the exit status is the CLI's for bad input.
+  const bool unattended = parser.isSet(quit_after_load) || parser.isSet(screenshots);
+  if (unattended)
+    QObject::connect(&workbench, &ts::gui::Workbench::message, &app,
+                     [](int severity, const QString& text) {
+                       if (severity == ts::gui::Workbench::kError)
+                         std::cerr << text.toStdString() << "\n";
+                     });
   QStringList files = parser.positionalArguments();
   if (files.isEmpty()) files = ts::gui::default_inputs(QDir::currentPath());
   for (const QString& file : files) workbench.openFile(file);
   window.show();
 
-  if (parser.isSet(quit_after_load) || parser.isSet(screenshots)) {
+  if (unattended) {
     QTimer::singleShot(0, &app, [&] {
       workbench.waitForIdle();
       if (parser.isSet(screenshots)) {
@@ -74,12 +108,7 @@ int main(int argc, char** argv) {
           window.grab().save(dir.filePath("gui-" + name + ".png"));
         }
       }
-      if (window.errorCount() > 0) {
-        std::cerr << window.errorCount() << " input error(s); see the log panel\n";
-        app.exit(1);
-      } else {
-        app.exit(0);
-      }
+      app.exit(window.errorCount() > 0 ? 2 : 0);
     });
   }
   return app.exec();

@@ -8,21 +8,29 @@
 #include <sstream>
 
 #include "common/BareQuestionMarks.hpp"
+#include "common/YamlStructureCheck.hpp"
 
 namespace ts {
 namespace {
 
 // Only text yaml-cpp rejects is rewritten, so valid YAML is always read exactly as written.
-YAML::Node parse_yaml(const std::string& text, const std::string& file) {
+YAML::Node load_yaml(const std::string& text, const std::string& file) {
   try {
-    return YAML::Load(text);
+    YAML::Node root = YAML::Load(text);
+    check_yaml_structure(text, file);
+    return root;
   } catch (const YAML::Exception& first) {
     std::string marked = mark_bare_questions(text);
     if (marked != text) {
+      std::optional<YAML::Node> root;
       try {
-        return YAML::Load(marked);
+        root = YAML::Load(marked);
       } catch (const YAML::Exception&) {
         // report the error of the text as written
+      }
+      if (root) {
+        check_yaml_structure(marked, file);
+        return *root;
       }
     }
     throw InputError({file, first.mark.line + 1, first.mark.column + 1},
@@ -36,10 +44,12 @@ YamlSource::YamlSource(YAML::Node root, std::string file, std::string text)
     : file_(std::move(file)), text_(std::move(text)), root_(std::move(root)) {}
 
 YamlSource YamlSource::parse(const std::string& text, const std::string& file_name) {
-  return YamlSource(parse_yaml(text, file_name), file_name, text);
+  return YamlSource(load_yaml(text, file_name), file_name, text);
 }
 
-YamlSource YamlSource::load(const std::string& path) {
+YamlSource YamlSource::load(const std::string& path) { return parse(read_file(path), path); }
+
+std::string YamlSource::read_file(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::exists(path, ec)) throw InputError({path, 0, 0}, "file not found");
@@ -49,7 +59,7 @@ YamlSource YamlSource::load(const std::string& path) {
   if (!in) throw InputError({path, 0, 0}, "cannot read file");
   std::ostringstream buffer;
   buffer << in.rdbuf();  // fails harmlessly on an empty file, which check_header reports
-  return parse(buffer.str(), path);
+  return buffer.str();
 }
 
 SourceLocation YamlSource::where(const YAML::Node& node) const {
@@ -214,11 +224,16 @@ bool YamlSource::boolean_or(const YAML::Node& map, std::string_view key, bool fa
   return value.IsDefined() ? boolean(value, key) : fallback;
 }
 
-std::string peek_kind(const std::string& path) {
-  YamlSource source = YamlSource::load(path);
+std::string peek_kind(const std::string& path) { return kind_of(YamlSource::load(path)); }
+
+std::string kind_of(const YamlSource& source) {
   const YAML::Node& root = source.root();
+  if (!root.IsDefined() || root.IsNull())
+    throw InputError({source.file(), 1, 1},
+                     "empty file; expected `version: 1` and a `kind:` (architecture, workload, "
+                     "mapping, ...)");
   if (!root.IsMap() || !root["kind"].IsDefined())
-    throw InputError({path, 1, 1},
+    throw InputError({source.file(), 1, 1},
                      "missing `kind:`; expected one of: architecture, workload, mapping");
   return source.text(root["kind"], "kind");
 }

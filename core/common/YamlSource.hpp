@@ -20,6 +20,10 @@ class YamlSource {
  public:
   // Unreadable files and YAML syntax errors become InputError at the place of the fault.
   static YamlSource load(const std::string& path);
+  // The text of a file, read once: a pipe (`<(cat file.yaml)`) can be read only once, so a
+  // command that looks at a file twice (its kind, then its content) reads it with this and
+  // parses the text.
+  static std::string read_file(const std::string& path);
   static YamlSource parse(const std::string& text, const std::string& file_name);
 
   const YAML::Node& root() const { return root_; }
@@ -71,6 +75,7 @@ class YamlSource {
 
 // The `kind:` of a file, for dispatching a file of unknown type to its loader.
 std::string peek_kind(const std::string& path);
+std::string kind_of(const YamlSource& source);
 
 // A node's value as written, for messages: the scalar, or "a map"/"a list"/"nothing".
 std::string describe(const YAML::Node& node);

@@ -2,6 +2,7 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -131,6 +132,25 @@ void judge(const Inspection& seen, const std::string& path, ResultStore::Mode mo
                              "writes to it (tilescope measure) migrates it to schema {}",
                              seen.user_version, ResultStore::kSchemaVersion));
   }
+}
+
+// SQLite's own message ("database or disk is full", "attempt to write a readonly database")
+// names no file: every entry point below passes it on with the database's path.
+[[noreturn]] void refuse_write(const std::string& path, const SQLite::Exception& e) {
+  refuse(path, fmt::format("cannot write the results database: {}", e.what()));
+}
+[[noreturn]] void refuse_read(const std::string& path, const SQLite::Exception& e) {
+  refuse(path, fmt::format("cannot read the results database: {}", e.what()));
+}
+
+// A folder we cannot write to holds no -wal and no -shm of ours, and SQLite cannot create them
+// to read a WAL database the normal way: without a -wal beside the file, no writer has it open
+// (a writer would have created one), so the main file is the whole database and reading it as
+// immutable is exact.
+bool folder_is_read_only(const std::string& path) {
+  fs::path folder = fs::path(path).parent_path();
+  if (folder.empty()) folder = ".";
+  return ::access(folder.c_str(), W_OK) != 0;
 }
 
 void require_writable(ResultStore::Mode mode, const std::string& path) {
@@ -301,7 +321,11 @@ ResultStore::ResultStore(const std::string& path, Mode mode) : path_(path), mode
   try {
     const int flags = mode == Mode::read_only ? SQLite::OPEN_READONLY
                                               : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE;
-    db_ = std::make_unique<SQLite::Database>(path, flags, kBusyTimeoutMs);
+    if (mode == Mode::read_only && !wal_beside && folder_is_read_only(path))
+      db_ = std::make_unique<SQLite::Database>(immutable_uri(path), flags | SQLite::OPEN_URI,
+                                               kBusyTimeoutMs);
+    else
+      db_ = std::make_unique<SQLite::Database>(path, flags, kBusyTimeoutMs);
     // Again through the real connection: with a -wal beside, only it sees the whole file.
     judge(inspect(*db_, path, wal_beside && size <= kQuickCheckLimitBytes), path, mode);
     db_->exec("PRAGMA foreign_keys = ON");
@@ -323,7 +347,7 @@ ResultStore::~ResultStore() = default;
 ResultStore::ResultStore(ResultStore&&) noexcept = default;
 ResultStore& ResultStore::operator=(ResultStore&&) noexcept = default;
 
-void ResultStore::write_all(const std::function<void()>& writes) {
+void ResultStore::write_all(const std::function<void()>& writes) try {
   require_writable(mode_, path_);
   if (writing_all_) return writes();
   SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
@@ -336,16 +360,24 @@ void ResultStore::write_all(const std::function<void()>& writes) {
   }
   writing_all_ = false;
   transaction.commit();
+} catch (const SQLite::Exception& e) {
+  refuse_write(path_, e);
 }
 
-void ResultStore::fold_into_one_file() {
+void ResultStore::fold_into_one_file() try {
   require_writable(mode_, path_);
   db_->exec("PRAGMA journal_mode = DELETE");
+} catch (const SQLite::Exception& e) {
+  refuse_write(path_, e);
 }
 
-int ResultStore::schema_version() const { return db_->execAndGet("PRAGMA user_version").getInt(); }
+int ResultStore::schema_version() const try {
+  return db_->execAndGet("PRAGMA user_version").getInt();
+} catch (const SQLite::Exception& e) {
+  refuse_read(path_, e);
+}
 
-int64_t ResultStore::begin_run(const RunStart& start) {
+int64_t ResultStore::begin_run(const RunStart& start) try {
   require_writable(mode_, path_);
   std::optional<SQLite::Transaction> transaction;  // none inside write_all's: they do not nest
   if (!writing_all_) transaction.emplace(*db_, SQLite::TransactionBehavior::IMMEDIATE);
@@ -363,9 +395,11 @@ int64_t ResultStore::begin_run(const RunStart& start) {
   const int64_t id = db_->getLastInsertRowid();
   if (transaction) transaction->commit();
   return id;
+} catch (const SQLite::Exception& e) {
+  refuse_write(path_, e);
 }
 
-void ResultStore::add_measurement(int64_t run, const Measurement& m) {
+void ResultStore::add_measurement(int64_t run, const Measurement& m) try {
   require_writable(mode_, path_);
   // The operator, the mapping and the measurement go in together or not at all.
   std::optional<SQLite::Transaction> transaction;  // none inside write_all's: they do not nest
@@ -405,9 +439,11 @@ void ResultStore::add_measurement(int64_t run, const Measurement& m) {
   s.bind(13, m.unstable);
   s.exec();
   if (transaction) transaction->commit();
+} catch (const SQLite::Exception& e) {
+  refuse_write(path_, e);
 }
 
-void ResultStore::finish_run(int64_t run, RunStatus status) {
+void ResultStore::finish_run(int64_t run, RunStatus status) try {
   require_writable(mode_, path_);
   SQLite::Statement s(*db_, "UPDATE runs SET status = ?, finished_at = ? WHERE id = ?");
   s.bind(1, std::string(to_string(status)));
@@ -415,9 +451,11 @@ void ResultStore::finish_run(int64_t run, RunStatus status) {
   s.bind(3, run);
   if (s.exec() == 0)
     throw std::invalid_argument(fmt::format("{}: no run {} to finish", path_, run));
+} catch (const SQLite::Exception& e) {
+  refuse_write(path_, e);
 }
 
-void ResultStore::add_prediction(const PredictionRecord& p) {
+void ResultStore::add_prediction(const PredictionRecord& p) try {
   require_writable(mode_, path_);
   std::optional<SQLite::Transaction> transaction;  // none inside write_all's: they do not nest
   if (!writing_all_) transaction.emplace(*db_, SQLite::TransactionBehavior::IMMEDIATE);
@@ -441,20 +479,26 @@ void ResultStore::add_prediction(const PredictionRecord& p) {
   s.bind(8, p.chosen_mapping_yaml);
   s.exec();
   if (transaction) transaction->commit();
+} catch (const SQLite::Exception& e) {
+  refuse_write(path_, e);
 }
 
-std::vector<RunInfo> ResultStore::runs() const {
+std::vector<RunInfo> ResultStore::runs() const try {
   SQLite::Statement s(*db_, kRunSelect + "ORDER BY r.id");
   std::vector<RunInfo> out;
   while (s.executeStep()) out.push_back(read_run(s));
   return out;
+} catch (const SQLite::Exception& e) {
+  refuse_read(path_, e);
 }
 
-std::optional<RunInfo> ResultStore::run(int64_t id) const {
+std::optional<RunInfo> ResultStore::run(int64_t id) const try {
   SQLite::Statement s(*db_, kRunSelect + "WHERE r.id = ?");
   s.bind(1, id);
   if (!s.executeStep()) return std::nullopt;
   return read_run(s);
+} catch (const SQLite::Exception& e) {
+  refuse_read(path_, e);
 }
 
 std::optional<int64_t> ResultStore::default_run() const {
@@ -464,7 +508,7 @@ std::optional<int64_t> ResultStore::default_run() const {
 }
 
 std::vector<Measurement> ResultStore::measurements(
-    int64_t run, const std::function<void(size_t rows_read)>& rows_read, size_t every) const {
+    int64_t run, const std::function<void(size_t rows_read)>& rows_read, size_t every) const try {
   SQLite::Statement s(
       *db_, std::string("SELECT ") + kOperatorColumns +
                 ", mp.hash, mp.name, mp.yaml, m.implementation, m.timing_scope, m.repetitions, "
@@ -496,11 +540,13 @@ std::vector<Measurement> ResultStore::measurements(
     if (rows_read && out.size() % every == 0) rows_read(out.size());
   }
   return out;
+} catch (const SQLite::Exception& e) {
+  refuse_read(path_, e);
 }
 
 std::optional<PredictionRecord> ResultStore::prediction(const OperatorKey& op,
                                                         const std::string& mapping_hash,
-                                                        const std::string& arch_hash) const {
+                                                        const std::string& arch_hash) const try {
   SQLite::Statement s(*db_, kPredictionSelect +
                                 "WHERE o.suite = ? AND o.name = ? AND o.dims = ? AND o.dtypes = ? "
                                 "AND p.mapping_hash = ? AND p.arch_hash = ?");
@@ -512,22 +558,28 @@ std::optional<PredictionRecord> ResultStore::prediction(const OperatorKey& op,
   s.bind(6, arch_hash);
   if (!s.executeStep()) return std::nullopt;
   return read_prediction(s);
+} catch (const SQLite::Exception& e) {
+  refuse_read(path_, e);
 }
 
-std::vector<PredictionRecord> ResultStore::predictions(const std::string& arch_hash) const {
+std::vector<PredictionRecord> ResultStore::predictions(const std::string& arch_hash) const try {
   SQLite::Statement s(*db_, kPredictionSelect + "WHERE p.arch_hash = ? ORDER BY p.id");
   s.bind(1, arch_hash);
   std::vector<PredictionRecord> out;
   while (s.executeStep()) out.push_back(read_prediction(s));
   return out;
+} catch (const SQLite::Exception& e) {
+  refuse_read(path_, e);
 }
 
-std::vector<std::pair<std::string, int64_t>> ResultStore::table_counts() const {
+std::vector<std::pair<std::string, int64_t>> ResultStore::table_counts() const try {
   std::vector<std::pair<std::string, int64_t>> out;
   for (const char* table : kTables)
     out.emplace_back(table,
                      db_->execAndGet(fmt::format("SELECT count(*) FROM {}", table)).getInt64());
   return out;
+} catch (const SQLite::Exception& e) {
+  refuse_read(path_, e);
 }
 
 }  // namespace ts

@@ -7,13 +7,17 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "common/InputError.hpp"
 #include "common/NameList.hpp"
+#include "common/Utf8.hpp"
 #include "workload/OperatorBuilders.hpp"
 
 namespace ts {
 namespace {
+
+constexpr std::string_view kUtf8ByteOrderMark = "\xEF\xBB\xBF";
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
@@ -51,8 +55,16 @@ CsvTable parse_csv(const std::string& text, const std::string& file_name) {
   int line = 1, column = 1;
   int quote_line = 0, quote_column = 0;
   row.line = 1;
+  // Spreadsheets (Excel's "CSV UTF-8") start the file with a UTF-8 byte-order mark: it is not
+  // part of the first column's name, and takes no column.
+  const size_t start =
+      std::string_view(text).starts_with(kUtf8ByteOrderMark) ? kUtf8ByteOrderMark.size() : 0;
 
   auto finish_field = [&] {
+    // Names end up in JSON and SQLite, which need UTF-8: refuse here, at the field.
+    if (const size_t bad = first_invalid_utf8(field.text); bad != std::string::npos)
+      throw InputError(SourceLocation{file_name, field.quoted ? quote_line : line, field.column},
+                       utf8_fault(field.text, bad) + "; expected UTF-8 text");
     row.fields.push_back(field.quoted ? field.text : trimmed(field.text));
     // An unquoted field starts at its first non-blank character.
     int start = field.column;
@@ -67,11 +79,17 @@ CsvTable parse_csv(const std::string& text, const std::string& file_name) {
   auto finish_row = [&] {
     finish_field();
     const bool blank = row.fields.size() == 1 && row.fields[0].empty();
+    // The header is one record more than the data rows.
+    if (!blank && records.size() > kCsvRowLimit)
+      throw InputError(SourceLocation{file_name, row.line, 1},
+                       fmt::format("more than {} rows; expected at most {} rows of "
+                                   "measurements in one table (split the file)",
+                                   kCsvRowLimit, kCsvRowLimit));
     if (!blank) records.push_back(std::move(row));
     row = CsvRow{};
   };
 
-  for (size_t i = 0; i < text.size(); ++i) {
+  for (size_t i = start; i < text.size(); ++i) {
     const char c = text[i];
     if (in_quotes) {
       if (c == '"') {

@@ -3,6 +3,7 @@
 // `correlate --csv` and `fit --measurements FILE.csv` read. The reader is strict: a header row
 // is required, column names are matched exactly, every row has as many fields as the header,
 // and any malformed value is reported as `file:line:col` (exit 2), never skipped.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -12,7 +13,8 @@
 namespace ts {
 
 // A comma-separated table. Fields may be quoted ("a,b", with "" for a quote); unquoted fields
-// are trimmed of spaces and tabs. Blank lines are skipped; CRLF line ends are accepted.
+// are trimmed of spaces and tabs. Blank lines are skipped; CRLF line ends and a leading UTF-8
+// byte-order mark are accepted.
 struct CsvRow {
   int line = 0;  // 1-based line in the file
   std::vector<std::string> fields;
@@ -27,8 +29,14 @@ struct CsvTable {
   int column_index(const std::string& name) const;  // -1 when absent
 };
 
+// The most data rows a table may have. Real tables of measurements hold thousands; a million
+// rows already take seconds and about a GiB to read and correlate, and a file far past it is a
+// mistake (a trace exported as a table) that would otherwise run for minutes and exhaust memory.
+inline constexpr size_t kCsvRowLimit = 1'000'000;
+
 // Throws InputError when the file cannot be read, has no header, a header names a column twice,
-// a quote is not closed, or a row's field count differs from the header's.
+// a quote is not closed, a row's field count differs from the header's, or there are more than
+// kCsvRowLimit data rows (at the first row past it).
 CsvTable read_csv(const std::string& path);
 CsvTable parse_csv(const std::string& text, const std::string& file_name);
 

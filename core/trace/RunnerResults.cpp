@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -17,6 +19,13 @@ using nlohmann::json;
   throw InputError(SourceLocation{file, line, 0}, what);
 }
 
+// nlohmann's message without its `[json.exception.type_error.316] ` prefix.
+std::string reason(const json::exception& e) {
+  const std::string what = e.what();
+  const size_t end = what.find("] ");
+  return end == std::string::npos ? what : what.substr(end + 2);
+}
+
 struct Fields {
   const json& j;
   const std::string& file;
@@ -27,7 +36,12 @@ struct Fields {
     if (it == j.end()) fail(file, line, fmt::format("a {} record needs '{}'", kind(), key));
     return *it;
   }
-  std::string kind() const { return j.value("record", std::string("?")); }
+  std::string kind() const { return text_or("record", "?"); }
+  // An optional text, for messages only: `fallback` when absent or not a string.
+  std::string text_or(const char* key, const char* fallback) const {
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string(fallback);
+  }
   std::string text(const char* key, bool required = true) const {
     if (!required && !j.contains(key)) return "";
     const json& v = get(key);
@@ -39,6 +53,15 @@ struct Fields {
     return v.get<double>();
   }
   double number(const char* key) const { return number(get(key), key); }
+  // A count such as a line number or repetitions: a whole number that fits an int.
+  int count(const char* key) const {
+    const double v = number(key);
+    if (!(v >= 0 && v <= std::numeric_limits<int>::max()) || v != std::floor(v))
+      fail(file, line,
+           fmt::format("'{}': expected a whole number from 0 to {}", key,
+                       std::numeric_limits<int>::max()));
+    return static_cast<int>(v);
+  }
   RunnerTimes times(const char* key) const {
     const json& v = get(key);
     if (!v.is_object())
@@ -59,7 +82,7 @@ struct Fields {
 RunnerKernelRecord kernel_record(const Fields& f) {
   RunnerKernelRecord r;
   r.line = f.line;
-  r.plan_line = static_cast<int>(f.number("plan_line"));
+  r.plan_line = f.count("plan_line");
   r.suite = f.text("suite");
   r.op = f.text("operator");
   r.type = f.text("type");
@@ -79,7 +102,7 @@ RunnerKernelRecord kernel_record(const Fields& f) {
   r.algorithm = f.text("algorithm", false);
   r.kernel_names = f.text("kernel_names", false);
   r.device_name = f.text("device", false);
-  r.repetitions = static_cast<int>(f.number("repetitions"));
+  r.repetitions = f.count("repetitions");
   r.device = f.times("device_ns");
   r.host_call = f.times("host_call_ns");
   const json& check = f.get("check");
@@ -100,10 +123,15 @@ RunnerResults parse_runner_results(const std::string& text, const std::string& f
   std::istringstream in(text);
   std::string line_text;
   int line = 0;
+  size_t records = 0;
   bool seen_run = false;
   while (std::getline(in, line_text)) {
     ++line;
     if (line_text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (++records > kRunnerRecordLimit)
+      fail(file_name, line,
+           fmt::format("more than {} records; expected at most {} in one file (split the plan)",
+                       kRunnerRecordLimit, kRunnerRecordLimit));
     json j;
     try {
       j = json::parse(line_text);
@@ -112,53 +140,64 @@ RunnerResults parse_runner_results(const std::string& text, const std::string& f
            fmt::format("not a JSON object (byte {}): expected one record per line as the "
                        "runner writes them",
                        e.byte));
+    } catch (const json::exception& e) {
+      // A number past a double, such as 1e309 (out_of_range.406).
+      fail(file_name, line, fmt::format("{}; expected numbers a double can hold", reason(e)));
     }
-    if (!j.is_object()) fail(file_name, line, "expected a JSON object");
-    const Fields f{j, file_name, line};
-    if (!j.contains("runner_version") || !j["runner_version"].is_number_integer())
-      fail(file_name, line, "a record needs an integer 'runner_version'");
-    const int version = j["runner_version"].get<int>();
-    if (version > kRunnerResultsVersion || version < 1)
-      fail(file_name, line,
-           fmt::format("record of runner version {}; this tilescope reads versions 1 to {} "
-                       "(update tilescope)",
-                       version, kRunnerResultsVersion));
-    const std::string kind = f.text("record");
-    if (kind == "run") {
-      if (!seen_run && j.contains("device") && j["device"].is_object())
-        out.run_device_json = j["device"].dump();
-      seen_run = true;
-    } else if (kind == "kernel") {
-      out.kernels.push_back(kernel_record(f));
-    } else if (kind == "calibration") {
-      RunnerCalibrationRecord c;
-      c.line = line;
-      c.figure = f.text("figure");
-      if (c.figure == "device") {
-        const json& p = f.get("properties");
-        if (!p.is_object()) fail(file_name, line, "'properties': expected an object");
-        c.properties_json = p.dump();
-      } else {
-        c.value = f.number("value");
-        c.unit = f.text("unit");
-        c.method = f.text("method", false);
-        // A sweep point says what it ran (block, warp tile, warps) in its properties.
-        if (f.j.contains("properties")) {
+    try {
+      if (!j.is_object()) fail(file_name, line, "expected a JSON object");
+      const Fields f{j, file_name, line};
+      if (!j.contains("runner_version") || !j["runner_version"].is_number_integer())
+        fail(file_name, line, "a record needs an integer 'runner_version'");
+      const int64_t version = j["runner_version"].get<int64_t>();
+      if (version > kRunnerResultsVersion || version < 1)
+        fail(file_name, line,
+             fmt::format("record of runner version {}; this tilescope reads versions 1 to {} "
+                         "(update tilescope)",
+                         version, kRunnerResultsVersion));
+      const std::string kind = f.text("record");
+      if (kind == "run") {
+        if (!seen_run && j.contains("device") && j["device"].is_object())
+          out.run_device_json = j["device"].dump();
+        seen_run = true;
+      } else if (kind == "kernel") {
+        out.kernels.push_back(kernel_record(f));
+      } else if (kind == "calibration") {
+        RunnerCalibrationRecord c;
+        c.line = line;
+        c.figure = f.text("figure");
+        if (c.figure == "device") {
           const json& p = f.get("properties");
           if (!p.is_object()) fail(file_name, line, "'properties': expected an object");
           c.properties_json = p.dump();
+        } else {
+          c.value = f.number("value");
+          c.unit = f.text("unit");
+          c.method = f.text("method", false);
+          // A sweep point says what it ran (block, warp tile, warps) in its properties.
+          if (f.j.contains("properties")) {
+            const json& p = f.get("properties");
+            if (!p.is_object()) fail(file_name, line, "'properties': expected an object");
+            c.properties_json = p.dump();
+          }
+          if (!(c.value > 0))
+            fail(file_name, line,
+                 fmt::format("'value' of {}: expected a positive number", c.figure));
         }
-        if (!(c.value > 0))
-          fail(file_name, line, fmt::format("'value' of {}: expected a positive number", c.figure));
+        out.calibration.push_back(std::move(c));
+      } else if (kind == "error") {
+        out.job_errors.push_back(
+            fmt::format("{}:{}: {} {}: {}", file_name, line, f.text_or("operator", "?"),
+                        f.text_or("implementation", "?"), f.text_or("message", "?")));
+      } else {
+        fail(file_name, line,
+             fmt::format("unknown record '{}': expected run, kernel, calibration or error", kind));
       }
-      out.calibration.push_back(std::move(c));
-    } else if (kind == "error") {
-      out.job_errors.push_back(fmt::format(
-          "{}:{}: {} {}: {}", file_name, line, j.value("operator", std::string("?")),
-          j.value("implementation", std::string("?")), j.value("message", std::string("?"))));
-    } else {
+    } catch (const json::exception& e) {
+      // A value of a type no check above expected, or text that is not UTF-8 when an object is
+      // written back as JSON (type_error.316).
       fail(file_name, line,
-           fmt::format("unknown record '{}': expected run, kernel, calibration or error", kind));
+           fmt::format("{}; expected a record as the runner writes it", reason(e)));
     }
   }
   return out;

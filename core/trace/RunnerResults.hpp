@@ -3,6 +3,7 @@
 // strictly: a malformed line, a record of a newer runner version, or a field of the wrong type is
 // an InputError at file:line, so that `import runner` can refuse the whole file before it
 // touches a database.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -52,6 +53,13 @@ struct RunnerResults {
   std::vector<std::string> job_errors;  // "file:line: operator impl: message" of error records
 };
 
+// The most records (non-blank lines) a results file may hold. A run of a bundled suite writes
+// hundreds; each record keeps its mapping text, so a million is already about a GiB in memory.
+inline constexpr size_t kRunnerRecordLimit = 1'000'000;
+
+// Every fault, including a number past a double (`1e309`), a value of the wrong type and text
+// that is not UTF-8, is an InputError at the record's line; more than kRunnerRecordLimit records
+// is one at the first line past it.
 RunnerResults read_runner_results(const std::string& path);
 RunnerResults parse_runner_results(const std::string& text, const std::string& file_name);
 

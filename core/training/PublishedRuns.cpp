@@ -5,8 +5,10 @@
 
 namespace ts {
 
-PublishedRuns load_published_runs(const std::string& path) {
-  const YamlSource src = YamlSource::load(path);
+namespace {
+
+PublishedRuns read_published_runs(const YamlSource& src) {
+  const std::string& path = src.file();
   src.check_header("dist-validation");
   const YAML::Node& root = src.root();
   src.check_keys(root, {"version", "kind", "name", "description", "cluster", "runs"},
@@ -39,6 +41,16 @@ PublishedRuns load_published_runs(const std::string& path) {
     r.runs.push_back(std::move(p));
   }
   return r;
+}
+
+}  // namespace
+
+PublishedRuns parse_published_runs(const std::string& text, const std::string& file_name) {
+  return read_published_runs(YamlSource::parse(text, file_name));
+}
+
+PublishedRuns load_published_runs(const std::string& path) {
+  return read_published_runs(YamlSource::load(path));
 }
 
 }  // namespace ts

@@ -26,5 +26,6 @@ struct PublishedRuns {
 };
 
 PublishedRuns load_published_runs(const std::string& path);
+PublishedRuns parse_published_runs(const std::string& text, const std::string& file_name);
 
 }  // namespace ts

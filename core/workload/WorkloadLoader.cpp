@@ -85,6 +85,10 @@ Workload read_workload(const YamlSource& src) {
   YAML::Node ops = src.require(root, "operators", "a workload");
   src.expect_sequence(ops, "`operators`");
   if (ops.size() == 0) src.fail(ops, "`operators` is empty; expected at least one operator");
+  if (ops.size() > kWorkloadOperatorLimit)
+    src.fail(ops[kWorkloadOperatorLimit],
+             "more than " + std::to_string(kWorkloadOperatorLimit) +
+                 " operators; expected at most that many in one workload (split it)");
   std::map<std::string, int> lines;  // operator name -> line of its first use
   for (const auto& node : ops) {
     Operator op = read_operator(src, node, dtype);

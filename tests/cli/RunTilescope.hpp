@@ -64,10 +64,11 @@ class TempFile {
 
 // Runs TILESCOPE_BINARY with `args` in TILESCOPE_ROOT. A command still running after
 // `alarm_s` seconds dies of SIGALRM, so that a hang fails the test instead of stalling the run;
-// long commands (a whole fit on a loaded 2-core machine) give more. `file_size_limit` (bytes,
-// RLIMIT_FSIZE) stands in for a full disk: a write past it fails with EFBIG.
+// long commands (a whole fit on a loaded 2-core machine) give more. `in_child`, when given, runs
+// in the child just before exec (async-signal-safe calls only): a lower file-size limit, another
+// user.
 inline RunResult run_tilescope(const std::vector<std::string>& args, unsigned alarm_s = 120,
-                               rlim_t file_size_limit = RLIM_INFINITY) {
+                               void (*in_child)() = nullptr) {
   RunResult r;
   r.command = "tilescope";
   for (const auto& a : args) r.command += " " + a;
@@ -89,10 +90,7 @@ inline RunResult run_tilescope(const std::vector<std::string>& args, unsigned al
     ::dup2(out.fd(), STDOUT_FILENO);
     ::dup2(err.fd(), STDERR_FILENO);
     ::alarm(alarm_s);
-    if (file_size_limit != RLIM_INFINITY) {
-      const rlimit limit{file_size_limit, file_size_limit};
-      ::setrlimit(RLIMIT_FSIZE, &limit);
-    }
+    if (in_child) in_child();
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }

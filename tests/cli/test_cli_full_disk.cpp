@@ -1,6 +1,8 @@
 // Outputs are written whole or not at all. A file size limit (RLIMIT_FSIZE) stands in for a full
 // disk: every write past it fails, as on a disk that fills up part way, and the command must exit
 // 2 naming the file, with nothing changed or left behind in the folder.
+#include <sys/resource.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -40,6 +42,13 @@ struct Folder {
 
 std::string bytes_of(const std::string& path) { return read_text(path); }
 
+// For run_tilescope's child: writes past `Bytes` fail (the captured output counts too).
+template <rlim_t Bytes>
+void limit_file_size() {
+  const rlimit limit{Bytes, Bytes};
+  ::setrlimit(RLIMIT_FSIZE, &limit);
+}
+
 }  // namespace
 
 TEST_CASE("a PDF report cut short by a full disk is an error and leaves nothing",
@@ -51,8 +60,9 @@ TEST_CASE("a PDF report cut short by a full disk is an error and leaves nothing"
   const auto before = dir.names();
   const std::string db_bytes = bytes_of(db);
   // The report is about 1 MB: 16 KiB is far short of it.
-  const RunResult r = run_tilescope(
-      {"report", "--db", db, "--run", "1", "--out", dir / "report.pdf"}, 120, 16 * 1024);
+  const RunResult r =
+      run_tilescope({"report", "--db", db, "--run", "1", "--out", dir / "report.pdf"}, 120,
+                    limit_file_size<16 * 1024>);
   INFO(r.err);
   CHECK(r.status == 2);
   CHECK_THAT(r.err, Catch::Contains(dir / "report.pdf") && Catch::Contains("cannot write") &&
@@ -69,7 +79,7 @@ TEST_CASE("saved mappings are written all together or not at all", "[cli][predic
   const RunResult r =
       run_tilescope({"predict", "--arch", "samples/arch/ascend910b3.yaml", "--workload",
                      "samples/workloads/bert-base.yaml", "--save-mappings", dir / "mappings"},
-                    120, 600);
+                    120, limit_file_size<600>);
   INFO(r.err);
   CHECK(r.status == 2);
   CHECK_THAT(r.err, Catch::Contains("cannot write") && Catch::Contains("File too large"));
@@ -113,7 +123,8 @@ TEST_CASE("an import into a new database that fails leaves no database behind",
   const std::string db = dir / "new.sqlite";
   // The first pages of the schema fit, the runs do not.
   const RunResult r = run_tilescope(
-      {"import", "runner", "tests/fixtures/cupti/small-gpu-results.jsonl", "--db", db}, 120, 8192);
+      {"import", "runner", "tests/fixtures/cupti/small-gpu-results.jsonl", "--db", db}, 120,
+      limit_file_size<8192>);
   INFO(r.err);
   CHECK(r.status == 2);
   CHECK(dir.names().empty());  // no database, -wal, -shm or temporary
@@ -143,7 +154,8 @@ TEST_CASE("a failed import into an existing database changes nothing in it",
   const auto names = dir.names();
   // Pages of the import go to the write-ahead log first: 4 KiB of it is far from enough.
   const RunResult r = run_tilescope(
-      {"import", "runner", "tests/fixtures/cupti/small-gpu-results.jsonl", "--db", db}, 120, 4096);
+      {"import", "runner", "tests/fixtures/cupti/small-gpu-results.jsonl", "--db", db}, 120,
+      limit_file_size<4096>);
   INFO(r.err);
   CHECK(r.status == 2);
   CHECK_THAT(r.err, Catch::Contains(db));

@@ -13,10 +13,17 @@ struct Run {
   QString out, err;
 };
 
-Run run_gui(const QStringList& args, const QString& working_dir) {
+// `platform`: the Qt platform plugin; "xcb" with DISPLAY removed is a terminal without a display,
+// where a QApplication aborts.
+Run run_gui(const QStringList& args, const QString& working_dir,
+            const QString& platform = "offscreen") {
   QProcess p;
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-  env.insert("QT_QPA_PLATFORM", "offscreen");
+  env.insert("QT_QPA_PLATFORM", platform);
+  if (platform == "xcb") {
+    env.remove("DISPLAY");
+    env.remove("WAYLAND_DISPLAY");
+  }
   p.setProcessEnvironment(env);
   p.setWorkingDirectory(working_dir);
   p.start(TILESCOPE_GUI_BINARY, args);
@@ -41,9 +48,36 @@ TEST_CASE("tilescope-gui loads the defaults and exits cleanly", "[gui][smoke]") 
   CHECK(r.err == "");
 }
 
-TEST_CASE("tilescope-gui reports a bad input on stderr and exits 1", "[gui][smoke]") {
+TEST_CASE("tilescope-gui --help and --version without a display", "[gui][smoke]") {
+  const Run help = run_gui({"--help"}, TILESCOPE_ROOT, "xcb");
+  CHECK(help.code == 0);
+  CHECK(help.out.contains("--quit-after-load"));
+  const Run version = run_gui({"--version"}, TILESCOPE_ROOT, "xcb");
+  CHECK(version.code == 0);
+  CHECK(version.out.startsWith("tilescope-gui "));
+}
+
+TEST_CASE("tilescope-gui --quit-after-load prints each input error on stderr and exits 2",
+          "[gui][smoke]") {
+  // The lines of stderr that name `file`: the platform may add its own notes.
+  const auto lines_naming = [](const QString& err, const QString& file) {
+    QStringList out;
+    for (const QString& line : err.split('\n', Qt::SkipEmptyParts))
+      if (line.contains(file)) out << line;
+    return out;
+  };
   QTemporaryDir dir;
-  const Run r = run_gui({"--quit-after-load", dir.filePath("missing.yaml")}, dir.path());
-  CHECK(r.code == 1);
-  CHECK(r.err.contains("input error"));
+  const QString missing = dir.filePath("missing.yaml");
+  const Run absent = run_gui({"--quit-after-load", missing}, dir.path());
+  CHECK(absent.code == 2);
+  CHECK(lines_naming(absent.err, missing) == QStringList{missing + ": no such file"});
+  // The same one-line error as `tilescope validate`: line 15 has an edge to `L9`, which the
+  // graph does not have (tests/cli/test_cli_errors.cpp).
+  const QString graph = QString(TILESCOPE_ROOT) + "/tests/fixtures/arch/unknown-node-edge.yaml";
+  const Run broken = run_gui({"--quit-after-load", graph}, dir.path());
+  CHECK(broken.code == 2);
+  const QStringList lines = lines_naming(broken.err, graph);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].startsWith(graph + ":15:"));
+  CHECK(lines[0].contains("L9"));
 }
