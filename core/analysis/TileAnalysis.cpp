@@ -361,7 +361,7 @@ class Evaluator {
         s.child_instances = std::max<int64_t>(1, instances / std::max<int64_t>(1, s.par));
         s.spread = 1;
         for (int d = 0; d < p_.ndims; ++d) s.spread *= node.spatial[d].full;
-        s.waves = (s.spread + s.child_instances - 1) / s.child_instances;
+        s.waves = (s.spread - 1) / s.child_instances + 1;  // ceil; no spread + instances
         active = std::min(s.spread, s.child_instances);
         s.pooled_parts = 0;
         if (dynamic && s.spread > 1) {
@@ -886,7 +886,7 @@ class Evaluator {
         // Lockstep: this iteration's parts in whole waves. Dynamic dispatch: instances pick up
         // parts of the next iterations as they free up, so only the pool's last wave is partial
         // and each iteration takes its share of the pool's waves.
-        double waves = static_cast<double>((spread + s.child_instances - 1) / s.child_instances);
+        double waves = static_cast<double>((spread - 1) / s.child_instances + 1);
         if (s.pooled_parts > 0) waves = static_cast<double>(spread) * waves_per_pooled_part(s);
         IterationShare u;
         bool first = true;
