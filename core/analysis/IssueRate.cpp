@@ -6,8 +6,9 @@ namespace ts {
 namespace {
 
 double whole_granules(int64_t extent, int64_t granule) {
-  const int64_t g = std::max<int64_t>(1, granule);
-  return static_cast<double>((std::max<int64_t>(1, extent) + g - 1) / g * g);
+  // Rounded up without extent + g - 1, which overflows for a granule near 2^63.
+  const int64_t g = std::max<int64_t>(1, granule), x = std::max<int64_t>(1, extent);
+  return static_cast<double>(x + (g - 1 - (x - 1) % g));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "common/CheckedArithmetic.hpp"
 #include "common/NameList.hpp"
 
 namespace ts {
@@ -485,10 +486,15 @@ class Compiler {
     // A row in memory is the tensor's whole innermost dimension: its length sets where every
     // row starts, whatever part of it a tile moves.
     const TensorSpec& tensor = op_.tensors[static_cast<size_t>(t)];
-    const int64_t row_bytes = tensor.dims.empty()
-                                  ? 0
-                                  : op_.dims[static_cast<size_t>(tensor.dims.back())].size *
-                                        static_cast<int64_t>(bytes_of(tensor.dtype));
+    // Loaded workloads bound every tensor's bytes; an operator built from a model is only
+    // bounded per size (kLargestDimensionSize), which x 4 bytes may still pass 64 bits.
+    const int64_t row_bytes =
+        tensor.dims.empty()
+            ? 0
+            : checked_product({{op_.dims[static_cast<size_t>(tensor.dims.back())].size, op_.where},
+                               {bytes_of(tensor.dtype), op_.where}},
+                              "the bytes of a row of tensor '" + tensor.name + "' of operator '" +
+                                  op_.name + "'");
     for (EdgeId e : f.path) {
       const std::optional<RowAlignment>& align = graph_.edge(e).alignment;
       f.row_slowdown.push_back(align && row_bytes % align->bytes != 0 ? 1.0 / align->unaligned_rate

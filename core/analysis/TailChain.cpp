@@ -1,6 +1,9 @@
 #include "analysis/TailChain.hpp"
 
+#include <limits>
 #include <vector>
+
+#include "common/CheckedArithmetic.hpp"
 
 namespace ts {
 
@@ -20,11 +23,17 @@ bool make_tail_chain(int64_t size, std::span<Factor> chain) {
   if (chain.empty()) return size == 1;
   // Tile size below each level with the full factors.
   std::vector<int64_t> below(chain.size(), 1);
-  for (size_t i = chain.size() - 1; i-- > 0;) below[i] = below[i + 1] * chain[i + 1].full;
+  // The mapper's candidate factors multiply past 64 bits on large sizes: a product that does
+  // not fit is held as INT64_MAX, which is, like the product, more than `rest` (at most `size`),
+  // so the count it gives is the same 1.
+  for (size_t i = chain.size() - 1; i-- > 0;)
+    below[i] =
+        checked_mul(below[i + 1], chain[i + 1].full).value_or(std::numeric_limits<int64_t>::max());
   int64_t rest = size;
   bool only_tail = true;  // every level above runs once, so this one only ever runs its tail
   for (size_t i = 0; i < chain.size(); ++i) {
-    int64_t count = (rest + below[i] - 1) / below[i];
+    if (rest < 1) return false;
+    int64_t count = (rest - 1) / below[i] + 1;  // ceil(rest / below), without rest + below
     if (count < 1) return false;
     if (i == 0 || only_tail) {
       if (i > 0 && count > chain[i].full) return false;

@@ -13,8 +13,11 @@ inline int64_t ext_at(const NodeScratch& s, int d, DimMask mode) {
   return ((mode >> d) & 1u) ? s.ext_tail[d] : s.ext_full[d];
 }
 
+// x (>= 1) rounded up to whole granules. Written without x + granule - 1, which overflows for a
+// granule near 2^63 although the result fits: extents stay below 4e18 (see `extents`), so the
+// result, at most max(granule, 2x), always does.
 inline int64_t pad_to(int64_t x, int64_t granule) {
-  return granule <= 1 ? x : (x + granule - 1) / granule * granule;
+  return granule <= 1 ? x : x + (granule - 1 - (x - 1) % granule);
 }
 
 double footprint(const MappingProgram& p, const NodeScratch& s, int t, DimMask mode) {
@@ -150,7 +153,7 @@ class Evaluator {
             const Factor& tp = node.temporal[d];
             // Factors from a file can be anything; an extent past any real size cannot cover
             // the problem, and must not overflow on the way to saying so.
-            constexpr double kLargest = 4e18;
+            constexpr double kLargest = static_cast<double>(kLargestDimensionSize);
             const double reach = static_cast<double>(sp.full) * static_cast<double>(tp.full) *
                                  static_cast<double>(s.ext_full[d]);
             if (reach > kLargest) {
@@ -358,7 +361,7 @@ class Evaluator {
         s.child_instances = std::max<int64_t>(1, instances / std::max<int64_t>(1, s.par));
         s.spread = 1;
         for (int d = 0; d < p_.ndims; ++d) s.spread *= node.spatial[d].full;
-        s.waves = (s.spread + s.child_instances - 1) / s.child_instances;
+        s.waves = (s.spread - 1) / s.child_instances + 1;  // ceil; no spread + instances
         active = std::min(s.spread, s.child_instances);
         s.pooled_parts = 0;
         if (dynamic && s.spread > 1) {
@@ -681,7 +684,7 @@ class Evaluator {
     int64_t warp_m = 1, warp_n = 1;
     for (int d = 0; d < p_.ndims; ++d) {
       const int64_t extent = tile >= 0 ? e_.nodes[tile].ext_full[d] : e_.nodes[c].ext_full[d];
-      const int64_t per_warp = (extent + node.op_warps[d] - 1) / node.op_warps[d];
+      const int64_t per_warp = (extent - 1) / node.op_warps[d] + 1;  // ceil, without overflow
       if (node.role[d] == GranuleRole::m) warp_m *= per_warp;
       if (node.role[d] == GranuleRole::n) warp_n *= per_warp;
     }
@@ -883,7 +886,7 @@ class Evaluator {
         // Lockstep: this iteration's parts in whole waves. Dynamic dispatch: instances pick up
         // parts of the next iterations as they free up, so only the pool's last wave is partial
         // and each iteration takes its share of the pool's waves.
-        double waves = static_cast<double>((spread + s.child_instances - 1) / s.child_instances);
+        double waves = static_cast<double>((spread - 1) / s.child_instances + 1);
         if (s.pooled_parts > 0) waves = static_cast<double>(spread) * waves_per_pooled_part(s);
         IterationShare u;
         bool first = true;

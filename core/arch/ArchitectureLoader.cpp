@@ -1,8 +1,10 @@
 #include "arch/ArchitectureLoader.hpp"
 
 #include <filesystem>
+#include <limits>
 
 #include "arch/Units.hpp"
+#include "common/CheckedArithmetic.hpp"
 #include "common/YamlSource.hpp"
 
 namespace ts {
@@ -155,7 +157,14 @@ void ArchitectureReader::read_memory(ArchNode& node, const YAML::Node& n) {
     src_.fail(n,
               "memory node '" + node.name + "' has no capacity; expected e.g. `capacity: 64KiB`");
   node.capacity_bytes = bytes_at(src_, n["capacity"], "capacity");
-  node.word_bytes = static_cast<int>(src_.positive_integer_or(n, "word_bytes", 1));
+  // Held as an int: a larger word would be cut to its low bits, not refused.
+  if (const YAML::Node w = n["word_bytes"]; w.IsDefined()) {
+    const int64_t word_bytes = src_.positive_integer(w, "word_bytes");
+    if (word_bytes > std::numeric_limits<int>::max())
+      src_.fail(w, "expected a word of at most " + std::to_string(std::numeric_limits<int>::max()) +
+                       " bytes for `word_bytes`, got " + describe(w));
+    node.word_bytes = static_cast<int>(word_bytes);
+  }
   // Port limits given per cycle count cycles of the memory's own clock.
   if (n["read_bandwidth"].IsDefined())
     node.read_port_bytes_per_s =
@@ -219,7 +228,13 @@ ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const
       src_.fail(g, std::string("a ") + std::string(to_string(c.op_class)) + " granule is " +
                        (want == 3 ? "[m, n, k]" : "[elements]") + ", got " +
                        std::to_string(g.size()) + " values");
-    for (size_t i = 0; i < want; ++i) c.granule[i] = src_.positive_integer(g[i], "granule");
+    // One granule step is m x n x k operations (analysis/IssueRate): the product must fit.
+    int64_t ops_per_step = 1;
+    std::string written;
+    for (size_t i = 0; i < want; ++i) {
+      c.granule[i] = src_.positive_integer(g[i], "granule");
+      multiply_checked(ops_per_step, written, {c.granule[i], src_.where(g[i])}, "granule");
+    }
   }
   if (YAML::Node a = o["accumulator"]; a.IsDefined()) {
     if (c.op_class != OpClass::matmul)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "common/CheckedArithmetic.hpp"
 #include "common/YamlSource.hpp"
 
 namespace ts {
@@ -88,7 +89,17 @@ void MappingReader::read_tile(MappingNode& node, const YAML::Node& n) {
                    "pipeline_restarts", "buffers", "keep", "children"},
                   label);
   if (n["temporal"].IsDefined()) node.temporal = read_factors(n["temporal"], "temporal");
-  if (n["spatial"].IsDefined()) node.spatial = read_factors(n["spatial"], "spatial");
+  if (n["spatial"].IsDefined()) {
+    node.spatial = read_factors(n["spatial"], "spatial");
+    // The parts a tile spreads over instances are the product of its spatial factors
+    // (analysis/TileAnalysis): it fits in 64 bits.
+    int64_t parts = 1;
+    std::string written;
+    for (const DimFactor& f : node.spatial)
+      if (!f.factor.free)
+        multiply_checked(parts, written, {f.factor.full, f.where},
+                         "the spatial factors of " + label);
+  }
   if (n["order"].IsDefined()) read_order(node, n["order"]);
   if (const YAML::Node db = n["double_buffer"]; db.IsDefined() && src_.is_free(db))
     node.double_buffer_free = true;  // the mapper tries both
@@ -175,11 +186,17 @@ void MappingReader::read_op(MappingNode& node, const YAML::Node& n) {
   if (n["factors"].IsDefined()) node.op_factors = read_factors(n["factors"], "factors");
   if (n["warps"].IsDefined()) {
     node.op_warps = read_factors(n["warps"], "warps");
-    for (const DimFactor& w : node.op_warps)
+    // The op's warps are their product (analysis/MappingProgram): it fits in 64 bits.
+    int64_t warps = 1;
+    std::string written;
+    for (const DimFactor& w : node.op_warps) {
       if (w.factor.free || w.factor.has_tail())
         throw InputError(w.where, "warps of `" + w.dim +
                                       "`: expected a positive integer (a "
                                       "count of warps), not a tail or `?`");
+      multiply_checked(warps, written, {w.factor.full, w.where},
+                       "the warps of op '" + node.compute + "'");
+    }
   }
   read_keeps(node, n);
 }

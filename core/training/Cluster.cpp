@@ -4,6 +4,7 @@
 
 #include "arch/ArchitectureLoader.hpp"
 #include "arch/Units.hpp"
+#include "common/CheckedArithmetic.hpp"
 #include "common/YamlSource.hpp"
 
 namespace ts {
@@ -56,6 +57,13 @@ Cluster read_cluster(const YamlSource& src) {
   c.intra_node = link_at(src, root, "intra_node");
   c.nic = link_at(src, root, "inter_node");
   c.nics_per_node = src.positive_integer_or(root["inter_node"], "nics_per_node", 1);
+  // gpus() and the flows over the NICs (NetworkRoutes) are products of these counts.
+  checked_product(
+      {{c.nodes, c.nodes_where}, {c.devices_per_node, src.where(root["devices_per_node"])}},
+      "nodes x devices_per_node");
+  if (const YAML::Node nics = root["inter_node"]["nics_per_node"]; nics.IsDefined())
+    checked_product({{c.nodes, c.nodes_where}, {c.nics_per_node, src.where(nics)}},
+                    "nodes x nics_per_node");
   if (root["interference"].IsDefined()) {
     c.interference = src.number(root["interference"], "interference");
     if (c.interference < 0)

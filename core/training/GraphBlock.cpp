@@ -5,6 +5,7 @@
 #include <cctype>
 #include <map>
 
+#include "common/CheckedArithmetic.hpp"
 #include "common/YamlSource.hpp"
 #include "workload/EinsumReader.hpp"
 #include "workload/OperatorBuilders.hpp"
@@ -130,22 +131,29 @@ BlockSize size_at(const YamlSource& src, const YAML::Node& node, std::string_vie
   const std::string text = src.text(node, key);
   if (all_digits(trim(text))) return {src.positive_integer(node, key), 0};
   BlockSize size;
+  // The coefficient is a product of what is written: it fits in 64 bits or the size is refused.
+  std::string written;
+  const SourceLocation where = src.where(node);
+  auto multiply = [&](int64_t factor) {
+    multiply_checked(size.coefficient, written, {factor, where},
+                     fmt::format("`{}` of {}:", key, label));
+  };
   size_t at = 0;
   while (at <= text.size()) {
     size_t star = text.find('*', at);
     if (star == std::string::npos) star = text.size();
     const std::string factor = trim(text.substr(at, star - at));
     if (all_digits(factor) && factor.size() < 18 && std::stoll(factor) > 0) {
-      size.coefficient *= std::stoll(factor);
+      multiply(std::stoll(factor));
     } else if (factor == "samples") {
       ++size.samples_power;
     } else if (factor == "tokens") {
       ++size.samples_power;
-      size.coefficient *= seq_len;
+      multiply(seq_len);
     } else if (factor == "seq_len") {
-      size.coefficient *= seq_len;
+      multiply(seq_len);
     } else if (factor == "hidden") {
-      size.coefficient *= hidden;
+      multiply(hidden);
     } else {
       src.fail(node, fmt::format("unknown symbol '{}' in `{}` of {}; a size is a positive integer "
                                  "or a product such as `samples*768` of integers and tokens "

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "common/CheckedArithmetic.hpp"
 #include "common/YamlSource.hpp"
 
 namespace ts {
@@ -43,6 +44,20 @@ Recompute recompute_at(const YamlSource& src, const YAML::Node& n) {
   if (text == "full") return Recompute::full;
   src.fail(n, "unknown recompute '" + text + "'; expected none, selective or full");
   return Recompute::none;
+}
+
+CountAt count_at(const Located<int64_t>& degree) { return {degree.value, degree.where}; }
+
+// The products the simulator forms from the degrees (gpus(), stages, micro_batches(), the expert
+// groups of TrainingSimulation) fit in 64 bits, or the file is refused at the degree that makes
+// one overflow: a wrapped product is a negative GPU count that nothing else would catch.
+void check_products(const ParallelStrategy& s) {
+  checked_product({count_at(s.dp), count_at(s.tp), count_at(s.pp)},
+                  "data_parallel.degree x tensor_parallel.degree x pipeline_parallel.degree");
+  checked_product({count_at(s.pp), count_at(s.chunks)}, "pipeline_parallel.degree x chunks");
+  checked_product({count_at(s.micro_batch), count_at(s.dp)}, "batch.micro x data_parallel.degree");
+  checked_product({count_at(s.tp), count_at(s.ep)},
+                  "tensor_parallel.degree x expert_parallel.degree");
 }
 
 ParallelStrategy read_strategy(const YamlSource& src) {
@@ -97,6 +112,7 @@ ParallelStrategy read_strategy(const YamlSource& src) {
                     src.where(batch["global"])};
   s.micro_batch = degree_at(src, batch, "micro", 1);
 
+  check_products(s);
   if (root["recompute"].IsDefined()) s.recompute = recompute_at(src, root["recompute"]);
   if (const YAML::Node list = root["overrides"]; list.IsDefined()) {
     src.expect_sequence(list, "`overrides`");
@@ -136,6 +152,42 @@ ParallelStrategy read_strategy(const YamlSource& src) {
   return s;
 }
 
+// The sizes the model's operators take at the strategy's batch (LayerOperators, GraphBlock) fit
+// in 64 bits; a model file alone is checked when it is read (TransformerModel).
+void check_model_products(const ParallelStrategy& s, const TransformerModel& m) {
+  const CountAt micro = count_at(s.micro_batch);
+  if (!m.is_graph()) {
+    checked_product({{m.seq_len, m.where}, {m.hidden, m.where}, {2, m.where}, micro},
+                    fmt::format("seq_len x hidden x 2 bytes x batch.micro (the activations of a "
+                                "micro-batch of model '{}')",
+                                m.name));
+    checked_dimension_size({{m.seq_len, m.where}, {m.heads, m.heads_where}, micro},
+                           fmt::format("seq_len x heads x batch.micro (the attention's rows of a "
+                                       "micro-batch of model '{}')",
+                                       m.name));
+    checked_dimension_size({{m.seq_len, m.where}, {m.top_k, m.where}, micro},
+                           fmt::format("seq_len x top_k x batch.micro (the routed tokens of a "
+                                       "micro-batch of model '{}')",
+                                       m.name));
+    return;
+  }
+  // A block's sizes grow with the samples; the largest count they are taken at is the global
+  // batch (iteration_matmul_flops), which is a multiple of the micro-batch.
+  const CountAt samples =
+      s.global_batch.value >= s.micro_batch.value ? count_at(s.global_batch) : micro;
+  for (const BlockOperator& op : m.block.operators)
+    for (const auto& [dimension, size] : op.sizes) {
+      int64_t value = size.coefficient;
+      std::string written = std::to_string(value);
+      const std::string what = fmt::format("`{}` of operator '{}' ({}) at {} samples:", dimension,
+                                           op.name, format_location(op.where), samples.value);
+      for (int k = 0; k < size.samples_power; ++k) multiply_checked(value, written, samples, what);
+      if (value > kLargestDimensionSize)
+        throw InputError(samples.where, fmt::format("{} {} is {}; expected a size of at most {}",
+                                                    what, written, value, kLargestDimensionSize));
+    }
+}
+
 }  // namespace
 
 ParallelStrategy parse_parallel_strategy(const std::string& text, const std::string& file_name) {
@@ -168,6 +220,7 @@ void check_strategy_fits(const ParallelStrategy& s, const TransformerModel& m, i
                      fmt::format("the embedding's tensor_parallel.degree {} does not divide the "
                                  "vocabulary of {}",
                                  s.embedding_tp.value, m.vocab));
+  check_model_products(s, m);
   if (m.is_graph()) {
     // Every split dimension of the block, at the strategy's micro-batch, is a whole number of
     // tp-ths.

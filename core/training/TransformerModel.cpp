@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "common/CheckedArithmetic.hpp"
 #include "common/YamlSource.hpp"
 
 namespace ts {
@@ -115,6 +116,21 @@ TransformerModel read_model(const YamlSource& src) {
   m.seq_len = size("seq_len");
   m.experts = src.positive_integer_or(root, "experts", 1);
   m.top_k = src.positive_integer_or(root, "top_k", 1);
+  // LayerOperators forms these products of the sizes (with the micro-batch; check_strategy_fits
+  // bounds those): each fits in 64 bits, and those that become an operator's dimension are at
+  // most kLargestDimensionSize, or the file is refused at the size that breaks the bound.
+  auto at = [&](int64_t value, std::string_view key) {
+    return CountAt{value, src.where(root[std::string(key)])};
+  };
+  checked_dimension_size({{3, m.where}, at(m.hidden, "hidden")},
+                         "3 x hidden (the fused QKV projection)");
+  checked_dimension_size({{2, m.where}, at(m.ffn, "ffn")}, "2 x ffn (the gate and up projections)");
+  checked_dimension_size({at(m.vocab, "vocab")}, "vocab (the logits' N)");
+  checked_product({at(m.seq_len, "seq_len"), at(m.hidden, "hidden"), {2, m.where}},
+                  "seq_len x hidden x 2 bytes (one sample's activations)");
+  if (root["top_k"].IsDefined())
+    checked_dimension_size({at(m.seq_len, "seq_len"), at(m.top_k, "top_k")},
+                           "seq_len x top_k (one sample's tokens routed to experts)");
   if (m.hidden % m.heads != 0)
     src.fail(root["heads"], "`heads` " + std::to_string(m.heads) + " does not divide `hidden` " +
                                 std::to_string(m.hidden));

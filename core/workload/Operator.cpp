@@ -1,6 +1,7 @@
 #include "workload/Operator.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace ts {
 namespace {
@@ -14,6 +15,15 @@ bool read_after(const Operator& op, int tensor, int stage) {
 }
 
 }  // namespace
+
+int64_t checked_dimension_size(std::initializer_list<CountAt> factors, std::string_view what) {
+  const int64_t size = checked_product(factors, what);
+  if (size > kLargestDimensionSize)
+    throw InputError(factors.size() > 0 ? std::prev(factors.end())->where : SourceLocation{},
+                     std::string(what) + " is " + std::to_string(size) +
+                         "; expected a size of at most " + std::to_string(kLargestDimensionSize));
+  return size;
+}
 
 int Operator::find_dim(std::string_view dim_name) const {
   for (size_t i = 0; i < dims.size(); ++i)

@@ -3,14 +3,26 @@
 // stages (one stage for a plain operator, several for a fused chain whose intermediates are
 // shared between stages).
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
+#include "common/CheckedArithmetic.hpp"
 #include "common/DataType.hpp"
 #include "common/InputError.hpp"
 #include "workload/OperatorType.hpp"
 
 namespace ts {
+
+// The largest size of a dimension, 4e18 (just under 2^62). The analysis refuses extents above
+// it (no mapping covers such a size), and below it an extent plus or times a small count, and the
+// mapper's doubling of a candidate factor, stay in 64 bits. Loaders refuse larger sizes.
+inline constexpr int64_t kLargestDimensionSize = 4'000'000'000'000'000'000;
+
+// A dimension size formed as a product (tokens = micro-batch x seq_len, 3 x hidden): an
+// InputError at the factor where the product overflows 64 bits (checked_product), or at the
+// last factor when it is larger than kLargestDimensionSize; `what` names the product.
+int64_t checked_dimension_size(std::initializer_list<CountAt> factors, std::string_view what);
 
 struct Dimension {
   std::string name;

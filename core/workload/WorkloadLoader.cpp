@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "common/CheckedArithmetic.hpp"
 #include "common/YamlSource.hpp"
 #include "workload/EinsumReader.hpp"
 #include "workload/OperatorBuilders.hpp"
@@ -31,6 +32,50 @@ Operator read_fused(const YamlSource& src, const YAML::Node& node, const std::st
   }
   return make_fused_chain(name, names, size_at(src, node, "rows", label),
                           size_at(src, node, "cols", label), dtype);
+}
+
+// The node that wrote dimension d of `op`: an entry of `dims:` (einsum), `M`, `N`, `K`, `B` (a
+// GEMM) or `rows`, `cols` (a vector operator or a fused chain, whose dimensions are R and C).
+YAML::Node dim_node(const YAML::Node& node, const Operator& op, size_t d) {
+  const std::string& name = op.dims[d].name;
+  if (const YAML::Node dims = node["dims"]; dims.IsDefined() && dims.IsMap()) return dims[name];
+  if (op.type != OperatorType::gemm && op.type != OperatorType::batched_gemm) {
+    if (name == "R") return node["rows"];
+    if (name == "C") return node["cols"];
+  }
+  return node[name];
+}
+
+// Each size is at most kLargestDimensionSize. A tensor's bytes (Operator::tensor_bytes, the row
+// bytes of analysis/MappingProgram) and a stage's points (Operator::stage_points, the mapper's
+// iteration space) are products of the sizes: each fits in 64 bits, or the file is refused at the
+// size that makes it overflow.
+void check_sizes(const YamlSource& src, const YAML::Node& node, const Operator& op,
+                 const std::string& label) {
+  auto size_at = [&](int d) {
+    const size_t i = static_cast<size_t>(d);
+    return CountAt{op.dims[i].size, src.where(dim_node(node, op, i))};
+  };
+  for (size_t d = 0; d < op.dims.size(); ++d)
+    if (op.dims[d].size > kLargestDimensionSize)
+      src.fail(dim_node(node, op, d),
+               "`" + op.dims[d].name + "` of " + label + " is " + std::to_string(op.dims[d].size) +
+                   "; expected a size of at most " + std::to_string(kLargestDimensionSize));
+  for (const TensorSpec& t : op.tensors) {
+    int64_t bytes = 1;
+    std::string written;
+    const std::string what =
+        "the bytes of tensor '" + t.name + "' of " + label + " (its sizes x bytes per element)";
+    for (int d : t.dims) multiply_checked(bytes, written, size_at(d), what);
+    multiply_checked(bytes, written, {bytes_of(t.dtype), src.where(node)}, what);
+  }
+  for (const Stage& st : op.stages) {
+    int64_t points = 1;
+    std::string written;
+    const std::string what =
+        "the points of stage '" + st.name + "' of " + label + " (the product of its sizes)";
+    for (int d : st.dims) multiply_checked(points, written, size_at(d), what);
+  }
 }
 
 Operator read_operator(const YamlSource& src, const YAML::Node& node, DataType default_dtype) {
@@ -65,6 +110,7 @@ Operator read_operator(const YamlSource& src, const YAML::Node& node, DataType d
     op = read_einsum(src, node, name, dtype);
   }
   op.where = src.where(node);
+  check_sizes(src, node, op, label);
   return op;
 }
 

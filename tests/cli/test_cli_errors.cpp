@@ -8,10 +8,12 @@
 #include <vector>
 
 #include "RunTilescope.hpp"
+#include "TempDir.hpp"
 
 namespace {
 
 using namespace ts::cli_test;
+using ts::test::TempDir;
 
 struct Fault {
   std::string file;                   // as given on the command line, absolute here
@@ -275,5 +277,49 @@ TEST_CASE("a mapping for an operator the workload does not have", "[cli][errors]
   }
   SECTION("validate --arch --workload MAPPING") {
     check_fault(run_tilescope({"validate", "--arch", kTiny, "--workload", kSmall, f.file}), f);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counts whose products overflow 64 bits (issue 18): refused where the product overflows, with
+// the factors written so far, instead of wrapping around into a silently wrong answer. Nothing
+// is written: a folder given for saved mappings stays empty.
+
+TEST_CASE("a granule whose product overflows 64 bits", "[cli][errors][checked]") {
+  // granule: [9223372036854775807, 8, 4]: 9223372036854775807 x 8 overflows at the 8.
+  const Fault f{fixture("arch/granule-overflow.yaml"),
+                23,
+                "8, 4]",
+                {"granule 9223372036854775807 x 8 overflows 64 bits"}};
+  check_graph_fault(f);
+  SECTION("predict --save-mappings writes nothing") {
+    TempDir dir("granule-overflow");
+    const std::string saved = dir / "mappings";
+    check_fault(run_tilescope({"predict", "--arch", f.file, "--workload", kSmall, "--op",
+                               "gemm_small", "--save-mappings", saved}),
+                f);
+    CHECK(dir.names().empty());
+  }
+}
+
+TEST_CASE("strategy degrees whose GPU count overflows 64 bits", "[cli][errors][checked]") {
+  // DP 9223372036854775807 x TP 2 overflows at the tensor-parallel degree, line 9.
+  const Fault f{fixture("dist/strategy-overflow.yaml"),
+                9,
+                "2",
+                {"data_parallel.degree x tensor_parallel.degree x pipeline_parallel.degree",
+                 "9223372036854775807 x 2 overflows 64 bits"}};
+  check_fault(run_tilescope({"validate", f.file}), f);
+}
+
+TEST_CASE("workload sizes whose element count overflows 64 bits", "[cli][errors][checked]") {
+  // huge: M 3e18 x K 4 elements of A overflow at K; the column is that of the value 4.
+  const Fault f{fixture("workload/size-overflow.yaml"),
+                9,
+                "4}",
+                {"tensor 'A' of operator 'huge'", "3000000000000000000 x 4 overflows 64 bits"}};
+  SECTION("validate") { check_fault(run_tilescope({"validate", f.file}), f); }
+  SECTION("predict") {
+    check_fault(run_tilescope({"predict", "--arch", kTiny, "--workload", f.file}), f);
   }
 }
