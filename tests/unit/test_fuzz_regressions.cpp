@@ -54,8 +54,8 @@ std::string finding_name(const fs::path& file) {
   return file.parent_path().filename().string() + "/" + file.filename().string();
 }
 
-// Fails the current test (naming the file, and going on with the next) unless the loader accepts or
-// refuses the input.
+// Fails the current test (naming the file, and going on with the next) unless the loader
+// accepts or refuses the input.
 void replay(const fs::path& file) {
   const std::string target = file.parent_path().filename().string();
   INFO("fixture " << finding_name(file));
