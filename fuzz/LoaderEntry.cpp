@@ -1,0 +1,133 @@
+#include "fuzz/LoaderEntry.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "arch/ArchitectureLoader.hpp"
+#include "collectors/cupti/RunnerPlan.hpp"
+#include "common/InputError.hpp"
+#include "tile/MappingLoader.hpp"
+#include "trace/CsvMeasurements.hpp"
+#include "trace/RunnerResults.hpp"
+#include "training/Cluster.hpp"
+#include "training/ParallelStrategy.hpp"
+#include "training/PublishedRuns.hpp"
+#include "training/TransformerModel.hpp"
+#include "workload/WorkloadLoader.hpp"
+
+namespace ts::fuzz {
+namespace {
+
+// The name errors carry: as if the CLI had been given a file of that name.
+constexpr const char* kInputName = "fuzz-input";
+
+// A YAML file names others relative to itself (an architecture's mapping templates, ...): the
+// input is named as if it lay among the bundled samples of its kind, so that a seed taken from
+// there, and its mutations, resolve those paths as they do on the command line. Nothing is
+// written there.
+std::string sample_input_name(const char* samples_folder) {
+  return std::string(TILESCOPE_SOURCE_DIR) + "/samples/" + samples_folder + "/" + kInputName +
+         ".yaml";
+}
+
+// `load_published_runs` reads only from a path, and a validation file names its cluster, models
+// and strategies relative to itself (`../clusters/...`). The bytes go to one file per process
+// (fuzzing in parallel runs several), rewritten for every input, in a temporary folder that
+// mirrors samples/dist with links to its folders, so that seeds from samples/dist/validation
+// resolve as they do on the command line.
+std::string write_published_runs_file(const std::string& bytes) {
+  namespace fs = std::filesystem;
+  const fs::path folder =
+      fs::temp_directory_path() / ("tilescope-fuzz-" + std::to_string(getpid()));
+  const fs::path samples = fs::path(TILESCOPE_SOURCE_DIR) / "samples" / "dist";
+  // Removed when the process ends (the links only, never what they point to).
+  struct RemovedAtExit {
+    fs::path folder;
+    ~RemovedAtExit() {
+      std::error_code ignored;
+      fs::remove_all(folder, ignored);
+    }
+  };
+  static const RemovedAtExit removed_at_exit{folder};
+  if (!fs::exists(folder / "validation")) {
+    fs::create_directories(folder / "validation");
+    for (const auto& entry : fs::directory_iterator(samples))
+      if (entry.is_directory() && entry.path().filename() != "validation")
+        fs::create_directory_symlink(entry.path(), folder / entry.path().filename());
+  }
+  const fs::path file = folder / "validation" / (std::string(kInputName) + ".yaml");
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) throw std::runtime_error("cannot write the fuzz input to " + file.string());
+  return file.string();
+}
+
+void load_csv_measurements(const std::string& bytes) {
+  // `correlate --csv` and `fit --measurements` read the table and then the shape columns of the
+  // operator class given on the command line: every class is tried, each may refuse the table.
+  const CsvTable table = parse_csv(bytes, kInputName);
+  for (const std::string& op_type : csv_operator_types()) {
+    try {
+      shape_measurements(table, op_type, DataType::fp16);
+    } catch (const InputError&) {
+    }
+  }
+}
+
+void load_runner_plan(const std::string& bytes) {
+  std::istringstream in(bytes);
+  cupti::parse_plan(in, kInputName);
+}
+
+}  // namespace
+
+const std::vector<LoaderEntry>& loader_entries() {
+  static const std::vector<LoaderEntry> entries = {
+      {"architecture", "architecture graph (kind: architecture)",
+       [](const std::string& b) { parse_architecture(b, sample_input_name("arch")); }},
+      {"workload", "workload (kind: workload)",
+       [](const std::string& b) { parse_workload(b, sample_input_name("workloads")); }},
+      {"mapping", "mapping (kind: mapping)",
+       [](const std::string& b) { parse_mapping(b, sample_input_name("mappings")); }},
+      {"model", "training model (kind: model)",
+       [](const std::string& b) { parse_transformer_model(b, sample_input_name("dist/models")); }},
+      {"strategy", "parallel strategy (kind: strategy)",
+       [](const std::string& b) {
+         parse_parallel_strategy(b, sample_input_name("dist/strategies"));
+       }},
+      {"cluster", "cluster (kind: cluster)",
+       [](const std::string& b) { parse_cluster(b, sample_input_name("dist/clusters")); }},
+      {"published_runs", "published training runs (kind: dist-validation)",
+       [](const std::string& b) { load_published_runs(write_published_runs_file(b)); }},
+      {"csv", "CSV measurements (correlate --csv, fit --measurements)", load_csv_measurements},
+      {"runner_results", "runner results (JSON lines of tilescope-cupti-runner)",
+       [](const std::string& b) { parse_runner_results(b, kInputName); }},
+      {"runner_plan", "runner plan (measure --collector cupti --plan)", load_runner_plan},
+  };
+  return entries;
+}
+
+const LoaderEntry& loader_entry(std::string_view target) {
+  for (const LoaderEntry& entry : loader_entries())
+    if (entry.target == target) return entry;
+  throw std::out_of_range("no fuzz target '" + std::string(target) + "'");
+}
+
+LoaderOutcome feed_loader(const LoaderEntry& entry, const std::string& bytes) {
+  try {
+    entry.load(bytes);
+    return LoaderOutcome::accepted;
+  } catch (const InputError&) {
+    return LoaderOutcome::refused;
+  } catch (const cupti::PlanError&) {
+    // The runner's own error type (it builds without core/): file:line and what was expected.
+    return LoaderOutcome::refused;
+  }
+}
+
+}  // namespace ts::fuzz

@@ -1,0 +1,6 @@
+// libFuzzer target: the model loader, as fuzz/LoaderEntry.cpp feeds it.
+#include "fuzz/FuzzInput.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  return ts::fuzz::fuzz_one_input("model", data, size);
+}
