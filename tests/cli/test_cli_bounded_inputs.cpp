@@ -248,7 +248,7 @@ TEST_CASE("a write that fails names the real cause, not errno 0 (\"Success\")", 
   const std::vector<std::string> lines = split_lines(r.err);
   REQUIRE(lines.size() == 1);
   CHECK_THAT(lines[0], Catch::StartsWith(out + ": cannot write (") &&
-                          Catch::EndsWith("bytes written): File too large"));
+                           Catch::EndsWith("bytes written): File too large"));
   CHECK(lines[0].find("Success") == std::string::npos);
   CHECK(dir.names().empty());  // neither the output nor its temporary
 }
@@ -270,6 +270,15 @@ TEST_CASE("a results database in a read-only folder is read, and a write names t
   } writable_again{dir.path()};
   const std::string before = read_text(db);
   const std::vector<std::string> names = dir.names();
+  // As root the commands run as `nobody`, which needs every folder above the binary and the
+  // source tree to be open to others; a checkout under a private folder (mktemp -d is 0700) is
+  // not, and then a read-only folder cannot be tested here at all.
+  const RunResult probe = run_tilescope({"--version"}, 60, as_nobody);
+  if (probe.status >= 125 && probe.status <= 127) {
+    WARN("the binary or the source tree is not reachable as `nobody` (exit "
+         << probe.status << "); a read-only folder is not tested on this machine");
+    return;
+  }
 
   SECTION("db runs reads it") {
     const RunResult r = run_tilescope({"db", "runs", "--db", db}, 60, as_nobody);

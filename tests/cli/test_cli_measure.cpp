@@ -65,27 +65,17 @@ long measurements_so_far(const std::string& db) {
 }
 
 std::vector<std::string> measure_args(const std::string& db, int repetitions) {
-  return {"measure",
-          "--collector",
-          "host",
-          "--workload",
-          fixture("measure/small-host-suite.yaml"),
-          "--arch",
-          host_graph(),
-          "--db",
-          db,
-          "--repetitions",
-          std::to_string(repetitions),
-          "--group",
-          "1",
-          "--mappings-per-gemm",
-          "4",
-          "--no-flush"};
+  return {"measure", "--collector", "host", "--workload", fixture("measure/small-host-suite.yaml"),
+          "--arch", host_graph(), "--db", db, "--repetitions", std::to_string(repetitions),
+          // Exactly that many: the tests count repetitions and time the run.
+          "--max-repetitions", std::to_string(repetitions), "--group", "1", "--mappings-per-gemm",
+          "4", "--no-flush"};
 }
 
 }  // namespace
 
-TEST_CASE("measure stores a checked measurement and a prediction for every job", "[cli][measure][host][slow]") {
+TEST_CASE("measure stores a checked measurement and a prediction for every job",
+          "[cli][measure][host][slow]") {
   TempDir dir;
   const std::string db = dir / "results.sqlite";
   RunResult r = run_tilescope(measure_args(db, 5));
@@ -119,7 +109,8 @@ TEST_CASE("measure stores a checked measurement and a prediction for every job",
   CHECK(j.at("overall").at("count").get<int>() == 12);
 }
 
-TEST_CASE("kill -9 in the middle of measure keeps every completed measurement", "[cli][measure][host][slow]") {
+TEST_CASE("kill -9 in the middle of measure keeps every completed measurement",
+          "[cli][measure][host][slow]") {
   TempDir dir;
   const std::string db = dir / "results.sqlite";
   // Many repetitions, one operator per group: measurements land one by one over seconds.
@@ -150,7 +141,8 @@ TEST_CASE("kill -9 in the middle of measure keeps every completed measurement", 
   CHECK(runs.out.find("incomplete") != std::string::npos);
 }
 
-TEST_CASE("Ctrl-C stops measure cleanly and marks the run cancelled", "[cli][measure][host][slow]") {
+TEST_CASE("Ctrl-C stops measure cleanly and marks the run cancelled",
+          "[cli][measure][host][slow]") {
   TempDir dir;
   const std::string db = dir / "results.sqlite";
   BackgroundRun run(measure_args(db, 60));
