@@ -10,6 +10,7 @@
 #include "arch/ArchitectureLoader.hpp"
 #include "collectors/cupti/RunnerPlan.hpp"
 #include "common/InputError.hpp"
+#include "common/WorkspaceFile.hpp"
 #include "tile/MappingLoader.hpp"
 #include "trace/CsvMeasurements.hpp"
 #include "trace/RunnerResults.hpp"
@@ -67,6 +68,13 @@ std::string write_published_runs_file(const std::string& bytes) {
   return file.string();
 }
 
+// A workspace names its members relative to itself: the input is named as if it lay among the
+// committed workspaces (the seeds), so that their members, and the workspaces among them that
+// name each other, resolve as they do in the GUI. Nothing is written there.
+std::string workspace_input_name() {
+  return std::string(TILESCOPE_SOURCE_DIR) + "/tests/fixtures/workspaces/" + kInputName + ".yaml";
+}
+
 void load_csv_measurements(const std::string& bytes) {
   // `correlate --csv` and `fit --measurements` read the table and then the shape columns of the
   // operator class given on the command line: every class is tried, each may refuse the table.
@@ -108,6 +116,8 @@ const std::vector<LoaderEntry>& loader_entries() {
       {"runner_results", "runner results (JSON lines of tilescope-cupti-runner)",
        [](const std::string& b) { parse_runner_results(b, kInputName); }},
       {"runner_plan", "runner plan (measure --collector cupti --plan)", load_runner_plan},
+      {"workspace", "GUI workspace (kind: workspace)",
+       [](const std::string& b) { parse_workspace(b, workspace_input_name()); }},
   };
   return entries;
 }

@@ -1,8 +1,5 @@
 #include "Workbench.hpp"
 
-#include <yaml-cpp/yaml.h>
-
-#include <QDir>
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -18,7 +15,7 @@
 #include "EditParameterCommand.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "arch/ArchitectureWriter.hpp"
-#include "common/AtomicFile.hpp"
+#include "common/WorkspaceFile.hpp"
 #include "common/YamlSource.hpp"
 #include "correlate/CorrelationData.hpp"
 #include "measure/ResultStore.hpp"
@@ -109,20 +106,32 @@ bool Workbench::openFile(const QString& path) {
   if (is_sqlite_file(path.toStdString())) return openResults(path);
   if (suffix == "csv") return openMeasurementCsv(path);
   if (suffix == "json") return openSimulation(path);
-  // A file core cannot tell the kind of falls through to the message below, which lists what
-  // the GUI opens (core's own message lists what `validate` checks).
-  std::string kind;
+  // YAML that does not parse is reported where the parser stopped (a file:1:1 here hid the
+  // line at fault). A file without a kind, or of a kind the GUI does not open, gets the message
+  // below, which lists what the GUI opens (core's own lists what `validate` checks).
+  std::optional<YamlSource> source;
   try {
-    kind = peek_kind(path.toStdString());
-  } catch (const InputError&) {
+    source = YamlSource::load(path.toStdString());
+  } catch (const InputError& e) {
+    report(kError, QString::fromStdString(e.what()));
+    return false;
   }
+  std::string kind;
+  SourceLocation kind_at{path.toStdString(), 1, 1};
+  try {
+    kind = kind_of(*source);
+    kind_at = source->where(source->root()["kind"]);
+  } catch (const InputError& e) {
+    kind_at = e.where();
+  }
+  source.reset();  // each loader reads the file itself
   if (kind == "architecture") return openArchitecture(path);
   if (kind == "workload") return openWorkload(path);
   if (kind == "workspace") return openWorkspace(path);
-  report(kError, tr("%1:1:1: not a file tilescope-gui opens (expected kind: architecture, "
-                    "workload or workspace, a results database, a CSV of measurements or a "
-                    "simulation .json)")
-                     .arg(path));
+  report(kError, tr("%1: not a file tilescope-gui opens (expected kind: architecture, workload "
+                    "or workspace, a results database, a CSV of measurements or a simulation "
+                    ".json)")
+                     .arg(QString::fromStdString(format_location(kind_at))));
   return false;
 }
 
@@ -708,47 +717,48 @@ bool Workbench::saveArchitecture(const QString& path) {
 }
 
 bool Workbench::openWorkspace(const QString& path) {
-  // kind: workspace; architecture / workload / results as paths relative to the file.
-  YAML::Node root;
+  // core's loader refuses wrong types, unknown keys and workspaces that name workspaces at their
+  // place; each member then opens by its role, so that no workspace opens another.
+  Workspace workspace;
   try {
-    root = YAML::LoadFile(path.toStdString());
-  } catch (const YAML::Exception& e) {
-    report(kError, QString("%1:%2:%3: %4")
-                       .arg(path)
-                       .arg(e.mark.line + 1)
-                       .arg(e.mark.column + 1)
-                       .arg(QString::fromStdString(e.msg)));
+    workspace = load_workspace(path.toStdString());
+  } catch (const std::exception& e) {
+    report(kError, QString::fromStdString(e.what()));
     return false;
   }
-  const QDir dir = QFileInfo(path).dir();
+  const auto file = [](const std::optional<WorkspaceMember>& member) {
+    return QString::fromStdString(member->path);
+  };
   bool ok = true;
-  for (const char* key : {"architecture", "workload", "results", "simulation"}) {
-    if (!root[key]) continue;
-    const QString file = dir.filePath(QString::fromStdString(root[key].as<std::string>()));
-    ok = (std::string(key) == "architecture" ? openArchitecture(file)
-          : std::string(key) == "workload"   ? openWorkload(file)
-                                             : openFile(file)) &&
+  if (workspace.architecture) ok = openArchitecture(file(workspace.architecture)) && ok;
+  if (workspace.workload) ok = openWorkload(file(workspace.workload)) && ok;
+  if (workspace.results) {
+    const QString results = file(workspace.results);
+    ok = (is_sqlite_file(results.toStdString()) ? openResults(results)
+                                                : openMeasurementCsv(results)) &&
          ok;
   }
+  if (workspace.simulation) ok = openSimulation(file(workspace.simulation)) && ok;
   return ok;
 }
 
 bool Workbench::saveWorkspace(const QString& path) {
-  const QDir dir = QFileInfo(path).dir();
+  const auto member = [](const QString& file) -> std::optional<WorkspaceMember> {
+    if (file.isEmpty()) return std::nullopt;
+    return WorkspaceMember{file.toStdString(), {}};
+  };
+  Workspace workspace;
+  workspace.architecture = member(arch_path_);
+  workspace.workload = member(workload_path_);
+  workspace.results = member(results_path_);
+  workspace.simulation = member(simulation_path_);
   try {
-    write_file_atomically(path.toStdString(), [&](std::ostream& out) {
-      out << "version: 1\nkind: workspace\n";
-      if (!arch_path_.isEmpty())
-        out << "architecture: " << dir.relativeFilePath(arch_path_).toStdString() << "\n";
-      if (!workload_path_.isEmpty())
-        out << "workload: " << dir.relativeFilePath(workload_path_).toStdString() << "\n";
-      if (!results_path_.isEmpty())
-        out << "results: " << dir.relativeFilePath(results_path_).toStdString() << "\n";
-      if (!simulation_path_.isEmpty())
-        out << "simulation: " << dir.relativeFilePath(simulation_path_).toStdString() << "\n";
-    });
+    write_workspace(workspace, path.toStdString());
   } catch (const InputError& e) {
     report(kError, tr("%1: cannot write the workspace (%2)").arg(path, e.message().c_str()));
+    return false;
+  } catch (const std::exception& e) {  // the working folder gone (std::filesystem::absolute)
+    report(kError, tr("%1: cannot write the workspace (%2)").arg(path, e.what()));
     return false;
   }
   report(kInfo, tr("saved the workspace as %1").arg(path));

@@ -81,3 +81,36 @@ TEST_CASE("tilescope-gui --quit-after-load prints each input error on stderr and
   CHECK(lines[0].startsWith(graph + ":15:"));
   CHECK(lines[0].contains("L9"));
 }
+
+TEST_CASE(
+    "tilescope-gui --quit-after-load refuses a broken workspace and a YAML syntax error "
+    "at their line and column",
+    "[gui][smoke]") {
+  QTemporaryDir dir;
+  // cycle-a.yaml names cycle-b.yaml on line 3 (`workload: ` is 10 characters: column 11), which
+  // names cycle-a.yaml back: refused, where the GUI used to recurse until its stack overflowed.
+  const QString cycle = QString(TILESCOPE_ROOT) + "/tests/fixtures/workspaces/cycle-a.yaml";
+  const Run refused = run_gui({"--quit-after-load", cycle}, dir.path());
+  CHECK(refused.code == 2);
+  CHECK(refused.err.split('\n', Qt::SkipEmptyParts)
+            .filter(cycle)
+            .contains(cycle + ":3:11: workspace '" + cycle +
+                      "' includes itself through cycle-b.yaml"));
+  // A list where the architecture's path belongs (line 3, column 15): the GUI aborted on it.
+  const QString list =
+      QString(TILESCOPE_ROOT) + "/tests/fixtures/workspaces/architecture-list.yaml";
+  const Run wrong_type = run_gui({"--quit-after-load", list}, dir.path());
+  CHECK(wrong_type.code == 2);
+  CHECK(wrong_type.err.split('\n', Qt::SkipEmptyParts)
+            .contains(list + ":3:15: expected a path for `architecture`, got a list"));
+  // malformed.yaml leaves the flow map of line 6 open; the parser stops on line 7 (as
+  // tests/unit/test_yaml_source.cpp finds). The GUI said `malformed.yaml:1:1: not a file
+  // tilescope-gui opens`, since it could not tell the kind.
+  const QString malformed = QString(TILESCOPE_ROOT) + "/tests/fixtures/arch/malformed.yaml";
+  const Run syntax = run_gui({"--quit-after-load", malformed}, dir.path());
+  CHECK(syntax.code == 2);
+  const QStringList lines = syntax.err.split('\n', Qt::SkipEmptyParts).filter(malformed);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].startsWith(malformed + ":7:"));
+  CHECK(lines[0].contains("invalid YAML"));
+}
