@@ -17,6 +17,7 @@
 #include "host/Microbench.hpp"
 #include "host/RegisterTileCost.hpp"
 #include "host/TileCopy.hpp"
+#include "measure/MedianConfidence.hpp"
 
 namespace ts::host {
 namespace {
@@ -39,8 +40,7 @@ MeasuredFigure summarise(std::string name, std::string unit, std::vector<double>
   MeasuredFigure f{std::move(name), std::move(unit), std::move(runs)};
   std::vector<double> sorted = f.runs;
   std::sort(sorted.begin(), sorted.end());
-  const size_t n = sorted.size();
-  f.value = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  f.value = sorted_median(sorted);
   f.spread = f.value > 0 ? (sorted.back() - sorted.front()) / f.value : 0;
   return f;
 }
