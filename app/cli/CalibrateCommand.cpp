@@ -137,8 +137,8 @@ CommandAction add_calibrate(CLI::App& app) {
   auto host_args = std::make_shared<CalibrateHostArgs>();
   CLI::App* host = cmd->add_subcommand(
       "host",
-      "This machine's CPU: hwloc topology and microbenchmarks (clock, vector FMA, cache "
-      "and DRAM bandwidth, parallel-region start)");
+      "This machine's CPU: hwloc topology and microbenchmarks (clock, vector FMA, exp, "
+      "division and square root, cache and DRAM bandwidth, parallel-region start)");
   host->add_option("--out", host_args->out,
                    "graph to write; its templates go beside it as <stem>-gemm-template.yaml and "
                    "<stem>-vector-template.yaml")

@@ -72,6 +72,9 @@ std::string calibration_header(const HostCalibration& cal, const std::string& co
       "- Core: matmul fp32 = the measured MACs/cycle (fp32 lanes x FMAs per cycle), granule\n"
       "  [1, {0}, 1]; elementwise and reduction fp32 = the same lanes x FMA rate, granule [{0}].\n",
       lanes);
+  h += "- operation_cost of elementwise and reduction (exp, div, sqrt): the measured ns per\n";
+  h +=
+      "  element x clock x MACs/cycle, the basic operations one core does meanwhile; at least 1.\n";
   return h;
 }
 

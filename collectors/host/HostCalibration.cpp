@@ -15,8 +15,10 @@
 #include "common/UtcTime.hpp"
 #include "host/HostTopology.hpp"
 #include "host/Microbench.hpp"
+#include "host/OperationCost.hpp"
 #include "host/RegisterTileCost.hpp"
 #include "host/TileCopy.hpp"
+#include "measure/MedianConfidence.hpp"
 
 namespace ts::host {
 namespace {
@@ -39,8 +41,7 @@ MeasuredFigure summarise(std::string name, std::string unit, std::vector<double>
   MeasuredFigure f{std::move(name), std::move(unit), std::move(runs)};
   std::vector<double> sorted = f.runs;
   std::sort(sorted.begin(), sorted.end());
-  const size_t n = sorted.size();
-  f.value = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  f.value = sorted_median(sorted);
   f.spread = f.value > 0 ? (sorted.back() - sorted.front()) / f.value : 0;
   return f;
 }
@@ -122,6 +123,23 @@ HostCalibration calibrate_host(const HostCalibrationOptions& options,
   const double macs_per_cycle = add(fmt::format("fp32 MACs per cycle per core ({} FMA, {} lanes)",
                                                 bench::kIsaName, bench::kFp32Lanes),
                                     "MAC/cycle", mac_runs);
+
+  // What an exp, a division and a square root cost in the vector capability's basic operations:
+  // the seconds one core spends per element on one, in the kernels' own code on L1-resident
+  // rows, times the basic operations per second of one core (clock x MACs per cycle). No
+  // operation is priced below 1 (the graph requires it: the mapper's compute floor counts every
+  // operation at the basic rate).
+  OperationCounts operation_cost{1, 1, 1, 1};
+  for (OperationKind kind : {OperationKind::exp, OperationKind::div, OperationKind::sqrt}) {
+    const std::string name(to_string(kind));
+    const double ns =
+        add(fmt::format("{} per element, one core (vector kernels' code, L1-resident)", name), "ns",
+            repeat(name + " per element",
+                   [&] { return operation_seconds_per_element(kind, seconds) * 1e9; }));
+    count_of(operation_cost, kind) =
+        std::max(1.0, significant(ns * 1e-9 * clock_hz * macs_per_cycle));
+    say(fmt::format("  {} costs {:.4g} basic operations", name, count_of(operation_cost, kind)));
+  }
 
   // One buffer serves every bandwidth test: slice i (first touched by core i) is thread i's in
   // the all-core tests, and the single-core tests run from its start.
@@ -240,10 +258,11 @@ HostCalibration calibrate_host(const HostCalibrationOptions& options,
   core.capabilities.push_back(
       {OpClass::matmul, DataType::fp32, macs_per_cycle, {1, lanes, 1}, {}, {}, {}});
   // A vector operation per lane per FMA port per cycle: the same measured vector rate.
-  core.capabilities.push_back(
-      {OpClass::elementwise, DataType::fp32, macs_per_cycle, {lanes, 1, 1}, {}, {}, {}});
-  core.capabilities.push_back(
-      {OpClass::reduction, DataType::fp32, macs_per_cycle, {lanes, 1, 1}, {}, {}, {}});
+  for (OpClass vector_class : {OpClass::elementwise, OpClass::reduction}) {
+    ComputeCapability c{vector_class, DataType::fp32, macs_per_cycle, {lanes, 1, 1}};
+    c.operation_cost = operation_cost;  // exp, div, sqrt as measured above
+    core.capabilities.push_back(c);
+  }
   const NodeId core_id{static_cast<int32_t>(g.nodes.size())};
   g.nodes.push_back(core);
 

@@ -171,11 +171,10 @@ struct JobRun {
   }
 };
 
-// Half the median's 95 % interval over the median; none while there are too few repetitions.
-std::optional<double> median_half_width(const std::vector<double>& times_ns) {
-  std::vector<double> t = times_ns;
-  std::sort(t.begin(), t.end());
-  const std::optional<MedianInterval> interval = median_interval(t);
+// Half the median's 95 % interval over the median, of timings sorted ascending; none while
+// there are too few repetitions.
+std::optional<double> median_half_width(std::span<const double> sorted_ns) {
+  const std::optional<MedianInterval> interval = median_interval(sorted_ns);
   if (!interval) return std::nullopt;
   return interval->relative_half_width();
 }
@@ -189,7 +188,9 @@ bool wants_another_repetition(const std::vector<double>& times_ns,
   double timed_ns = 0;
   for (double t : times_ns) timed_ns += t;
   if (n >= options.max_repetitions || timed_ns * 1e-9 >= options.seconds_per_point) return false;
-  const std::optional<double> half = median_half_width(times_ns);
+  std::vector<double> sorted = times_ns;
+  std::sort(sorted.begin(), sorted.end());
+  const std::optional<double> half = median_half_width(sorted);
   return !half || *half > options.tolerance;
 }
 
@@ -216,11 +217,10 @@ Measurement summarise(const JobRun& run, const HostCollectorOptions& options,
   m.repetitions = static_cast<int>(run.times_ns.size());
   std::vector<double> t = run.times_ns;
   std::sort(t.begin(), t.end());
-  const size_t n = t.size();
   m.min_ns = t.front();
-  m.median_ns = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+  m.median_ns = sorted_median(t);
   m.spread = m.median_ns > 0 ? (t.back() - t.front()) / m.median_ns : 0;
-  m.median_ci = median_half_width(run.times_ns);
+  m.median_ci = median_half_width(t);
   m.unstable = unstable_reason(m.median_ci, m.repetitions, disturbed, options);
   m.max_error = run.error();
   m.checked = m.max_error <= run.prepared->tolerance;

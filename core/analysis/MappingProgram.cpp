@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "analysis/OperationPrice.hpp"
 #include "common/CheckedArithmetic.hpp"
 #include "common/NameList.hpp"
 
@@ -253,6 +254,7 @@ class Compiler {
                                             unit.name, to_string(st.op_class), st.name, op_.name,
                                             join_names(classes)));
     }
+    n.priced_ops_per_point = priced_ops_per_point(st, *n.capability);
     for (const auto& f : m.op_factors) {
       int d = dim_index(f);
       if (d < 0) continue;

@@ -84,6 +84,8 @@ struct ProgramNode {
   NodeId compute;
   int stage = -1;
   const ComputeCapability* capability = nullptr;
+  // The stage's operations per point in the capability's basic operations (OperationPrice.hpp).
+  double priced_ops_per_point = 1;
   std::array<Factor, kMaxDims> op_factor{};
   std::array<bool, kMaxDims> op_free{};
   // Warps per dimension (MappingNode::op_warps; 1 where none is written) and their product.

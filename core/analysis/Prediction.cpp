@@ -133,7 +133,7 @@ Prediction make_prediction(const MappingProgram& p, const Evaluation& e) {
     double points = 1;
     for (int d : st.dims) points *= static_cast<double>(p.op->dims[d].size);
     const ArchNode& node = g.node(n.compute);
-    ideal_s += points * st.ops_per_point /
+    ideal_s += points * n.priced_ops_per_point /
                (n.capability->ops_per_cycle * static_cast<double>(node.instances) * node.clock_hz);
   }
   r.utilization = e.device_s > 0 ? std::min(1.0, ideal_s / e.device_s) : 0;

@@ -725,7 +725,7 @@ class Evaluator {
             static_cast<double>(pad_to(k, cap.granule[2])) * static_cast<double>(batch);
     else
       ops = static_cast<double>(pad_to(vec, cap.granule[0])) * static_cast<double>(batch);
-    ops *= st.ops_per_point;
+    ops *= node.priced_ops_per_point;  // exp, div, ... at their cost (OperationPrice.hpp)
     const double ops_per_cycle = cap.issue ? warp_fed_ops_per_cycle(c) : cap.ops_per_cycle;
     const double compute_s = ops / ops_per_cycle / g_.node(node.compute).clock_hz;
     u.compute = compute_s;

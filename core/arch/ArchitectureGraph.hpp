@@ -11,6 +11,7 @@
 #include "arch/GraphIds.hpp"
 #include "common/DataType.hpp"
 #include "common/InputError.hpp"
+#include "common/OperationKind.hpp"
 
 namespace ts {
 
@@ -51,6 +52,11 @@ struct ComputeCapability {
   // warps and warp tile of the mapping's op (`warps:`), up to ops_per_cycle (docs/analysis.md,
   // "Issue-limited compute"). Unset: ops_per_cycle is the rate, whatever the tile.
   std::optional<IssueLimit> issue;
+  // What one operation of each kind costs, in this unit's basic operations (the ones
+  // ops_per_cycle counts): {1, 15, 20, 18} says an exp takes 15 slots. Entry `basic` is 1; every
+  // entry is at least 1, so that pricing by kind never makes a stage cheaper than the mapper's
+  // compute floor assumes. Unset: every operation costs 1 (docs/analysis.md, "Operation costs").
+  std::optional<OperationCounts> operation_cost;
   SourceLocation where;
 };
 
@@ -135,7 +141,7 @@ struct ArchEdge {
   ReductionTopology reduction_topology = ReductionTopology::chain;
   double reduction_latency_cycles = 0;         // per hop, in the clock of the source node
   double reduction_bandwidth_bytes_per_s = 0;  // of the reduced stream; 0: the edge's bandwidth
-  std::optional<RowAlignment> alignment;  // unset: every row moves at the edge's rate
+  std::optional<RowAlignment> alignment;       // unset: every row moves at the edge's rate
   SourceLocation where;
 
   // Hops the last of `partials` partial sums crosses in the reduction network (0 without one).

@@ -42,6 +42,10 @@ uint64_t ArchitectureGraph::content_hash() const {
         h.add_double(c.issue->issue_per_cycle);
         h.add_double(c.issue->latency_cycles);
       }
+      if (c.operation_cost) {  // likewise only when set
+        h.add_i64(3000);
+        for (double cost : *c.operation_cost) h.add_double(cost);
+      }
     }
   }
   h.add_u64(edges.size());

@@ -5,6 +5,7 @@
 
 #include "arch/Units.hpp"
 #include "common/CheckedArithmetic.hpp"
+#include "common/OperationMap.hpp"
 #include "common/YamlSource.hpp"
 
 namespace ts {
@@ -205,7 +206,9 @@ void ArchitectureReader::read_compute(ArchNode& node, const YAML::Node& n) {
 
 ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const YAML::Node& o) {
   std::string label = "an operation of '" + node.name + "'";
-  src_.check_keys(o, {"class", "dtype", "ops_per_cycle", "granule", "accumulator", "issue"}, label);
+  src_.check_keys(
+      o, {"class", "dtype", "ops_per_cycle", "granule", "accumulator", "issue", "operation_cost"},
+      label);
   ComputeCapability c;
   c.where = src_.where(o);
   YAML::Node cls = src_.require(o, "class", label);
@@ -269,6 +272,25 @@ ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const
     limit.latency_cycles =
         src_.positive_number(src_.require(issue, "latency_cycles", what), "latency_cycles");
     c.issue = limit;
+  }
+  if (YAML::Node cost = o["operation_cost"]; cost.IsDefined()) {
+    const auto entries = operation_entries(src_, cost, "`operation_cost`");
+    OperationCounts costs{1, 1, 1, 1};
+    for (size_t k = 0; k < kOperationKinds; ++k) {
+      if (!entries[k]) continue;
+      const YAML::Node& value = *entries[k];
+      if (static_cast<OperationKind>(k) == OperationKind::basic)
+        src_.fail(value,
+                  "`basic` is the unit of `operation_cost` (what ops_per_cycle counts); "
+                  "its cost is 1 and is not written");
+      costs[k] = src_.number(value, "operation_cost");
+      // Below 1 an operation would be cheaper than the basic one, and the mapper's compute
+      // floor (every operation at ops_per_cycle) would no longer be a floor.
+      if (!(costs[k] >= 1))
+        src_.fail(value, "an operation cost is in basic operations and at least 1, got " +
+                             describe(value));
+    }
+    c.operation_cost = costs;
   }
   return c;
 }

@@ -171,6 +171,18 @@ std::string issue_text(const ComputeCapability& c) {
       number_text(i.issue_per_cycle), number_text(i.latency_cycles));
 }
 
+std::string operation_cost_text(const ComputeCapability& c) {
+  if (!c.operation_cost) return {};
+  std::string entries;
+  for (size_t k = 0; k < kOperationKinds; ++k) {
+    if (static_cast<OperationKind>(k) == OperationKind::basic) continue;  // 1, the unit
+    entries +=
+        fmt::format("{}{}: {}", entries.empty() ? "" : ", ",
+                    to_string(static_cast<OperationKind>(k)), number_text((*c.operation_cost)[k]));
+  }
+  return ", operation_cost: {" + entries + "}";
+}
+
 }  // namespace
 
 std::string architecture_yaml(const ArchitectureGraph& graph, const std::string& header_comment,
@@ -205,12 +217,12 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
     } else {
       y += "    operations:\n";
       for (const ComputeCapability& c : n.capabilities)
-        y += fmt::format("      - {{class: {}, dtype: {}, ops_per_cycle: {}, granule: {}{}{}}}\n",
+        y += fmt::format("      - {{class: {}, dtype: {}, ops_per_cycle: {}, granule: {}{}{}{}}}\n",
                          to_string(c.op_class), to_string(c.dtype), number_text(c.ops_per_cycle),
                          granule_text(c),
                          c.accumulator ? fmt::format(", accumulator: {}", to_string(*c.accumulator))
                                        : std::string(),
-                         issue_text(c));
+                         issue_text(c), operation_cost_text(c));
     }
   }
 

@@ -30,9 +30,13 @@ std::optional<MedianInterval> median_interval(std::span<const double> sorted) {
   MedianInterval m;
   m.low = sorted[static_cast<size_t>(j - 1)];
   m.high = sorted[static_cast<size_t>(n - j)];
-  const size_t h = sorted.size() / 2;
-  m.median = n % 2 ? sorted[h] : 0.5 * (sorted[h - 1] + sorted[h]);
+  m.median = sorted_median(sorted);
   return m;
+}
+
+double sorted_median(std::span<const double> sorted) {
+  const size_t h = sorted.size() / 2;
+  return sorted.size() % 2 ? sorted[h] : 0.5 * (sorted[h - 1] + sorted[h]);
 }
 
 }  // namespace ts

@@ -18,6 +18,9 @@ struct MedianInterval {
   double relative_half_width() const;
 };
 
+// The median of `sorted` (ascending, not empty): the middle value, or the mean of the two.
+double sorted_median(std::span<const double> sorted);
+
 // The interval of `sorted` (ascending). None for fewer than 6 values: with 5 or fewer, even
 // [min, max] covers the median with less than 95 % probability.
 std::optional<MedianInterval> median_interval(std::span<const double> sorted);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/OperationMap.hpp"
+
 namespace ts {
 namespace {
 
@@ -111,7 +113,7 @@ int EinsumReader::tensor_at(const YAML::Node& name) {
 
 void EinsumReader::read_stage(const YAML::Node& s, std::optional<OpClass> default_class) {
   std::string what = "a stage of " + label_;
-  src_.check_keys(s, {"name", "class", "inputs", "output", "ops_per_point"}, what);
+  src_.check_keys(s, {"name", "class", "inputs", "output", "ops_per_point", "operations"}, what);
   Stage stage;
   YAML::Node name = src_.require(s, "name", what);
   stage.name = src_.text(name, "name");
@@ -140,8 +142,30 @@ void EinsumReader::read_stage(const YAML::Node& s, std::optional<OpClass> defaul
                           op_.stages[static_cast<size_t>(p)].name + "'");
   if (std::find(stage.inputs.begin(), stage.inputs.end(), stage.output) != stage.inputs.end())
     src_.fail(output, "stage '" + stage.name + "' reads its own output '" + out_name + "'");
-  if (s["ops_per_point"].IsDefined())
-    stage.ops_per_point = src_.positive_number(s["ops_per_point"], "ops_per_point");
+  if (YAML::Node ops = s["operations"]; ops.IsDefined()) {
+    // The split by kind is the count itself: a second, total figure could only disagree.
+    if (s["ops_per_point"].IsDefined())
+      src_.fail(ops, "stage '" + stage.name +
+                         "' gives both `ops_per_point` and `operations`; give one (`operations` "
+                         "counts by kind)");
+    OperationCounts counts{};
+    const auto entries = operation_entries(src_, ops, "`operations`");
+    for (size_t k = 0; k < kOperationKinds; ++k) {
+      if (!entries[k]) continue;
+      counts[k] = src_.number(*entries[k], "operations");
+      if (counts[k] < 0)
+        src_.fail(*entries[k],
+                  "an operation count must be at least 0, got " + describe(*entries[k]));
+    }
+    if (total_count(counts) <= 0)
+      src_.fail(ops, "stage '" + stage.name +
+                         "' counts no operations; expected at least one kind "
+                         "above 0 (" +
+                         std::string(operation_kind_names()) + ")");
+    set_operations(stage, counts);
+  } else if (s["ops_per_point"].IsDefined()) {
+    set_operations(stage, {src_.positive_number(s["ops_per_point"], "ops_per_point"), 0, 0, 0});
+  }
 
   // The iteration space: every dimension of the tensors it touches, in first-seen order.
   std::vector<int> touched = stage.inputs;

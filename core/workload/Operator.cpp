@@ -16,6 +16,11 @@ bool read_after(const Operator& op, int tensor, int stage) {
 
 }  // namespace
 
+void set_operations(Stage& stage, const OperationCounts& per_point) {
+  stage.operations = per_point;
+  stage.ops_per_point = total_count(per_point);
+}
+
 int64_t checked_dimension_size(std::initializer_list<CountAt> factors, std::string_view what) {
   const int64_t size = checked_product(factors, what);
   if (size > kLargestDimensionSize)

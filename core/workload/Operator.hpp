@@ -10,6 +10,7 @@
 #include "common/CheckedArithmetic.hpp"
 #include "common/DataType.hpp"
 #include "common/InputError.hpp"
+#include "common/OperationKind.hpp"
 #include "workload/OperatorType.hpp"
 
 namespace ts {
@@ -42,7 +43,14 @@ struct Stage {
   int output = -1;           // tensor index
   std::vector<int> dims;     // its iteration space (indices into Operator::dims)
   double ops_per_point = 1;  // operations per point of the iteration space
+  // The same operations by kind (exp, div, ...): their sum is ops_per_point, which the floors
+  // and FLOP counts read; a unit that prices kinds (ComputeCapability::operation_cost) reads
+  // these. Set both through set_operations.
+  OperationCounts operations{1, 0, 0, 0};
 };
+
+// Sets a stage's operations per point by kind and ops_per_point to their sum.
+void set_operations(Stage& stage, const OperationCounts& per_point);
 
 struct Operator {
   std::string name;

@@ -44,7 +44,7 @@ Operator make_matmul(std::string name, OperatorType type, std::vector<Dimension>
   stage.inputs = {0, 1};
   stage.output = 2;
   for (size_t d = 0; d < op.dims.size(); ++d) stage.dims.push_back(static_cast<int>(d));
-  stage.ops_per_point = 1;  // one multiply-accumulate
+  set_operations(stage, {1, 0, 0, 0});  // one multiply-accumulate
   op.stages.push_back(stage);
   return op;
 }
@@ -86,7 +86,7 @@ Operator make_fused_chain(std::string name, const std::vector<std::string>& step
     Stage stage;
     stage.name = stage_name(op, info.name, i);
     stage.op_class = info.op_class;
-    stage.ops_per_point = info.ops_per_point;
+    set_operations(stage, info.operations);
     stage.dims = full;
     stage.inputs.push_back(previous);
     for (auto extra : info.full_inputs)

@@ -3,18 +3,26 @@
 namespace ts {
 
 const std::vector<VectorStepInfo>& vector_step_table() {
-  // gelu counts the tanh form; softmax max, subtract, exp, sum, divide; layernorm its mean,
-  // variance, normalisation and affine steps.
+  // Operations per element by kind {basic, exp, div, sqrt}, as the formulas of
+  // host/VectorKernels.hpp compute them (their totals are the counts of the single figure that
+  // came before: gelu 8, softmax 5, layernorm 8):
+  //   gelu: x/2 (1 + tanh u) = x / (1 + e^{-2u}), u = sqrt(2/pi) (x + 0.044715 x^3): three
+  //     multiplies and an add for the cubic, two multiplies by constants, one add to 1 (6
+  //     basic), one exp, one division.
+  //   softmax: max, subtract, exp, sum, and the division by the row sum, done as one reciprocal
+  //     per row and a multiply per element (4 basic, 1 exp).
+  //   layernorm: its mean, variance, normalisation and affine steps, 8 basic; its division and
+  //     square root come once per row, not per element.
   static const std::vector<VectorStepInfo> table = {
-      {VectorStep::add, "add", OpClass::elementwise, 1, {"Z"}, {}},
-      {VectorStep::mul, "mul", OpClass::elementwise, 1, {"Z"}, {}},
-      {VectorStep::bias, "bias", OpClass::elementwise, 1, {}, {"bias"}},
-      {VectorStep::scale, "scale", OpClass::elementwise, 1, {}, {}},
-      {VectorStep::mask, "mask", OpClass::elementwise, 1, {"Mask"}, {}},
-      {VectorStep::relu, "relu", OpClass::elementwise, 1, {}, {}},
-      {VectorStep::gelu, "gelu", OpClass::elementwise, 8, {}, {}},
-      {VectorStep::softmax, "softmax", OpClass::reduction, 5, {}, {}},
-      {VectorStep::layernorm, "layernorm", OpClass::reduction, 8, {}, {"gamma", "beta"}},
+      {VectorStep::add, "add", OpClass::elementwise, {1, 0, 0, 0}, {"Z"}, {}},
+      {VectorStep::mul, "mul", OpClass::elementwise, {1, 0, 0, 0}, {"Z"}, {}},
+      {VectorStep::bias, "bias", OpClass::elementwise, {1, 0, 0, 0}, {}, {"bias"}},
+      {VectorStep::scale, "scale", OpClass::elementwise, {1, 0, 0, 0}, {}, {}},
+      {VectorStep::mask, "mask", OpClass::elementwise, {1, 0, 0, 0}, {"Mask"}, {}},
+      {VectorStep::relu, "relu", OpClass::elementwise, {1, 0, 0, 0}, {}, {}},
+      {VectorStep::gelu, "gelu", OpClass::elementwise, {6, 1, 1, 0}, {}, {}},
+      {VectorStep::softmax, "softmax", OpClass::reduction, {4, 1, 0, 0}, {}, {}},
+      {VectorStep::layernorm, "layernorm", OpClass::reduction, {8, 0, 0, 0}, {}, {"gamma", "beta"}},
   };
   return table;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/DataType.hpp"
+#include "common/OperationKind.hpp"
 #include "workload/OperatorType.hpp"
 
 namespace ts {
@@ -23,7 +24,7 @@ struct VectorStepInfo {
   VectorStep step;
   std::string_view name;  // to_string(step)
   OpClass op_class;
-  double ops_per_point;                       // operations per output element
+  OperationCounts operations;                 // per output element, by kind
   std::vector<std::string_view> full_inputs;  // extra inputs over [R, C]
   std::vector<std::string_view> row_inputs;   // extra inputs over [C]
 };

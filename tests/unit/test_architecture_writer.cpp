@@ -116,7 +116,15 @@ TEST_CASE("awkward values survive the round trip exactly", "[arch][writer]") {
   c.clock_hz = g.clock_hz;
   c.capabilities.push_back(
       {OpClass::matmul, DataType::bf16, 1.0 / 3, {4, 8, 2}, DataType::fp32, {}, {}});
-  c.capabilities.push_back({OpClass::reduction, DataType::fp32, 12.5, {16, 1, 1}, {}, {}, {}});
+  // An exp at 4/3 basic operations: a cost that needs all its digits.
+  c.capabilities.push_back({OpClass::reduction,
+                            DataType::fp32,
+                            12.5,
+                            {16, 1, 1},
+                            {},
+                            {},
+                            OperationCounts{1, 4.0 / 3, 7.5, 1},
+                            {}});
   g.nodes.push_back(c);
   ArchEdge e;
   e.from = NodeId{0};
@@ -153,6 +161,8 @@ TEST_CASE("awkward values survive the round trip exactly", "[arch][writer]") {
   CHECK(back.nodes[1].capabilities[1].granule[0] == 16);
   CHECK(back.nodes[1].capabilities[0].accumulator == DataType::fp32);
   CHECK_FALSE(back.nodes[1].capabilities[1].accumulator.has_value());
+  CHECK(back.nodes[1].capabilities[1].operation_cost == OperationCounts{1, 4.0 / 3, 7.5, 1});
+  CHECK_FALSE(back.nodes[1].capabilities[0].operation_cost.has_value());
 }
 
 TEST_CASE("a failed write names the path and leaves nothing behind", "[arch][writer]") {

@@ -69,6 +69,19 @@ static void graph_has_documented_shape() {
   REQUIRE(core.capability(OpClass::elementwise, DataType::fp32));
   REQUIRE(core.capability(OpClass::reduction, DataType::fp32));
   CHECK(core.capability(OpClass::elementwise, DataType::fp32)->granule[0] == mm->granule[1]);
+  // The vector operations price exp, div and sqrt from their own microbenchmarks; the matmul one
+  // counts MACs only. The exp polynomial is a dozen vector operations and the divider takes
+  // several cycles per vector, so each costs more than one FMA slot.
+  CHECK_FALSE(mm->operation_cost);
+  for (OpClass cls : {OpClass::elementwise, OpClass::reduction}) {
+    const ComputeCapability* vec = core.capability(cls, DataType::fp32);
+    REQUIRE(vec->operation_cost);
+    CHECK(count_of(*vec->operation_cost, OperationKind::basic) == 1);
+    CHECK(count_of(*vec->operation_cost, OperationKind::exp) > 2);
+    CHECK(count_of(*vec->operation_cost, OperationKind::div) > 2);
+    CHECK(count_of(*vec->operation_cost, OperationKind::sqrt) >= 1);
+  }
+  CHECK(figure(cal, "exp per element").value > 0);
 
   // Capacities grow up the hierarchy: RF < L1 < L2 < L3 < DRAM, for the levels there are.
   std::vector<const ArchNode*> chain;
