@@ -354,6 +354,31 @@ TEST_CASE("a model too large for its device names the model's field", "[cli][err
               f);
 }
 
+TEST_CASE("a graph model's operator too large for its device is reported at its entry",
+          "[cli][errors][simulate]") {
+  // The same layernorm as above, written as a block entry: rows = tokens = micro-batch 2 x
+  // seq_len 4194304 = 8388608, cols = hidden 4096; 128 GiB against the A100's 74.5 GiB. Its sizes
+  // are its entry's (line 9); the micro-batch, from the strategy, is said in the message.
+  TempDir dir("graph-too-large");
+  const std::string model = dir / "graph.yaml";
+  std::ofstream(model) << "version: 1\nkind: model\nname: tall\nfamily: graph\nlayers: 2\n"
+                          "seq_len: 4194304\nhidden: 4096\nblock:\n"
+                          "  - {name: norm, type: layernorm, rows: tokens, cols: hidden}\n";
+  const std::string strategy = dir / "strategy.yaml";
+  std::ofstream(strategy) << "version: 1\nkind: strategy\n"
+                             "data_parallel: {degree: 1}\ntensor_parallel: {degree: 1}\n"
+                             "pipeline_parallel: {degree: 1}\nbatch: {global: 2, micro: 2}\n";
+  const Fault f{model,
+                9,
+                "{name: norm",
+                {"operator 'norm' (R=8388608 C=4096) of a layer at micro-batch 2 on 1 "
+                 "tensor-parallel shard, needs 128 GiB for its tensors but HBM, the outermost "
+                 "memory of 'nvidia-a100', holds 74.5 GiB"}};
+  check_fault(run_tilescope({"simulate", "--model", model, "--strategy", strategy, "--cluster",
+                             "samples/dist/clusters/selene.yaml"}),
+              f);
+}
+
 TEST_CASE("a compute node that no memory reaches", "[cli][errors]") {
   // add_small is elementwise; the graph has no elementwise template, and VEC, its one
   // elementwise unit, has no edge from any memory: reported at the VEC node.
