@@ -328,6 +328,20 @@ TEST_CASE("workload sizes whose element count overflows 64 bits", "[cli][errors]
 // ---------------------------------------------------------------------------------------------
 // Errors that arise after loading, from what a file's numbers make: they point at the number.
 
+namespace {
+
+// `simulate` of `model` on one of Selene's A100s (HBM 80 GB), at micro-batch 2 and no parallelism.
+RunResult simulate_on_one_a100(const TempDir& dir, const std::string& model) {
+  const std::string strategy = dir / "strategy.yaml";
+  std::ofstream(strategy) << "version: 1\nkind: strategy\n"
+                             "data_parallel: {degree: 1}\ntensor_parallel: {degree: 1}\n"
+                             "pipeline_parallel: {degree: 1}\nbatch: {global: 2, micro: 2}\n";
+  return run_tilescope({"simulate", "--model", model, "--strategy", strategy, "--cluster",
+                        "samples/dist/clusters/selene.yaml"});
+}
+
+}  // namespace
+
 TEST_CASE("a model too large for its device names the model's field", "[cli][errors][simulate]") {
   // seq_len 2^22 at micro-batch 2 makes ln_attn, the first operator of a layer, a layernorm over
   // R = 2 x 4194304 = 8388608 tokens of C = 4096: X and Y are 2^23 x 2^12 x 2 bytes = 64 GiB each,
@@ -339,19 +353,13 @@ TEST_CASE("a model too large for its device names the model's field", "[cli][err
   std::ofstream(model) << "version: 1\nkind: model\nname: too-long\nfamily: gpt\nlayers: 2\n"
                           "hidden: 4096\nheads: 32\nffn: 16384\nvocab: 1000\n"
                           "seq_len: 4194304\n";
-  const std::string strategy = dir / "strategy.yaml";
-  std::ofstream(strategy) << "version: 1\nkind: strategy\n"
-                             "data_parallel: {degree: 1}\ntensor_parallel: {degree: 1}\n"
-                             "pipeline_parallel: {degree: 1}\nbatch: {global: 2, micro: 2}\n";
   const Fault f{model,
                 10,
                 "4194304",
                 {"operator 'ln_attn' (R=8388608 C=4096) of model 'too-long', sized by its "
                  "`seq_len` 4194304 at micro-batch 2 on 1 tensor-parallel shard, needs 128 GiB "
                  "for its tensors but HBM, the outermost memory of 'nvidia-a100', holds 74.5 GiB"}};
-  check_fault(run_tilescope({"simulate", "--model", model, "--strategy", strategy, "--cluster",
-                             "samples/dist/clusters/selene.yaml"}),
-              f);
+  check_fault(simulate_on_one_a100(dir, model), f);
 }
 
 TEST_CASE("a graph model's operator too large for its device is reported at its entry",
@@ -364,19 +372,13 @@ TEST_CASE("a graph model's operator too large for its device is reported at its 
   std::ofstream(model) << "version: 1\nkind: model\nname: tall\nfamily: graph\nlayers: 2\n"
                           "seq_len: 4194304\nhidden: 4096\nblock:\n"
                           "  - {name: norm, type: layernorm, rows: tokens, cols: hidden}\n";
-  const std::string strategy = dir / "strategy.yaml";
-  std::ofstream(strategy) << "version: 1\nkind: strategy\n"
-                             "data_parallel: {degree: 1}\ntensor_parallel: {degree: 1}\n"
-                             "pipeline_parallel: {degree: 1}\nbatch: {global: 2, micro: 2}\n";
   const Fault f{model,
                 9,
                 "{name: norm",
                 {"operator 'norm' (R=8388608 C=4096) of a layer at micro-batch 2 on 1 "
                  "tensor-parallel shard, needs 128 GiB for its tensors but HBM, the outermost "
                  "memory of 'nvidia-a100', holds 74.5 GiB"}};
-  check_fault(run_tilescope({"simulate", "--model", model, "--strategy", strategy, "--cluster",
-                             "samples/dist/clusters/selene.yaml"}),
-              f);
+  check_fault(simulate_on_one_a100(dir, model), f);
 }
 
 TEST_CASE("a compute node that no memory reaches", "[cli][errors]") {
