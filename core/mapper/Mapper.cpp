@@ -13,6 +13,7 @@
 
 #include "analysis/TailChain.hpp"
 #include "analysis/TileAnalysis.hpp"
+#include "common/CheckedArithmetic.hpp"
 #include "mapper/ComputeFloor.hpp"
 
 namespace ts {
@@ -240,10 +241,21 @@ class SearchSpace {
       for (size_t k = static_cast<size_t>(c.absorb) + 1; k < c.sites.size(); ++k) {
         const FactorSite& s = c.sites[k];
         if (!site_free(tmpl_, s, d)) continue;
+        // The fixed factors below a free one are written in the mapping file and may be
+        // anything up to 2^63-1: their product is checked, and an overflow is an error at the
+        // factor's node (no such product can cover a dimension, which is at most
+        // kLargestDimensionSize).
         int64_t inner = 1;
-        for (size_t j = k + 1; j < c.sites.size(); ++j)
-          if (!site_free(tmpl_, c.sites[j], d)) inner *= factor_at(tmpl_, c.sites[j], d).full;
-        const int64_t limit = std::max<int64_t>(1, (size + inner - 1) / inner);
+        std::string written;
+        for (size_t j = k + 1; j < c.sites.size(); ++j) {
+          const int64_t factor = factor_at(tmpl_, c.sites[j], d).full;
+          if (site_free(tmpl_, c.sites[j], d) || factor == 1) continue;  // a 1 changes nothing
+          multiply_checked(
+              inner, written, {factor, tmpl_.nodes[static_cast<size_t>(c.sites[j].node)].where},
+              fmt::format("fixed factors of dimension '{}' under a free one:", dimension_name(d)));
+        }
+        // ceil(size / inner) without size + inner - 1, which passes 64 bits for a large inner.
+        const int64_t limit = std::max<int64_t>(1, size / inner + (size % inner != 0 ? 1 : 0));
         Variable v;
         v.chain = chain_index;
         v.site = static_cast<int>(k);
@@ -254,7 +266,7 @@ class SearchSpace {
           std::vector<int64_t> kept;
           for (int64_t x : v.values)
             if (x <= instances || x == limit ||
-                (x <= 4 * instances &&
+                (x <= checked_mul(4, instances).value_or(std::numeric_limits<int64_t>::max()) &&
                  (x % instances == 0 || std::has_single_bit(static_cast<uint64_t>(x)))))
               kept.push_back(x);
           v.values = kept;
@@ -265,6 +277,10 @@ class SearchSpace {
           fixed_.push_back({chain_index, static_cast<int>(k), v.values[0]});
       }
     }
+  }
+
+  std::string dimension_name(int d) const {
+    return tmpl_.op != nullptr ? tmpl_.op->dims[static_cast<size_t>(d)].name : std::to_string(d);
   }
 
   int64_t spatial_instances(int node) const {
@@ -766,8 +782,15 @@ class Search {
     const auto& vars = space_.variables();
     std::vector<std::vector<size_t>> within, across;
     for (const auto& members : groups) {
+      // Saturates: a dimension split over many levels of a graph has more joint choices than
+      // 64 bits count, and all that matters is that they are more than kMaxGroupPoints.
       uint64_t n = 1;
-      for (size_t k : members) n *= vars[k].count();
+      for (size_t k : members) {
+        uint64_t joint = 0;
+        n = __builtin_mul_overflow(n, vars[k].count(), &joint)
+                ? std::numeric_limits<uint64_t>::max()
+                : joint;
+      }
       // A dimension split over many levels has too many joint choices to try at once: move
       // its choices two at a time then (one level's factor trades against another's).
       if (n <= kMaxGroupPoints) {

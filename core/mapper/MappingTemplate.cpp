@@ -94,9 +94,10 @@ Mapping default_template(const Operator& op, const ArchitectureGraph& graph) {
     }
   }
   if (!root.valid())
-    throw InputError(SourceLocation{graph.source_file, 0, 0},
-                     fmt::format("graph '{}': no memory reaches compute node '{}'", graph.name,
-                                 graph.node(unit).name));
+    throw InputError(graph.node(unit).where,
+                     fmt::format("graph '{}': no memory reaches compute node '{}', which "
+                                 "operator '{}' needs for {}",
+                                 graph.name, graph.node(unit).name, op.name, to_string(cls)));
   std::vector<NodeId> levels{root};
   for (EdgeId e : best_path) {
     const NodeId to = graph.edge(e).to;

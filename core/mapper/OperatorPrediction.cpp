@@ -37,11 +37,13 @@ MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& grap
     if (root.buffer[t] == root.memory) whole += program.tensor_bytes[t];
   const ArchNode& root_memory = graph.node(root.memory);
   if (whole > root_memory.capacity_bytes)
-    throw InputError(op.where,
-                     fmt::format("operator '{}' ({}) needs {} for its tensors but {}, the "
-                                 "outermost memory of '{}', holds {}",
-                                 op.name, op.shape_text(), format_bytes(whole), root_memory.name,
-                                 graph.name, format_bytes(root_memory.capacity_bytes)));
+    throw InputError(
+        op.where,
+        fmt::format("operator '{}' ({}){} needs {} for its tensors but {}, the "
+                    "outermost memory of '{}', holds {}",
+                    op.name, op.shape_text(), op.sized_by.empty() ? "" : " " + op.sized_by + ",",
+                    format_bytes(whole), root_memory.name, graph.name,
+                    format_bytes(root_memory.capacity_bytes)));
   MapperOptions mapper = options.mapper;
   std::optional<MappingProgram> start;
   if (options.start) try {

@@ -51,6 +51,12 @@ void import_into_store(const std::string& path, const std::function<void(ResultS
       throw InputError(SourceLocation{path, 0, 0},
                        fmt::format("cannot create the database: {}", std::strerror(errno)));
     ::unlink(temporary.c_str());
+  } catch (const InputError& e) {
+    remove_database_files(temporary);
+    // The temporary is ours, not the person's: an error in it (a full disk) names the database
+    // they asked for, which is what does not appear.
+    if (e.where().file != temporary) throw;
+    throw InputError(SourceLocation{path, e.where().line, e.where().column}, e.message());
   } catch (...) {
     remove_database_files(temporary);
     throw;

@@ -134,6 +134,16 @@ void judge(const Inspection& seen, const std::string& path, ResultStore::Mode mo
   }
 }
 
+// Opening a WAL database creates a -wal and a -shm beside it, and an open that fails part way
+// (a full disk cannot size the -shm) leaves them behind. Removes those that were not there
+// before, once the connection is closed: a -wal only while it is empty (no commit is in it).
+void remove_what_opening_made(const std::string& path, bool wal_before, bool shm_before) {
+  std::error_code ec;
+  const std::string wal = path + "-wal";
+  if (!wal_before && fs::exists(wal, ec) && fs::file_size(wal, ec) == 0) fs::remove(wal, ec);
+  if (!shm_before && !fs::exists(wal, ec)) fs::remove(path + "-shm", ec);
+}
+
 // SQLite's own message ("database or disk is full", "attempt to write a readonly database")
 // names no file: every entry point below passes it on with the database's path.
 [[noreturn]] void refuse_write(const std::string& path, const SQLite::Exception& e) {
@@ -294,6 +304,7 @@ ResultStore::ResultStore(const std::string& path, Mode mode) : path_(path), mode
   // A -wal beside the file means another connection has it open, or one crashed: the main file
   // alone is then not the whole database.
   const bool wal_beside = fs::exists(path + "-wal", ec);
+  const bool shm_beside = fs::exists(path + "-shm", ec);
   if (mode == Mode::read_only && !exists) refuse(path, "no such results database");
   if (mode == Mode::read_only && size == 0 && !wal_beside)
     refuse_not_ours(path, "the file is empty");
@@ -326,8 +337,11 @@ ResultStore::ResultStore(const std::string& path, Mode mode) : path_(path), mode
                                                kBusyTimeoutMs);
     else
       db_ = std::make_unique<SQLite::Database>(path, flags, kBusyTimeoutMs);
-    // Again through the real connection: with a -wal beside, only it sees the whole file.
-    judge(inspect(*db_, path, wal_beside && size <= kQuickCheckLimitBytes), path, mode);
+    // Again through the real connection where the probe could not judge: with a -wal beside,
+    // only it sees the whole file; an empty file had no probe. (Where the probe judged, an
+    // error here is one of opening, a full disk, not of the file: it is reported as such.)
+    if (wal_beside || size == 0)
+      judge(inspect(*db_, path, wal_beside && size <= kQuickCheckLimitBytes), path, mode);
     db_->exec("PRAGMA foreign_keys = ON");
     if (mode == Mode::read_write) {
       // WAL: readers (the GUI, `tilescope db`) never block the writer, and a commit is one
@@ -339,7 +353,13 @@ ResultStore::ResultStore(const std::string& path, Mode mode) : path_(path), mode
     }
     file_version_ = schema_version();
   } catch (const SQLite::Exception& e) {
+    db_.reset();
+    remove_what_opening_made(path, wal_beside, shm_beside);
     refuse(path, fmt::format("cannot open the results database: {}", e.what()));
+  } catch (const InputError&) {
+    db_.reset();
+    remove_what_opening_made(path, wal_beside, shm_beside);
+    throw;
   }
 }
 

@@ -77,7 +77,11 @@ Operator BlockOperator::on_rank(int64_t samples, int64_t tp) const {
     op = make_fused_chain(name, steps, dim("rows"), dim("cols"), dtype);
   else
     op = make_vector_op(name, to_string(type), dim("rows"), dim("cols"), dtype);
+  // Its sizes are written at its entry, but the micro-batch (`samples`) and the shards come from
+  // the strategy: a message about its size says them.
   op.where = where;
+  op.sized_by = fmt::format("of a layer at micro-batch {} on {} tensor-parallel shard{}", samples,
+                            tp, tp == 1 ? "" : "s");
   return op;
 }
 

@@ -1,5 +1,7 @@
 #include "training/LayerOperators.hpp"
 
+#include <fmt/format.h>
+
 #include "workload/OperatorBuilders.hpp"
 
 namespace ts {
@@ -20,6 +22,28 @@ namespace {
 
 const char* const kCoreParts[] = {"score", "softmax", "dropout", "context"};
 
+// The model field that sets an operator's size: where a message about an operator too large for
+// its device points, and what it names, so that the person knows which number to shrink.
+struct SizeField {
+  std::string_view key;
+  int64_t value = 0;
+  SourceLocation where;
+};
+
+const SizeField& larger(const SizeField& a, const SizeField& b) {
+  return b.value > a.value ? b : a;
+}
+
+Operator sized_by(Operator op, const TransformerModel& m, const SizeField& field,
+                  int64_t micro_batch, int64_t tp) {
+  op.where = field.where;
+  op.sized_by = fmt::format(
+      "of model '{}', sized by its `{}` {} at micro-batch {} on {} "
+      "tensor-parallel shard{}",
+      m.name, field.key, field.value, micro_batch, tp, tp == 1 ? "" : "s");
+  return op;
+}
+
 // The attention core on `tp` shards: scores, Megatron's fused scale-mask-softmax, dropout of the
 // probabilities (a multiply by the mask), context. `kv_len` is the length attended over (the
 // encoder's for cross-attention).
@@ -27,10 +51,17 @@ void append_attention_core(std::vector<Operator>& ops, const std::string& prefix
                            const TransformerModel& m, int64_t b, int64_t tp, int64_t kv_len) {
   const int64_t heads = m.heads / tp, head_dim = m.hidden / m.heads, s = m.seq_len;
   const int64_t rows = b * heads * s;
-  ops.push_back(make_batched_gemm(prefix + "score", b * heads, s, kv_len, head_dim));
-  ops.push_back(make_fused_chain(prefix + "softmax", {"scale", "mask", "softmax"}, rows, kv_len));
-  ops.push_back(make_vector_op(prefix + "dropout", "mul", rows, kv_len));
-  ops.push_back(make_batched_gemm(prefix + "context", b * heads, s, head_dim, kv_len));
+  // The scores and probabilities grow with the square of the sequence: `seq_len` sizes them.
+  const SizeField by_seq_len{"seq_len", m.seq_len, m.seq_len_where};
+  ops.push_back(sized_by(make_batched_gemm(prefix + "score", b * heads, s, kv_len, head_dim), m,
+                         by_seq_len, b, tp));
+  ops.push_back(
+      sized_by(make_fused_chain(prefix + "softmax", {"scale", "mask", "softmax"}, rows, kv_len), m,
+               by_seq_len, b, tp));
+  ops.push_back(
+      sized_by(make_vector_op(prefix + "dropout", "mul", rows, kv_len), m, by_seq_len, b, tp));
+  ops.push_back(sized_by(make_batched_gemm(prefix + "context", b * heads, s, head_dim, kv_len), m,
+                         by_seq_len, b, tp));
 }
 
 }  // namespace
@@ -77,40 +108,52 @@ std::vector<Operator> layer_forward_operators(const TransformerModel& m, int64_t
                                               int64_t tp, bool decoder) {
   if (m.is_graph()) return m.block.forward_operators(micro_batch, tp);
   const int64_t b = micro_batch, h = m.hidden, s = m.seq_len, tokens = b * s;
+  // An operator over tokens x hidden (or x ffn in the MLP) grows with both sizes alike: the
+  // larger of the two is the one to name. The attention core grows with the square of seq_len
+  // (append_attention_core).
+  const SizeField by_seq_len{"seq_len", m.seq_len, m.seq_len_where};
+  const SizeField by_hidden = larger(SizeField{"hidden", m.hidden, m.hidden_where}, by_seq_len);
+  const SizeField by_ffn = larger(SizeField{"ffn", m.ffn, m.ffn_where}, by_seq_len);
   std::vector<Operator> ops;
-  ops.push_back(make_vector_op("ln_attn", "layernorm", tokens, h));
-  ops.push_back(make_gemm("qkv", tokens, 3 * h / tp, h));
+  auto add = [&](Operator op, const SizeField& field) {
+    ops.push_back(sized_by(std::move(op), m, field, b, tp));
+  };
+  add(make_vector_op("ln_attn", "layernorm", tokens, h), by_hidden);
+  add(make_gemm("qkv", tokens, 3 * h / tp, h), by_hidden);
   append_attention_core(ops, "attn_", m, b, tp, s);
-  ops.push_back(make_gemm("attn_proj", tokens, h, h / tp));
+  add(make_gemm("attn_proj", tokens, h, h / tp), by_hidden);
   // Megatron's fused bias-dropout-add after each block: the projection's bias, dropout (a multiply
   // by the mask) and the residual.
-  ops.push_back(make_fused_chain("attn_bias_dropout_add", {"bias", "mul", "add"}, tokens, h));
+  add(make_fused_chain("attn_bias_dropout_add", {"bias", "mul", "add"}, tokens, h), by_hidden);
   if (decoder) {
-    ops.push_back(make_vector_op("ln_cross", "layernorm", tokens, h));
-    ops.push_back(make_gemm("cross_q", tokens, h / tp, h));
-    ops.push_back(make_gemm("cross_kv", tokens, 2 * h / tp, h));
+    add(make_vector_op("ln_cross", "layernorm", tokens, h), by_hidden);
+    add(make_gemm("cross_q", tokens, h / tp, h), by_hidden);
+    add(make_gemm("cross_kv", tokens, 2 * h / tp, h), by_hidden);
     append_attention_core(ops, "cross_", m, b, tp, s);
-    ops.push_back(make_gemm("cross_proj", tokens, h, h / tp));
-    ops.push_back(make_fused_chain("cross_bias_dropout_add", {"bias", "mul", "add"}, tokens, h));
+    add(make_gemm("cross_proj", tokens, h, h / tp), by_hidden);
+    add(make_fused_chain("cross_bias_dropout_add", {"bias", "mul", "add"}, tokens, h), by_hidden);
   }
-  ops.push_back(make_vector_op("ln_mlp", "layernorm", tokens, h));
+  add(make_vector_op("ln_mlp", "layernorm", tokens, h), by_hidden);
   // A token visits top_k experts; with one expert this is the dense MLP.
   const int64_t routed = tokens * m.top_k, f = m.ffn / tp;
-  if (m.experts > 1) ops.push_back(make_gemm("router", tokens, m.experts, h));
+  if (m.experts > 1) add(make_gemm("router", tokens, m.experts, h), by_hidden);
   if (m.family == ModelFamily::llama) {
-    ops.push_back(make_gemm("mlp_gate_up", routed, 2 * f, h));
-    ops.push_back(make_vector_op("mlp_act", "mul", routed, f));
+    add(make_gemm("mlp_gate_up", routed, 2 * f, h), by_ffn);
+    add(make_vector_op("mlp_act", "mul", routed, f), by_ffn);
   } else {
-    ops.push_back(make_gemm("mlp_up", routed, f, h));
-    ops.push_back(make_fused_chain("mlp_act", {"bias", "gelu"}, routed, f));  // fused bias-GeLU
+    add(make_gemm("mlp_up", routed, f, h), by_ffn);
+    add(make_fused_chain("mlp_act", {"bias", "gelu"}, routed, f), by_ffn);  // fused bias-GeLU
   }
-  ops.push_back(make_gemm("mlp_down", routed, h, f));
-  ops.push_back(make_fused_chain("mlp_bias_dropout_add", {"bias", "mul", "add"}, tokens, h));
+  add(make_gemm("mlp_down", routed, h, f), by_ffn);
+  add(make_fused_chain("mlp_bias_dropout_add", {"bias", "mul", "add"}, tokens, h), by_hidden);
   return ops;
 }
 
 Operator logits_operator(const TransformerModel& m, int64_t micro_batch, int64_t tp) {
-  return make_gemm("logits", micro_batch * m.seq_len, m.vocab / tp, m.hidden);
+  return sized_by(make_gemm("logits", micro_batch * m.seq_len, m.vocab / tp, m.hidden), m,
+                  larger(SizeField{"vocab", m.vocab, m.vocab_where},
+                         SizeField{"seq_len", m.seq_len, m.seq_len_where}),
+                  micro_batch, tp);
 }
 
 double iteration_matmul_flops(const TransformerModel& m, int64_t global_batch,

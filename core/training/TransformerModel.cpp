@@ -77,6 +77,7 @@ TransformerModel read_common(const YamlSource& src, std::string_view what) {
   m.layers = src.positive_integer(src.require(root, "layers", what), "layers");
   m.layers_where = src.where(root["layers"]);
   m.hidden = src.positive_integer(src.require(root, "hidden", what), "hidden");
+  m.hidden_where = src.where(root["hidden"]);
   return m;
 }
 
@@ -90,6 +91,7 @@ TransformerModel read_graph_model(const YamlSource& src) {
   TransformerModel m = read_common(src, "a graph model");
   m.family = ModelFamily::graph;
   m.seq_len = src.positive_integer(src.require(root, "seq_len", "a graph model"), "seq_len");
+  m.seq_len_where = src.where(root["seq_len"]);
   m.block = read_graph_block(src, root, m.seq_len, m.hidden);
   return m;
 }
@@ -112,8 +114,11 @@ TransformerModel read_model(const YamlSource& src) {
   m.heads = size("heads");
   m.heads_where = src.where(root["heads"]);
   m.ffn = size("ffn");
+  m.ffn_where = src.where(root["ffn"]);
   m.vocab = size("vocab");
+  m.vocab_where = src.where(root["vocab"]);
   m.seq_len = size("seq_len");
+  m.seq_len_where = src.where(root["seq_len"]);
   m.experts = src.positive_integer_or(root, "experts", 1);
   m.top_k = src.positive_integer_or(root, "top_k", 1);
   // LayerOperators forms these products of the sizes (with the micro-batch; check_strategy_fits

@@ -35,6 +35,9 @@ struct TransformerModel {
   // Where each field was written, so that a strategy that does not fit the model can point at
   // the model's number as well as its own.
   SourceLocation where, heads_where, layers_where;
+  // Where the sizes that shape a layer's operators were written: an operator too large for its
+  // device points at the one that makes it large (LayerOperators).
+  SourceLocation hidden_where, ffn_where, vocab_where, seq_len_where;
 
   bool is_graph() const { return family == ModelFamily::graph; }
 

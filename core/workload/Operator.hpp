@@ -59,6 +59,11 @@ struct Operator {
   std::vector<TensorSpec> tensors;
   std::vector<Stage> stages;
   SourceLocation where;
+  // What `where` points at when it is not the operator's own entry in a file: an operator a
+  // builder made from a model's sizes points at the size that makes it large, and says so here
+  // ("of model 'gpt', sized by its `hidden` 65536 at micro-batch 8 on 1 tensor-parallel
+  // shard") for messages about it. Empty for an operator written in a file.
+  std::string sized_by;
 
   int find_dim(std::string_view dim_name) const;        // -1 when absent
   int find_tensor(std::string_view tensor_name) const;  // -1 when absent

@@ -3,6 +3,7 @@
 // Each case says the line and the text that starts at the reported column, so the expected
 // place is read off the fixture itself.
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <regex>
 #include <string>
 #include <vector>
@@ -322,4 +323,84 @@ TEST_CASE("workload sizes whose element count overflows 64 bits", "[cli][errors]
   SECTION("predict") {
     check_fault(run_tilescope({"predict", "--arch", kTiny, "--workload", f.file}), f);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors that arise after loading, from what a file's numbers make: they point at the number.
+
+namespace {
+
+// `simulate` of `model` on one of Selene's A100s (HBM 80 GB), at micro-batch 2 and no parallelism.
+RunResult simulate_on_one_a100(const TempDir& dir, const std::string& model) {
+  const std::string strategy = dir / "strategy.yaml";
+  std::ofstream(strategy) << "version: 1\nkind: strategy\n"
+                             "data_parallel: {degree: 1}\ntensor_parallel: {degree: 1}\n"
+                             "pipeline_parallel: {degree: 1}\nbatch: {global: 2, micro: 2}\n";
+  return run_tilescope({"simulate", "--model", model, "--strategy", strategy, "--cluster",
+                        "samples/dist/clusters/selene.yaml"});
+}
+
+}  // namespace
+
+TEST_CASE("a model too large for its device names the model's field", "[cli][errors][simulate]") {
+  // seq_len 2^22 at micro-batch 2 makes ln_attn, the first operator of a layer, a layernorm over
+  // R = 2 x 4194304 = 8388608 tokens of C = 4096: X and Y are 2^23 x 2^12 x 2 bytes = 64 GiB each,
+  // gamma and beta 8 KiB each, 128 GiB and 16 KiB in all ("128 GiB" to three figures). The A100's
+  // HBM, its outermost memory, holds 80 GB = 80e9 bytes = 74.5 GiB. seq_len (4194304) is the
+  // larger of the two sizes that make the tokens x hidden tensors large, so the error is at it.
+  TempDir dir("model-too-large");
+  const std::string model = dir / "model.yaml";
+  std::ofstream(model) << "version: 1\nkind: model\nname: too-long\nfamily: gpt\nlayers: 2\n"
+                          "hidden: 4096\nheads: 32\nffn: 16384\nvocab: 1000\n"
+                          "seq_len: 4194304\n";
+  const Fault f{model,
+                10,
+                "4194304",
+                {"operator 'ln_attn' (R=8388608 C=4096) of model 'too-long', sized by its "
+                 "`seq_len` 4194304 at micro-batch 2 on 1 tensor-parallel shard, needs 128 GiB "
+                 "for its tensors but HBM, the outermost memory of 'nvidia-a100', holds 74.5 GiB"}};
+  check_fault(simulate_on_one_a100(dir, model), f);
+}
+
+TEST_CASE("a graph model's operator too large for its device is reported at its entry",
+          "[cli][errors][simulate]") {
+  // The same layernorm as above, written as a block entry: rows = tokens = micro-batch 2 x
+  // seq_len 4194304 = 8388608, cols = hidden 4096; 128 GiB against the A100's 74.5 GiB. Its sizes
+  // are its entry's (line 9); the micro-batch, from the strategy, is said in the message.
+  TempDir dir("graph-too-large");
+  const std::string model = dir / "graph.yaml";
+  std::ofstream(model) << "version: 1\nkind: model\nname: tall\nfamily: graph\nlayers: 2\n"
+                          "seq_len: 4194304\nhidden: 4096\nblock:\n"
+                          "  - {name: norm, type: layernorm, rows: tokens, cols: hidden}\n";
+  const Fault f{model,
+                9,
+                "{name: norm",
+                {"operator 'norm' (R=8388608 C=4096) of a layer at micro-batch 2 on 1 "
+                 "tensor-parallel shard, needs 128 GiB for its tensors but HBM, the outermost "
+                 "memory of 'nvidia-a100', holds 74.5 GiB"}};
+  check_fault(simulate_on_one_a100(dir, model), f);
+}
+
+TEST_CASE("a compute node that no memory reaches", "[cli][errors]") {
+  // add_small is elementwise; the graph has no elementwise template, and VEC, its one
+  // elementwise unit, has no edge from any memory: reported at the VEC node.
+  const Fault f{fixture("cli/unreachable-vector.yaml"),
+                17,
+                "name: VEC",
+                {"graph 'unreachable-vector': no memory reaches compute node 'VEC'", "add_small"}};
+  check_fault(
+      run_tilescope({"predict", "--arch", f.file, "--workload", kSmall, "--op", "add_small"}), f);
+}
+
+TEST_CASE("fixed template factors whose product overflows 64 bits", "[cli][errors][checked]") {
+  // Under the free spatial M at DRAM: M 4611686018427387904 (2^62) at SRAM x 8 at the op is 2^65,
+  // past 2^63-1; the mapper bounds the free factor by that product, and reports it at the op.
+  const Fault f{fixture("cli/gemm-template-factor-overflow.yaml"),
+                17,
+                "op: PE",
+                {"fixed factors of dimension 'M' under a free one: 4611686018427387904 x 8 "
+                 "overflows 64 bits"}};
+  check_fault(run_tilescope({"predict", "--arch", kTiny, "--workload", kSmall, "--mapping", f.file,
+                             "--op", "gemm_small"}),
+              f);
 }

@@ -127,6 +127,9 @@ TEST_CASE("an import into a new database that fails leaves no database behind",
       limit_file_size<8192>);
   INFO(r.err);
   CHECK(r.status == 2);
+  // One line naming the database asked for, not the temporary it was built under.
+  CHECK(split_lines(r.err).size() == 1);
+  CHECK(r.err.rfind(db + ": cannot open the results database", 0) == 0);
   CHECK(dir.names().empty());  // no database, -wal, -shm or temporary
 
   // The same import with room succeeds, and the database appears whole.
@@ -149,16 +152,106 @@ TEST_CASE("a failed import into an existing database changes nothing in it",
   REQUIRE(run_tilescope(
               {"import", "runner", "tests/fixtures/cupti/small-gpu-results.jsonl", "--db", db})
               .status == 0);
-  const RunResult before = run_tilescope({"db", "info", "--db", db});
+  // Its runs, read from a copy: a reader of a WAL database leaves an empty -wal and a -shm beside
+  // it (SQLite's, for the next reader), which would hide what the failed import leaves.
+  Folder copy;
+  fs::copy_file(db, copy / "results.sqlite");
+  const RunResult before = run_tilescope({"db", "runs", "--db", copy / "results.sqlite"});
   REQUIRE(before.status == 0);
   const auto names = dir.names();
-  // Pages of the import go to the write-ahead log first: 4 KiB of it is far from enough.
-  const RunResult r = run_tilescope(
-      {"import", "runner", "tests/fixtures/cupti/small-gpu-results.jsonl", "--db", db}, 120,
-      limit_file_size<4096>);
+  REQUIRE(names == std::set<std::string>{"results.sqlite"});
+  const std::string db_bytes = bytes_of(db);
+  RunResult r;
+  SECTION("too full to open it") {
+    // Opening a WAL database sizes its -shm to 32 KiB: 4 KiB is not enough for that.
+    r = run_tilescope(
+        {"import", "runner", "tests/fixtures/cupti/small-gpu-results.jsonl", "--db", db}, 120,
+        limit_file_size<4096>);
+    CHECK_THAT(r.err, Catch::Contains("cannot open the results database"));
+  }
+  SECTION("full part way through the import") {
+    // 64 KiB lets the -shm (32 KiB) and the database (under 32 KiB) through; 3000 rows of
+    // measurements, each with its operator, fill the write-ahead log past it.
+    Folder rows;  // apart, so that the folder of the database holds nothing new
+    const std::string csv = rows / "rows.csv";
+    {
+      std::ofstream out(csv);
+      out << "M,N,K,measured_us\n";
+      for (int i = 1; i <= 3000; ++i) out << 16 * i << ",64,64," << i << "\n";
+    }
+    REQUIRE(fs::file_size(db) < 32 * 1024);
+    r = run_tilescope({"import", "csv", csv, "--op", "gemm", "--scope", "host_call", "--db", db},
+                      120, limit_file_size<64 * 1024>);
+    CHECK_THAT(r.err, Catch::Contains("cannot write the results database"));
+  }
   INFO(r.err);
   CHECK(r.status == 2);
-  CHECK_THAT(r.err, Catch::Contains(db));
-  const RunResult after = run_tilescope({"db", "info", "--db", db});
+  CHECK(split_lines(r.err).size() == 1);
+  CHECK(r.err.rfind(db + ": ", 0) == 0);
+  // The same bytes, the same runs, and no -wal, -shm or journal left beside it.
+  CHECK(bytes_of(db) == db_bytes);
+  CHECK(dir.names() == names);
+  const RunResult after = run_tilescope({"db", "runs", "--db", db});
   CHECK(after.out == before.out);
+}
+
+TEST_CASE("a db export cut short by a full disk is an error and leaves nothing",
+          "[cli][db][files]") {
+  Folder dir;
+  const std::string db = dir / "results.sqlite";
+  fs::copy_file(std::string(TILESCOPE_ROOT) + "/tests/fixtures/db/results-v1.sqlite", db);
+  { std::ofstream(dir / "export.csv") << "an older export"; }
+  const auto before = dir.names();
+  const std::string db_bytes = bytes_of(db);
+  // With room, run 1's export (519 bytes) is more than the 256 bytes the full disk leaves.
+  const RunResult whole = run_tilescope({"db", "export", "--db", db, "--run", "1"});
+  REQUIRE(whole.status == 0);
+  REQUIRE(whole.out.size() > 256);
+  const RunResult r =
+      run_tilescope({"db", "export", "--db", db, "--run", "1", "--out", dir / "export.csv"}, 120,
+                    limit_file_size<256>);
+  INFO(r.err);
+  CHECK(r.status == 2);
+  CHECK(split_lines(r.err).size() == 1);
+  CHECK(r.err.rfind(dir / "export.csv" + ": ", 0) == 0);
+  CHECK_THAT(r.err, Catch::Contains("cannot write") && Catch::Contains("File too large"));
+  CHECK(dir.names() == before);  // no temporary beside it
+  CHECK(read_text(dir / "export.csv") == "an older export");
+  CHECK(bytes_of(db) == db_bytes);
+}
+
+TEST_CASE("a measurement plan cut short by a full disk is an error and leaves nothing",
+          "[cli][measure][cupti][files]") {
+  // `measure --collector cupti --plan` writes the plan for the runner; the one collector that
+  // writes without hardware (host measures for seconds before it writes, and each of its rows
+  // is a committed transaction of its own).
+  Folder dir;
+  const std::vector<std::string> args{"measure",
+                                      "--collector",
+                                      "cupti",
+                                      "--workload",
+                                      "tests/fixtures/cupti/small-gpu-suite.yaml",
+                                      "--arch",
+                                      "samples/arch/nvidia-h200.yaml",
+                                      "--mappings-per-gemm",
+                                      "2",
+                                      "--repetitions",
+                                      "10",
+                                      "--plan",
+                                      dir / "suite.plan"};
+  { std::ofstream(dir / "suite.plan") << "an older plan"; }
+  const auto before = dir.names();
+  const RunResult r = run_tilescope(args, 120, limit_file_size<1024>);
+  INFO(r.err);
+  CHECK(r.status == 2);
+  CHECK(split_lines(r.err).size() == 1);
+  CHECK(r.err.rfind(dir / "suite.plan" + ": ", 0) == 0);
+  CHECK_THAT(r.err, Catch::Contains("cannot write") && Catch::Contains("File too large"));
+  CHECK(dir.names() == before);
+  CHECK(read_text(dir / "suite.plan") == "an older plan");
+  // With room, the plan is far larger than the 1 KiB the full disk left.
+  const RunResult ok = run_tilescope(args);
+  INFO(ok.err);
+  REQUIRE(ok.status == 0);
+  CHECK(read_text(dir / "suite.plan").size() > 1024);
 }
