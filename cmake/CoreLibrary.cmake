@@ -14,8 +14,9 @@ function(tilescope_core_library name)
   set(target tilescope_${name})
   add_library(${target} STATIC ${sources} ${headers})
   target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR}/core)
-  target_compile_definitions(${target} PUBLIC TILESCOPE_VERSION="${PROJECT_VERSION}"
-    TILESCOPE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  # No source path here: a built or installed binary finds its data at run time
+  # (core/common/DataDirectory), so that it can be moved.
+  target_compile_definitions(${target} PUBLIC TILESCOPE_VERSION="${PROJECT_VERSION}")
   set(header_text "")
   foreach(h ${headers})
     file(READ ${h} text)

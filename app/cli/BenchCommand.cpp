@@ -11,6 +11,7 @@
 #include "Commands.hpp"
 #include "analysis/TileAnalysis.hpp"
 #include "arch/ArchitectureLoader.hpp"
+#include "common/DataDirectory.hpp"
 #include "mapper/OperatorPrediction.hpp"
 #include "tile/MappingLoader.hpp"
 #include "training/Cluster.hpp"
@@ -25,7 +26,7 @@ using Clock = std::chrono::steady_clock;
 
 struct BenchArgs {
   std::string what = "model";
-  std::string root = TILESCOPE_SOURCE_DIR;
+  std::string root;  // empty: the data folder (common/DataDirectory)
   double seconds = 1.0;
   int repetitions = 3;
   std::vector<std::string> parts{"rate", "suite", "gap"};
@@ -189,7 +190,8 @@ CommandAction add_bench(CLI::App& app) {
                   "what to benchmark: model (the analysis and the mapper) or "
                   "simulate (training simulations)")
       ->check(CLI::IsMember({"model", "simulate"}));
-  cmd->add_option("--root", args->root, "project folder holding samples/");
+  cmd->add_option("--root", args->root,
+                  "folder holding samples/ (default: tilescope's data folder)");
   cmd->add_option("--seconds", args->seconds, "seconds per repetition")->check(CLI::PositiveNumber);
   cmd->add_option("--repetitions", args->repetitions, "repetitions (the best is kept)")
       ->check(CLI::PositiveNumber);
@@ -197,7 +199,10 @@ CommandAction add_bench(CLI::App& app) {
          "--part", args->parts,
          "which figures: rate (evaluations/s), suite (auto-mapping time), gap (mapper vs optimum)")
       ->check(CLI::IsMember({"rate", "suite", "gap"}));
-  return [args] { return args->what == "simulate" ? run_simulate_bench(*args) : run_model(*args); };
+  return [args] {
+    if (args->root.empty()) args->root = required_data_directory().string();
+    return args->what == "simulate" ? run_simulate_bench(*args) : run_model(*args);
+  };
 }
 
 }  // namespace ts::cli

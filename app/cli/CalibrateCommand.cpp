@@ -14,6 +14,7 @@
 #include "arch/ArchitectureLoader.hpp"
 #include "arch/ArchitectureWriter.hpp"
 #include "calibrate/GpuCalibration.hpp"
+#include "common/DataDirectory.hpp"
 #include "common/InputError.hpp"
 #include "host/CalibrationOutput.hpp"
 #include "host/HostCalibration.hpp"
@@ -84,7 +85,7 @@ int run_calibrate_host(const CalibrateHostArgs& a) {
 struct CalibrateGpuArgs {
   std::string from_runner, out;
   TensorPeak peak = TensorPeak::wgmma;
-  std::string base = std::string(TILESCOPE_SOURCE_DIR) + "/samples/arch/nvidia-h200.yaml";
+  std::string base = "samples/arch/nvidia-h200.yaml";  // bundled_file(): local, else data folder
 };
 
 // `tilescope calibrate --from-runner results.jsonl --out FILE [--base GRAPH]`: the runner's
@@ -94,8 +95,8 @@ int run_calibrate_gpu(const CalibrateGpuArgs& a) {
     throw InputError(SourceLocation{"--out", 0, 0},
                      "--from-runner needs --out FILE, the graph to write");
   const RunnerResults results = read_runner_results(a.from_runner);
-  const GpuCalibration cal =
-      calibrate_gpu_graph(results, load_architecture(a.base), a.base, a.peak);
+  const GpuCalibration cal = calibrate_gpu_graph(
+      results, load_architecture(bundled_file(a.base).string()), a.base, a.peak);
   check_writable(a.out);
   std::string header;
   for (const std::string& line : cal.comment_lines) header += line + "\n";

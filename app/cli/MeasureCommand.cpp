@@ -19,6 +19,7 @@
 #include "analysis/MappingWriter.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/AtomicFile.hpp"
+#include "common/DataDirectory.hpp"
 #include "host/HostCollector.hpp"
 #include "host/MachineLoad.hpp"
 #include "host/OpenBlasCore.hpp"
@@ -40,6 +41,8 @@ std::atomic<bool> g_stop{false};
 extern "C" void on_interrupt(int) { g_stop.store(true); }
 
 constexpr const char* kHostArch = "out/host.yaml";
+// Resolved by bundled_file(): from the working folder, else from tilescope's data folder.
+constexpr const char* kDefaultKernelTemplate = "samples/mappings/nvidia-wmma-kernel-template.yaml";
 
 // The options of `tilescope measure`; flags that turn a default off are kept as typed.
 struct MeasureArgs {
@@ -49,8 +52,7 @@ struct MeasureArgs {
 
   MeasureArgs() {
     request.arch_file = kHostArch;
-    request.kernel_template_file =
-        std::string(TILESCOPE_SOURCE_DIR) + "/samples/mappings/nvidia-wmma-kernel-template.yaml";
+    request.kernel_template_file = kDefaultKernelTemplate;
     request.mapper_budget = MapperOptions{}.budget;
   }
 };
@@ -144,7 +146,7 @@ class CuptiCollector final : public Collector {
                        "tilescope-cupti-runner) or --db FILE (run the runner here and import)");
     std::string arch = a.arch_file;
     if (arch.empty() || arch == kHostArch) {
-      arch = std::string(TILESCOPE_SOURCE_DIR) + "/samples/arch/nvidia-h200.yaml";
+      arch = bundled_file("samples/arch/nvidia-h200.yaml").string();
       session.warn("predicting on " + arch + " (give another graph with --arch)");
     }
     const ArchitectureGraph graph = load_architecture(arch);
@@ -155,7 +157,10 @@ class CuptiCollector final : public Collector {
     o.mapper.budget = a.mapper_budget;
     o.repetitions = a.repetitions ? a.repetitions : o.repetitions;
     o.cold_l2 = a.flush_caches;
-    if (!a.kernel_template_file.empty()) o.gemm_template = load_mapping(a.kernel_template_file);
+    if (a.kernel_template_file == kDefaultKernelTemplate)
+      o.gemm_template = load_mapping(bundled_file(kDefaultKernelTemplate).string());
+    else if (!a.kernel_template_file.empty())
+      o.gemm_template = load_mapping(a.kernel_template_file);
     const GpuSuite suite = gpu_suite(workload, graph, o);
     std::map<std::string, int> per_impl;
     for (const GpuSuiteEntry& e : suite.entries) ++per_impl[e.implementation];

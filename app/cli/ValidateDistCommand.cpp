@@ -6,6 +6,7 @@
 
 #include "Commands.hpp"
 #include "OptionValues.hpp"
+#include "common/DataDirectory.hpp"
 #include "training/DistValidation.hpp"
 #include "training/SimulationJson.hpp"
 
@@ -13,14 +14,13 @@ namespace ts::cli {
 namespace {
 
 struct ValidateDistArgs {
-  std::string file =
-      std::string(TILESCOPE_SOURCE_DIR) + "/samples/dist/validation/korthikanti-table5.yaml";
+  std::string file = "samples/dist/validation/korthikanti-table5.yaml";
   std::string format = "table";
   std::string operator_times = "tile";
 };
 
 int run_validate_dist(const ValidateDistArgs& a) {
-  const PublishedRuns runs = load_published_runs(a.file);
+  const PublishedRuns runs = load_published_runs(bundled_file(a.file).string());
   const Cluster cluster = load_cluster(runs.cluster_file);
   const OperatorTimeSource times = operator_times(a.operator_times);
   DistValidation v;

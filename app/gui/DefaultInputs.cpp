@@ -3,11 +3,15 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include "common/DataDirectory.hpp"
+
 namespace ts::gui {
 
 QString samples_folder(const QString& working_dir) {
-  for (const QString& candidate :
-       {QDir(working_dir).filePath("samples"), QString(TILESCOPE_SOURCE_DIR "/samples")})
+  QStringList candidates{QDir(working_dir).filePath("samples")};
+  if (auto data = data_directory())
+    candidates << QString::fromStdString((*data / "samples").string());
+  for (const QString& candidate : candidates)
     if (QFileInfo(candidate + "/arch/ascend910b3.yaml").exists()) return candidate;
   return {};
 }
