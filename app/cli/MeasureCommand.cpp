@@ -335,9 +335,9 @@ class HostCollector final : public Collector {
         jobs, options,
         [&](const Measurement& m) {
           if (!m.checked) ++unchecked;
-          if (m.unstable.starts_with("machine busy"))
+          if (m.instability == Instability::machine_busy)
             ++busy;
-          else if (!m.unstable.empty())
+          else if (m.instability != Instability::none)
             ++unpinned;
           store.add_measurement(run, m);
         },

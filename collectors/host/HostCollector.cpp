@@ -194,14 +194,18 @@ bool wants_another_repetition(const std::vector<double>& times_ns,
   return !half || *half > options.tolerance;
 }
 
-std::string unstable_reason(std::optional<double> median_ci, int repetitions,
-                            const std::string& disturbed, const HostCollectorOptions& options) {
-  if (!disturbed.empty()) return disturbed;
-  if (!median_ci) return fmt::format("{} repetitions are too few to bound the median", repetitions);
+UnstableVerdict unstable_verdict(std::optional<double> median_ci, int repetitions,
+                                 const std::string& disturbed,
+                                 const HostCollectorOptions& options) {
+  if (!disturbed.empty()) return {Instability::machine_busy, disturbed};
+  if (!median_ci)
+    return {Instability::median_unpinned,
+            fmt::format("{} repetitions are too few to bound the median", repetitions)};
   if (*median_ci > options.tolerance)
-    return fmt::format("median known to +-{:.1f} % after {} repetitions (tolerance +-{:.1f} %)",
-                       100 * *median_ci, repetitions, 100 * options.tolerance);
-  return "";
+    return {Instability::median_unpinned,
+            fmt::format("median known to +-{:.1f} % after {} repetitions (tolerance +-{:.1f} %)",
+                        100 * *median_ci, repetitions, 100 * options.tolerance)};
+  return {};
 }
 
 namespace {
@@ -221,7 +225,9 @@ Measurement summarise(const JobRun& run, const HostCollectorOptions& options,
   m.median_ns = sorted_median(t);
   m.spread = m.median_ns > 0 ? (t.back() - t.front()) / m.median_ns : 0;
   m.median_ci = median_half_width(t);
-  m.unstable = unstable_reason(m.median_ci, m.repetitions, disturbed, options);
+  UnstableVerdict verdict = unstable_verdict(m.median_ci, m.repetitions, disturbed, options);
+  m.unstable = std::move(verdict.reason);
+  m.instability = verdict.kind;
   m.max_error = run.error();
   m.checked = m.max_error <= run.prepared->tolerance;
   return m;

@@ -65,9 +65,13 @@ struct HostProgress {
 bool wants_another_repetition(const std::vector<double>& times_ns,
                               const HostCollectorOptions& options);
 // Why a finished job is not trusted: `disturbed` when the machine was busy, else its median's
-// interval (none: too few repetitions) against the tolerance; "" when it is trusted.
-std::string unstable_reason(std::optional<double> median_ci, int repetitions,
-                            const std::string& disturbed, const HostCollectorOptions& options);
+// interval (none: too few repetitions) against the tolerance; kind none and "" when trusted.
+struct UnstableVerdict {
+  Instability kind = Instability::none;
+  std::string reason;
+};
+UnstableVerdict unstable_verdict(std::optional<double> median_ci, int repetitions,
+                                 const std::string& disturbed, const HostCollectorOptions& options);
 
 // Measures every job, with the calling thread and the OpenMP workers bound one per core
 // (HostTopology) for the whole call; returns the number of measurements delivered. Stops between

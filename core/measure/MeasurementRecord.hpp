@@ -37,6 +37,15 @@ struct MappingRecord {
   std::string yaml;  // a loadable `kind: mapping` file (analysis/MappingWriter)
 };
 
+// Why a collector does not trust a point, as a kind that code can count on (the reason text of
+// Measurement::unstable says it to a person).
+enum class Instability {
+  none,             // trusted, or not judged
+  machine_busy,     // other processes used cores while it ran
+  median_unpinned,  // its median is not known within the run's tolerance
+  unknown,          // marked unstable where the kind was not kept (read back from a store)
+};
+
 struct Measurement {
   OperatorKey op;
   std::optional<MappingRecord> mapping;  // none for a black-box kernel (a vendor library)
@@ -54,6 +63,7 @@ struct Measurement {
   // Why the collector does not trust this point (its median not pinned down within the run's
   // tolerance, other processes busy during its repetitions); empty when it does or cannot judge.
   std::string unstable;
+  Instability instability = Instability::none;  // the kind of `unstable`
 };
 
 struct PredictionRecord {

@@ -556,6 +556,7 @@ std::vector<Measurement> ResultStore::measurements(
     m.checked = s.getColumn(c + 10).getInt() != 0;
     if (!s.getColumn(c + 11).isNull()) m.median_ci = s.getColumn(c + 11).getDouble();
     m.unstable = s.getColumn(c + 12).getString();
+    m.instability = m.unstable.empty() ? Instability::none : Instability::unknown;
     out.push_back(std::move(m));
     if (rows_read && out.size() % every == 0) rows_read(out.size());
   }

@@ -61,21 +61,23 @@ void check_sizes(const YamlSource& src, const YAML::Node& node, const Operator& 
       src.fail(dim_node(node, op, d),
                "`" + op.dims[d].name + "` of " + label + " is " + std::to_string(op.dims[d].size) +
                    "; expected a size of at most " + std::to_string(kLargestDimensionSize));
-  for (const TensorSpec& t : op.tensors) {
-    int64_t bytes = 1;
+  // The product of the sizes of `dims`, times `element_bytes`, checked factor
+  // by factor (a factor of 1 cannot overflow).
+  auto check_product = [&](const std::vector<int>& dims, int64_t element_bytes,
+                           const std::string& what) {
+    int64_t product = 1;
     std::string written;
-    const std::string what =
-        "the bytes of tensor '" + t.name + "' of " + label + " (its sizes x bytes per element)";
-    for (int d : t.dims) multiply_checked(bytes, written, size_at(d), what);
-    multiply_checked(bytes, written, {bytes_of(t.dtype), src.where(node)}, what);
-  }
-  for (const Stage& st : op.stages) {
-    int64_t points = 1;
-    std::string written;
-    const std::string what =
-        "the points of stage '" + st.name + "' of " + label + " (the product of its sizes)";
-    for (int d : st.dims) multiply_checked(points, written, size_at(d), what);
-  }
+    for (int d : dims) multiply_checked(product, written, size_at(d), what);
+    multiply_checked(product, written, {element_bytes, src.where(node)}, what);
+  };
+  for (const TensorSpec& t : op.tensors)
+    check_product(
+        t.dims, bytes_of(t.dtype),
+        "the bytes of tensor '" + t.name + "' of " + label + " (its sizes x bytes per element)");
+  for (const Stage& st : op.stages)
+    check_product(
+        st.dims, 1,
+        "the points of stage '" + st.name + "' of " + label + " (the product of its sizes)");
 }
 
 Operator read_operator(const YamlSource& src, const YAML::Node& node, DataType default_dtype) {

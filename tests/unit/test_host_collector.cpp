@@ -198,13 +198,21 @@ TEST_CASE("a host job gets rounds until its median is pinned down, within its ca
 TEST_CASE("a host measurement says why it is not trusted", "[host][collector]") {
   HostCollectorOptions o;
   o.tolerance = 0.05;
-  CHECK(unstable_reason(0.04, 9, "", o).empty());
-  CHECK_THAT(unstable_reason(0.12, 40, "", o), Catch::Contains("+-12.0 %") &&
-                                                   Catch::Contains("40 repetitions") &&
-                                                   Catch::Contains("tolerance +-5.0 %"));
-  CHECK_THAT(unstable_reason(std::nullopt, 5, "", o), Catch::Contains("too few"));
-  // A busy machine overrides a tight interval: a uniformly slowed run can look steady.
-  CHECK(unstable_reason(0.01, 9, "machine busy: x", o) == "machine busy: x");
+  const UnstableVerdict pinned = unstable_verdict(0.04, 9, "", o);
+  CHECK(pinned.kind == Instability::none);
+  CHECK(pinned.reason.empty());
+  const UnstableVerdict wide = unstable_verdict(0.12, 40, "", o);
+  CHECK(wide.kind == Instability::median_unpinned);
+  CHECK_THAT(wide.reason, Catch::Contains("+-12.0 %") && Catch::Contains("40 repetitions") &&
+                              Catch::Contains("tolerance +-5.0 %"));
+  const UnstableVerdict few = unstable_verdict(std::nullopt, 5, "", o);
+  CHECK(few.kind == Instability::median_unpinned);
+  CHECK_THAT(few.reason, Catch::Contains("too few"));
+  // A busy machine overrides a tight interval: a uniformly slowed run can look steady. The kind,
+  // not the wording, is what `measure` counts.
+  const UnstableVerdict busy = unstable_verdict(0.01, 9, "other processes used 1.5 cores", o);
+  CHECK(busy.kind == Instability::machine_busy);
+  CHECK(busy.reason == "other processes used 1.5 cores");
 }
 
 TEST_CASE("other processes' share of the machine is all busy time less our own", "[host]") {
