@@ -16,6 +16,7 @@
 #include "training/LayerTimes.hpp"
 #include "training/MemoryTimeline.hpp"
 #include "training/ParallelStrategy.hpp"
+#include "training/PipelineOrder.hpp"
 #include "training/TaskGraph.hpp"
 #include "training/TransformerModel.hpp"
 
@@ -24,6 +25,17 @@ namespace ts {
 struct TimeShare {
   std::string what;  // "compute", "tensor-parallel communication", "pipeline bubble", ...
   double seconds = 0;
+};
+
+// What one pipeline step (a chunk's forward or backward on one GPU) holds, for the timeline's
+// spans inside it: its layers, each with its tensor-parallel collectives at its end.
+struct StepContents {
+  double alone_s = 0;  // the step's time alone (device or host-bound)
+  double layers = 0;   // layers of a chunk
+  double collectives_per_layer = 0;
+  double collective_s_per_layer = 0;      // device time of a layer's tensor-parallel collectives
+  double collective_bytes_per_layer = 0;  // what they move, nccl-tests' count summed
+  double matmul_flops = 0;                // of the whole step
 };
 
 struct TrainingSimulation {
@@ -43,9 +55,15 @@ struct TrainingSimulation {
   double peak_memory_bytes = 0;
   bool out_of_memory = false;        // the peak exceeds the device memory
   std::vector<TimeShare> breakdown;  // adds up to the iteration
-  // The pipeline as it ran on the executor: one compute stream per stage, then the links.
+  // The pipeline as it ran on the executor: one compute stream per stage, then the links; and
+  // per stage the steps its compute stream ran, in order (PipelineOrder), for the timeline.
   TaskGraph pipeline;
   TaskTimes pipeline_times;
+  std::vector<std::vector<PipelineStep>> schedule;
+  StepContents forward_step, backward_step;
+  // After the pipeline: the gradient all-reduce (its whole time alone, and the part hidden in
+  // the last backward with overlap_grad_reduce), its bytes per GPU, and the optimizer step.
+  double data_parallel_s = 0, data_parallel_hidden_s = 0, gradient_bytes = 0, optimizer_s = 0;
   int64_t simulated_tasks = 0;  // tasks on the executor, all replicas when not symmetric
 };
 
