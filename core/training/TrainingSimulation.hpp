@@ -1,14 +1,15 @@
 #pragma once
-// One training iteration of a model under a strategy on a cluster, simulated. This first engine
-// times each pipeline stage's forward and backward work from the tile model (layer operators on
-// the device graph: a transformer's, or a graph model's block), adds the tensor-parallel
-// collectives of every layer on the intra-node links (or the NICs when a tensor-parallel group
-// spans nodes), runs the pipeline schedule on the task-graph executor with activations and
-// gradients crossing between stages, then the data-parallel gradient all-reduce and the optimizer
-// step. Memory per GPU is the model state plus the activations the schedule keeps. Data-parallel
+// One training iteration of a model under a strategy on a cluster, simulated. The engine times
+// each pipeline stage's forward and backward work from the tile model (layer operators on the
+// device graph: a transformer's, or a graph model's block), adds the tensor-parallel collectives
+// of every layer (on NVLink, or in two levels when a group spans nodes: GroupCollective), holds
+// each step to the host's rate of issuing its kernels (KernelLaunch.hpp), runs the pipeline
+// schedule on the task-graph executor with activations and gradients crossing between stages,
+// then the data-parallel gradient all-reduce (overlapped with the last backward when the
+// strategy says so: DataParallelOverlap.hpp) and the optimizer step. Memory per GPU is the model
+// state plus the activations the schedule keeps, traced over the iteration. Data-parallel
 // replicas are identical, so one pipeline stands for all of them unless SimulationOptions says
-// otherwise. Not yet modelled: link sharing between concurrent flows, compute/communication
-// interference, memory over time.
+// otherwise.
 #include <string>
 #include <vector>
 
