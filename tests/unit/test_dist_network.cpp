@@ -217,4 +217,9 @@ recompute: selective
   CHECK(seconds_of(b, "data-parallel all-reduce") == Approx(expected).epsilon(1e-9));
   CHECK(b.iteration_s == Approx(a.iteration_s - (A - expected)).epsilon(1e-9));
   CHECK(expected < A);
+  // A run of every replica hides the same part.
+  SimulationOptions every;
+  every.exploit_symmetry = false;
+  CHECK(simulate_training(m, overlapped, selene, roofline, every).iteration_s ==
+        Approx(b.iteration_s).epsilon(0.001));
 }
