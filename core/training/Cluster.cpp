@@ -42,7 +42,8 @@ Cluster read_cluster(const YamlSource& src) {
   const YAML::Node& root = src.root();
   src.check_keys(root,
                  {"version", "kind", "name", "description", "nodes", "devices_per_node", "device",
-                  "intra_node", "inter_node", "switch_levels", "oversubscription", "interference"},
+                  "intra_node", "inter_node", "switch_levels", "oversubscription", "interference",
+                  "framework_overhead"},
                  "a cluster");
   Cluster c;
   c.file = src.file();
@@ -56,7 +57,10 @@ Cluster read_cluster(const YamlSource& src) {
   c.device = load_architecture(c.device_file);
   c.intra_node = link_at(src, root, "intra_node");
   c.nic = link_at(src, root, "inter_node");
-  c.nics_per_node = src.positive_integer_or(root["inter_node"], "nics_per_node", 1);
+  // Without the key each GPU has a NIC of its own, as the simulator timed every file before
+  // NICs were shared by the GPUs of a node.
+  c.nics_per_node =
+      src.positive_integer_or(root["inter_node"], "nics_per_node", c.devices_per_node);
   // gpus() and the flows over the NICs (NetworkRoutes) are products of these counts.
   checked_product(
       {{c.nodes, c.nodes_where}, {c.devices_per_node, src.where(root["devices_per_node"])}},
@@ -69,6 +73,21 @@ Cluster read_cluster(const YamlSource& src) {
     if (c.interference < 0)
       src.fail(root["interference"],
                "`interference` is a slowdown of at least 0 (0.1: 10 % slower while overlapping)");
+  }
+  // Measured (docs/formats.md): a small kernel timed from the host (PyTorch softmax over
+  // 4096 x 32, 13.11 us, shared/validation/a100/a100_torch_kernels.csv) less its device time
+  // (2.0 us for vector kernels over the same 131072 elements, a100_llm_operators.csv) is 11.1 us
+  // of host time per kernel; the A100 graph's launch_overhead (4 us) is part of it.
+  c.framework_overhead_s = 7e-6;
+  if (root["framework_overhead"].IsDefined()) {
+    const auto t =
+        parse_duration_seconds(src.text(root["framework_overhead"], "framework_overhead"));
+    if (!t || *t < 0)
+      src.fail(root["framework_overhead"],
+               "expected a duration such as `7us` for `framework_overhead` (host time per kernel), "
+               "got " +
+                   describe(root["framework_overhead"]));
+    c.framework_overhead_s = *t;
   }
   if (root["oversubscription"].IsDefined())
     src.fail(root["oversubscription"],

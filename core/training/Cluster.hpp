@@ -34,8 +34,13 @@ struct Cluster {
   std::string device_file;  // resolved against the cluster file
   ArchitectureGraph device;
   ClusterLink intra_node;  // a device's link into the node's switch (NVLink to NVSwitch)
+  // The node's NICs, shared by its GPUs (default when a file does not say: one per GPU, the
+  // meaning files had before the key was shared).
   int64_t nics_per_node = 1;
   ClusterLink nic;  // one NIC into the network
+  // Host time per kernel beyond the device graph's `launch_overhead`: what the framework
+  // (PyTorch's dispatcher, Megatron's Python) spends to issue one kernel.
+  double framework_overhead_s = 0;
   // The network above the NICs, leaves first (none: every NIC reaches every other at its rate).
   std::vector<SwitchLevel> switch_levels;
   // Compute and communication overlapping on one device both run this much slower (0.1: 10 %).
@@ -44,6 +49,12 @@ struct Cluster {
 
   int64_t gpus() const { return nodes * devices_per_node; }
   int64_t node_of_gpu(int64_t gpu) const { return gpu / devices_per_node; }
+  // Each GPU's share of its node's NICs when every GPU of the node sends across nodes at once,
+  // as the ranks of a collective do (NCCL spreads its channels over all the node's NICs).
+  double nic_share_bytes_per_s() const {
+    return nic.bandwidth_bytes_per_s * static_cast<double>(nics_per_node) /
+           static_cast<double>(devices_per_node);
+  }
 };
 
 Cluster parse_cluster(const std::string& text, const std::string& file_name);

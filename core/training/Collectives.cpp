@@ -101,19 +101,20 @@ std::vector<int> add_collective(TaskGraph& g, CollectiveKind kind, const std::ve
   return done;
 }
 
-std::vector<int> add_hierarchical_all_reduce(TaskGraph& g, const std::vector<Link>& intra,
+std::vector<int> add_hierarchical_collective(TaskGraph& g, CollectiveKind kind,
+                                             const std::vector<Link>& intra,
                                              const std::vector<Link>& inter, int64_t per_node,
                                              double bytes, const std::vector<int>& after,
                                              NetworkRoutes* network) {
   const auto n = static_cast<int64_t>(intra.size());
   if (per_node < 1 || n % per_node != 0 || inter.size() != intra.size() ||
-      after.size() != intra.size())
+      after.size() != intra.size() || kind == CollectiveKind::all_to_all)
     throw std::invalid_argument(
-        "a hierarchical all-reduce needs whole nodes and two links and a predecessor per rank");
+        "a hierarchical collective needs whole nodes and two links and a predecessor per rank");
   const int64_t nodes = n / per_node;
   std::vector<int> done(after.begin(), after.end());
   // Runs one collective among the ranks `first, first + stride, ...` (count of them).
-  auto among = [&](CollectiveKind kind, const std::vector<Link>& links, int64_t first,
+  auto among = [&](CollectiveKind phase, const std::vector<Link>& links, int64_t first,
                    int64_t stride, int64_t count, double size, NetworkRoutes* routes) {
     std::vector<Link> ring;
     std::vector<int> wait;
@@ -121,17 +122,35 @@ std::vector<int> add_hierarchical_all_reduce(TaskGraph& g, const std::vector<Lin
       ring.push_back(links[static_cast<size_t>(first + k * stride)]);
       wait.push_back(done[static_cast<size_t>(first + k * stride)]);
     }
-    const std::vector<int> end = add_collective(g, kind, ring, size, wait, routes);
+    const std::vector<int> end = add_collective(g, phase, ring, size, wait, routes);
     for (int64_t k = 0; k < count; ++k)
       done[static_cast<size_t>(first + k * stride)] = end[static_cast<size_t>(k)];
   };
-  for (int64_t node = 0; node < nodes; ++node)
-    among(CollectiveKind::reduce_scatter, intra, node * per_node, 1, per_node, bytes, nullptr);
-  for (int64_t local = 0; local < per_node; ++local)
-    among(CollectiveKind::all_reduce, inter, local, per_node, nodes,
-          bytes / static_cast<double>(per_node), network);
-  for (int64_t node = 0; node < nodes; ++node)
-    among(CollectiveKind::all_gather, intra, node * per_node, 1, per_node, bytes, nullptr);
+  auto in_nodes = [&](CollectiveKind phase) {
+    for (int64_t node = 0; node < nodes; ++node)
+      among(phase, intra, node * per_node, 1, per_node, bytes, nullptr);
+  };
+  auto across_nodes = [&](CollectiveKind phase) {
+    for (int64_t local = 0; local < per_node; ++local)
+      among(phase, inter, local, per_node, nodes, bytes / static_cast<double>(per_node), network);
+  };
+  switch (kind) {
+    case CollectiveKind::all_reduce:
+      in_nodes(CollectiveKind::reduce_scatter);
+      across_nodes(CollectiveKind::all_reduce);
+      in_nodes(CollectiveKind::all_gather);
+      break;
+    case CollectiveKind::reduce_scatter:
+      in_nodes(CollectiveKind::reduce_scatter);
+      across_nodes(CollectiveKind::reduce_scatter);
+      break;
+    case CollectiveKind::all_gather:
+      across_nodes(CollectiveKind::all_gather);
+      in_nodes(CollectiveKind::all_gather);
+      break;
+    case CollectiveKind::all_to_all:
+      break;
+  }
   return done;
 }
 

@@ -34,13 +34,17 @@ std::vector<int> add_collective(TaskGraph& graph, CollectiveKind kind,
                                 const std::vector<Link>& links, double bytes,
                                 const std::vector<int>& after, NetworkRoutes* network = nullptr);
 
-// NCCL's hierarchical all-reduce over `nodes` x `per_node` ranks (rank = node x per_node +
-// local): reduce-scatter inside each node on `intra` links, all-reduce of the node's 1/per_node
-// share across nodes among the ranks with the same local index on `inter` links (one ring per
-// local index, each on its own NICs), all-gather inside each node. `intra` and `inter` hold a
-// link per rank. Returns, per rank, the task after which it is complete. `network` as for
-// add_collective, for the rings across nodes.
-std::vector<int> add_hierarchical_all_reduce(TaskGraph& graph, const std::vector<Link>& intra,
+// A collective over `nodes` x `per_node` ranks (rank = node x per_node + local) in two levels,
+// each link carrying only its own level's steps: inside each node on `intra` links (NVLink),
+// across nodes among the ranks with the same local index on `inter` links (one ring per local
+// index, each on its share of the node's NICs). NCCL's hierarchical all-reduce: reduce-scatter
+// in the node, all-reduce of the node's 1/per_node share across nodes, all-gather in the node.
+// A reduce-scatter: in the node, then of the 1/per_node share across nodes; an all-gather:
+// across nodes (each rank gathers its local index's 1/per_node share), then in the node. `intra`
+// and `inter` hold a link per rank. Returns, per rank, the task after which it is complete.
+// `network` as for add_collective, for the rings across nodes. Not for all-to-all.
+std::vector<int> add_hierarchical_collective(TaskGraph& graph, CollectiveKind kind,
+                                             const std::vector<Link>& intra,
                                              const std::vector<Link>& inter, int64_t per_node,
                                              double bytes, const std::vector<int>& after,
                                              NetworkRoutes* network = nullptr);

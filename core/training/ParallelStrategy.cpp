@@ -71,8 +71,10 @@ ParallelStrategy read_strategy(const YamlSource& src) {
   s.file = src.file();
   s.name = src.text_or(root, "name", file_stem(src.file()));
 
-  const YAML::Node dp = section(src, root, "data_parallel", {"degree", "zero"});
+  const YAML::Node dp =
+      section(src, root, "data_parallel", {"degree", "zero", "overlap_grad_reduce"});
   s.dp = degree_at(src, dp, "degree", 1);
+  if (dp.IsDefined()) s.overlap_grad_reduce = src.boolean_or(dp, "overlap_grad_reduce", false);
   if (dp.IsDefined() && dp["zero"].IsDefined()) {
     const int64_t z = src.integer(dp["zero"], "zero");
     if (z < 0 || z > 3)

@@ -30,6 +30,9 @@ struct ParallelStrategy {
   std::string file;
   Located<int64_t> dp{1, {}}, tp{1, {}}, pp{1, {}}, ep{1, {}};
   Located<int> zero{0, {}};
+  // Megatron-LM's `--overlap-grad-reduce`: the gradient all-reduce runs in buckets during the
+  // last micro-batch's backward pass (DataParallelOverlap.hpp). Off, as in Megatron-LM: after it.
+  bool overlap_grad_reduce = false;
   bool sequence_parallel = false;
   Located<PipelineSchedule> schedule{PipelineSchedule::one_f_one_b, {}};
   Located<int64_t> chunks{1, {}};  // model chunks per device (interleaved only)

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "training/ChromeTrace.hpp"
+#include "training/SimulationSpans.hpp"
 
 namespace ts {
 namespace {
@@ -67,8 +68,10 @@ std::string simulation_trace_json(const TrainingSimulation& r, int64_t stages) {
   std::vector<CounterTrack> memory;
   for (size_t st = 0; st < r.stage_memory.size(); ++st)
     memory.push_back({stage_memory_track_name(static_cast<int64_t>(st)), r.stage_memory[st]});
-  return chrome_trace_json(r.pipeline, r.pipeline_times, pipeline_track_names(r.pipeline, stages),
-                           memory);
+  const SimulationSpans timeline = simulation_spans(r, pipeline_track_names(r.pipeline, stages));
+  return chrome_trace_json("one data-parallel replica, a GPU per pipeline stage",
+                           static_cast<int64_t>(timeline.track_names.size()), timeline.track_names,
+                           timeline.spans, memory);
 }
 
 std::string simulation_summary_json(const TransformerModel& model, const ParallelStrategy& strategy,

@@ -1,38 +1,25 @@
 #include "training/TrainingSimulation.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <set>
 
+#include "mapper/OperatorPrediction.hpp"
 #include "training/ActivationMemory.hpp"
 #include "training/Collectives.hpp"
+#include "training/DataParallelOverlap.hpp"
+#include "training/GroupCollective.hpp"
+#include "training/KernelLaunch.hpp"
 #include "training/LayerOperators.hpp"
 #include "training/LayerTimes.hpp"
 #include "training/MemoryTimeline.hpp"
 #include "training/ModelState.hpp"
 #include "training/NetworkRoutes.hpp"
 #include "training/PipelineOrder.hpp"
-#include "mapper/OperatorPrediction.hpp"
 
 namespace ts {
 
 namespace {
-
-// A ring collective among `ranks` devices `stride` GPUs apart from GPU 0, alone on its links:
-// the executor's time for it. Over the NICs (`across_nodes`), sends between nodes also cross the
-// cluster's switch levels, shared with `copies` identical collectives (NetworkRoutes).
-double ring_time(CollectiveKind kind, int64_t ranks, double bytes, const ClusterLink& link,
-                 const Cluster& cluster, int64_t stride, bool across_nodes, int64_t copies) {
-  if (ranks <= 1 || bytes <= 0) return 0;
-  TaskGraph g;
-  NetworkRoutes network(cluster, g, copies);
-  std::vector<Link> links;
-  for (int64_t r = 0; r < ranks; ++r)
-    links.push_back({g.add_stream(), link.bandwidth_bytes_per_s, link.latency_s,
-                     across_nodes ? cluster.node_of_gpu(r * stride) : -1});
-  add_collective(g, kind, links, bytes, std::vector<int>(static_cast<size_t>(ranks), -1),
-                 across_nodes ? &network : nullptr);
-  return run_task_graph(g).makespan_s;
-}
 
 // Gradients a GPU all-reduces with its data-parallel peers: the dense part with every replica,
 // the experts' part with the replicas that hold the same experts (every ep-th).
@@ -44,39 +31,29 @@ struct GradientBytes {
 // The gradient all-reduce of one pipeline stage among its dp replicas, each rank starting after
 // `after[r]`. Replicas sit tp GPUs apart (Megatron's tp-dp-pp order), so a node holds
 // devices_per_node / tp of a group: all of it (a ring on NVLink), one (a ring over the NICs), or
-// some (NCCL's hierarchical all-reduce). Then the experts' gradients among each expert group
-// (every ep-th replica), on the same links. Rank r sits on GPU first_gpu + r tp; rings across
-// nodes cross the switch levels through `network`. Returns, per rank, when it is done.
+// some (NCCL's hierarchical all-reduce): add_group_collective. Then the experts' gradients among
+// each expert group (every ep-th replica), on the same links. Rank r sits on GPU first_gpu + r tp;
+// rings across nodes cross the switch levels through `network`. Returns, per rank, when it is
+// done.
 std::vector<int> add_gradient_sync(TaskGraph& g, int64_t dp, const GradientBytes& gradients,
                                    const Cluster& c, int64_t tp, const std::vector<int>& after,
                                    int64_t first_gpu, NetworkRoutes& network) {
-  int64_t per_node = std::clamp<int64_t>(c.devices_per_node / tp, 1, dp);
-  if (dp % per_node != 0) per_node = 1;
-  std::vector<Link> intra, nic;
-  for (int64_t r = 0; r < dp; ++r) {
-    intra.push_back({g.add_stream(), c.intra_node.bandwidth_bytes_per_s, c.intra_node.latency_s});
-    nic.push_back({g.add_stream(), c.nic.bandwidth_bytes_per_s, c.nic.latency_s,
-                   c.node_of_gpu(first_gpu + r * tp)});
-  }
-  std::vector<int> done;
-  if (per_node == dp)
-    done = add_collective(g, CollectiveKind::all_reduce, intra, gradients.dense, after);
-  else if (per_node == 1)
-    done = add_collective(g, CollectiveKind::all_reduce, nic, gradients.dense, after, &network);
-  else
-    done = add_hierarchical_all_reduce(g, intra, nic, per_node, gradients.dense, after, &network);
+  const GroupLinks links = group_links(g, c, {dp, first_gpu, tp});
+  std::vector<int> done =
+      add_group_collective(g, CollectiveKind::all_reduce, links, gradients.dense, after, network);
   if (gradients.experts <= 0 || gradients.ep >= dp) return done;
-  const std::vector<Link>& links = per_node == dp ? intra : nic;
+  const bool in_node = links.per_node == dp;
+  const std::vector<Link>& expert_links = in_node ? links.intra : links.nic;
   for (int64_t group = 0; group < gradients.ep; ++group) {
     std::vector<Link> members;
     std::vector<int> wait;
     for (int64_t r = group; r < dp; r += gradients.ep) {
-      members.push_back(links[static_cast<size_t>(r)]);
+      members.push_back(expert_links[static_cast<size_t>(r)]);
       wait.push_back(done[static_cast<size_t>(r)]);
     }
     const std::vector<int> end =
         add_collective(g, CollectiveKind::all_reduce, members, gradients.experts, wait,
-                       per_node == dp ? nullptr : &network);
+                       in_node ? nullptr : &network);
     for (size_t k = 0; k < end.size(); ++k)
       done[static_cast<size_t>(group + static_cast<int64_t>(k) * gradients.ep)] = end[k];
   }
@@ -114,7 +91,7 @@ TaskTimes run_all_replicas(const TaskGraph& pipeline, int64_t stages, int64_t re
   }
   // Megatron's tp-dp-pp order: stage st's replicas start at GPU st x replicas x tp. The other
   // tp - 1 ranks of each replica run the same all-reduce at once on their own NICs.
-  NetworkRoutes network(cluster, all, tp);
+  NetworkRoutes network(cluster, all, tp, cluster.nic_share_bytes_per_s());
   for (int64_t st = 0; st < stages; ++st)
     add_gradient_sync(all, replicas, gradients, cluster, tp, last[static_cast<size_t>(st)],
                       st * replicas * tp, network);
@@ -137,27 +114,26 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   const int64_t micro_batches = s.micro_batches();
   const double act_bytes = static_cast<double>(mb * m.seq_len * m.hidden) * 2;  // fp16/bf16
 
-  // Tensor-parallel groups sit inside a node when they fit; otherwise they cross the NICs.
-  const ClusterLink& tp_link = tp <= cluster.devices_per_node ? cluster.intra_node : cluster.nic;
   // Per layer, forward: a transformer's two all-reduces of the layer's activations (after the
   // attention projection and after the MLP), a graph block's one after each row-split operator,
   // or with sequence parallelism as many reduce-scatters and all-gathers, which move the same
-  // bytes. Backward: the same again.
+  // bytes in the same steps, on the critical path as in Megatron-LM. Backward: the same again.
+  // A group larger than a node runs in two levels, NVLink inside and the NICs between
+  // (GroupCollective).
   double tp_per_layer_fwd = 0;
-  for (const double bytes : tensor_parallel_all_reduce_bytes(m, mb, tp))
-    tp_per_layer_fwd += ring_time(CollectiveKind::all_reduce, tp, bytes, tp_link, cluster, 1,
-                                  tp > cluster.devices_per_node, 1);
+  const std::vector<double> tp_bytes = tensor_parallel_all_reduce_bytes(m, mb, tp);
+  for (const double bytes : tp_bytes)
+    tp_per_layer_fwd +=
+        group_collective_s(CollectiveKind::all_reduce, cluster, {tp, 0, 1}, bytes, 1);
   // Expert parallelism: each MoE layer sends every routed token to its expert's rank and the
   // result back, two all-to-alls forward and two backward among the ep ranks (a tp-th of the
   // routed tokens per rank), inside a node when the tp x ep GPUs fit in one.
   double ep_per_layer_fwd = 0;
   if (m.experts > 1 && s.ep.value > 1) {
-    const bool across = tp * s.ep.value > cluster.devices_per_node;
-    const ClusterLink& ep_link = across ? cluster.nic : cluster.intra_node;
     const double routed_bytes = act_bytes * static_cast<double>(m.top_k) / static_cast<double>(tp);
     // the other tp - 1 ranks run their own all-to-all at once
-    ep_per_layer_fwd = 2 * ring_time(CollectiveKind::all_to_all, s.ep.value, routed_bytes, ep_link,
-                                     cluster, tp, across, tp);
+    ep_per_layer_fwd = 2 * group_collective_s(CollectiveKind::all_to_all, cluster,
+                                              {s.ep.value, 0, tp}, routed_bytes, tp);
   }
 
   // One layer's operators on one shard, from the tile model. With sequence parallelism the
@@ -198,13 +174,41 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   // Activations and gradients between stages: a tp-th of the activations per rank (Megatron's
   // scatter-gather), over the NICs when consecutive stages sit on different nodes.
   const bool stages_cross_nodes = tp * pp > cluster.devices_per_node;
+  // Each of a stage's tp ranks sends its slice to its peer of the next stage over a NIC of its
+  // own while the node has enough; tp ranks sharing fewer NICs share their rate.
   const ClusterLink& pp_link = stages_cross_nodes ? cluster.nic : cluster.intra_node;
-  const double transfer =
-      pp > 1 ? point_to_point_s(act_bytes / static_cast<double>(tp), pp_link.bandwidth_bytes_per_s,
-                                1, pp_link.latency_s)
-             : 0;
-  const double fwd_step = chunk_fwd + logits_fwd / static_cast<double>(pp * v);
-  const double bwd_step = chunk_bwd + 2 * logits_fwd / static_cast<double>(pp * v);
+  const double pp_bytes_per_s =
+      stages_cross_nodes ? std::min(cluster.nic.bandwidth_bytes_per_s,
+                                    cluster.nic.bandwidth_bytes_per_s *
+                                        static_cast<double>(cluster.nics_per_node) /
+                                        static_cast<double>(std::min(tp, cluster.devices_per_node)))
+                         : cluster.intra_node.bandwidth_bytes_per_s;
+  const double transfer = pp > 1 ? point_to_point_s(act_bytes / static_cast<double>(tp),
+                                                    pp_bytes_per_s, 1, pp_link.latency_s)
+                                 : 0;
+  // Device time of a step: a chunk's layers, and a share of the output layer's GEMM.
+  const double fwd_device = chunk_fwd + logits_fwd / static_cast<double>(pp * v);
+  const double bwd_device = chunk_bwd + 2 * logits_fwd / static_cast<double>(pp * v);
+  // The host issues each of a step's kernels (KernelLaunch.hpp): one per operator and per
+  // collective of a layer forward; backward twice the operators' (gradients for inputs and for
+  // weights), the collectives again, and the recomputed forward's; the output layer's one GEMM
+  // forward and two backward, shared out like its time.
+  const double layer_kernels = static_cast<double>(layer.operators.size());
+  double selective_kernels = 0;
+  for (const OperatorTime& op : layer.operators)
+    if (op.recomputed_selectively) selective_kernels += 1;
+  const double comm_kernels =
+      (tp > 1 ? static_cast<double>(tp_bytes.size()) * (s.sequence_parallel ? 2 : 1) : 0) +
+      (ep_per_layer_fwd > 0 ? 2 : 0);
+  const double logits_kernels = m.is_graph() ? 0 : 1 / static_cast<double>(pp * v);
+  const double fwd_kernels = layers_per_chunk * (layer_kernels + comm_kernels) + logits_kernels;
+  const double bwd_kernels = layers_per_chunk * (2 * layer_kernels + comm_kernels +
+                                                 full_share * (layer_kernels + comm_kernels) +
+                                                 selective_share * selective_kernels) +
+                             2 * logits_kernels;
+  const double host_per_kernel = device.launch_overhead_s + cluster.framework_overhead_s;
+  const double fwd_step = host_bound_s(fwd_device, fwd_kernels, host_per_kernel);
+  const double bwd_step = host_bound_s(bwd_device, bwd_kernels, host_per_kernel);
   // What one chunk's forward keeps until its backward, on one GPU.
   const double layer_bytes = mean_layer_saved_bytes(m, s);
   TaskGraph pipeline = pipeline_task_graph(s.schedule.value, pp, micro_batches, v, fwd_step,
@@ -221,10 +225,19 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   double dp_time = 0;
   if (s.dp.value > 1) {
     TaskGraph sync;
-    NetworkRoutes network(cluster, sync, tp);
+    NetworkRoutes network(cluster, sync, tp, cluster.nic_share_bytes_per_s());
     add_gradient_sync(sync, s.dp.value, gradients, cluster, tp,
                       std::vector<int>(static_cast<size_t>(s.dp.value), -1), 0, network);
     dp_time = run_task_graph(sync).makespan_s;
+  }
+  // With Megatron-LM's --overlap-grad-reduce the buckets go during the stage's last backward
+  // step (one chunk's), and only what outlasts it shows (DataParallelOverlap.hpp).
+  double dp_hidden = 0;
+  if (s.overlap_grad_reduce && dp_time > 0) {
+    const double exposed = exposed_gradient_all_reduce_s(dp_time, bwd_step, state.parameters,
+                                                         megatron_bucket_parameters(s.dp.value));
+    dp_hidden = dp_time - exposed;
+    dp_time = exposed;
   }
   // The optimizer step streams the state through HBM once: read and write weights, gradients and
   // optimizer state.
@@ -239,7 +252,7 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   if (!options.exploit_symmetry && s.dp.value > 1) {
     const TaskTimes all =
         run_all_replicas(pipeline, pp, s.dp.value, gradients, cluster, tp, r.simulated_tasks);
-    r.iteration_s = all.makespan_s + optimizer;
+    r.iteration_s = all.makespan_s - dp_hidden + optimizer;
   }
   r.bubble_fraction = run.makespan_s / busy - 1;
   const double tokens = static_cast<double>(s.global_batch.value * m.seq_len);
@@ -274,12 +287,46 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
       layers_per_chunk * tp_passes * tp_per_layer_fwd * static_cast<double>(micro_batches * v);
   const double per_step_ep =
       layers_per_chunk * tp_passes * ep_per_layer_fwd * static_cast<double>(micro_batches * v);
+  // What the device waits for the host to issue kernels, where a step's kernels are shorter.
+  const double host_wait =
+      static_cast<double>(micro_batches * v) * (fwd_step - fwd_device + bwd_step - bwd_device);
+  r.schedule = pipeline_order(s.schedule.value, pp, micro_batches, v);
+  const double tp_bytes_per_layer =
+      tp > 1 ? std::accumulate(tp_bytes.begin(), tp_bytes.end(), 0.0) : 0;
+  const double collectives = tp > 1 ? static_cast<double>(tp_bytes.size()) : 0;
+  const double logits_flops =
+      m.is_graph() ? 0 : logits_operator(m, mb, s.embedding_tensor_parallel()).matmul_flops();
+  r.forward_step = {
+      fwd_step,
+      layers_per_chunk,
+      collectives,
+      tp_per_layer_fwd,
+      tp_bytes_per_layer,
+      layers_per_chunk * layer.matmul_flops + logits_flops / static_cast<double>(pp * v)};
+  // Backward: twice the forward's GEMMs, and the recomputed forward's (whole layers, or the
+  // attention core).
+  double selective_flops = 0;
+  for (const OperatorTime& op : layer.operators)
+    if (op.recomputed_selectively) selective_flops += op.matmul_flops;
+  r.backward_step = {bwd_step,
+                     layers_per_chunk,
+                     collectives * (1 + full_share),
+                     tp_per_layer_fwd * (1 + full_share),
+                     tp_bytes_per_layer * (1 + full_share),
+                     layers_per_chunk * (layer.matmul_flops * (2 + full_share) +
+                                         selective_share * selective_flops) +
+                         2 * logits_flops / static_cast<double>(pp * v)};
+  r.data_parallel_s = dp_time + dp_hidden;
+  r.data_parallel_hidden_s = dp_hidden;
+  r.gradient_bytes = s.dp.value > 1 ? gradients.dense + gradients.experts : 0;
+  r.optimizer_s = optimizer;
   r.pipeline = std::move(pipeline);
   r.pipeline_times = run;
   r.breakdown = {
-      {"compute", busy - per_step_tp - per_step_ep},
+      {"compute", busy - per_step_tp - per_step_ep - host_wait},
       {"tensor-parallel communication", per_step_tp},
       {"expert-parallel communication", per_step_ep},
+      {"kernel launch (host-bound)", host_wait},
       {"pipeline bubble and transfers", run.makespan_s - busy},
       // What the all-reduce adds after the pipeline: dp_time, or in a run of all replicas
       // whatever the last stage's ring adds after the last pipeline task ends.

@@ -1,14 +1,15 @@
 #pragma once
-// One training iteration of a model under a strategy on a cluster, simulated. This first engine
-// times each pipeline stage's forward and backward work from the tile model (layer operators on
-// the device graph: a transformer's, or a graph model's block), adds the tensor-parallel
-// collectives of every layer on the intra-node links (or the NICs when a tensor-parallel group
-// spans nodes), runs the pipeline schedule on the task-graph executor with activations and
-// gradients crossing between stages, then the data-parallel gradient all-reduce and the optimizer
-// step. Memory per GPU is the model state plus the activations the schedule keeps. Data-parallel
+// One training iteration of a model under a strategy on a cluster, simulated. The engine times
+// each pipeline stage's forward and backward work from the tile model (layer operators on the
+// device graph: a transformer's, or a graph model's block), adds the tensor-parallel collectives
+// of every layer (on NVLink, or in two levels when a group spans nodes: GroupCollective), holds
+// each step to the host's rate of issuing its kernels (KernelLaunch.hpp), runs the pipeline
+// schedule on the task-graph executor with activations and gradients crossing between stages,
+// then the data-parallel gradient all-reduce (overlapped with the last backward when the
+// strategy says so: DataParallelOverlap.hpp) and the optimizer step. Memory per GPU is the model
+// state plus the activations the schedule keeps, traced over the iteration. Data-parallel
 // replicas are identical, so one pipeline stands for all of them unless SimulationOptions says
-// otherwise. Not yet modelled: link sharing between concurrent flows, compute/communication
-// interference, memory over time.
+// otherwise.
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "training/LayerTimes.hpp"
 #include "training/MemoryTimeline.hpp"
 #include "training/ParallelStrategy.hpp"
+#include "training/PipelineOrder.hpp"
 #include "training/TaskGraph.hpp"
 #include "training/TransformerModel.hpp"
 
@@ -24,6 +26,17 @@ namespace ts {
 struct TimeShare {
   std::string what;  // "compute", "tensor-parallel communication", "pipeline bubble", ...
   double seconds = 0;
+};
+
+// What one pipeline step (a chunk's forward or backward on one GPU) holds, for the timeline's
+// spans inside it: its layers, each with its tensor-parallel collectives at its end.
+struct StepContents {
+  double alone_s = 0;  // the step's time alone (device or host-bound)
+  double layers = 0;   // layers of a chunk
+  double collectives_per_layer = 0;
+  double collective_s_per_layer = 0;      // device time of a layer's tensor-parallel collectives
+  double collective_bytes_per_layer = 0;  // what they move, nccl-tests' count summed
+  double matmul_flops = 0;                // of the whole step
 };
 
 struct TrainingSimulation {
@@ -43,9 +56,15 @@ struct TrainingSimulation {
   double peak_memory_bytes = 0;
   bool out_of_memory = false;        // the peak exceeds the device memory
   std::vector<TimeShare> breakdown;  // adds up to the iteration
-  // The pipeline as it ran on the executor: one compute stream per stage, then the links.
+  // The pipeline as it ran on the executor: one compute stream per stage, then the links; and
+  // per stage the steps its compute stream ran, in order (PipelineOrder), for the timeline.
   TaskGraph pipeline;
   TaskTimes pipeline_times;
+  std::vector<std::vector<PipelineStep>> schedule;
+  StepContents forward_step, backward_step;
+  // After the pipeline: the gradient all-reduce (its whole time alone, and the part hidden in
+  // the last backward with overlap_grad_reduce), its bytes per GPU, and the optimizer step.
+  double data_parallel_s = 0, data_parallel_hidden_s = 0, gradient_bytes = 0, optimizer_s = 0;
   int64_t simulated_tasks = 0;  // tasks on the executor, all replicas when not symmetric
 };
 

@@ -76,7 +76,7 @@ TEST_CASE("a hierarchical all-reduce takes the time of its three phases", "[dist
         intra.push_back({g.add_stream(), nv, alpha_nv});
         inter.push_back({g.add_stream(), ib, alpha_ib});
       }
-      add_hierarchical_all_reduce(g, intra, inter, k, S,
+      add_hierarchical_collective(g, CollectiveKind::all_reduce, intra, inter, k, S,
                                   std::vector<int>(static_cast<size_t>(k * N), -1));
       const double expected = 2.0 * (k - 1) / k * S / nv + 2.0 * (N - 1) / N * (S / k) / ib +
                               2.0 * (k - 1) * alpha_nv + 2.0 * (N - 1) * alpha_ib;
