@@ -5,6 +5,11 @@
 # above in core/CMakeLists.txt), which is what keeps the layers acyclic. A used folder is linked
 # PUBLIC when one of this folder's headers includes it, PRIVATE otherwise. LINKS are third-party
 # targets used by the sources only; PUBLIC_LINKS those that the headers expose.
+#
+# Each library is installed (component `development`) with its headers under
+# include/tilescope/NAME/ and exported as tilescope::NAME (cmake/Install.cmake), so that code
+# built against an installed tilescope includes "NAME/X.hpp" as core's own sources do.
+include(GNUInstallDirs)
 set(TILESCOPE_CORE_FOLDERS "" CACHE INTERNAL "core libraries in layer order")
 
 function(tilescope_core_library name)
@@ -13,7 +18,8 @@ function(tilescope_core_library name)
   file(GLOB headers CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.hpp)
   set(target tilescope_${name})
   add_library(${target} STATIC ${sources} ${headers})
-  target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR}/core)
+  target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/core>
+                                              $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/tilescope>)
   # No source path here: a built or installed binary finds its data at run time
   # (core/common/DataDirectory), so that it can be moved.
   target_compile_definitions(${target} PUBLIC TILESCOPE_VERSION="${PROJECT_VERSION}")
@@ -35,5 +41,10 @@ function(tilescope_core_library name)
     endif()
   endforeach()
   target_link_libraries(${target} PUBLIC fmt::fmt ${ARG_PUBLIC_LINKS} PRIVATE ${ARG_LINKS})
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
+  install(TARGETS ${target} EXPORT tilescopeTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
+  install(FILES ${headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tilescope/${name}
+          COMPONENT development)
   set(TILESCOPE_CORE_FOLDERS ${TILESCOPE_CORE_FOLDERS} ${target} CACHE INTERNAL "")
 endfunction()

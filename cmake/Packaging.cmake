@@ -1,0 +1,40 @@
+# `cpack -G DEB` in the build folder: tilescope_<version>_<arch>.deb, for `apt install
+# ./tilescope_*.deb` on Debian 12 (docs/install.md). It holds what cmake/Install.cmake installs
+# under /usr, less the CUPTI runner: that links the CUDA toolkit, which no Debian package
+# provides, so it is built where the GPU is (collectors/cupti builds alone).
+set(TILESCOPE_PACKAGE_MAINTAINER "tilescope maintainers <maintainers@tilescope.invalid>"
+    CACHE STRING "the Maintainer field of the Debian package")
+
+set(CPACK_PACKAGE_NAME tilescope)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+    "performance-analysis workbench for deep-learning hardware")
+set(CPACK_PACKAGE_DESCRIPTION
+    "Describe a chip as an architecture graph, map operators onto it in a tile-centric notation "
+    "and get latency predictions that say what bounds each node; measure on the host or a GPU "
+    "and correlate. The CLI (tilescope), the desktop GUI (tilescope-gui), the bundled "
+    "architectures, workloads and profiles, and the core libraries with their CMake package "
+    "(find_package(tilescope)).")
+string(JOIN "" CPACK_PACKAGE_DESCRIPTION ${CPACK_PACKAGE_DESCRIPTION})
+set(CPACK_PACKAGE_CONTACT ${TILESCOPE_PACKAGE_MAINTAINER})
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+
+# One package of the listed components (the runner's component, cupti, is left out).
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_GROUPING ALL_COMPONENTS_IN_ONE)
+set(CPACK_COMPONENTS_ALL cli gui data development docs)
+
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+# Depends: the shared libraries the binaries link, as dpkg-shlibdeps finds their packages, and
+# what Qt loads at run time, which it cannot see: the platform plugins of the GUI (xcb; the
+# offscreen one of tilescope-report is in libqt6gui6) and a font for text in rendered reports.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, fonts-dejavu-core")
+# Building against the CMake package (the core libraries are static) needs the development
+# packages of the libraries tilescopeConfig.cmake finds.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS
+    "cmake, g++, libfmt-dev, libyaml-cpp-dev, nlohmann-json3-dev, libtbb-dev, libsqlitecpp-dev, libsqlite3-dev, libnlopt-dev, libnlopt-cxx-dev")
+
+include(CPack)
