@@ -362,8 +362,10 @@ CommandAction add_correlate(CLI::App& app) {
   cmd->add_option("--run", a->run,
                   "run id in the database (default: the latest with a measurement)")
       ->needs(db);
-  cmd->add_option("--op", a->op,
-                  "operator class of the CSV rows: gemm, batched_gemm, softmax, ...");
+  cmd->add_option(
+      "--op", a->op,
+      "operator class of the CSV rows: gemm, batched_gemm, softmax, ..., or by-row (each "
+      "row's op column)");
   cmd->add_option("--dtype", a->dtype, "data type of the CSV operators")->capture_default_str();
   cmd->add_option("--timing-scope", a->timing_scope,
                   "what the CSV latencies cover: host_call (device + launch) or device")

@@ -169,7 +169,9 @@ CommandAction add_fit(CLI::App& app) {
                   "a parameter to fit: PATH or PATH=LOW:HIGH (repeatable; see docs/correlate.md)")
       ->required();
   cmd->add_option("--out", a->out, "where to write the fitted graph")->required();
-  cmd->add_option("--op", a->op, "CSV: operator class of the rows (gemm, batched_gemm, ...)");
+  cmd->add_option(
+      "--op", a->op,
+      "CSV: operator class of the rows (gemm, batched_gemm, ..., or by-row: each row's op column)");
   cmd->add_option("--dtype", a->dtype, "CSV: data type of the operators")->capture_default_str();
   cmd->add_option("--timing-scope", a->timing_scope,
                   "CSV: what the latencies cover, host_call (device + launch) or device")

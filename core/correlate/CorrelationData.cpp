@@ -123,7 +123,7 @@ CorrelationInput csv_input(const ArchitectureGraph& graph, const CsvInputOptions
     p.suite = options.path;
     p.op_class = std::string(to_string(row.op.primary_class()));
     p.shape = row.op.shape_text();
-    p.implementation = options.op_type;
+    p.implementation = row.op_type;
     p.mapping = "mapper";
     p.flops = row.op.total_flops();
     p.scope = options.scope;

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string_view>
 
@@ -217,8 +218,10 @@ std::vector<std::string> shape_columns(const std::string& op_type, const std::st
   return columns;
 }
 
-std::vector<CsvShapeMeasurement> shape_measurements(const CsvTable& table,
-                                                    const std::string& op_type, DataType dtype) {
+namespace {
+
+// Where a class's shape columns and `measured_us` are in a table; checked once per class.
+std::vector<int> measurement_columns(const CsvTable& table, const std::string& op_type) {
   std::vector<std::string> expected = shape_columns(op_type);
   expected.push_back("measured_us");
   std::vector<int> index;
@@ -231,20 +234,54 @@ std::vector<CsvShapeMeasurement> shape_measurements(const CsvTable& table,
                                    name, op_type, join_names(expected), join_names(table.header)));
     index.push_back(i);
   }
+  return index;
+}
+
+}  // namespace
+
+std::vector<CsvShapeMeasurement> shape_measurements(const CsvTable& table,
+                                                    const std::string& op_type, DataType dtype) {
+  const bool by_row = op_type == kOpClassByRow;
+  const int op_column = by_row ? table.column_index("op") : -1;
+  if (by_row && op_column < 0)
+    throw InputError(SourceLocation{table.file, 1, 1},
+                     fmt::format("no column 'op' in the header; with --op {} each row names its "
+                                 "operator class there (found {})",
+                                 kOpClassByRow, join_names(table.header)));
+  std::map<std::string, std::vector<int>> columns_of;  // per class met so far
+  auto columns = [&](const std::string& type) -> const std::vector<int>& {
+    auto it = columns_of.find(type);
+    if (it == columns_of.end())
+      it = columns_of.emplace(type, measurement_columns(table, type)).first;
+    return it->second;
+  };
+  if (!by_row) columns(op_type);  // a missing column is named even in a table without rows
   const int name_column = table.column_index("name");
 
   std::vector<CsvShapeMeasurement> out;
   out.reserve(table.rows.size());
   for (const CsvRow& row : table.rows) {
+    std::string type = op_type;
+    if (by_row) {
+      const size_t oc = static_cast<size_t>(op_column);
+      type = row.fields[oc];
+      const std::vector<std::string> types = csv_operator_types();
+      if (std::find(types.begin(), types.end(), type) == types.end())
+        throw InputError(SourceLocation{table.file, row.line, row.columns[oc]},
+                         fmt::format("'{}' is not an operator class; expected one of {}", type,
+                                     join_names(types)));
+    }
+    const std::vector<int>& index = columns(type);
+    const std::vector<std::string> names = shape_columns(type);
     std::vector<int64_t> sizes;
-    for (size_t c = 0; c + 1 < expected.size(); ++c) {
+    for (size_t c = 0; c < names.size(); ++c) {
       const std::string& text = row.fields[static_cast<size_t>(index[c])];
       int64_t value = 0;
       auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
       if (ec != std::errc() || end != text.data() + text.size() || value <= 0)
         throw InputError(
             SourceLocation{table.file, row.line, row.columns[static_cast<size_t>(index[c])]},
-            fmt::format("'{}' is not a valid {}; expected a positive integer", text, expected[c]));
+            fmt::format("'{}' is not a valid {}; expected a positive integer", text, names[c]));
       sizes.push_back(value);
     }
     const size_t mc = static_cast<size_t>(index.back());
@@ -258,8 +295,8 @@ std::vector<CsvShapeMeasurement> shape_measurements(const CsvTable& table,
                                    "of microseconds",
                                    text));
     std::string name = name_column >= 0 ? row.fields[static_cast<size_t>(name_column)] : "";
-    if (name.empty()) name = fmt::format("{}@{}", op_type, row.line);
-    out.push_back(CsvShapeMeasurement{build_operator(op_type, name, sizes, dtype),
+    if (name.empty()) name = fmt::format("{}@{}", type, row.line);
+    out.push_back(CsvShapeMeasurement{build_operator(type, name, sizes, dtype), type,
                                       measured_us * 1e-6, row.line});
   }
   return out;
@@ -269,7 +306,7 @@ std::vector<CsvShapeMeasurement> read_shape_measurements(const std::string& path
                                                          const std::string& op_type,
                                                          DataType dtype) {
   // The class is checked before the file is read, so a typo in --op is named as such.
-  shape_columns(op_type);
+  if (op_type != kOpClassByRow) shape_columns(op_type);
   return shape_measurements(read_csv(path), op_type, dtype);
 }
 

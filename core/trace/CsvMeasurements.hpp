@@ -51,16 +51,23 @@ std::vector<std::string> shape_columns(const std::string& op_type,
 Operator build_operator(const std::string& op_type, const std::string& name,
                         const std::vector<int64_t>& sizes, DataType dtype);
 
+// The operator class that says "each row names its own class in its `op` column": a table of
+// measured kernels of several kinds (GEMMs and vector steps), each row filling the shape columns
+// of its class and leaving the others empty.
+inline constexpr const char* kOpClassByRow = "by-row";
+
 struct CsvShapeMeasurement {
-  Operator op;  // named `<type>@<line>`, or after the row's `name` column when there is one
+  Operator op;          // named `<type>@<line>`, or after the row's `name` column when there is one
+  std::string op_type;  // its class: the table's, or with kOpClassByRow the row's `op` field
   double measured_s = 0;
   int line = 0;
 };
 
 // Reads the shape columns and `measured_us` (microseconds) of every row; other columns are
-// ignored. A missing column is an InputError at line 1 that names it and lists the expected
-// columns; a size that is not a positive integer, or a latency that is not a positive number,
-// is an InputError at its line and column.
+// ignored. With op_type kOpClassByRow, each row's class is its `op` field and only that class's
+// shape columns are read (an unknown class is an InputError at the field). A missing column is an
+// InputError at line 1 that names it and lists the expected columns; a size that is not a positive
+// integer, or a latency that is not a positive number, is an InputError at its line and column.
 std::vector<CsvShapeMeasurement> read_shape_measurements(const std::string& path,
                                                          const std::string& op_type,
                                                          DataType dtype);

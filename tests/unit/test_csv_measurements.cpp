@@ -4,6 +4,7 @@
 
 #include "InputErrorCapture.hpp"
 #include "trace/CsvMeasurements.hpp"
+#include "workload/OperatorBuilders.hpp"
 
 using namespace ts;
 using ts::test::fixture;
@@ -96,4 +97,42 @@ TEST_CASE("a bad number is located at its line and column", "[csv]") {
 TEST_CASE("an unreadable file is an InputError naming it", "[csv]") {
   const InputError e = input_error_of([] { read_csv("/nonexistent/table.csv"); });
   CHECK(e.where().file == "/nonexistent/table.csv");
+}
+
+TEST_CASE("shape measurements by row: each row's class from its op column", "[csv]") {
+  // A GEMM and a layernorm in one table: each row reads only its own class's columns, so the
+  // empty fields of the other class are never read.
+  const CsvTable t = parse_csv(
+      "name,op,M,N,K,R,C,measured_us\n"
+      "up,gemm,4,8,16,,,10\n"
+      "norm,layernorm,,,,32,64,2.5\n",
+      "mixed.csv");
+  const auto rows = shape_measurements(t, kOpClassByRow, DataType::fp16);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].op_type == "gemm");
+  CHECK(rows[0].op.type == OperatorType::gemm);
+  CHECK(rows[0].op.total_flops() == 2.0 * 4 * 8 * 16);
+  CHECK(rows[0].measured_s == Approx(10e-6));
+  CHECK(rows[1].op_type == "layernorm");
+  CHECK(rows[1].op.name == "norm");
+  CHECK(rows[1].op.shape_text() ==
+        make_vector_op("n", "layernorm", 32, 64, DataType::fp16).shape_text());
+
+  const InputError unknown = input_error_of([] {
+    shape_measurements(parse_csv("op,R,C,measured_us\nconv,1,2,3\n", "u.csv"), kOpClassByRow,
+                       DataType::fp16);
+  });
+  CHECK(format_location(unknown.where()) == "u.csv:2:1");
+  CHECK_THAT(unknown.message(), Catch::Contains("'conv'") && Catch::Contains("gemm"));
+  // A GEMM row with its K left empty is refused at the empty field.
+  const InputError empty = input_error_of([] {
+    shape_measurements(parse_csv("op,M,N,K,measured_us\ngemm,1,2,,3\n", "k.csv"), kOpClassByRow,
+                       DataType::fp16);
+  });
+  CHECK(format_location(empty.where()) == "k.csv:2:10");
+  const InputError no_op = input_error_of([] {
+    shape_measurements(parse_csv("M,N,K,measured_us\n1,2,3,4\n", "n.csv"), kOpClassByRow,
+                       DataType::fp16);
+  });
+  CHECK_THAT(no_op.message(), Catch::Contains("'op'"));
 }
