@@ -61,10 +61,14 @@ void print_files(std::string_view what, const std::vector<std::string>& files) {
 }
 
 int run_show(const std::string& name) {
+  const SourceLocation where{"profiles show", 0, 0};
+  if (!is_profile_name(name))
+    throw InputError(where, "'" + name +
+                                "' is not a profile name (letters, digits, '-', '_' and '.'; "
+                                "no /VARIANT: show lists the variants)");
   const ProfileRegistry& registry = installed_profiles();
   // Resolving the bare name gives the same error as `--arch profile:NAME` for an unknown one.
-  resolve_architecture_file(std::string(kProfileReferencePrefix) + name, registry,
-                            SourceLocation{"profiles show", 0, 0});
+  resolve_architecture_file(std::string(kProfileReferencePrefix) + name, registry, where);
   const LoadedProfile& loaded = *registry.find(name);
   const Profile& p = loaded.profile;
   std::cout << fmt::format("name: {}\nversion: {}\nkind: {}\n", p.name, p.profile_version,
