@@ -18,6 +18,7 @@
 #include "common/InputError.hpp"
 #include "host/CalibrationOutput.hpp"
 #include "host/HostCalibration.hpp"
+#include "profile/ArchitectureReference.hpp"
 
 namespace ts::cli {
 namespace {
@@ -95,8 +96,10 @@ int run_calibrate_gpu(const CalibrateGpuArgs& a) {
     throw InputError(SourceLocation{"--out", 0, 0},
                      "--from-runner needs --out FILE, the graph to write");
   const RunnerResults results = read_runner_results(a.from_runner);
-  const GpuCalibration cal = calibrate_gpu_graph(
-      results, load_architecture(bundled_file(a.base).string()), a.base, a.peak);
+  const std::string base = is_profile_reference(a.base)
+                               ? resolve_architecture_option(a.base, "--base")
+                               : bundled_file(a.base).string();
+  const GpuCalibration cal = calibrate_gpu_graph(results, load_architecture(base), a.base, a.peak);
   check_writable(a.out);
   std::string header;
   for (const std::string& line : cal.comment_lines) header += line + "\n";

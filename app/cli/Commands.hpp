@@ -32,5 +32,6 @@ CommandAction add_simulate(CLI::App& app);
 CommandAction add_validate_dist(CLI::App& app);
 CommandAction add_import(CLI::App& app);
 CommandAction add_report(CLI::App& app);
+CommandAction add_profiles(CLI::App& app);
 
 }  // namespace ts::cli

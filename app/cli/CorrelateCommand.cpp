@@ -23,6 +23,7 @@
 #include "correlate/RunComparison.hpp"
 #include "measure/ResultStore.hpp"
 #include "measure/RunSettings.hpp"
+#include "profile/ArchitectureReference.hpp"
 
 namespace ts::cli {
 namespace {
@@ -148,6 +149,7 @@ int run_correlate(const CorrelateArgs& args) {
     a.arch = recorded_arch_file(a.db, a.run);
     if (!a.arch.empty()) std::cerr << "fitting " << a.arch << ", the run's graph\n";
   }
+  a.arch = resolve_architecture_option(a.arch);
   const bool from_csv = !a.csv.empty();
   if (from_csv == !a.db.empty())
     throw InputError(SourceLocation{"correlate", 0, 0},

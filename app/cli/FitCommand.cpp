@@ -19,6 +19,7 @@
 #include "common/Fnv1a.hpp"
 #include "common/UtcTime.hpp"
 #include "correlate/CorrelationData.hpp"
+#include "profile/ArchitectureReference.hpp"
 
 namespace ts::cli {
 namespace {
@@ -58,7 +59,8 @@ int run_fit(const FitArgs& a) {
                                  a.measurements));
   const DataType dtype = data_type_option(a.dtype);
   const TimingScope scope = timing_scope_option(a.timing_scope);
-  const ArchitectureGraph graph = load_architecture(a.arch);
+  const std::string arch_file = resolve_architecture_option(a.arch);
+  const ArchitectureGraph graph = load_architecture(arch_file);
   std::vector<GraphParameter> params;
   for (const std::string& text : a.params)
     params.push_back(parse_graph_parameter(text, graph, "--param"));
@@ -114,7 +116,7 @@ int run_fit(const FitArgs& a) {
         "fixed during the fit\n",
         a.timing_scope);
   for (const std::string& note : input.notes) header += "  note: " + note + "\n";
-  header += fmt::format("initial graph: {} ({}, graph {})\n", a.arch, graph.name,
+  header += fmt::format("initial graph: {} ({}, graph {})\n", arch_file, graph.name,
                         hash_text(graph.content_hash()));
   header += fmt::format(
       "objective: mean squared log error, NLopt LN_BOBYQA in log space, {} "

@@ -10,6 +10,7 @@
 
 #include "Commands.hpp"
 #include "common/InputError.hpp"
+#include "profile/ArchitectureReference.hpp"
 #include "trace/Importer.hpp"
 
 namespace ts::cli {
@@ -62,7 +63,8 @@ CommandAction add_import(CLI::App& app) {
       request.file = a->file;
       request.db_path = a->db;
       for (const auto& [name, value] : a->options[importer->name()])
-        if (!value.empty()) request.options[name] = value;
+        if (!value.empty())  // an importer's --arch is a graph like any other: profile: too
+          request.options[name] = name == "arch" ? resolve_architecture_option(value) : value;
       request.command_line = command_line();
       request.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
       report_import(

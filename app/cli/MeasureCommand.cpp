@@ -28,6 +28,7 @@
 #include "measure/RunSettings.hpp"
 #include "plan/HostSuitePlan.hpp"
 #include "plan/MeasurementPlan.hpp"
+#include "profile/ArchitectureReference.hpp"
 #include "tile/MappingLoader.hpp"
 #include "trace/Importer.hpp"
 #include "trace/RunnerResults.hpp"
@@ -144,7 +145,7 @@ class CuptiCollector final : public Collector {
       throw InputError(SourceLocation{"--collector", 0, 0},
                        "measure --collector cupti needs --plan FILE (write the plan for "
                        "tilescope-cupti-runner) or --db FILE (run the runner here and import)");
-    std::string arch = a.arch_file;
+    std::string arch = resolve_architecture_option(a.arch_file);
     if (arch.empty() || arch == kHostArch) {
       arch = bundled_file("samples/arch/nvidia-h200.yaml").string();
       session.warn("predicting on " + arch + " (give another graph with --arch)");
@@ -238,6 +239,7 @@ class HostCollector final : public Collector {
     if (a.mappings_per_gemm == 0) a.mappings_per_gemm = 8;
     if (a.repetitions == 0) a.repetitions = 7;
     if (a.arch_file.empty()) a.arch_file = kHostArch;
+    a.arch_file = resolve_architecture_option(a.arch_file);
     if (!std::filesystem::exists(a.arch_file))
       throw InputError(SourceLocation{a.arch_file, 0, 0},
                        "no such architecture graph; `tilescope calibrate host --out " +

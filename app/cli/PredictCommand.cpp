@@ -13,6 +13,7 @@
 #include "arch/ArchitectureLoader.hpp"
 #include "common/AtomicFile.hpp"
 #include "mapper/OperatorPrediction.hpp"
+#include "profile/ArchitectureReference.hpp"
 #include "tile/MappingLoader.hpp"
 #include "workload/WorkloadLoader.hpp"
 
@@ -83,7 +84,7 @@ void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g
 }
 
 int run_predict(const PredictArgs& a) {
-  ArchitectureGraph graph = load_architecture(a.arch);
+  ArchitectureGraph graph = load_architecture(resolve_architecture_option(a.arch));
   Workload workload = load_workload(a.workload);
   std::optional<Mapping> mapping;
   if (!a.mapping.empty()) mapping = load_mapping(a.mapping);
@@ -169,7 +170,9 @@ CommandAction add_predict(CLI::App& app) {
   auto args = std::make_shared<PredictArgs>();
   CLI::App* cmd = app.add_subcommand(
       "predict", "Predict the latency of a workload's operators on an architecture graph");
-  cmd->add_option("--arch", args->arch, "architecture graph (kind: architecture)")->required();
+  cmd->add_option("--arch", args->arch,
+                  "architecture graph: a kind: architecture file, or profile:NAME[/VARIANT]")
+      ->required();
   cmd->add_option("--workload", args->workload, "workload suite (kind: workload)")->required();
   cmd->add_option("--op", args->op, "only this operator");
   cmd->add_option(

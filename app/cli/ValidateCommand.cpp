@@ -10,6 +10,7 @@
 #include "arch/ArchitectureLoader.hpp"
 #include "common/YamlSource.hpp"
 #include "mapper/Mapper.hpp"
+#include "profile/ArchitectureReference.hpp"
 #include "tile/MappingLoader.hpp"
 #include "training/Cluster.hpp"
 #include "training/ParallelStrategy.hpp"
@@ -36,7 +37,7 @@ struct MappingContext {
 std::string check_mapping(const Mapping& m, const ValidateArgs& a, MappingContext& context) {
   if (a.arch.empty() || a.workload.empty())
     return "structure only; add --arch and --workload to check it against a graph";
-  if (!context.graph) context.graph = load_architecture(a.arch);
+  if (!context.graph) context.graph = load_architecture(resolve_architecture_option(a.arch));
   if (!context.workload) context.workload = load_workload(a.workload);
   const ArchitectureGraph& graph = *context.graph;
   const Workload& w = *context.workload;

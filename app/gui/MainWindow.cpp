@@ -22,6 +22,7 @@
 #include "MappingPage.hpp"
 #include "OperatorsPage.hpp"
 #include "Workbench.hpp"
+#include "profile/ProfileRegistry.hpp"
 #include "views/CorrelationView.hpp"
 #include "views/TimelineView.hpp"
 
@@ -131,6 +132,7 @@ void MainWindow::buildMenus() {
   });
   recent_ = file->addMenu(tr("Open &recent"));
   fillRecentMenu();
+  fillProfileMenu(file->addMenu(tr("Open &profile")));
   file->addAction(tr("Save &workspace…"), this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Save workspace"), "workspace.yaml",
                                                       tr("YAML (*.yaml)"));
@@ -245,6 +247,32 @@ void MainWindow::fillRecentMenu() {
   for (const QString& path : recent)
     recent_->addAction(path, this, [this, path] { openFiles({path}); });
   recent_->setEnabled(!recent.isEmpty());
+}
+
+// One entry per variant of every profile found on the search path (core/profile); a profile
+// that failed to load is listed disabled, with its reason as the tooltip.
+void MainWindow::fillProfileMenu(QMenu* menu) {
+  const ProfileRegistry& registry = installed_profiles();
+  for (const LoadedProfile& loaded : registry.profiles()) {
+    const Profile& profile = loaded.profile;
+    QMenu* variants = menu->addMenu(QString::fromStdString(profile.name));
+    variants->setToolTipsVisible(true);
+    for (const ProfileVariant& variant : profile.variants) {
+      const QString reference =
+          QString::fromStdString("profile:" + profile.name + "/" + variant.name);
+      QAction* action = variants->addAction(
+          QString::fromStdString(variant.name + (variant.fitted ? " (fitted)" : "")), this,
+          [this, reference] { workbench_->openFile(reference); });
+      action->setToolTip(QString::fromStdString(variant.arch_file));
+    }
+  }
+  for (const ProfileFailure& failure : registry.failures()) {
+    QAction* failed = menu->addAction(tr("failed: %1").arg(QString::fromStdString(failure.path)));
+    failed->setEnabled(false);
+    failed->setToolTip(QString::fromStdString(failure.line()));
+  }
+  menu->setToolTipsVisible(true);
+  menu->setEnabled(!menu->isEmpty());
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

@@ -53,6 +53,7 @@ class MainWindow : public QMainWindow {
   void openFiles(const QStringList& paths);
   void rememberRecent(const QString& path);
   void fillRecentMenu();
+  void fillProfileMenu(QMenu* menu);
 
   Workbench* workbench_;
   QTabWidget* pages_;

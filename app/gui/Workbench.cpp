@@ -19,6 +19,7 @@
 #include "common/YamlSource.hpp"
 #include "correlate/CorrelationData.hpp"
 #include "measure/ResultStore.hpp"
+#include "profile/ArchitectureReference.hpp"
 #include "views/ArchitectureParameter.hpp"
 #include "workload/WorkloadLoader.hpp"
 
@@ -97,6 +98,17 @@ Workbench::~Workbench() {
 void Workbench::report(int severity, const QString& text) { Q_EMIT message(severity, text); }
 
 bool Workbench::openFile(const QString& path) {
+  // `profile:NAME[/VARIANT]` (the "Open profile" menu, or a command line) opens that graph.
+  if (is_profile_reference(path.toStdString())) {
+    std::string file;
+    try {
+      file = resolve_architecture_file(path.toStdString(), SourceLocation{"profile", 0, 0});
+    } catch (const InputError& e) {
+      report(kError, QString::fromStdString(e.what()));
+      return false;
+    }
+    return openArchitecture(QString::fromStdString(file));
+  }
   const QFileInfo info(path);
   if (!info.exists()) {
     report(kError, tr("%1: no such file").arg(path));

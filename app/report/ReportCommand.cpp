@@ -6,13 +6,13 @@
 // A program of its own because it draws with the Qt views: `tilescope` links no Qt and replaces
 // itself with this program, beside it, for `tilescope report ARGS` (app/cli/ReportForward.cpp).
 // Called either way, it records and shows itself as `tilescope report`.
-#include <csignal>
 #include <fmt/format.h>
 #include <yaml-cpp/exceptions.h>
 
 #include <QApplication>
 #include <QPalette>
 #include <clocale>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -26,6 +26,7 @@
 #include "common/OutputPath.hpp"
 #include "correlate/AccuracyGate.hpp"
 #include "correlate/FigureText.hpp"
+#include "profile/ArchitectureReference.hpp"
 #include "report/ReportContent.hpp"
 #include "views/ReportDocument.hpp"
 #include "views/ReportFigures.hpp"
@@ -69,7 +70,7 @@ int run_report(const ReportArgs& a) {
         fmt::format("cannot write the report: there is no folder '{}'", folder.string()));
   o.db = a.db;
   o.run = a.run;
-  o.arch = a.arch;
+  o.arch = resolve_architecture_option(a.arch);
   o.simulation = a.simulation;
   o.diff = a.diff;
   o.diff_run = a.diff_run;

@@ -6,6 +6,7 @@
 #include "arch/Units.hpp"
 #include "common/CheckedArithmetic.hpp"
 #include "common/YamlSource.hpp"
+#include "profile/ArchitectureReference.hpp"
 
 namespace ts {
 
@@ -53,7 +54,10 @@ Cluster read_cluster(const YamlSource& src) {
   c.nodes_where = src.where(root["nodes"]);
   c.devices_per_node =
       src.positive_integer(src.require(root, "devices_per_node", "a cluster"), "devices_per_node");
-  c.device_file = src.existing_path(src.require(root, "device", "a cluster"), "device graph");
+  const YAML::Node device = src.require(root, "device", "a cluster");
+  c.device_file = is_profile_reference(src.text(device, "device"))
+                      ? resolve_architecture_file(src.text(device, "device"), src.where(device))
+                      : src.existing_path(device, "device graph");
   c.device = load_architecture(c.device_file);
   c.intra_node = link_at(src, root, "intra_node");
   c.nic = link_at(src, root, "inter_node");

@@ -1,0 +1,111 @@
+// `tilescope profiles list|show NAME`: the hardware profiles found on the search path
+// (core/profile), where each came from, what it provides, and those that failed to load and why.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "Commands.hpp"
+#include "arch/ArchitectureLoader.hpp"
+#include "common/InputError.hpp"
+#include "profile/ArchitectureReference.hpp"
+#include "profile/ProfileRegistry.hpp"
+
+namespace ts::cli {
+namespace {
+
+std::string variant_list(const Profile& p) {
+  std::string text;
+  for (const ProfileVariant& v : p.variants) {
+    if (!text.empty()) text += ", ";
+    text += v.name;
+    if (v.name == p.default_variant) text += " (default)";
+    if (v.fitted) text += " (fitted)";
+  }
+  return text;
+}
+
+void print_failures(const ProfileRegistry& registry) {
+  if (!registry.failures().empty()) {
+    std::cout << fmt::format("\nfailed to load ({}):\n", registry.failures().size());
+    for (const ProfileFailure& f : registry.failures()) std::cout << "  " << f.line() << "\n";
+  }
+  for (const std::string& line : registry.shadowed()) std::cout << "  " << line << "\n";
+}
+
+int run_list() {
+  const std::vector<ProfileFolder> search_path = profile_search_path();
+  ProfileRegistry registry = ProfileRegistry::discover(search_path);
+  registry.check_graphs();  // a broken graph shows here rather than at the first prediction
+  size_t name_w = 4, version_w = 7, variants_w = 8;
+  for (const LoadedProfile& l : registry.profiles()) {
+    name_w = std::max(name_w, l.profile.name.size());
+    version_w = std::max(version_w, l.profile.profile_version.size());
+    variants_w = std::max(variants_w, variant_list(l.profile).size());
+  }
+  std::cout << fmt::format("{:<{}}  {:<{}}  {:<4}  {:<{}}  {}\n", "name", name_w, "version",
+                           version_w, "kind", "variants", variants_w, "loaded from");
+  for (const LoadedProfile& l : registry.profiles())
+    std::cout << fmt::format("{:<{}}  {:<{}}  {:<4}  {:<{}}  {} ({})\n", l.profile.name, name_w,
+                             l.profile.profile_version, version_w, to_string(l.profile.kind),
+                             variant_list(l.profile), variants_w, l.profile.origin, l.source);
+  print_failures(registry);
+  std::cout << "\nsearched, first to last:\n";
+  for (const ProfileFolder& f : search_path)
+    std::cout << fmt::format("  {} ({})\n", f.path.string(), f.source);
+  return 0;
+}
+
+void print_files(std::string_view what, const std::vector<std::string>& files) {
+  std::cout << fmt::format("{}:{}\n", what, files.empty() ? " none" : "");
+  for (const std::string& f : files) std::cout << "  " << f << "\n";
+}
+
+int run_show(const std::string& name) {
+  const SourceLocation where{"profiles show", 0, 0};
+  if (!is_profile_name(name))
+    throw InputError(where, "'" + name +
+                                "' is not a profile name (letters, digits, '-', '_' and '.'; "
+                                "no /VARIANT: show lists the variants)");
+  const ProfileRegistry& registry = installed_profiles();
+  // Resolving the bare name gives the same error as `--arch profile:NAME` for an unknown one.
+  resolve_architecture_file(std::string(kProfileReferencePrefix) + name, registry, where);
+  const LoadedProfile& loaded = *registry.find(name);
+  const Profile& p = loaded.profile;
+  std::cout << fmt::format("name: {}\nversion: {}\nkind: {}\n", p.name, p.profile_version,
+                           to_string(p.kind));
+  if (!p.description.empty()) std::cout << "description: " << p.description << "\n";
+  std::cout << fmt::format("loaded from: {} ({})\n", p.origin, loaded.source);
+  std::cout << "variants (profile:" << p.name << "/VARIANT):\n";
+  for (const ProfileVariant& v : p.variants) {
+    // Each graph is loaded: a broken one fails here with its own file:line:col.
+    const ArchitectureGraph graph = load_architecture(v.arch_file);
+    std::cout << fmt::format("  {}{}{}: {} (graph {})\n", v.name,
+                             v.name == p.default_variant ? " (default)" : "",
+                             v.fitted ? " (fitted)" : "", v.arch_file, graph.name);
+    if (!v.provenance.empty()) std::cout << "    provenance: " << v.provenance << "\n";
+  }
+  print_files("mapping templates", p.mapping_templates);
+  print_files("calibration microbenchmarks", p.microbenchmarks);
+  print_files("kernel-name rules", p.kernel_rules);
+  return 0;
+}
+
+}  // namespace
+
+CommandAction add_profiles(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand(
+      "profiles", "List the hardware profiles (profile:NAME[/VARIANT] for --arch) and show one");
+  cmd->require_subcommand(1);
+  CLI::App* list = cmd->add_subcommand(
+      "list", "every profile found, where it was loaded from, and those that failed with why");
+  auto name = std::make_shared<std::string>();
+  CLI::App* show = cmd->add_subcommand("show", "one profile: its variants, graphs and files");
+  show->add_option("name", *name, "the profile's name")->required();
+  return [list, show, name] {
+    if (list->parsed()) return run_list();
+    if (show->parsed()) return run_show(*name);
+    return 0;
+  };
+}
+
+}  // namespace ts::cli

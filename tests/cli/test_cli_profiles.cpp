@@ -1,0 +1,139 @@
+// `tilescope profiles list|show` and `--arch profile:NAME[/VARIANT]` (issue 20, must-shows 1
+// and 3): a profile reference predicts exactly what the file path does, and a broken plugin is one
+// line naming its path and problem while the other profiles still load.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+
+#include "RunTilescope.hpp"
+#include "TempDir.hpp"
+
+using namespace ts::cli_test;
+
+namespace {
+
+// Sets the variables of the profile search path for the children of one test, and puts them
+// back. XDG_DATA_HOME points at an empty folder so that the user running the tests does not
+// bring their own profiles in.
+class ProfileEnvironment {
+ public:
+  explicit ProfileEnvironment(const std::string& plugin_path) {
+    ::setenv("XDG_DATA_HOME", empty_.path().c_str(), 1);
+    if (plugin_path.empty())
+      ::unsetenv("TILESCOPE_PLUGIN_PATH");
+    else
+      ::setenv("TILESCOPE_PLUGIN_PATH", plugin_path.c_str(), 1);
+  }
+  ~ProfileEnvironment() {
+    ::unsetenv("TILESCOPE_PLUGIN_PATH");
+    ::unsetenv("XDG_DATA_HOME");
+  }
+
+ private:
+  ts::test::TempDir empty_{"profiles-xdg"};
+};
+
+const std::string kTestPlugins = fixture("profiles") + ":" + TILESCOPE_TEST_PLUGIN_DIR;
+
+RunResult predict_csv(const std::string& arch) {
+  return run_tilescope({"predict", "--arch", arch, "--workload", "samples/workloads/bert-base.yaml",
+                        "--op", "qkv_proj", "--format", "csv"});
+}
+
+std::vector<std::string> lines_containing(const std::string& text, const std::string& part) {
+  std::vector<std::string> found;
+  for (const std::string& line : split_lines(text))
+    if (line.find(part) != std::string::npos) found.push_back(line);
+  return found;
+}
+
+}  // namespace
+
+TEST_CASE("predict --arch profile:ascend/910b3 prints what the graph's path prints",
+          "[cli][profile]") {
+  ProfileEnvironment env("");
+  struct Case {
+    std::string reference, file;
+  };
+  for (const Case& c : {Case{"profile:ascend/910b3", "samples/arch/ascend910b3.yaml"},
+                        Case{"profile:ascend", "samples/arch/ascend910b3.yaml"},  // default
+                        Case{"profile:ascend/910b3-fitted", "samples/arch/ascend910b3-fitted.yaml"},
+                        Case{"profile:nvidia/h200", "samples/arch/nvidia-h200.yaml"}}) {
+    INFO(c.reference);
+    const RunResult by_file = predict_csv(c.file);
+    const RunResult by_profile = predict_csv(c.reference);
+    REQUIRE(by_file.status == 0);
+    REQUIRE(by_profile.status == 0);
+    CHECK(split_lines(by_profile.out).size() == 2);  // header and qkv_proj
+    CHECK(by_profile.out == by_file.out);
+  }
+  // The fitted variant is another graph: its CSV differs from the datasheet graph's.
+  CHECK(predict_csv("profile:ascend/910b3-fitted").out != predict_csv("profile:ascend").out);
+}
+
+TEST_CASE("profiles list shows the bundled profiles and where they came from", "[cli][profile]") {
+  ProfileEnvironment env("");
+  const RunResult r = run_tilescope({"profiles", "list"});
+  REQUIRE(r.status == 0);
+  for (const std::string& name : {"ascend", "nvidia", "systolic"}) {
+    const auto rows = lines_containing(r.out, name + " ");
+    REQUIRE_FALSE(rows.empty());
+    CHECK_THAT(rows[0], Catch::Contains("plugins/" + name + "/profile.yaml (bundled)"));
+  }
+  CHECK_THAT(r.out, Catch::Contains("910b3 (default), 910b3-fitted (fitted)"));
+  CHECK_THAT(r.out, Catch::Contains("a100 (default), a100-fitted (fitted), h100, h200"));
+  CHECK(r.out.find("failed to load") == std::string::npos);
+
+  const RunResult show = run_tilescope({"profiles", "show", "ascend"});
+  REQUIRE(show.status == 0);
+  CHECK_THAT(show.out, Catch::Contains("kind: data"));
+  CHECK_THAT(show.out, Catch::Contains("910b3-fitted (fitted): ") &&
+                           Catch::Contains("samples/arch/ascend910b3-fitted.yaml (graph "
+                                           "ascend910b3)"));
+  CHECK_THAT(show.out, Catch::Contains("ascend910b3-gemm-template.yaml"));
+  const RunResult unknown = run_tilescope({"profiles", "show", "nope"});
+  CHECK(unknown.status == 2);
+  CHECK_THAT(unknown.err, Catch::StartsWith("profiles show: unknown profile 'nope'") &&
+                              Catch::Contains("known profiles: ascend, nvidia, systolic"));
+}
+
+TEST_CASE("a broken plugin is one line with its path and problem; the others still load",
+          "[cli][profile]") {
+  ProfileEnvironment env(kTestPlugins);
+  const std::string plugins = TILESCOPE_TEST_PLUGIN_DIR;
+  const RunResult r = run_tilescope({"profiles", "list"});
+  REQUIRE(r.status == 0);
+  // Still loaded: the bundled ones, the test data profile and the test code plugin.
+  for (const std::string& name : {"ascend ", "nvidia ", "systolic ", "toy-data ", "toy-code "})
+    CHECK(lines_containing(r.out, name).size() >= 1);
+  CHECK_THAT(r.out, Catch::Contains("failed to load (4):"));
+  struct Expected {
+    std::string path, problem;
+  };
+  for (const Expected& e :
+       {Expected{plugins + "/libwrong-abi.so", "built for plugin ABI version 99"},
+        Expected{plugins + "/libno-entry.so", "exports no `tilescope_profile` entry point"},
+        Expected{fixture("profiles/code/libnotes.so"), "not a loadable shared library"},
+        Expected{fixture("profiles/broken-graph/profile.yaml"), "bad-unit.yaml:8:"}}) {
+    INFO(e.path);
+    const auto lines = lines_containing(r.out, e.path + ": ");
+    REQUIRE(lines.size() == 1);
+    CHECK_THAT(lines[0], Catch::Contains(e.problem));
+  }
+
+  // A command that needs the broken one: exit 2, one line naming the path and the problem.
+  const RunResult abi = predict_csv("profile:wrong-abi");
+  CHECK(abi.status == 2);
+  CHECK(split_lines(abi.err).size() == 1);
+  CHECK_THAT(abi.err,
+             Catch::Contains(plugins + "/libwrong-abi.so: built for plugin ABI version 99"));
+  const RunResult graph = predict_csv("profile:broken-graph");
+  CHECK(graph.status == 2);
+  CHECK(split_lines(graph.err).size() == 1);
+  CHECK_THAT(graph.err, Catch::Contains("bad-unit.yaml:8:"));
+  // ... while a good one predicts beside them.
+  const RunResult toy =
+      run_tilescope({"predict", "--arch", "profile:toy-code", "--workload",
+                     fixture("workload/tiny.yaml"), "--op", "qkv_proj", "--format", "csv"});
+  CHECK(toy.status == 0);
+  CHECK(split_lines(toy.out).size() == 2);
+}
