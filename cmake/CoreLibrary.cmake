@@ -15,7 +15,7 @@ set(TILESCOPE_CORE_FOLDERS "" CACHE INTERNAL "core libraries in layer order")
 function(tilescope_core_library name)
   cmake_parse_arguments(ARG "" "" "USES;LINKS;PUBLIC_LINKS" ${ARGN})
   file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
-  file(GLOB headers CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.hpp)
+  file(GLOB headers CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.hpp ${CMAKE_CURRENT_SOURCE_DIR}/*.h)
   set(target tilescope_${name})
   add_library(${target} STATIC ${sources} ${headers})
   target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/core>
