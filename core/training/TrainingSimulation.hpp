@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "mapper/SearchConvergence.hpp"
 #include "training/Cluster.hpp"
 #include "training/LayerTimes.hpp"
 #include "training/MemoryTimeline.hpp"
@@ -46,7 +47,8 @@ struct TrainingSimulation {
   // The pipeline as it ran on the executor: one compute stream per stage, then the links.
   TaskGraph pipeline;
   TaskTimes pipeline_times;
-  int64_t simulated_tasks = 0;  // tasks on the executor, all replicas when not symmetric
+  int64_t simulated_tasks = 0;      // tasks on the executor, all replicas when not symmetric
+  UnconvergedSearches unconverged;  // operators whose mapper search ran out of budget
 };
 
 struct SimulationOptions {
