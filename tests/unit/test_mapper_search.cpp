@@ -120,11 +120,10 @@ TEST_CASE("a search says whether it converged", "[mapper]") {
   CHECK(settled.device_s <= exhaustive.device_s * 1.001);
 
   // Forty evaluations: the first descent is still improving when they are spent. Without
-  // pruning, since the points the floors skip do not count against the budget and would let
-  // the descents finish within forty full evaluations.
+  // patience, so that only the descents' own ends can stop the search early.
   MapperOptions scant;
   scant.budget = 40;
-  scant.prune = false;
+  scant.patience = 0;
   const MapperResult cut = search_mapping(tmpl, scant);
   REQUIRE(cut.found);
   CHECK_FALSE(cut.converged);
