@@ -21,6 +21,7 @@
 #include "correlate/CorrelationJson.hpp"
 #include "correlate/FigureText.hpp"
 #include "correlate/RunComparison.hpp"
+#include "mapper/SearchConvergence.hpp"
 #include "measure/ResultStore.hpp"
 #include "measure/RunSettings.hpp"
 #include "profile/ArchitectureReference.hpp"
@@ -234,6 +235,8 @@ int run_correlate(const CorrelateArgs& args) {
                     "left out of the figures",
                     report.failed_predictions));
   const std::string by_name = a.by.empty() ? "none" : a.by.substr(0, a.by.find('='));
+  // After everything that can fail with an error (one line), before the figures.
+  std::cerr << unconverged_warning(input.unconverged.operators, a.budget);
 
   if (a.format == "json") {
     CorrelationSummary summary;

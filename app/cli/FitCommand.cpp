@@ -140,6 +140,8 @@ int run_fit(const FitArgs& a) {
   if (auto parent = std::filesystem::path(a.out).parent_path(); !parent.empty())
     std::filesystem::create_directories(parent);
   write_architecture(fit.graph, header, a.out);
+  // The fit keeps the mapper's first choices: a search cut short fixes a possibly slow mapping.
+  std::cerr << unconverged_warning(input.unconverged.operators, a.budget);
 
   std::cout << fmt::format("fit {} to {} samples from {}\n", graph.name, input.samples.size(),
                            input.source);

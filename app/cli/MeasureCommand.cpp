@@ -23,6 +23,7 @@
 #include "host/HostCollector.hpp"
 #include "host/MachineLoad.hpp"
 #include "host/OpenBlasCore.hpp"
+#include "mapper/SearchConvergence.hpp"
 #include "measure/Collector.hpp"
 #include "measure/ResultStore.hpp"
 #include "measure/RunSettings.hpp"
@@ -163,19 +164,23 @@ class CuptiCollector final : public Collector {
     else if (!a.kernel_template_file.empty())
       o.gemm_template = load_mapping(a.kernel_template_file);
     const GpuSuite suite = gpu_suite(workload, graph, o);
+    // The plan carries the mapper's choices: say which searches ran out of budget.
+    const std::string unconverged = unconverged_text(suite.unconverged.operators, a.mapper_budget);
     std::map<std::string, int> per_impl;
     for (const GpuSuiteEntry& e : suite.entries) ++per_impl[e.implementation];
-    const std::vector<std::string> comments = {
+    std::vector<std::string> comments = {
         "written by: " + a.command_line,
         fmt::format("workload {} ({}), graph {} ({}, hash {})", workload.name, a.workload_file,
                     graph.name, arch, suite.arch_hash),
         fmt::format("import with: tilescope import runner RESULTS --db FILE --arch {}", arch)};
+    if (!unconverged.empty()) comments.push_back(unconverged);
     const std::string text = plan_text(suite, comments);
     std::string counts;
     for (const auto& [impl, n] : per_impl)
       counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, impl);
     if (!a.plan_file.empty()) {
       write_text_file(a.plan_file, text);
+      if (!unconverged.empty()) session.warn("warning: " + unconverged);
       session.print(
           fmt::format("wrote {} jobs ({}) to {}", suite.entries.size(), counts, a.plan_file) +
           (suite.notes.empty()
@@ -190,6 +195,7 @@ class CuptiCollector final : public Collector {
     const std::string plan = (dir / "suite.plan").string(),
                       results = (dir / "results.jsonl").string();
     write_text_file(plan, text);
+    if (!unconverged.empty()) session.warn("warning: " + unconverged);
     const int rc = run_runner(runner, plan, results);
     if (rc == 2 || (session.cancel && session.cancel->load())) {
       // no device or a bad plan (the runner said why in one line), or stopped by the user

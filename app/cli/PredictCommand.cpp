@@ -13,6 +13,7 @@
 #include "arch/ArchitectureLoader.hpp"
 #include "common/AtomicFile.hpp"
 #include "mapper/OperatorPrediction.hpp"
+#include "mapper/SearchConvergence.hpp"
 #include "profile/ArchitectureReference.hpp"
 #include "tile/MappingLoader.hpp"
 #include "workload/WorkloadLoader.hpp"
@@ -136,14 +137,13 @@ int run_predict(const PredictArgs& a) {
   }
   progress.clear();
   // A search cut short by its budget may have missed a faster mapping: say so whatever the
-  // format, on stderr so that JSON and CSV on stdout stay clean.
-  for (const Prediction& r : rows)
-    if (r.searched && !r.search_converged)
-      std::cerr << fmt::format(
-          "warning: the mapper's search for '{}' did not converge: it was still improving when "
-          "its budget of {} evaluations ran out; a larger --budget (e.g. --budget {}) may find "
-          "a faster mapping\n",
-          r.op_name, a.budget, a.budget * 4);
+  // format, on stderr so that JSON and CSV on stdout stay clean; one line per operator, beside
+  // its row in the `search` column.
+  for (const Prediction& r : rows) {
+    UnconvergedSearches one;
+    one.note(r);
+    std::cerr << unconverged_warning(one.operators, a.budget);
+  }
   if (!saved.empty()) {
     std::filesystem::create_directories(a.save_mappings);
     write_files_atomically(saved);

@@ -7,6 +7,8 @@
 #include "Commands.hpp"
 #include "OptionValues.hpp"
 #include "common/AtomicFile.hpp"
+#include "mapper/Mapper.hpp"
+#include "mapper/SearchConvergence.hpp"
 #include "training/SimulationJson.hpp"
 #include "training/StrategySweep.hpp"
 #include "training/TrainingSimulation.hpp"
@@ -56,6 +58,10 @@ int run_simulate(const SimulateArgs& a) {
   if (!a.timeline.empty()) write_file_atomically(a.timeline, trace);
   if (!a.out.empty())
     write_file_atomically(a.out, simulation_file_json(model, strategy, cluster, r, trace));
+  // Once the outputs are written (an error stays one line). Operator times come from the mapper
+  // at its default budget; simulate has no --budget, so the way to a larger one is predict's.
+  std::cerr << unconverged_warning(r.unconverged.operators, MapperOptions{}.budget,
+                                   "tilescope predict --budget");
   if (a.format == "json") {
     std::cout << simulation_summary_json(model, strategy, cluster, r) << "\n";
     return 0;

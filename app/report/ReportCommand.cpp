@@ -26,6 +26,7 @@
 #include "common/OutputPath.hpp"
 #include "correlate/AccuracyGate.hpp"
 #include "correlate/FigureText.hpp"
+#include "mapper/SearchConvergence.hpp"
 #include "profile/ArchitectureReference.hpp"
 #include "report/ReportContent.hpp"
 #include "views/ReportDocument.hpp"
@@ -100,6 +101,8 @@ int run_report(const ReportArgs& a) {
   std::vector<std::string> figure_files;
   if (!a.figures.empty()) figure_files = views::write_report_figures(figures, a.figures);
   views::write_report(*content, figures, a.out);
+  // Re-predicted on another graph: the searches that ran out of budget, as the report says.
+  std::cerr << unconverged_warning(content->run.input->unconverged.operators, a.budget);
 
   const AgreementStats& s = content->correlation.overall;
   std::cout << fmt::format("report: {}\n", a.out);

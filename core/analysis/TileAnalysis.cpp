@@ -91,11 +91,58 @@ class Evaluator {
   Evaluator(const MappingProgram& p, Evaluation& e) : p_(p), e_(e), g_(*p.graph) {}
 
   double run() {
+    begin();
+    if (!extents() || !residency()) return e_.device_s;
+    top_down();
+    tree_time();
+    traffic();
+    shared_floor();
+    return e_.device_s;
+  }
+
+  // The operator-wide floor alone (shared edges and ports over the whole operator's bytes), with
+  // neither residency nor the tree's timing: `run` returns the larger of the tree's time and this
+  // same floor, so it is never above what `run` returns (+infinity only where `run` is too).
+  // Kept in the Evaluation for after_floor.
+  double traffic_floor() {
+    begin();
+    e_.floor_s = std::numeric_limits<double>::infinity();
+    if (!extents()) return e_.floor_s;
+    top_down();
+    traffic();
+    e_.device_s = 0;
+    e_.bound = BoundBy{};
+    shared_floor();
+    e_.floor_s = e_.device_s;
+    e_.floor_bound = e_.bound;
+    e_.device_s = std::numeric_limits<double>::infinity();
+    return e_.floor_s;
+  }
+
+  // The rest of `run` after traffic_floor on the same program: residency and the tree's time,
+  // raised to the floor. The same figure and bound as `run`: shared_floor raises the tree's time
+  // to the first of the largest terms above it, which is the floor's bound when the floor is
+  // above the tree's time.
+  double after_floor() {
+    if (!e_.valid()) return e_.device_s;
+    if (!residency()) return e_.device_s;
+    tree_time();
+    if (e_.floor_s > e_.device_s) {
+      e_.device_s = e_.floor_s;
+      e_.bound = e_.floor_bound;
+    }
+    return e_.device_s;
+  }
+
+ private:
+  void begin() {
     e_.failure = EvaluationFailure::none;
     e_.failure_bytes = 0;
     e_.device_s = std::numeric_limits<double>::infinity();
-    if (!extents() || !residency()) return e_.device_s;
-    top_down();
+  }
+
+  // The root's time over the tree (memoised per node and tail case for this evaluation).
+  void tree_time() {
     if (++e_.stamp == 0) {
       for (auto& m : e_.memo) m.stamp = 0;
       e_.stamp = 1;
@@ -104,12 +151,8 @@ class Evaluator {
     const auto& root = tile_time(0, ~DimMask(0));
     e_.device_s = root.time;
     e_.bound = root.bound;
-    traffic();
-    shared_floor();
-    return e_.device_s;
   }
 
- private:
   bool fail(EvaluationFailure f, int node, int dim) {
     e_.failure = f;
     e_.failure_node = node;
@@ -1101,6 +1144,15 @@ void prepare(const MappingProgram& program, Evaluation& eval) {
 double evaluate(const MappingProgram& program, Evaluation& eval) {
   if (eval.nodes.size() != program.nodes.size()) prepare(program, eval);
   return Evaluator(program, eval).run();
+}
+
+double traffic_floor(const MappingProgram& program, Evaluation& eval) {
+  if (eval.nodes.size() != program.nodes.size()) prepare(program, eval);
+  return Evaluator(program, eval).traffic_floor();
+}
+
+double evaluate_after_floor(const MappingProgram& program, Evaluation& eval) {
+  return Evaluator(program, eval).after_floor();
 }
 
 }  // namespace ts

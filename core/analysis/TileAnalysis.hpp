@@ -76,6 +76,9 @@ struct Evaluation {
   // the next one to (`reduction: memory` on an edge into it)
   std::vector<double> read_back_bytes;
   std::vector<double> memory_usage;  // per program memory, bytes per instance
+  // traffic_floor's figure and the edge that sets it, for evaluate_after_floor.
+  double floor_s = 0;
+  BoundBy floor_bound;
   bool valid() const { return failure == EvaluationFailure::none; }
 
   // memo of tile times per (node, tail mode)
@@ -107,6 +110,16 @@ struct Evaluation {
 void prepare(const MappingProgram& program, Evaluation& eval);
 // Returns the device time in seconds, or +infinity when the mapping is invalid (see failure).
 double evaluate(const MappingProgram& program, Evaluation& eval);
+// A floor under `evaluate` for the mapper's pruning, at the cost of the traffic count only: the
+// operator-wide bytes through each shared edge and memory port over its bandwidth (the floor
+// `evaluate` raises its time to), with no residency check and no timing of the tree; +infinity
+// where the factors do not cover the operator. Leaves `eval` holding that traffic and the floor
+// (Evaluation::floor_s), not an evaluation.
+double traffic_floor(const MappingProgram& program, Evaluation& eval);
+// Finishes the evaluation that traffic_floor began on the same program and Evaluation: returns
+// exactly what `evaluate` would (the same time, bound and failure), without counting the traffic
+// again.
+double evaluate_after_floor(const MappingProgram& program, Evaluation& eval);
 
 // Throws InputError at the mapping node that makes an evaluation invalid.
 void throw_if_invalid(const MappingProgram& program, const Evaluation& eval);

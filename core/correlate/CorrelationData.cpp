@@ -130,6 +130,7 @@ CorrelationInput csv_input(const ArchitectureGraph& graph, const CsvInputOptions
     p.predicted_s = compared_seconds(r.prediction, options.scope);
     p.measured_s = row.measured_s;
     p.bound_by = r.prediction.bound_by;
+    in.unconverged.note(r.prediction);
     in.points.push_back(std::move(p));
     if (options.with_samples)
       in.samples.push_back(FitSample{row.op, *r.concrete, options.scope, row.measured_s});
@@ -315,6 +316,7 @@ CorrelationInput db_input(const DbInputOptions& options) {
       const double launch_s = r.prediction.launch_overhead_us * 1e-6;
       p.predicted_s = compared_time(device_s, launch_s, m.scope);
       p.bound_by = r.prediction.bound_by;
+      in.unconverged.note(r.prediction);
       if (options.store_predictions) {
         PredictionRecord rec;
         rec.op = m.op;

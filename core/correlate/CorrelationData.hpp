@@ -12,6 +12,7 @@
 #include "calibrate/ParameterFit.hpp"
 #include "correlate/Correlation.hpp"
 #include "mapper/Mapper.hpp"
+#include "mapper/SearchConvergence.hpp"
 #include "measure/ResultStore.hpp"
 
 namespace ts {
@@ -30,6 +31,8 @@ struct CorrelationInput {
   // left out when asked (DbInputOptions::exclude_unstable); a note says which.
   size_t unstable = 0;
   bool unstable_excluded = false;
+  // Operators the mapper mapped here whose search ran out of budget while still improving.
+  UnconvergedSearches unconverged;
 };
 
 struct CsvInputOptions {

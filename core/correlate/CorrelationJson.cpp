@@ -75,6 +75,8 @@ std::string correlation_json(const CorrelationSummary& s) {
   j["source"] = s.input->source;
   if (s.architecture) j["architecture"] = *s.architecture;
   j["architecture_hash"] = s.input->arch_hash;
+  // Predicted on a graph: the operators whose mapper search ran out of budget (none: []).
+  if (s.architecture) j["mapper_unconverged"] = s.input->unconverged.operators;
   j["compared"] = timing_comparison_text(*s.points);
   j["by"] = s.by;
   if (s.grouping.by == GroupBy::size) j["size_thresholds"] = report.size_thresholds;

@@ -385,6 +385,7 @@ struct Worker {
   // Since the last Search::collect: points evaluated in full, and skipped by their floor.
   uint64_t evaluated = 0;
   uint64_t pruned = 0;
+  uint64_t pruned_by_traffic = 0;  // of `pruned`, those the compute floor let through
 };
 
 struct Best {
@@ -584,6 +585,7 @@ class Search {
     }
     result.evaluations = evaluations_;
     result.pruned = pruned_;
+    result.pruned_by_traffic = pruned_by_traffic_;
     if (!result.ranked.empty()) {
       result.program = result.ranked.front();
       result.device_s = result.ranked_device_s.front();
@@ -647,7 +649,8 @@ class Search {
     for (Worker& w : workers_) {
       evaluations_ += w.evaluated;
       pruned_ += w.pruned;
-      w.evaluated = w.pruned = 0;
+      pruned_by_traffic_ += w.pruned_by_traffic;
+      w.evaluated = w.pruned = w.pruned_by_traffic = 0;
     }
   }
 
@@ -729,13 +732,28 @@ class Search {
     }
   }
 
-  // The point's device time, or +infinity when it is invalid or its compute floor is above
-  // `threshold` (it cannot beat a point already found: not evaluated).
+  // The point's device time, or +infinity when it is invalid or a floor under its time is above
+  // `threshold` (it cannot beat a point already found: not evaluated). The floor is the larger
+  // of the compute floor and the traffic floor; the compute floor costs a few multiplications
+  // and goes first, the traffic floor (the traffic count of an evaluation, without residency or
+  // the tree's timing) only once there is a threshold to beat. A point the traffic floor lets
+  // through is finished from where the floor left it, so the floor costs next to nothing.
   double score(Worker& w, double threshold) {
     if (!space_.apply(w.point, w.program)) return std::numeric_limits<double>::infinity();
     if (options_.prune && floor_.seconds(w.program) > threshold) {
       ++w.pruned;
       return std::numeric_limits<double>::infinity();
+    }
+    if (options_.prune && std::isfinite(threshold)) {
+      // An invalid point (infinite floor) counts as evaluated, as it does without pruning.
+      const double floor = traffic_floor(w.program, w.eval);
+      if (floor > threshold && w.eval.valid()) {
+        ++w.pruned;
+        ++w.pruned_by_traffic;
+        return std::numeric_limits<double>::infinity();
+      }
+      ++w.evaluated;
+      return evaluate_after_floor(w.program, w.eval);  // the traffic is counted once
     }
     ++w.evaluated;
     return evaluate(w.program, w.eval);
@@ -907,6 +925,7 @@ class Search {
   tbb::enumerable_thread_specific<Worker> workers_;
   uint64_t evaluations_ = 0;
   uint64_t pruned_ = 0;
+  uint64_t pruned_by_traffic_ = 0;
   double best_s_ = std::numeric_limits<double>::infinity();
   uint64_t last_improvement_ = 0;  // evaluations_ when best_s_ last improved
   // Evaluations made, counted only when a cancel flag is given (the budget logic above counts

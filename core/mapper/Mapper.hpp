@@ -4,7 +4,8 @@
 // exhaustive when the space fits the budget, otherwise seeded sampling, coordinate descent from
 // the best samples to local optima, and neighbourhood moves around the best point, until the
 // best stops improving (MapperOptions::patience) or the budget runs out. Either way a point
-// whose compute floor (ComputeFloor) is above the time to beat is not evaluated.
+// whose compute floor (ComputeFloor) or traffic floor (traffic_floor) is above the time to beat
+// is not evaluated.
 #include <atomic>
 #include <cstdint>
 #include <optional>
@@ -33,8 +34,9 @@ struct MapperOptions {
   // edit that speeds the hardware up never shows a slower operator. Ignored when its tree is
   // not the template's. Null: none.
   const MappingProgram* start = nullptr;
-  // Skip the evaluation of points whose compute floor (ComputeFloor) is above the time they
-  // would have to beat. The result is the same either way; off only to measure what it saves.
+  // Skip the evaluation of points whose compute floor (ComputeFloor) or traffic floor
+  // (traffic_floor) is above the time they would have to beat. The result is the same either way;
+  // off only to measure what it saves.
   bool prune = true;
   // Set from any thread to stop the search: polled every kCancelPollEvaluations evaluations on
   // each thread, so that an interactive caller (the GUI's what-if) is not held for a whole
@@ -49,9 +51,10 @@ inline constexpr uint64_t kCancelPollEvaluations = 64;
 struct MapperResult {
   MappingProgram program;  // the template with every free choice made
   double device_s = 0;
-  uint64_t evaluations = 0;  // full evaluations (of at most the budget, plus one per sweep)
-  uint64_t pruned = 0;       // points skipped because their compute floor could not win
-  double space_size = 0;     // points in the search space
+  uint64_t evaluations = 0;        // full evaluations (of at most the budget, plus one per sweep)
+  uint64_t pruned = 0;             // points skipped because a floor under their time could not win
+  uint64_t pruned_by_traffic = 0;  // of those, the ones the traffic floor skipped
+  double space_size = 0;           // points in the search space
   bool exhaustive = false;
   // The search stopped because it stopped improving (MapperOptions::patience, or no start and
   // no neighbour of the best improved any more) or was exhaustive; false when the budget ran out

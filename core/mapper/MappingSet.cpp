@@ -12,7 +12,7 @@ namespace ts {
 
 std::vector<NamedProgram> suite_mappings(const Operator& op, const ArchitectureGraph& graph,
                                          size_t count, uint64_t seed, const MapperOptions& options,
-                                         const Mapping* given) {
+                                         const Mapping* given, bool* converged) {
   constexpr size_t kTop = 3;
   constexpr double kMaxSlowdown = 20;
   const MappingProgram tmpl =
@@ -24,6 +24,7 @@ std::vector<NamedProgram> suite_mappings(const Operator& op, const ArchitectureG
     throw InputError(op.where,
                      fmt::format("the mapper found no valid mapping for '{}' ({}) on '{}'", op.name,
                                  op.shape_text(), graph.name));
+  if (converged) *converged = best.converged;
   std::vector<NamedProgram> out;
   std::set<std::string> seen;
   auto take = [&](MappingProgram p, const std::string& name) {

@@ -17,8 +17,9 @@ struct NamedProgram {
 // mapper's top 3, then uniform draws (seeded by `seed` and the operator's name) predicted at most
 // 20x slower than the best, which keeps the measurement of a set bounded.
 // `tmpl`: the template to search (default: the graph's for the operator's class).
+// `converged`, when given, receives whether the search for the top mappings converged.
 std::vector<NamedProgram> suite_mappings(const Operator& op, const ArchitectureGraph& graph,
                                          size_t count, uint64_t seed, const MapperOptions& options,
-                                         const Mapping* tmpl = nullptr);
+                                         const Mapping* tmpl = nullptr, bool* converged = nullptr);
 
 }  // namespace ts

@@ -215,9 +215,11 @@ GpuSuite gpu_suite(const Workload& workload, const ArchitectureGraph& graph,
                     shape_field(op), dtype);
     if (gemm && dt != DataType::fp32) {
       // More candidates than wanted: many mappings do not suit the WMMA kernel.
+      bool converged = true;
       std::vector<NamedProgram> programs =
           suite_mappings(op, graph, options.mappings_per_gemm * 6, options.seed, options.mapper,
-                         options.gemm_template ? &*options.gemm_template : nullptr);
+                         options.gemm_template ? &*options.gemm_template : nullptr, &converged);
+      suite.unconverged.note(op.name, true, converged);
       size_t taken = 0;
       for (NamedProgram& np : programs) {
         if (taken == options.mappings_per_gemm) break;
@@ -262,6 +264,7 @@ GpuSuite gpu_suite(const Workload& workload, const ArchitectureGraph& graph,
     Prediction p;
     try {
       p = predict_operator(op, graph, o, &chosen);
+      suite.unconverged.note(p);
     } catch (const InputError& e) {
       suite.notes.push_back(
           fmt::format("{}: no prediction on {}: {}", op.name, graph.name, e.message()));

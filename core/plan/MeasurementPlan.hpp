@@ -10,6 +10,7 @@
 
 #include "analysis/MappingProgram.hpp"
 #include "mapper/Mapper.hpp"
+#include "mapper/SearchConvergence.hpp"
 #include "measure/MeasurementRecord.hpp"
 #include "plan/SuiteEntry.hpp"
 #include "workload/Operator.hpp"
@@ -50,7 +51,8 @@ struct GpuSuiteEntry : SuiteEntry {
 
 struct GpuSuite {
   std::vector<GpuSuiteEntry> entries;
-  std::vector<std::string> notes;  // operators or mappings left out, and why
+  std::vector<std::string> notes;   // operators or mappings left out, and why
+  UnconvergedSearches unconverged;  // operators whose mapper search ran out of budget
   std::string arch_hash;
 };
 

@@ -11,6 +11,7 @@
 
 #include "arch/ArchitectureLoader.hpp"
 #include "common/InputError.hpp"
+#include "mapper/SearchConvergence.hpp"
 #include "measure/RunSettings.hpp"
 #include "workload/OperatorSpec.hpp"
 
@@ -117,6 +118,8 @@ ReportRun read_run(const std::string& db, std::optional<int64_t> run_id,
   r.predictions = repredict ? fmt::format("re-predicted on {} ({}, graph {}), not stored",
                                           graph->name, graph_file, hash)
                             : fmt::format("stored predictions of graph {}", r.input->arch_hash);
+  if (!r.input->unconverged.empty())
+    r.predictions += "; " + unconverged_text(r.input->unconverged.operators, mapper.budget);
   return r;
 }
 

@@ -92,6 +92,7 @@ OperatorTime operator_time(const Operator& op, const ArchitectureGraph& device,
     const Prediction p = predict_operator(op, device, OperatorPredictionOptions{});
     t.seconds = p.latency_us * 1e-6;
     t.bound_by = p.bound_by;
+    t.search_converged = !p.searched || p.search_converged;
     return t;
   }
   double compute = 0;

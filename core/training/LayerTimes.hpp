@@ -19,6 +19,8 @@ struct OperatorTime {
   double seconds = 0;
   double matmul_flops = 0;
   std::string bound_by;
+  // False when the tile model's mapper search ran out of budget while still improving.
+  bool search_converged = true;
   // Set by layer_forward_time (LayerOperators.hpp says which operators): selective
   // recomputation recomputes it; sequence parallelism splits its time over the tp ranks.
   bool recomputed_selectively = false;

@@ -32,6 +32,7 @@ nlohmann::json summary_json(const TransformerModel& model, const ParallelStrateg
   nlohmann::json parts = nlohmann::json::array();
   for (const TimeShare& t : r.breakdown) parts.push_back({{"what", t.what}, {"s", t.seconds}});
   j["summary"]["breakdown"] = parts;
+  j["mapper_unconverged"] = r.unconverged.operators;
   return j;
 }
 

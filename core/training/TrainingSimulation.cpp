@@ -142,7 +142,9 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   // selective recomputation runs again.
   const LayerTime layer = layer_forward_time(m, mb, tp, device, false, times);
   double layer_fwd = 0, core_fwd = 0;
+  UnconvergedSearches unconverged;
   for (const OperatorTime& op : layer.operators) {
+    unconverged.note(op.name, true, op.search_converged);
     const double t = (s.sequence_parallel && op.split_by_sequence_parallelism)
                          ? op.seconds / static_cast<double>(tp)
                          : op.seconds;
@@ -165,11 +167,13 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   // The output layer and loss on the last stage: its own GEMM (split by vocabulary columns),
   // forward and twice that backward. Spread over the stage's chunks as an approximation.
   // A graph model has no output layer.
-  const double logits_fwd =
-      m.is_graph()
-          ? 0
-          : operator_time(logits_operator(m, mb, s.embedding_tensor_parallel()), device, times)
-                .seconds;
+  double logits_fwd = 0;
+  if (!m.is_graph()) {
+    const OperatorTime logits =
+        operator_time(logits_operator(m, mb, s.embedding_tensor_parallel()), device, times);
+    logits_fwd = logits.seconds;
+    unconverged.note(logits.name, true, logits.search_converged);
+  }
 
   // Activations and gradients between stages: a tp-th of the activations per rank (Megatron's
   // scatter-gather), over the NICs when consecutive stages sit on different nodes.
@@ -245,6 +249,7 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   const double optimizer = hbm > 0 ? 2 * state.total_bytes() / hbm : 0;
 
   TrainingSimulation r;
+  r.unconverged = std::move(unconverged);
   r.stage_forward_s = fwd_step * static_cast<double>(v);
   r.stage_backward_s = bwd_step * static_cast<double>(v);
   r.simulated_tasks = static_cast<int64_t>(pipeline.tasks.size());

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "mapper/SearchConvergence.hpp"
 #include "training/Cluster.hpp"
 #include "training/LayerTimes.hpp"
 #include "training/MemoryTimeline.hpp"
@@ -65,7 +66,8 @@ struct TrainingSimulation {
   // After the pipeline: the gradient all-reduce (its whole time alone, and the part hidden in
   // the last backward with overlap_grad_reduce), its bytes per GPU, and the optimizer step.
   double data_parallel_s = 0, data_parallel_hidden_s = 0, gradient_bytes = 0, optimizer_s = 0;
-  int64_t simulated_tasks = 0;  // tasks on the executor, all replicas when not symmetric
+  int64_t simulated_tasks = 0;      // tasks on the executor, all replicas when not symmetric
+  UnconvergedSearches unconverged;  // operators whose mapper search ran out of budget
 };
 
 struct SimulationOptions {

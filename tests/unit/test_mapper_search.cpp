@@ -71,7 +71,8 @@ TEST_CASE("the floor is below every sampled point of the bundled graphs' templat
 
 TEST_CASE("pruning by the floor skips evaluations and finds the same best", "[mapper]") {
   // Memory-bound on tiny_arch (A, B and C are 8 KiB each through 64 B/cycle: 384 ns at least),
-  // so every point on one SRAM instance (floor 1024 ns) and on two (512 ns) cannot win.
+  // so every point on one SRAM instance (compute floor 1024 ns) and on two (512 ns) cannot win,
+  // nor can a point whose traffic floor is above the best.
   ArchitectureGraph g = parse_architecture(tiny_arch(), "tiny.yaml");
   for (auto [m, n, k] : {std::tuple{64, 64, 64}, std::tuple{128, 32, 64}}) {
     Operator op = make_gemm("g", m, n, k);
@@ -86,6 +87,10 @@ TEST_CASE("pruning by the floor skips evaluations and finds the same best", "[ma
       REQUIRE(a.found);
       CHECK(a.exhaustive == (budget > 3000));
       CHECK(a.pruned > 0);
+      // Points that refetch A or B at DRAM (an N or K loop above a tile that holds the other
+      // operand) move more bytes through the 64 B/cycle edges than the best point's time allows.
+      CHECK(a.pruned_by_traffic > 0);
+      CHECK(a.pruned_by_traffic <= a.pruned);
       CHECK(b.pruned == 0);
       CHECK(a.device_s == b.device_s);
       CHECK(mapping_yaml(a.program, "m", "") == mapping_yaml(b.program, "m", ""));
@@ -114,9 +119,11 @@ TEST_CASE("a search says whether it converged", "[mapper]") {
   CHECK(settled.evaluations < ample.budget);
   CHECK(settled.device_s <= exhaustive.device_s * 1.001);
 
-  // Forty evaluations: the first descent is still improving when they are spent.
+  // Forty evaluations: the first descent is still improving when they are spent. Without
+  // patience, so that only the descents' own ends can stop the search early.
   MapperOptions scant;
   scant.budget = 40;
+  scant.patience = 0;
   const MapperResult cut = search_mapping(tmpl, scant);
   REQUIRE(cut.found);
   CHECK_FALSE(cut.converged);
