@@ -74,7 +74,7 @@ TEST_CASE("profiles list shows the bundled profiles and where they came from", "
   ProfileEnvironment env("");
   const RunResult r = run_tilescope({"profiles", "list"});
   REQUIRE(r.status == 0);
-  for (const std::string& name : {"ascend", "nvidia", "systolic"}) {
+  for (const std::string name : {"ascend", "nvidia", "systolic"}) {
     const auto rows = lines_containing(r.out, name + " ");
     REQUIRE_FALSE(rows.empty());
     CHECK_THAT(rows[0], Catch::Contains("plugins/" + name + "/profile.yaml (bundled)"));
@@ -103,7 +103,7 @@ TEST_CASE("a broken plugin is one line with its path and problem; the others sti
   const RunResult r = run_tilescope({"profiles", "list"});
   REQUIRE(r.status == 0);
   // Still loaded: the bundled ones, the test data profile and the test code plugin.
-  for (const std::string& name : {"ascend ", "nvidia ", "systolic ", "toy-data ", "toy-code "})
+  for (const char* name : {"ascend ", "nvidia ", "systolic ", "toy-data ", "toy-code "})
     CHECK(lines_containing(r.out, name).size() >= 1);
   CHECK_THAT(r.out, Catch::Contains("failed to load (4):"));
   struct Expected {
