@@ -126,7 +126,7 @@ CommandAction add_calibrate(CLI::App& app) {
   cmd->add_option("--out", gpu_args->out, "with --from-runner: the graph to write");
   cmd->add_option("--base", gpu_args->base,
                   "with --from-runner: the graph whose datasheet figures are kept where "
-                  "nothing was measured")
+                  "nothing was measured (a file or profile:NAME[/VARIANT])")
       ->capture_default_str();
   cmd->add_option("--tensor-peak", gpu_args->peak,
                   "with --from-runner: the tensor-core rate to put in: wgmma (cuBLAS's, the "

@@ -375,8 +375,10 @@ CommandAction add_correlate(CLI::App& app) {
   cmd->add_option("--timing-scope", a->timing_scope,
                   "what the CSV latencies cover: host_call (device + launch) or device")
       ->capture_default_str();
-  cmd->add_option("--arch", a->arch,
-                  "graph to predict on (required for --csv; with --db re-predicts and stores)");
+  cmd->add_option(
+      "--arch", a->arch,
+      "graph to predict on, a kind: architecture file or profile:NAME[/VARIANT] (required for "
+      "--csv; with --db re-predicts and stores)");
   cmd->add_option("--by", a->by, "group by class, suite, mapping, size or size=T1,T2,...");
   cmd->add_flag("--exclude-unstable", a->exclude_unstable,
                 "leave out measurements the collector marked unstable (a busy machine, a median "

@@ -165,7 +165,9 @@ CommandAction add_fit(CLI::App& app) {
   auto a = std::make_shared<FitArgs>();
   CLI::App* cmd = app.add_subcommand(
       "fit", "fit architecture-graph parameters to measurements and write the fitted graph");
-  cmd->add_option("--arch", a->arch, "the graph to start from (kind: architecture)")->required();
+  cmd->add_option("--arch", a->arch,
+                  "the graph to start from: a kind: architecture file or profile:NAME[/VARIANT]")
+      ->required();
   cmd->add_option("--measurements", a->measurements,
                   "a results database (SQLite) or a CSV table (shape columns and measured_us)")
       ->required();

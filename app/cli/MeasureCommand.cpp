@@ -435,8 +435,9 @@ CommandAction add_measure(CLI::App& app) {
     where += "\n  " + name + ": " + collectors().find(name)->measures();
   cmd->add_option("--collector", a->collector, where)->capture_default_str();
   cmd->add_option("--workload", a->request.workload_file, "workload suite (YAML)")->required();
-  cmd->add_option("--arch", a->request.arch_file,
-                  "the collector's architecture graph (from calibrate)")
+  cmd->add_option(
+         "--arch", a->request.arch_file,
+         "the collector's architecture graph (from calibrate): a file or profile:NAME[/VARIANT]")
       ->capture_default_str();
   cmd->add_option("--db", a->request.db_path, "results database (SQLite), created when missing");
   cmd->add_option("--plan", a->request.plan_file,

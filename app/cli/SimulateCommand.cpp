@@ -24,9 +24,10 @@ struct SimulateArgs {
 
 int run_sweep(const SimulateArgs& a, const TransformerModel& model, const ParallelStrategy& base,
               const Cluster& cluster) {
-  const std::vector<SweepPoint> points =
-      sweep_strategies(model, base, cluster, read_option("strategy sweep", "--sweep", [&] { return parse_sweep_axes(a.sweep); }),
-                       operator_times(a.operator_times));
+  const std::vector<SweepPoint> points = sweep_strategies(
+      model, base, cluster,
+      read_option("strategy sweep", "--sweep", [&] { return parse_sweep_axes(a.sweep); }),
+      operator_times(a.operator_times));
   if (a.format == "json") {
     std::cout << sweep_json(model, points) << "\n";
     return 0;
@@ -52,8 +53,8 @@ int run_simulate(const SimulateArgs& a) {
   if (!a.sweep.empty()) return run_sweep(a, model, strategy, cluster);
   SimulationOptions options;
   options.exploit_symmetry = !a.every_replica;
-  const TrainingSimulation r = simulate_training(
-      model, strategy, cluster, operator_times(a.operator_times), options);
+  const TrainingSimulation r =
+      simulate_training(model, strategy, cluster, operator_times(a.operator_times), options);
   const std::string trace = simulation_trace_json(r, strategy.pp.value);
   if (!a.timeline.empty()) write_file_atomically(a.timeline, trace);
   if (!a.out.empty())
@@ -98,7 +99,9 @@ CommandAction add_simulate(CLI::App& app) {
                   "model (kind: model): a transformer family or a graph of operators")
       ->required();
   cmd->add_option("--strategy", args->strategy, "parallel strategy (kind: strategy)")->required();
-  cmd->add_option("--cluster", args->cluster, "cluster (kind: cluster)")->required();
+  cmd->add_option("--cluster", args->cluster,
+                  "cluster (kind: cluster; its device: is a graph file or profile:NAME[/VARIANT])")
+      ->required();
   cmd->add_option("--format", args->format, "output format")
       ->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--sweep", args->sweep,

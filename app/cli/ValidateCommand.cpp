@@ -123,7 +123,8 @@ CommandAction add_validate(CLI::App& app) {
                                      "Check input files (architecture, workload, mapping, "
                                      "model, strategy, cluster)");
   cmd->add_option("files", args->files, "files to check")->required();
-  cmd->add_option("--arch", args->arch, "check mappings against this architecture graph");
+  cmd->add_option("--arch", args->arch,
+                  "check mappings against this graph (a file or profile:NAME[/VARIANT])");
   cmd->add_option("--workload", args->workload, "check mappings against this workload's operator");
   cmd->add_option("--op", args->op, "the operator a mapping is for, when it names none");
   cmd->add_flag("--tree", args->tree, "print each mapping's tree, one line per node");

@@ -130,7 +130,8 @@ std::function<int()> add_report_options(CLI::App& cmd) {
   cmd.add_option("--out", a->out, "the report: FILE.html (self-contained) or FILE.pdf")->required();
   cmd.add_option("--arch", a->arch,
                  "the graph to draw and to evaluate mapping trees on (default: the run's "
-                 "recorded graph file); a graph other than the run's re-predicts, not stored");
+                 "recorded graph file; a file or profile:NAME[/VARIANT]); a graph other than the "
+                 "run's re-predicts, not stored");
   cmd.add_option("--simulation", a->simulation,
                  "a `tilescope simulate --out` file: its summary and timeline");
   cmd.add_option("--figures", a->figures, "also write every figure as PNG and SVG into DIR");

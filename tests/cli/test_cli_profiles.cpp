@@ -137,3 +137,34 @@ TEST_CASE("a broken plugin is one line with its path and problem; the others sti
   CHECK(toy.status == 0);
   CHECK(split_lines(toy.out).size() == 2);
 }
+
+TEST_CASE("every option that takes a graph says in its help that a profile reference works",
+          "[cli][profile]") {
+  // A user reads `--help`, not docs/new-hardware.md: each of these options resolves
+  // profile:NAME[/VARIANT] (ArchitectureReference), so each help must say so.
+  struct Case {
+    std::vector<std::string> command;
+    std::string option;
+  };
+  for (const Case& c :
+       {Case{{"predict"}, "--arch"}, Case{{"correlate"}, "--arch"}, Case{{"fit"}, "--arch"},
+        Case{{"measure"}, "--arch"}, Case{{"validate"}, "--arch"}, Case{{"report"}, "--arch"},
+        Case{{"calibrate"}, "--base"}, Case{{"simulate"}, "--cluster"}}) {
+    std::vector<std::string> args = c.command;
+    args.push_back("--help");
+    const RunResult r = run_tilescope(args);
+    INFO(c.command.front() << " " << c.option << "\n" << r.out);
+    REQUIRE(r.status == 0);
+    // The option's line and its continuation lines, up to the next option.
+    const std::vector<std::string> lines = split_lines(r.out);
+    std::string help;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (lines[i].find("  " + c.option + " ") == std::string::npos) continue;
+      help = lines[i];
+      for (size_t j = i + 1; j < lines.size() && lines[j].find("  --") == std::string::npos; ++j)
+        help += " " + lines[j];
+      break;
+    }
+    CHECK(help.find("profile:NAME[/VARIANT]") != std::string::npos);
+  }
+}
