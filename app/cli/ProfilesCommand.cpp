@@ -87,6 +87,10 @@ int run_show(const std::string& name) {
   print_files("mapping templates", p.mapping_templates);
   print_files("calibration microbenchmarks", p.microbenchmarks);
   print_files("kernel-name rules", p.kernel_rules);
+  if (!p.cost_hooks.empty()) {
+    std::cout << "cost hooks (a compute node's `cost_hook:`):\n";
+    for (const std::string& h : p.cost_hooks) std::cout << "  " << h << "\n";
+  }
   return 0;
 }
 

@@ -12,11 +12,13 @@
 #include "ReportForward.hpp"
 #include "common/InputError.hpp"
 #include "host/OpenBlasCore.hpp"
+#include "profile/ProfileCostHooks.hpp"
 
 int main(int argc, char** argv) {
   // A file size limit (ulimit -f) would kill us mid-write; ignored, the write fails with EFBIG
   // and the atomic writer reports it and leaves nothing half-written, as for a full disk.
   std::signal(SIGXFSZ, SIG_IGN);
+  ts::provide_cost_hooks_from_profiles();  // graphs may name code plugins' cost hooks
   // The report draws with Qt, which tilescope does not link: tilescope-report makes it.
   if (argc > 1 && std::string_view(argv[1]) == "report")
     return ts::cli::exec_report({argv + 2, argv + argc});

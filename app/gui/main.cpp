@@ -14,6 +14,7 @@
 #include "DefaultInputs.hpp"
 #include "MainWindow.hpp"
 #include "Workbench.hpp"
+#include "profile/ProfileCostHooks.hpp"
 
 namespace {
 
@@ -51,6 +52,7 @@ void name_application() {
 
 int main(int argc, char** argv) {
   default_handler = qInstallMessageHandler(without_offscreen_noise);
+  ts::provide_cost_hooks_from_profiles();  // graphs may name code plugins' cost hooks
   QCommandLineParser parser;
   parser.setApplicationDescription(
       "The tilescope workbench: architecture graphs, predictions, mappings and measurements.\n"

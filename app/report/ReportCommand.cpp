@@ -28,6 +28,7 @@
 #include "correlate/FigureText.hpp"
 #include "mapper/SearchConvergence.hpp"
 #include "profile/ArchitectureReference.hpp"
+#include "profile/ProfileCostHooks.hpp"
 #include "report/ReportContent.hpp"
 #include "views/ReportDocument.hpp"
 #include "views/ReportFigures.hpp"
@@ -156,6 +157,7 @@ std::function<int()> add_report_options(CLI::App& cmd) {
 
 int main(int argc, char** argv) {
   std::signal(SIGXFSZ, SIG_IGN);  // as tilescope: a size limit is a failed write, not a kill
+  ts::provide_cost_hooks_from_profiles();  // graphs may name code plugins' cost hooks
   // `tilescope report ARGS` arrives with its `report` word (tilescope execs this program with
   // its own arguments); `tilescope-report ARGS` without it.
   const int first = argc > 1 && std::string_view(argv[1]) == "report" ? 2 : 1;

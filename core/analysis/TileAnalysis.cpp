@@ -770,7 +770,24 @@ class Evaluator {
       ops = static_cast<double>(pad_to(vec, cap.granule[0])) * static_cast<double>(batch);
     ops *= node.priced_ops_per_point;  // exp, div, ... at their cost (OperationPrice.hpp)
     const double ops_per_cycle = cap.issue ? warp_fed_ops_per_cycle(c) : cap.ops_per_cycle;
-    const double compute_s = ops / ops_per_cycle / g_.node(node.compute).clock_hz;
+    const ArchNode& unit = g_.node(node.compute);
+    double compute_s = ops / ops_per_cycle / unit.clock_hz;
+    // A plugin's hook may only add time (ComputeCostHook.h): the mapper's compute floor stays
+    // a lower bound. Graphs without one pay this one test.
+    if (unit.cost_hook_seconds != nullptr) {
+      const bool matmul = st.op_class == OpClass::matmul;
+      const TilescopeComputeTile call{static_cast<uint32_t>(st.op_class),
+                                      static_cast<uint32_t>(cap.dtype),
+                                      matmul ? m : 1,
+                                      matmul ? n : 1,
+                                      matmul ? k : 1,
+                                      matmul ? 1 : vec,
+                                      batch,
+                                      ops,
+                                      ops_per_cycle,
+                                      unit.clock_hz};
+      compute_s = std::max(compute_s, unit.cost_hook_seconds(&call, unit.cost_hook_user));
+    }
     u.compute = compute_s;
     u.compute_bound = BoundBy::compute(node.compute);
     // A SIMD FMA unit (granule [1, lanes, 1]) broadcasts each element of an operand that has no

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "arch/ComputeCostHook.h"
 #include "arch/GraphIds.hpp"
 #include "common/DataType.hpp"
 #include "common/InputError.hpp"
@@ -94,6 +95,12 @@ struct ArchNode {
   bool padded_tails = false;
   // compute
   std::vector<ComputeCapability> capabilities;
+  // A plugin's function that times a call where the graph's figures are not enough
+  // (arch/ComputeCostHook.h): its name as the file gives it (empty: none) and, once the graph is
+  // read, the function. A call then takes the larger of the hook's time and the figures' time.
+  std::string cost_hook;
+  TilescopeComputeSeconds cost_hook_seconds = nullptr;
+  const void* cost_hook_user = nullptr;
   SourceLocation where;
 
   const ComputeCapability* capability(OpClass cls, DataType dtype) const;

@@ -27,6 +27,7 @@ uint64_t ArchitectureGraph::content_hash() const {
     h.add_double(n.port_bytes_per_s);
     // Only when set, so that the hashes of graphs without it stay what they were.
     if (n.port_scope == PortScope::per_instance) h.add_string("port_scope:per_instance");
+    if (!n.cost_hook.empty()) h.add_string("cost_hook:" + n.cost_hook);  // likewise
     h.add_u64(n.capabilities.size());
     for (const ComputeCapability& c : n.capabilities) {
       h.add_i64(static_cast<int64_t>(c.op_class));

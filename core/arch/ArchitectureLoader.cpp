@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "arch/CostHooks.hpp"
 #include "arch/Units.hpp"
 #include "common/CheckedArithmetic.hpp"
 #include "common/OperationMap.hpp"
@@ -62,6 +63,7 @@ class ArchitectureReader {
                  const std::string& on, const std::string& on_meaning, const std::string& off);
   void read_memory(ArchNode& node, const YAML::Node& n);
   void read_compute(ArchNode& node, const YAML::Node& n);
+  void read_cost_hook(ArchNode& node, const YAML::Node& h);
   ComputeCapability read_operation(const ArchNode& node, const YAML::Node& n);
   void read_edge(const YAML::Node& e);
   double cycles_at(const YAML::Node& v, const char* key, double clock_hz);
@@ -123,7 +125,8 @@ void ArchitectureReader::read_node(const YAML::Node& n) {
   std::string label = label_of(n, "node", "name");
   src_.check_keys(n,
                   {"name", "type", "clock", "instances", "capacity", "word_bytes", "read_bandwidth",
-                   "write_bandwidth", "bandwidth", "port_scope", "dispatch", "tails", "operations"},
+                   "write_bandwidth", "bandwidth", "port_scope", "dispatch", "tails", "operations",
+                   "cost_hook"},
                   label);
   ArchNode node;
   YAML::Node name = src_.require(n, "name", label);
@@ -151,9 +154,10 @@ void ArchitectureReader::read_node(const YAML::Node& n) {
 }
 
 void ArchitectureReader::read_memory(ArchNode& node, const YAML::Node& n) {
-  if (auto key = src_.key_node(n, "operations"))
-    src_.fail(*key,
-              "`operations` applies to compute nodes only; '" + node.name + "' is a memory node");
+  for (std::string_view k : {"operations", "cost_hook"})
+    if (auto key = src_.key_node(n, k))
+      src_.fail(*key, "`" + std::string(k) + "` applies to compute nodes only; '" + node.name +
+                          "' is a memory node");
   if (!n["capacity"].IsDefined())
     src_.fail(n,
               "memory node '" + node.name + "' has no capacity; expected e.g. `capacity: 64KiB`");
@@ -202,6 +206,24 @@ void ArchitectureReader::read_compute(ArchNode& node, const YAML::Node& n) {
                        std::to_string(prior->where.line) + ")");
     node.capabilities.push_back(c);
   }
+  if (YAML::Node h = n["cost_hook"]; h.IsDefined()) read_cost_hook(node, h);
+}
+
+void ArchitectureReader::read_cost_hook(ArchNode& node, const YAML::Node& h) {
+  node.cost_hook = src_.text(h, "cost_hook");
+  const std::optional<ComputeCostHook> hook = find_cost_hook(node.cost_hook);
+  if (!hook) {
+    std::string known;
+    for (const ComputeCostHook& k : known_cost_hooks())
+      known += (known.empty() ? "" : ", ") + k.name;
+    src_.fail(h, "cost hook '" + node.cost_hook + "' of '" + node.name +
+                     "' is provided by no loaded plugin; expected one of the hooks of the code "
+                     "plugins on the profile search path (" +
+                     (known.empty() ? std::string("none loaded") : known) +
+                     "; `tilescope profiles list` shows the plugins)");
+  }
+  node.cost_hook_seconds = hook->seconds;
+  node.cost_hook_user = hook->user;
 }
 
 ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const YAML::Node& o) {
@@ -310,10 +332,11 @@ void ArchitectureReader::read_edge(const YAML::Node& e) {
   const YAML::Node from = e["from"], to = e["to"];
   if (from.IsDefined() && to.IsDefined() && from.IsScalar() && to.IsScalar())
     label += " " + from.Scalar() + "->" + to.Scalar();
-  src_.check_keys(e,
-                  {"from", "to", "bandwidth", "sharing", "latency", "multicast", "broadcast",
-                   "reduction", "reduction_topology", "reduction_latency", "reduction_bandwidth", "alignment"},
-                  label);
+  src_.check_keys(
+      e,
+      {"from", "to", "bandwidth", "sharing", "latency", "multicast", "broadcast", "reduction",
+       "reduction_topology", "reduction_latency", "reduction_bandwidth", "alignment"},
+      label);
   ArchEdge edge;
   edge.where = src_.where(e);
   edge.from = node_id(src_.require(e, "from", label));

@@ -223,6 +223,7 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
                          c.accumulator ? fmt::format(", accumulator: {}", to_string(*c.accumulator))
                                        : std::string(),
                          issue_text(c), operation_cost_text(c));
+      if (!n.cost_hook.empty()) y += "    cost_hook: " + scalar(n.cost_hook) + "\n";
     }
   }
 

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
+#include "arch/CostHooks.hpp"
 #include "profile/PluginAbi.h"
 
 namespace ts {
@@ -48,6 +49,35 @@ ProfileVariant read_variant(const std::string& path, const fs::path& folder,
   return v;
 }
 
+// Checks every hook before registering any, so that a refused plugin leaves none behind.
+std::vector<std::string> register_cost_hooks(const std::string& path,
+                                             const TilescopeProfileV2& raw) {
+  if (raw.cost_hook_count > 0 && raw.cost_hooks == nullptr)
+    throw ProfileLoadError(
+        path, fmt::format("the profile counts {} cost hooks but lists none", raw.cost_hook_count));
+  std::vector<ComputeCostHook> hooks;
+  for (uint32_t i = 0; i < raw.cost_hook_count; ++i) {
+    const TilescopeCostHookV2& h = raw.cost_hooks[i];
+    ComputeCostHook hook{plain_text(h.name), h.seconds, h.user, path};
+    if (!is_profile_name(hook.name))
+      throw ProfileLoadError(path, fmt::format("cost hook {} has no usable name ('{}'; letters, "
+                                               "digits, '-', '_' and '.')",
+                                               i, hook.name));
+    if (hook.seconds == nullptr)
+      throw ProfileLoadError(path, fmt::format("cost hook {} has no function", hook.name));
+    if (const auto known = find_registered_cost_hook(hook.name); known && known->provider != path)
+      throw ProfileLoadError(
+          path, fmt::format("cost hook {} is already provided by {}", hook.name, known->provider));
+    hooks.push_back(std::move(hook));
+  }
+  std::vector<std::string> names;
+  for (const ComputeCostHook& hook : hooks) {
+    register_cost_hook(hook);
+    names.push_back(hook.name);
+  }
+  return names;
+}
+
 }  // namespace
 
 Profile load_code_plugin(const fs::path& library) {
@@ -70,10 +100,13 @@ Profile load_code_plugin(const fs::path& library) {
   const TilescopeProfileV1* raw = entry(&abi_version);
   // Checked before any field of `raw` is read: a plugin of another ABI may lay it out otherwise.
   // The handle stays open: a refused library may have registered atexit handlers.
-  if (abi_version != TILESCOPE_PROFILE_ABI_VERSION)
+  if (abi_version < TILESCOPE_PROFILE_OLDEST_ABI_VERSION ||
+      abi_version > TILESCOPE_PROFILE_ABI_VERSION)
     throw ProfileLoadError(path, fmt::format("built for plugin ABI version {}, this tilescope "
-                                             "reads version {}; rebuild it against this tilescope",
-                                             abi_version, TILESCOPE_PROFILE_ABI_VERSION));
+                                             "reads versions {} to {}; rebuild it against this "
+                                             "tilescope",
+                                             abi_version, TILESCOPE_PROFILE_OLDEST_ABI_VERSION,
+                                             TILESCOPE_PROFILE_ABI_VERSION));
   if (raw == nullptr) throw ProfileLoadError(path, "the entry point returned no profile");
   Profile p;
   p.kind = ProfileKind::code;
@@ -98,6 +131,9 @@ Profile load_code_plugin(const fs::path& library) {
   if (!p.variant(p.default_variant))
     throw ProfileLoadError(
         path, fmt::format("default variant '{}' is not one of its variants", p.default_variant));
+  // Version 2 begins with version 1's fields, so the cast reads the same bytes as `raw`.
+  if (abi_version >= 2)
+    p.cost_hooks = register_cost_hooks(path, *reinterpret_cast<const TilescopeProfileV2*>(raw));
   return p;
 }
 

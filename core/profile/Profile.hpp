@@ -30,6 +30,7 @@ struct Profile {
   std::vector<std::string> mapping_templates;
   std::vector<std::string> microbenchmarks;  // calibration microbenchmarks (measurement plans)
   std::vector<std::string> kernel_rules;     // kernel-name rules for imported traces
+  std::vector<std::string> cost_hooks;       // code plugins: the compute-unit hooks it provides
 
   // The variant of that name, or nullptr.
   const ProfileVariant* variant(std::string_view variant_name) const;

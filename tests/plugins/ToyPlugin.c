@@ -1,5 +1,6 @@
 /* A code plugin as a vendor would write one (core/profile/PluginAbi.h): one variant whose graph
- * lies beside the library. Built by tests/CMakeLists.txt for the profile tests. */
+ * lies beside the library. Built by tests/CMakeLists.txt for the profile tests. It keeps the ABI 1
+ * layout on purpose: a plugin built before cost hooks (ABI 2) must still load. */
 #include "profile/PluginAbi.h"
 
 static const TilescopeVariantV1 kVariants[] = {
@@ -12,6 +13,6 @@ static const TilescopeProfileV1 kProfile = {
 };
 
 const TilescopeProfileV1* tilescope_profile(uint32_t* abi_version) {
-  *abi_version = TILESCOPE_PROFILE_ABI_VERSION;
+  *abi_version = 1u; /* the layout of TilescopeProfileV1 */
   return &kProfile;
 }

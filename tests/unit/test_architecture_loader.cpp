@@ -171,7 +171,7 @@ TEST_CASE("architecture structure errors name the key and the place", "[arch][lo
     CHECK(e.message() ==
           "unknown key 'capacty' in node 'M'; expected one of: name, type, clock, instances, "
           "capacity, word_bytes, read_bandwidth, write_bandwidth, bandwidth, port_scope, "
-          "dispatch, tails, operations");
+          "dispatch, tails, operations, cost_hook");
   }
   SECTION("dispatch is dynamic or lockstep") {
     InputError e = arch_error(
