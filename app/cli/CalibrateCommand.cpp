@@ -19,12 +19,16 @@
 #include "host/CalibrationOutput.hpp"
 #include "host/HostCalibration.hpp"
 #include "profile/ArchitectureReference.hpp"
+#include "profile/ProfileManifest.hpp"
+#include "profile/ProfileManifestWriter.hpp"
+#include "profile/ProfileSearchPath.hpp"
 
 namespace ts::cli {
 namespace {
 
 struct CalibrateHostArgs {
   std::string out = "out/host.yaml";
+  bool register_profile = false;
   int runs = 3;
   double seconds = host::HostCalibrationOptions{}.seconds_per_test;
 };
@@ -56,7 +60,47 @@ void check_writable(const std::string& out) {
   fs::remove(probe, ec);
 }
 
+// Where --register puts this machine: the user's profile folder, so that profile:host names it
+// from any working folder. Fails before anything is measured when there is none.
+std::filesystem::path host_profile_folder() {
+  const std::optional<std::filesystem::path> user = user_profile_folder();
+  if (!user)
+    throw InputError(SourceLocation{"--register", 0, 0},
+                     "no user profile folder: set XDG_DATA_HOME or HOME");
+  return *user / "host";
+}
+
+// profile:host with this machine as its default variant and the bundled reference beside it
+// (the user's profile of a name shadows the bundled one, so the reference must come along).
+// The graph and its templates are copies in the profile's folder: out/ may be cleaned.
+void register_host_profile(host::HostCalibration& cal, const std::string& command) {
+  const std::filesystem::path folder = host_profile_folder();
+  const std::string graph = (folder / "this-machine.yaml").string();
+  check_writable(graph);
+  const host::CalibrationFiles files = host::write_host_calibration(cal, graph, command);
+  load_architecture(files.graph);
+  Profile p;
+  p.name = "host";
+  p.profile_version = "1.0.0";
+  p.description = "the host CPU: this machine (" + cal.cpu_name + ") as calibrated on " + cal.when;
+  p.variants.push_back({"this-machine", files.graph, true,
+                        "measured by `" + command + "` on " + cal.cpu_name + ", " + cal.when +
+                            "; every figure and its spread is in the graph's header"});
+  if (const auto data = data_directory())
+    if (std::filesystem::is_regular_file(*data / "plugins" / "host" / "profile.yaml"))
+      for (ProfileVariant v :
+           load_profile_manifest((*data / "plugins" / "host" / "profile.yaml").string()).variants)
+        if (v.name != "this-machine") p.variants.push_back(std::move(v));
+  p.default_variant = "this-machine";
+  p.mapping_templates = {files.gemm_template, files.vector_template};
+  const std::string manifest = (folder / "profile.yaml").string();
+  write_profile_manifest(p, manifest);
+  load_profile_manifest(manifest);  // what was written must read back
+  std::cout << fmt::format("registered as profile:host/this-machine ({})\n", manifest);
+}
+
 int run_calibrate_host(const CalibrateHostArgs& a) {
+  if (a.register_profile) host_profile_folder();  // before the measurement, not after
   check_writable(a.out);
   std::string command = fmt::format("tilescope calibrate host --out {} --runs {}", a.out, a.runs);
   if (a.seconds != host::HostCalibrationOptions{}.seconds_per_test)
@@ -80,6 +124,7 @@ int run_calibrate_host(const CalibrateHostArgs& a) {
                            cal.max_spread * 100);
   std::cout << fmt::format("wrote {} with its templates {} and {}\n", files.graph,
                            files.gemm_template, files.vector_template);
+  if (a.register_profile) register_host_profile(cal, command);
   return 0;
 }
 
@@ -155,6 +200,9 @@ CommandAction add_calibrate(CLI::App& app) {
                    "working set)")
       ->check(CLI::Range(1e-4, 60.0))
       ->capture_default_str();
+  host->add_flag("--register", host_args->register_profile,
+                 "also add this machine to the user's profiles as profile:host/this-machine "
+                 "($XDG_DATA_HOME/tilescope/plugins/host; the bundled reference stays beside it)");
 
   return [host, host_args, gpu_args] {
     if (host->parsed()) return run_calibrate_host(*host_args);

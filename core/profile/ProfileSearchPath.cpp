@@ -22,13 +22,22 @@ std::vector<ProfileFolder> profile_search_path(const char* plugin_path, const ch
       start = colon + 1;
     }
   }
-  if (xdg_data_home != nullptr && *xdg_data_home != '\0')
-    folders.push_back({fs::path(xdg_data_home) / "tilescope" / "plugins", "user data folder"});
-  else if (home != nullptr && *home != '\0')
-    folders.push_back(
-        {fs::path(home) / ".local" / "share" / "tilescope" / "plugins", "user data folder"});
+  if (auto user = user_profile_folder(xdg_data_home, home))
+    folders.push_back({*user, "user data folder"});
   if (data) folders.push_back({*data / "plugins", "bundled"});
   return folders;
+}
+
+std::optional<fs::path> user_profile_folder(const char* xdg_data_home, const char* home) {
+  if (xdg_data_home != nullptr && *xdg_data_home != '\0')
+    return fs::path(xdg_data_home) / "tilescope" / "plugins";
+  if (home != nullptr && *home != '\0')
+    return fs::path(home) / ".local" / "share" / "tilescope" / "plugins";
+  return std::nullopt;
+}
+
+std::optional<fs::path> user_profile_folder() {
+  return user_profile_folder(std::getenv("XDG_DATA_HOME"), std::getenv("HOME"));
 }
 
 std::vector<ProfileFolder> profile_search_path() {

@@ -23,6 +23,13 @@ std::vector<ProfileFolder> profile_search_path(const char* plugin_path, const ch
                                                const char* home,
                                                const std::optional<std::filesystem::path>& data);
 
+// The user's profile folder ($XDG_DATA_HOME/tilescope/plugins, or
+// ~/.local/share/tilescope/plugins), from given values; none when neither is set.
+std::optional<std::filesystem::path> user_profile_folder(const char* xdg_data_home,
+                                                         const char* home);
+// From this process's environment.
+std::optional<std::filesystem::path> user_profile_folder();
+
 // From this process's environment and data folder.
 std::vector<ProfileFolder> profile_search_path();
 

@@ -16,7 +16,8 @@ namespace fs = std::filesystem;
 
 namespace {}  // namespace
 
-TEST_CASE("calibrate host writes a graph that predict and validate read", "[cli][calibrate][host][slow]") {
+TEST_CASE("calibrate host writes a graph that predict and validate read",
+          "[cli][calibrate][host][slow]") {
   TempDir dir;
   const std::string out = dir / "cal/host.yaml";  // the folder does not exist yet
   const RunResult r =
@@ -76,4 +77,47 @@ TEST_CASE("calibrate needs a device and a writable place", "[cli][calibrate]") {
 
   const RunResult runs = run_tilescope({"calibrate", "host", "--runs", "0"});
   CHECK(runs.status == 2);
+}
+
+TEST_CASE("calibrate host --register makes profile:host this machine, the reference beside it",
+          "[cli][calibrate][host][profile][slow]") {
+  TempDir dir;
+  // The user's profile folder is the test's: the person running the tests keeps theirs.
+  ::setenv("XDG_DATA_HOME", (dir / "xdg").c_str(), 1);
+  ::unsetenv("TILESCOPE_PLUGIN_PATH");
+  const RunResult before = run_tilescope({"profiles", "show", "host"});
+  INFO(before.command << "\nstdout: " << before.out << "\nstderr: " << before.err);
+  CHECK(before.status == 0);
+  CHECK(before.out.find("reference (default)") != std::string::npos);  // bundled: the reference
+  CHECK(before.out.find("this-machine") == std::string::npos);
+
+  const RunResult r = run_tilescope({"calibrate", "host", "--out", dir / "out/host.yaml", "--runs",
+                                     "1", "--seconds", "0.002", "--register"});
+  INFO(r.command << "\nstdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.status == 0);
+  const fs::path folder = dir / "xdg/tilescope/plugins/host";
+  CHECK(fs::exists(folder / "profile.yaml"));
+  CHECK(fs::exists(folder / "this-machine.yaml"));
+  CHECK(fs::exists(folder / "this-machine-gemm-template.yaml"));
+  CHECK(r.out.find("registered as profile:host/this-machine") != std::string::npos);
+
+  const RunResult after = run_tilescope({"profiles", "show", "host"});
+  INFO(after.out << after.err);
+  CHECK(after.status == 0);
+  CHECK(after.out.find("this-machine (default) (fitted)") != std::string::npos);
+  CHECK(after.out.find("  reference") != std::string::npos);  // still reachable
+  CHECK(after.out.find("user data folder") != std::string::npos);
+
+  // profile:host is now the graph just written, and predicts what that file predicts.
+  auto predict = [&](const std::string& arch) {
+    return run_tilescope({"predict", "--arch", arch, "--workload", fixture("host/gemm-fp32.yaml"),
+                          "--op", "gemm", "--budget", "2000", "--format", "csv"});
+  };
+  const RunResult by_profile = predict("profile:host");
+  const RunResult by_file = predict((folder / "this-machine.yaml").string());
+  INFO(by_profile.err);
+  REQUIRE(by_profile.status == 0);
+  CHECK(by_profile.out == by_file.out);
+  CHECK(predict("profile:host/reference").status == 0);
+  ::unsetenv("XDG_DATA_HOME");
 }

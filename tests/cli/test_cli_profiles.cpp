@@ -74,7 +74,7 @@ TEST_CASE("profiles list shows the bundled profiles and where they came from", "
   ProfileEnvironment env("");
   const RunResult r = run_tilescope({"profiles", "list"});
   REQUIRE(r.status == 0);
-  for (const std::string name : {"ascend", "nvidia", "systolic"}) {
+  for (const std::string name : {"ascend", "host", "nvidia", "systolic"}) {
     const auto rows = lines_containing(r.out, name + " ");
     REQUIRE_FALSE(rows.empty());
     CHECK_THAT(rows[0], Catch::Contains("plugins/" + name + "/profile.yaml (bundled)"));
@@ -93,7 +93,7 @@ TEST_CASE("profiles list shows the bundled profiles and where they came from", "
   const RunResult unknown = run_tilescope({"profiles", "show", "nope"});
   CHECK(unknown.status == 2);
   CHECK_THAT(unknown.err, Catch::StartsWith("profiles show: unknown profile 'nope'") &&
-                              Catch::Contains("known profiles: ascend, nvidia, systolic"));
+                              Catch::Contains("known profiles: ascend, host, nvidia, systolic"));
 }
 
 TEST_CASE("a broken plugin is one line with its path and problem; the others still load",
@@ -103,7 +103,8 @@ TEST_CASE("a broken plugin is one line with its path and problem; the others sti
   const RunResult r = run_tilescope({"profiles", "list"});
   REQUIRE(r.status == 0);
   // Still loaded: the bundled ones, the test data profile and the test code plugin.
-  for (const char* name : {"ascend ", "nvidia ", "systolic ", "toy-data ", "toy-code "})
+  for (const char* name :
+       {"ascend ", "host ", "nvidia ", "systolic ", "toy-data ", "toy-code ", "toy-hooked "})
     CHECK(lines_containing(r.out, name).size() >= 1);
   CHECK_THAT(r.out, Catch::Contains("failed to load (4):"));
   struct Expected {
@@ -167,4 +168,39 @@ TEST_CASE("every option that takes a graph says in its help that a profile refer
     }
     CHECK(help.find("profile:NAME[/VARIANT]") != std::string::npos);
   }
+}
+
+TEST_CASE("a code plugin's cost hook slows the unit that names it, from the CLI",
+          "[cli][profile][cost-hook]") {
+  ProfileEnvironment env(TILESCOPE_TEST_PLUGIN_DIR);
+  // toy-hooked-chip is toy-code-chip with `cost_hook: toy-hooked.fill` on its PE (m + n - 2
+  // cycles of systolic fill per matmul call, CostHookPlugin.c); everything else is equal. The
+  // hook can only add time, so the hooked graph is never faster, and the GEMM's PE calls fill.
+  auto predict = [](const std::string& arch) {
+    return run_tilescope({"predict", "--arch", arch, "--workload",
+                          "samples/workloads/bert-base.yaml", "--op", "qkv_proj", "--format", "csv",
+                          "--budget", "3000"});
+  };
+  // latency_us, the fourth column of the operator's row.
+  auto latency_us = [](const RunResult& r) {
+    const std::vector<std::string> lines = split_lines(r.out);
+    REQUIRE(lines.size() == 2);
+    std::string row = lines[1];
+    for (int i = 0; i < 3; ++i) row = row.substr(row.find(',') + 1);
+    return std::stod(row.substr(0, row.find(',')));
+  };
+  const RunResult plain = predict(std::string(TILESCOPE_TEST_PLUGIN_DIR) + "/toy-code-chip.yaml");
+  const RunResult hooked = predict("profile:toy-hooked");
+  INFO(plain.err << hooked.err);
+  REQUIRE(plain.status == 0);
+  REQUIRE(hooked.status == 0);
+  CHECK(latency_us(hooked) > latency_us(plain));
+
+  // The same graph file, read without the plugin on the search path: refused at its cost_hook.
+  ProfileEnvironment without("");
+  const RunResult refused =
+      predict(std::string(TILESCOPE_TEST_PLUGIN_DIR) + "/toy-hooked-chip.yaml");
+  CHECK(refused.status == 2);
+  CHECK_THAT(refused.err, Catch::Contains("toy-hooked-chip.yaml:27:") &&
+                              Catch::Contains("cost hook 'toy-hooked.fill'"));
 }
