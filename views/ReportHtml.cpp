@@ -266,7 +266,7 @@ th, td { border: 1px solid #bbb; padding: 2px 6px; text-align: left; vertical-al
 th { background: #eee; }
 table.stats td, table.ops td { font-family: "DejaVu Sans Mono", monospace; }
 table.ops td, table.ops th { font-size: 7.5pt; }
-table.tree td { font-family: "DejaVu Sans Mono", monospace; font-size: 8pt; }
+table.tree td { font-family: "DejaVu Sans Mono", monospace; font-size: 7pt; }
 table.side td { border: none; }
 tr.failing td { color: #c0392b; }
 .caption { font-size: 9pt; color: #444; }
