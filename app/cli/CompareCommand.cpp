@@ -64,7 +64,9 @@ void print_table(const ArchitectureComparison& c) {
     for (size_t g = 0; g < graphs; ++g) line += fmt::format("  {:>9}", time_text(on[g]));
     for (size_t g = 1; g < graphs; ++g) line += fmt::format("  {:>10}", speedup_text(on[g]));
     for (size_t g = 0; g < graphs; ++g) line += fmt::format("  {:<{}}", on[g].bound_by, bound_w[g]);
-    return line + "  " + moves_text(c, on) + "\n";
+    line += "  " + moves_text(c, on);
+    line.erase(line.find_last_not_of(' ') + 1);  // no padding after the last text
+    return line + "\n";
   };
   std::string header = fmt::format("{:<{}}  {:<{}}", "operator", name_w, "shape", shape_w);
   for (const ComparedGraph& g : c.graphs) header += fmt::format("  {:>9}", g.label + " time");
