@@ -392,6 +392,15 @@ std::string report_html(const ReportContent& c, const ReportFigures& figures, Re
       for (size_t at = h.find(from); at != std::string::npos; at = h.find(from, at + to.size()))
         h.replace(at, from.size(), to);
     }
+    // Qt breaks a line after a hyphen too ("(double-" / "buffered)", "HBM-" / ">L2"): in a
+    // tree table every hyphen is a non-breaking one (U+2011), so that a word stays whole. The
+    // tables' tags hold no hyphen.
+    const std::string tree = "<table width=\"100%\" class=\"tree\"";
+    for (size_t at = h.find(tree); at != std::string::npos; at = h.find(tree, at + 1)) {
+      const size_t end = h.find("</table>", at);
+      for (size_t dash = h.find('-', at); dash < end; dash = h.find('-', dash + 1))
+        h.replace(dash, 1, "&#8209;");
+    }
   }
   return h;
 }
