@@ -10,8 +10,8 @@
 #include <QStyleOptionGraphicsItem>
 #include <cmath>
 
-#include "arch/ArchitectureParameterPath.hpp"
 #include "common/ByteFormat.hpp"
+#include "common/QuantityFormat.hpp"
 #include "views/ArchitectureLayout.hpp"
 
 namespace ts::views {
@@ -68,10 +68,11 @@ QPainterPath hexagon(const QRectF& r) {
 }
 
 QString capabilityText(const ComputeCapability& c) {
-  return QString("%1 %2: %3/cycle")
+  // "matmul bf16: 1.46 k/cycle": three significant figures, as every face writes a quantity.
+  return QString("%1 %2: %3")
       .arg(QString::fromStdString(std::string(to_string(c.op_class))),
-           QString::fromStdString(std::string(to_string(c.dtype))))
-      .arg(c.ops_per_cycle, 0, 'g', 6);
+           QString::fromStdString(std::string(to_string(c.dtype))),
+           QString::fromStdString(format_quantity(c.ops_per_cycle, "/cycle")));
 }
 
 }  // namespace
@@ -86,8 +87,7 @@ QString ArchitectureScene::nodeText(const ArchitectureGraph& graph, NodeId node)
     text += "\n" + QString::fromStdString(format_bytes(n.capacity_bytes));
     if (n.instances != 1) text += " each";
     if (n.port_bytes_per_s > 0)
-      text += "\nport " + QString::fromStdString(
-                              format_parameter(ParameterField::node_bandwidth, n.port_bytes_per_s));
+      text += "\nport " + QString::fromStdString(format_quantity(n.port_bytes_per_s, "B/s"));
   } else {
     // The first two capabilities say what the unit is for; the inspector shows the rest.
     for (size_t k = 0; k < n.capabilities.size() && k < 2; ++k)
@@ -99,8 +99,7 @@ QString ArchitectureScene::nodeText(const ArchitectureGraph& graph, NodeId node)
 
 QString ArchitectureScene::edgeText(const ArchitectureGraph& graph, EdgeId edge) {
   const ArchEdge& e = graph.edge(edge);
-  QString text = QString::fromStdString(
-      format_parameter(ParameterField::edge_bandwidth, e.bandwidth_bytes_per_s));
+  QString text = QString::fromStdString(format_quantity(e.bandwidth_bytes_per_s, "B/s"));
   if (e.sharing == EdgeSharing::shared) text += " shared";
   return text;
 }

@@ -4,6 +4,7 @@
 #include <QColor>
 #include <QFont>
 
+#include "common/QuantityFormat.hpp"
 #include "measure/ComparedTime.hpp"
 
 namespace ts::views {
@@ -11,7 +12,9 @@ namespace {
 
 double device_us(const OperatorOutcome& o) { return o.prediction.latency_us; }
 
-QString us_text(double us) { return QString::number(us, 'f', us < 10 ? 3 : 2); }
+// Three significant figures with the unit's prefix ("12.3 us", "1.46 ms"), as every face writes a
+// time; sorting reads the number itself (SortRole), not this text.
+QString us_text(double us) { return QString::fromStdString(format_quantity(us * 1e-6, "s")); }
 
 }  // namespace
 
@@ -98,19 +101,19 @@ QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation
       case kShape:
         return tr("shape");
       case kLatency:
-        return tr("latency µs");
+        return tr("latency");
       case kBoundBy:
         return tr("bound by");
       case kBefore:
-        return tr("before µs");
+        return tr("before");
       case kChange:
         return tr("change");
       case kBoundBefore:
         return tr("bound before");
       case kRemapped:
-        return tr("re-mapped µs");
+        return tr("re-mapped");
       case kMeasured:
-        return tr("measured µs");
+        return tr("measured");
       case kError:
         return tr("error");
     }

@@ -4,6 +4,7 @@
 #include <QPageSize>
 #include <QPdfWriter>
 #include <QTextDocument>
+#include <QTextOption>
 #include <QUrl>
 #include <algorithm>
 #include <filesystem>
@@ -43,6 +44,12 @@ void write_report(const ReportContent& content, const ReportFigures& figures,
   } else {
     // Qt's rich text paints the same HTML onto PDF pages; the figures are its resources.
     QTextDocument document;
+    // Lines break between words only, never inside one: Qt's default also breaks anywhere, which
+    // split a mapping tree's "tile L1" into "t" and "ile L1" in a narrow column. A column is now
+    // at least as wide as its longest word.
+    QTextOption wrap = document.defaultTextOption();
+    wrap.setWrapMode(QTextOption::WordWrap);
+    document.setDefaultTextOption(wrap);
     for (const ReportFigure& f : figures.figures)
       document.addResource(QTextDocument::ImageResource, QUrl("figure:" + f.name), f.image);
     document.setHtml(QString::fromStdString(report_html(content, figures, format)));

@@ -266,7 +266,7 @@ th, td { border: 1px solid #bbb; padding: 2px 6px; text-align: left; vertical-al
 th { background: #eee; }
 table.stats td, table.ops td { font-family: "DejaVu Sans Mono", monospace; }
 table.ops td, table.ops th { font-size: 7.5pt; }
-table.tree td { font-family: "DejaVu Sans Mono", monospace; font-size: 8pt; }
+table.tree td { font-family: "DejaVu Sans Mono", monospace; font-size: 7pt; }
 table.side td { border: none; }
 tr.failing td { color: #c0392b; }
 .caption { font-size: 9pt; color: #444; }
@@ -391,6 +391,15 @@ std::string report_html(const ReportContent& c, const ReportFigures& figures, Re
       const std::string to = fmt::format("<table width=\"100%\" class=\"{}\"", cls);
       for (size_t at = h.find(from); at != std::string::npos; at = h.find(from, at + to.size()))
         h.replace(at, from.size(), to);
+    }
+    // Qt breaks a line after a hyphen too ("(double-" / "buffered)", "HBM-" / ">L2"): in a
+    // tree table every hyphen is a non-breaking one (U+2011), so that a word stays whole. The
+    // tables' tags hold no hyphen.
+    const std::string tree = "<table width=\"100%\" class=\"tree\"";
+    for (size_t at = h.find(tree); at != std::string::npos; at = h.find(tree, at + 1)) {
+      const size_t end = h.find("</table>", at);
+      for (size_t dash = h.find('-', at); dash < end; dash = h.find('-', dash + 1))
+        h.replace(dash, 1, "&#8209;");
     }
   }
   return h;

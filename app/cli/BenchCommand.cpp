@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "Commands.hpp"
+#include "TerminalProgress.hpp"
 #include "analysis/TileAnalysis.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/DataDirectory.hpp"
@@ -102,11 +103,18 @@ int run_model(const BenchArgs& a) {
     Workload bert = load_workload(a.root + "/samples/workloads/bert-large.yaml");
     OperatorPredictionOptions options;
     double best = 1e300;
+    TerminalProgress progress("bench model");
+    const size_t total = bert.operators.size() * static_cast<size_t>(a.repetitions);
+    size_t done = 0;
     for (int r = 0; r < a.repetitions; ++r) {
       const auto start = Clock::now();
-      for (const auto& o : bert.operators) predict_operator(o, graph, options);
+      for (const auto& o : bert.operators) {
+        progress.show_bar(done++, total, fmt::format("auto-mapping {}", o.name));
+        predict_operator(o, graph, options);
+      }
       best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count());
     }
+    progress.clear();
     std::cout << fmt::format(
         "auto-mapped {} ({} operators) on {} in {:.3f} s (budget {} per operator, best of {})\n",
         bert.name, bert.operators.size(), graph.name, best, options.mapper.budget, a.repetitions);

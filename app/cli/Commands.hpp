@@ -21,6 +21,7 @@ void set_command_line(int argc, char** argv);
 int parse_and_run(CLI::App& app, int argc, char** argv, const std::function<int()>& run);
 
 CommandAction add_predict(CLI::App& app);
+CommandAction add_compare(CLI::App& app);
 CommandAction add_validate(CLI::App& app);
 CommandAction add_bench(CLI::App& app);
 CommandAction add_calibrate(CLI::App& app);

@@ -178,9 +178,9 @@ int run_correlate(const CorrelateArgs& args) {
   for (const std::string& text : a.fit)
     params.push_back(parse_graph_parameter(text, *graph, "--fit"));
 
-  TerminalProgress progress;
+  TerminalProgress progress("correlate");
   auto show_prediction = [&](size_t done, size_t total) {
-    progress.show(fmt::format("predicting {}/{}", done, total));
+    progress.show_count(done, total, fmt::format("predicting {}/{}", done, total));
   };
   MapperOptions mapper;
   mapper.budget = a.budget;

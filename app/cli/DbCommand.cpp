@@ -10,6 +10,7 @@
 
 #include "Commands.hpp"
 #include "common/AtomicFile.hpp"
+#include "common/CsvField.hpp"
 #include "common/InputError.hpp"
 #include "common/OutputPath.hpp"
 #include "correlate/CorrelationData.hpp"
@@ -25,13 +26,6 @@ struct DbArgs {
   std::optional<int64_t> run;
   std::string out;
 };
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 nlohmann::json text_or_null(const std::string& s) {
   return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);

@@ -65,7 +65,7 @@ int run_fit(const FitArgs& a) {
   for (const std::string& text : a.params)
     params.push_back(parse_graph_parameter(text, graph, "--param"));
 
-  TerminalProgress progress;
+  TerminalProgress progress("fit");
   MapperOptions mapper;
   mapper.budget = a.budget;
   CorrelationInput input;
@@ -77,7 +77,7 @@ int run_fit(const FitArgs& a) {
     o.mapper = mapper;
     o.with_samples = true;
     o.progress = [&](size_t done, size_t total) {
-      progress.show(fmt::format("predicting {}/{}", done, total));
+      progress.show_count(done, total, fmt::format("predicting {}/{}", done, total));
     };
     input = db_input(o);
   } else {
@@ -89,7 +89,7 @@ int run_fit(const FitArgs& a) {
     o.mapper = mapper;
     o.with_samples = true;
     o.progress = [&](size_t done, size_t total) {
-      progress.show(fmt::format("mapping {}/{}", done, total));
+      progress.show_count(done, total, fmt::format("mapping {}/{}", done, total));
     };
     input = read_option("operator class", "--op", [&] { return csv_input(graph, o); });
   }

@@ -82,7 +82,8 @@ std::map<std::string, std::vector<Mapping>> load_mapping_folder(const std::strin
 void show_progress(TerminalProgress& progress, const CollectorProgress& p) {
   if (p.total == 0) return progress.clear();
   if (p.stage == CollectorProgress::Stage::planning)
-    return progress.show(fmt::format("predicting {}/{}: {}", p.done, p.total, p.current));
+    return progress.show_count(p.done, p.total,
+                               fmt::format("predicting {}/{}: {}", p.done, p.total, p.current));
   progress.show_bar(p.done, p.total, fmt::format("repetitions  {}", p.current));
 }
 
@@ -386,7 +387,7 @@ int run_measure(const MeasureArgs& args, const std::string& command_line) {
   request.command_line = command_line;
   request.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
 
-  TerminalProgress bar;
+  TerminalProgress bar("measure");
   CollectorSession session;
   session.print = [](const std::string& line) { std::cout << line << "\n"; };
   session.warn = [&](const std::string& line) {

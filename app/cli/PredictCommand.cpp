@@ -12,9 +12,10 @@
 #include "analysis/PredictionJson.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/AtomicFile.hpp"
-#include "mapper/OperatorPrediction.hpp"
+#include "common/CsvField.hpp"
 #include "mapper/SearchConvergence.hpp"
 #include "profile/ArchitectureReference.hpp"
+#include "report/WorkloadPrediction.hpp"
 #include "tile/MappingLoader.hpp"
 #include "workload/WorkloadLoader.hpp"
 
@@ -26,13 +27,6 @@ struct PredictArgs {
   bool explain = false;
   uint64_t budget = MapperOptions{}.budget;
 };
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g, const Workload& w,
                  bool explain) {
@@ -113,27 +107,28 @@ int run_predict(const PredictArgs& a) {
   OperatorPredictionOptions options;
   options.mapping = mapping ? &*mapping : nullptr;
   options.mapper.budget = a.budget;
-  std::vector<Prediction> rows;
-  std::vector<std::pair<std::string, std::string>> saved;  // written only once all succeeded
   // Progress on a terminal only, so that pipes and CI logs stay clean. Ctrl-C needs no handler:
   // nothing is written before every operator has been predicted.
-  TerminalProgress progress;
-  for (const Operator* op : ops) {
-    if (ops.size() > 1)
-      progress.show(fmt::format("[{}/{}] {}", rows.size() + 1, ops.size(), op->name));
-    MappingProgram program;
-    rows.push_back(predict_operator(*op, graph, options, &program));
-    if (!a.save_mappings.empty()) {
-      const std::string name = graph.name + "-" + workload.name + "-" + op->name;
-      saved.emplace_back(
-          (std::filesystem::path(a.save_mappings) / (safe_file_name(name) + ".yaml")).string(),
-          mapping_yaml(program, name,
-                       fmt::format("{} ({}) of {} on {}: {:.3f} us device time, bound by {}.\n"
-                                   "Chosen by the tilescope mapper ({}).",
-                                   op->name, op->shape_text(), workload.name, graph.name,
-                                   rows.back().latency_us, rows.back().bound_by,
-                                   rows.back().mapping_origin)));
-    }
+  TerminalProgress progress("predict");
+  std::vector<MappingProgram> programs;
+  const std::vector<Prediction> rows = predict_operators(
+      ops, graph, options,
+      [&](size_t done, size_t total, const Operator& next) {
+        if (total > 1)
+          progress.show_count(done, total, fmt::format("[{}/{}] {}", done + 1, total, next.name));
+      },
+      &programs);
+  std::vector<std::pair<std::string, std::string>> saved;  // written only once all succeeded
+  for (size_t i = 0; i < rows.size() && !a.save_mappings.empty(); ++i) {
+    const Operator* op = ops[i];
+    const std::string name = graph.name + "-" + workload.name + "-" + op->name;
+    saved.emplace_back(
+        (std::filesystem::path(a.save_mappings) / (safe_file_name(name) + ".yaml")).string(),
+        mapping_yaml(programs[i], name,
+                     fmt::format("{} ({}) of {} on {}: {:.3f} us device time, bound by {}.\n"
+                                 "Chosen by the tilescope mapper ({}).",
+                                 op->name, op->shape_text(), workload.name, graph.name,
+                                 rows[i].latency_us, rows[i].bound_by, rows[i].mapping_origin)));
   }
   progress.clear();
   // A search cut short by its budget may have missed a faster mapping: say so whatever the

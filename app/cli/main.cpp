@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
     if (subs.size() > before) actions[subs.back()] = std::move(r);
   };
   reg(&ts::cli::add_predict);
+  reg(&ts::cli::add_compare);
   reg(&ts::cli::add_validate);
   reg(&ts::cli::add_bench);
   reg(&ts::cli::add_calibrate);

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -202,6 +203,63 @@ TEST_CASE("report --out FILE.pdf renders a first page that is not blank", "[cli]
   const size_t pixels = static_cast<size_t>(image.width()) * static_cast<size_t>(image.height());
   INFO(ink << " dark pixels of " << pixels);
   CHECK(ink > pixels / 200);  // text and table rules, not an empty page
+}
+
+TEST_CASE("report PDF: no word of a mapping-tree table is broken across lines",
+          "[cli][report][slow]") {
+  const HostRun& run = host_run();
+  TempDir dir;
+  const std::string html_out = dir / "report.html", pdf_out = dir / "report.pdf";
+  for (const std::string& out : {html_out, pdf_out}) {
+    const RunResult r = run_tilescope({"report", "--db", run.db, "--arch", run.arch, "--out", out});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+  }
+  if (std::system("command -v pdftotext >/dev/null 2>&1") != 0) {
+    WARN("pdftotext is missing (poppler-utils): the PDF's text is not looked at");
+    return;
+  }
+  const std::string text_out = dir / "report.txt";
+  REQUIRE(std::system(("pdftotext -layout '" + pdf_out + "' '" + text_out + "'").c_str()) == 0);
+  // Whitespace-separated words, counted.
+  auto count_words = [](const std::string& text, std::map<std::string, size_t>& counts) {
+    std::istringstream words(text);
+    for (std::string w; words >> w;) ++counts[w];
+  };
+  // The PDF's tree tables write hyphens as non-breaking ones (U+2011): read back as "-".
+  std::string pdf_text = read_text(text_out);
+  const std::string non_breaking_hyphen = "\u2011";
+  for (size_t at = pdf_text.find(non_breaking_hyphen); at != std::string::npos;
+       at = pdf_text.find(non_breaking_hyphen, at))
+    pdf_text.replace(at, non_breaking_hyphen.size(), "-");
+  std::map<std::string, size_t> in_pdf;
+  count_words(pdf_text, in_pdf);
+  // The words of every cell of the tree tables, as the HTML has them (entities decoded). A word
+  // broken in the PDF ("t" + "ile") is missing from its text, so every tree word must be there
+  // at least as often as the trees have it.
+  const std::string html = read_text(html_out);
+  std::map<std::string, size_t> in_trees;
+  const std::regex table("<table class=\"tree\">([\\s\\S]*?)</table>"),
+      cell("<t[dh][^>]*>(.*?)</t[dh]>");
+  for (std::sregex_iterator t(html.begin(), html.end(), table), end; t != end; ++t) {
+    const std::string rows = (*t)[1];
+    for (std::sregex_iterator c(rows.begin(), rows.end(), cell); c != end; ++c) {
+      std::string text = (*c)[1];
+      for (const auto& [entity, plain] : {std::pair<std::string, std::string>{"&nbsp;", " "},
+                                          {"&gt;", ">"},
+                                          {"&lt;", "<"},
+                                          {"&quot;", "\""},
+                                          {"&amp;", "&"}})
+        for (size_t at = text.find(entity); at != std::string::npos; at = text.find(entity, at))
+          text.replace(at, entity.size(), plain);
+      count_words(text, in_trees);
+    }
+  }
+  REQUIRE(in_trees.count("tile") + in_trees.count("node") > 0);  // there are trees to look at
+  for (const auto& [word, count] : in_trees) {
+    INFO(word);
+    CHECK(in_pdf[word] >= count);
+  }
 }
 
 TEST_CASE("report --diff shows the operator whose measurement changed first, with its delta",

@@ -48,7 +48,7 @@ TEST_CASE("the architecture view selects nodes and edges and renders headless",
   const ts::NodeId cube = *g.find_node("Cube");
   REQUIRE(scene->nodeItem(cube.value));
   CHECK(ts::views::ArchitectureScene::nodeText(g, cube).contains(QString::fromUtf8("×20")));
-  CHECK(ts::views::ArchitectureScene::edgeText(g, ts::EdgeId{0}) == "1.6 TB/s shared");
+  CHECK(ts::views::ArchitectureScene::edgeText(g, ts::EdgeId{0}) == "1.60 TB/s shared");
   QSignalSpy nodes(&view, &ts::views::ArchitectureView::nodeSelected);
   QSignalSpy edges(&view, &ts::views::ArchitectureView::edgeSelected);
   view.selectNode(cube.value);

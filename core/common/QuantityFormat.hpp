@@ -1,0 +1,19 @@
+#pragma once
+// How every face writes a physical quantity for people to read: three significant figures and
+// a decimal SI prefix ("3.97 TB/s", "1.46 k/cycle", "12.3 us"). One spelling shared by the CLI's
+// tables, the GUI's labels and the reports, so that a figure reads the same everywhere. Files
+// for programs (CSV, JSON) keep full precision and never go through this.
+#include <string>
+#include <string_view>
+
+namespace ts {
+
+// `value` in `unit` (an SI unit without prefix: "s", "B/s", "/cycle", "FLOP/s", or "" for a
+// plain count), rounded to three significant figures, with the prefix from f (1e-15) to E
+// (1e18) that puts the mantissa in [1, 1000): "3.97 TB/s", "1.00 k" (999.5), "-12.3 us",
+// "0 s". Outside the prefixes' range the mantissa takes an exponent ("1.00e-20 s"); NaN is
+// "n/a" and infinities "inf s", "-inf s". Microseconds are written "us", ASCII, as everywhere
+// in tilescope's files and columns.
+std::string format_quantity(double value, std::string_view unit);
+
+}  // namespace ts

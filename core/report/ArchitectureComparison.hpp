@@ -1,0 +1,67 @@
+#pragma once
+// One workload predicted on two or more architecture graphs, side by side: per operator and in
+// total, the time on each graph, the speed-up of each over the first, what bounds it and where
+// the bound moved. A plain value built from the per-graph rows `predict` computes
+// (predict_workload), like heaptrack's diff: the CLI's `compare`, `report --compare` and the
+// GUI's Compare page all show this one value.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "analysis/Prediction.hpp"
+
+namespace ts {
+
+// One graph's side: its predictions, one per operator in the workload's order.
+struct ComparedGraph {
+  std::string label;   // "A", "B", ...: short column names, distinct when graph names are not
+  std::string name;    // the graph's own name ("NVIDIA H100 SXM5")
+  std::string source;  // as the user named it: a file, or profile:NAME[/VARIANT]
+  std::vector<Prediction> predictions;
+};
+
+// An operator (or the total) on one graph.
+struct TimeOnGraph {
+  double device_us = 0;  // the prediction's device time
+  double launch_us = 0;  // the device's launch overhead
+  // The first graph's time over this one's: above 1 this graph is faster. NaN when both are 0.
+  double speedup = 1;
+  // What bounds it (Prediction::bound_by); for the total, the bound of the operators that take
+  // the most time together (dominant_bound).
+  std::string bound_by;
+  // "compute:TensorCore → edge:HBM->L2" when bound_by differs from the first graph's, else "".
+  std::string bound_moved;
+
+  // What predict's total adds up per operator: device time and launch overhead.
+  double time_us() const { return device_us + launch_us; }
+};
+
+struct ComparedOperator {
+  std::string name, type, shape;
+  std::vector<TimeOnGraph> on_graph;  // one per ComparedGraph, in their order
+};
+
+struct ArchitectureComparison {
+  std::string workload;
+  std::vector<ComparedGraph> graphs;
+  std::vector<ComparedOperator> operators;
+  std::vector<TimeOnGraph> total;  // one per graph: the sums, their ratio, the dominant bound
+  // Per graph, how many operators have a bound other than on the first graph.
+  std::vector<size_t> moved_bounds;
+};
+
+// "from → to", or "" when they are the same bound.
+std::string bound_move_text(const std::string& from, const std::string& to);
+
+// The bound whose operators take the most time (device and launch) together in `predictions`;
+// ties go to the bound met first. "" when there are no predictions.
+std::string dominant_bound(const std::vector<Prediction>& predictions);
+
+// Builds the comparison; each graph's label is set to "A", "B", ... in order. Throws
+// std::invalid_argument when fewer than two graphs are given or when their predictions are not
+// of the same operators in the same order (a caller's mistake: predict_workload gives the
+// workload's order on every graph).
+ArchitectureComparison compare_architectures(const std::string& workload,
+                                             std::vector<ComparedGraph> graphs);
+
+}  // namespace ts

@@ -1,0 +1,184 @@
+// `tilescope compare`: one workload on two or more graphs. Every row is checked against two
+// `predict --format csv` runs of the same graphs (the times predict prints, their ratio, the
+// bounds), and bad input is one line and exit status 2.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "RunTilescope.hpp"
+
+namespace {
+
+using namespace ts::cli_test;
+
+constexpr const char* kH100 = "samples/arch/nvidia-h100.yaml";
+constexpr const char* kH200 = "samples/arch/nvidia-h200.yaml";
+constexpr const char* kBertLarge = "samples/workloads/bert-large.yaml";
+
+// RFC 4180 fields of one line: commas inside quotes stay, doubled quotes are one.
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      fields.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+// A CSV document as rows of named fields.
+std::vector<std::map<std::string, std::string>> csv_rows(const std::string& text) {
+  const std::vector<std::string> lines = split_lines(text);
+  std::vector<std::map<std::string, std::string>> rows;
+  if (lines.empty()) return rows;
+  const std::vector<std::string> header = csv_fields(lines[0]);
+  for (size_t i = 1; i < lines.size(); ++i) {
+    const std::vector<std::string> fields = csv_fields(lines[i]);
+    REQUIRE(fields.size() == header.size());
+    std::map<std::string, std::string> row;
+    for (size_t f = 0; f < header.size(); ++f) row[header[f]] = fields[f];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+struct PredictedRow {
+  double time_us = 0;  // device time + launch overhead, what compare shows
+  std::string bound;
+};
+
+// `predict --format csv` on one graph, by operator name, in the workload's order.
+std::vector<std::pair<std::string, PredictedRow>> predict_rows(const std::string& arch) {
+  const RunResult r =
+      run_tilescope({"predict", "--arch", arch, "--workload", kBertLarge, "--format", "csv"});
+  INFO(r.command << "\n" << r.err);
+  REQUIRE(r.status == 0);
+  std::vector<std::pair<std::string, PredictedRow>> rows;
+  for (const auto& row : csv_rows(r.out))
+    rows.push_back({row.at("name"),
+                    {std::stod(row.at("latency_us")) + std::stod(row.at("launch_overhead_us")),
+                     row.at("bound_by")}});
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("compare H100 and H200 on BERT-large: each row is what two predict runs say",
+          "[cli][compare]") {
+  const auto h100 = predict_rows(kH100);
+  const auto h200 = predict_rows(kH200);
+  REQUIRE(h100.size() == h200.size());
+  REQUIRE(!h100.empty());
+
+  const RunResult csv = run_tilescope(
+      {"compare", "--arch", kH100, "--arch", kH200, "--workload", kBertLarge, "--format", "csv"});
+  INFO(csv.command << "\n" << csv.out << csv.err);
+  REQUIRE(csv.status == 0);
+  const auto rows = csv_rows(csv.out);
+  // One row per operator and graph, then one total per graph.
+  REQUIRE(rows.size() == 2 * h100.size() + 2);
+  // predict's CSV rounds device time to 1e-6 us and launch overhead to 1e-3 us.
+  constexpr double kPredictCsvMargin = 1e-3 + 1e-6;
+  double total_h100 = 0, total_h200 = 0;
+  size_t moved = 0;
+  for (size_t i = 0; i < h100.size(); ++i) {
+    const auto& on_h100 = rows[2 * i];
+    const auto& on_h200 = rows[2 * i + 1];
+    const auto& [name, p100] = h100[i];
+    const PredictedRow& p200 = h200[i].second;
+    INFO(name);
+    CHECK(on_h100.at("row") == "operator");
+    CHECK(on_h100.at("operator") == name);
+    CHECK(on_h200.at("operator") == name);
+    CHECK(on_h100.at("graph") == "A");
+    CHECK(on_h200.at("graph") == "B");
+    CHECK(std::stod(on_h100.at("time_us")) == Approx(p100.time_us).margin(kPredictCsvMargin));
+    CHECK(std::stod(on_h200.at("time_us")) == Approx(p200.time_us).margin(kPredictCsvMargin));
+    // The speed-up is the ratio of predict's two times (up to their rounding).
+    CHECK(std::stod(on_h100.at("speedup")) == 1.0);
+    CHECK(std::stod(on_h200.at("speedup")) == Approx(p100.time_us / p200.time_us).epsilon(1e-4));
+    CHECK(on_h100.at("bound_by") == p100.bound);
+    CHECK(on_h200.at("bound_by") == p200.bound);
+    CHECK(on_h100.at("bound_moved").empty());
+    if (p100.bound == p200.bound) {
+      CHECK(on_h200.at("bound_moved").empty());
+    } else {
+      CHECK(on_h200.at("bound_moved") == p100.bound + " → " + p200.bound);
+      ++moved;
+    }
+    total_h100 += p100.time_us;
+    total_h200 += p200.time_us;
+  }
+  const auto& total_a = rows[rows.size() - 2];
+  const auto& total_b = rows.back();
+  CHECK(total_a.at("row") == "total");
+  CHECK(std::stod(total_a.at("time_us")) ==
+        Approx(total_h100).margin(kPredictCsvMargin * h100.size()));
+  CHECK(std::stod(total_b.at("time_us")) ==
+        Approx(total_h200).margin(kPredictCsvMargin * h100.size()));
+  CHECK(std::stod(total_b.at("speedup")) == Approx(total_h100 / total_h200).epsilon(1e-4));
+
+  // The table: the two graphs named, a row per operator with both bounds, the moved count.
+  const RunResult table =
+      run_tilescope({"compare", "--arch", kH100, "--arch", kH200, "--workload", kBertLarge});
+  INFO(table.out << table.err);
+  REQUIRE(table.status == 0);
+  const std::vector<std::string> lines = split_lines(table.out);
+  CHECK(table.out.find("  A  nvidia-h100 (" + std::string(kH100) + ")") != std::string::npos);
+  CHECK(table.out.find("  B  nvidia-h200 (" + std::string(kH200) + ")") != std::string::npos);
+  for (size_t i = 0; i < h100.size(); ++i) {
+    const auto& [name, p100] = h100[i];
+    bool found = false;
+    for (const std::string& line : lines)
+      if (line.rfind(name + " ", 0) == 0) {
+        found = true;
+        CHECK(line.find(p100.bound) != std::string::npos);
+        CHECK(line.find(h200[i].second.bound) != std::string::npos);
+        CHECK((line.find(" → ") != std::string::npos) == (p100.bound != h200[i].second.bound));
+      }
+    CHECK(found);
+  }
+  CHECK(table.out.find("B: " + std::to_string(moved) + " of " + std::to_string(h100.size()) +
+                       " operators bound elsewhere than on A") != std::string::npos);
+}
+
+TEST_CASE("compare refuses bad input with one line and exit status 2", "[cli][compare]") {
+  struct Case {
+    std::vector<std::string> args;
+    std::string starts;  // the line's start: where the fault is
+  };
+  const std::vector<Case> cases = {
+      // One graph is not a comparison.
+      {{"compare", "--arch", kH100, "--workload", kBertLarge}, "--arch: "},
+      // A graph file that is not there, after a good one: found before any prediction.
+      {{"compare", "--arch", kH100, "--arch", "no/such/graph.yaml", "--workload", kBertLarge},
+       "no/such/graph.yaml"},
+      // An unknown profile.
+      {{"compare", "--arch", kH100, "--arch", "profile:no-such-chip", "--workload", kBertLarge},
+       "--arch"},
+      // A workload that is not there.
+      {{"compare", "--arch", kH100, "--arch", kH200, "--workload", "no/such/suite.yaml"},
+       "no/such/suite.yaml"},
+  };
+  for (const Case& c : cases) {
+    const RunResult r = run_tilescope(c.args);
+    INFO(r.command << "\nexit " << r.status << "\nstdout: " << r.out << "\nstderr: " << r.err);
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    const std::vector<std::string> lines = split_lines(r.err);
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0].rfind(c.starts, 0) == 0);
+  }
+}
