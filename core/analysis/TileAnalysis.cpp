@@ -24,7 +24,7 @@ double footprint(const MappingProgram& p, const NodeScratch& s, int t, DimMask m
   double bytes = p.element_bytes[t];
   for (DimMask m = p.tensor_dims[t]; m; m &= m - 1)
     bytes *= static_cast<double>(ext_at(s, std::countr_zero(m), mode));
-  return bytes;
+  return std::ceil(bytes);  // whole bytes: n int4 elements (0.5 B each) take ceil(n / 2)
 }
 
 // One child's share of an iteration of the tile above it: loads into its buffers, its own time,
@@ -251,7 +251,7 @@ class Evaluator {
       }
       bytes *= static_cast<double>(x);
     }
-    return bytes;
+    return std::ceil(bytes);  // whole bytes, as footprint
   }
 
   bool residency() {

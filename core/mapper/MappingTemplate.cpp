@@ -22,7 +22,22 @@ std::string role_tensor(const Operator& op, const std::string& name) {
   return {};
 }
 
-void instantiate(MappingNode& node, const Operator& op) {
+// A unit for a stage whose class the template's unit does not run (the softmax of a fused
+// attention, under a template for its matmul class): one that runs the class and that the
+// op's memory reaches, so that each stage of a fused operator runs where its class can.
+std::string unit_for_stage(const MappingNode& leaf, const Stage& stage, const std::string& memory,
+                           const ArchitectureGraph* graph) {
+  if (!graph) return leaf.compute;
+  const std::optional<NodeId> unit = graph->find_node(leaf.compute);
+  if (!unit || graph->node(*unit).capability(stage.op_class)) return leaf.compute;
+  const std::optional<NodeId> from = graph->find_node(memory);
+  for (NodeId other : graph->compute_nodes_for(stage.op_class))
+    if (from && !graph->shortest_path(*from, other).empty()) return graph->node(other).name;
+  return leaf.compute;
+}
+
+void instantiate(MappingNode& node, const Operator& op, const ArchitectureGraph* graph,
+                 const std::string& memory) {
   if (node.kind == MappingNodeKind::tile) {
     std::vector<TensorPlacement> kept;
     for (auto pl : node.placements) {
@@ -45,7 +60,9 @@ void instantiate(MappingNode& node, const Operator& op) {
     for (const auto& st : op.stages) {
       MappingNode leaf = node;
       leaf.stage = st.name;
-      std::erase_if(leaf.keeps, [&](const TensorKeep& k) {  // only this stage's tensors
+      leaf.compute = unit_for_stage(node, st, memory, graph);
+      if (leaf.compute != node.compute) leaf.op_warps.clear();  // the warps fed the other unit
+      std::erase_if(leaf.keeps, [&](const TensorKeep& k) {      // only this stage's tensors
         const int t = op.find_tensor(k.tensor);
         return t != st.output &&
                std::find(st.inputs.begin(), st.inputs.end(), t) == st.inputs.end();
@@ -55,23 +72,25 @@ void instantiate(MappingNode& node, const Operator& op) {
     node = scope;
     return;
   }
-  for (auto& c : node.children) instantiate(c, op);
+  const std::string& here = node.kind == MappingNodeKind::tile ? node.memory : memory;
+  for (auto& c : node.children) instantiate(c, op, graph, here);
 }
 
 DimFactor free_factor(const std::string& dim) { return DimFactor{dim, Factor{1, 1, true}, {}}; }
 
 }  // namespace
 
-Mapping instantiate_template(const Mapping& tmpl, const Operator& op) {
+Mapping instantiate_template(const Mapping& tmpl, const Operator& op,
+                             const ArchitectureGraph* graph) {
   Mapping m = tmpl;
-  instantiate(m.root, op);
+  instantiate(m.root, op, graph, {});
   return m;
 }
 
 Mapping default_template(const Operator& op, const ArchitectureGraph& graph) {
   const OpClass cls = op.primary_class();
   if (auto it = graph.mapping_templates.find(cls); it != graph.mapping_templates.end())
-    return instantiate_template(load_mapping(it->second), op);
+    return instantiate_template(load_mapping(it->second), op, &graph);
 
   // Generic: tiles along the shortest path from the largest memory to a unit that runs the class.
   auto units = graph.compute_nodes_for(cls);
@@ -159,7 +178,7 @@ Mapping default_template(const Operator& op, const ArchitectureGraph& graph) {
   m.name = fmt::format("generic-{}-{}", to_string(cls), graph.name);
   m.source_file = "<generic template>";
   m.root = root_node;
-  return instantiate_template(m, op);
+  return instantiate_template(m, op, &graph);
 }
 
 }  // namespace ts

@@ -254,7 +254,7 @@ TEST_CASE("architecture structure errors name the key and the place", "[arch][lo
         "    operations: [{class: matmul, dtype: fp16, ops_per_cycle: 1, accumulator: fp64}]\n");
     CHECK(e.where().line == 8);
     CHECK(e.message() ==
-          "unknown accumulator 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int16, int32");
+          "unknown accumulator 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int16, int32, int4");
   }
   SECTION("unknown data type") {
     InputError e = arch_error(
@@ -262,7 +262,7 @@ TEST_CASE("architecture structure errors name the key and the place", "[arch][lo
         "    operations: [{class: matmul, dtype: fp64, ops_per_cycle: 1}]\n");
     CHECK(e.where().column == 41);
     CHECK(e.message() ==
-          "unknown dtype 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int16, int32");
+          "unknown dtype 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int16, int32, int4");
   }
   SECTION("duplicate edge") {
     InputError e = arch_error(
