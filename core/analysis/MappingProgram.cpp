@@ -71,6 +71,12 @@ class Compiler {
     place_intermediates();
     if (template_mode_) free_unnamed_dims();
     build_flows();
+    for (const ProgramNode& n : p_.nodes)  // the kernel floor, once here, not per evaluation
+      if (n.kind == MappingNodeKind::op && n.compute.valid() &&
+          graph_.node(n.compute).min_kernel_time_s > p_.min_kernel_s) {
+        p_.min_kernel_s = graph_.node(n.compute).min_kernel_time_s;
+        p_.min_kernel_unit = n.compute;
+      }
     return std::move(p_);
   }
 

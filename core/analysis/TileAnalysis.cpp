@@ -97,6 +97,7 @@ class Evaluator {
     tree_time();
     traffic();
     shared_floor();
+    kernel_floor();
     return e_.device_s;
   }
 
@@ -131,6 +132,7 @@ class Evaluator {
       e_.device_s = e_.floor_s;
       e_.bound = e_.floor_bound;
     }
+    kernel_floor();
     return e_.device_s;
   }
 
@@ -992,6 +994,16 @@ class Evaluator {
                      iterations, s.waves,   memo.bound,   true};
     }
     return memo;
+  }
+
+  // A kernel takes at least its unit's min_kernel_time: the larger of the two, not their sum,
+  // since the tree's time already holds the first loads' latency and the last stores' drain,
+  // which are most of a short kernel's fixed time (docs/analysis.md, "Kernel floor").
+  void kernel_floor() {
+    if (p_.min_kernel_s > e_.device_s) {
+      e_.device_s = p_.min_kernel_s;
+      e_.bound = BoundBy::kernel_floor(p_.min_kernel_unit);
+    }
   }
 
   // However the tree overlaps its levels, the whole operator's bytes through a shared edge, or

@@ -123,7 +123,8 @@ void ArchitectureReader::read_node(const YAML::Node& n) {
   std::string label = label_of(n, "node", "name");
   src_.check_keys(n,
                   {"name", "type", "clock", "instances", "capacity", "word_bytes", "read_bandwidth",
-                   "write_bandwidth", "bandwidth", "port_scope", "dispatch", "tails", "operations"},
+                   "write_bandwidth", "bandwidth", "port_scope", "dispatch", "tails", "operations",
+                   "min_kernel_time"},
                   label);
   ArchNode node;
   YAML::Node name = src_.require(n, "name", label);
@@ -151,9 +152,10 @@ void ArchitectureReader::read_node(const YAML::Node& n) {
 }
 
 void ArchitectureReader::read_memory(ArchNode& node, const YAML::Node& n) {
-  if (auto key = src_.key_node(n, "operations"))
-    src_.fail(*key,
-              "`operations` applies to compute nodes only; '" + node.name + "' is a memory node");
+  for (std::string_view k : {"operations", "min_kernel_time"})
+    if (auto key = src_.key_node(n, k))
+      src_.fail(*key, "`" + std::string(k) + "` applies to compute nodes only; '" + node.name +
+                          "' is a memory node");
   if (!n["capacity"].IsDefined())
     src_.fail(n,
               "memory node '" + node.name + "' has no capacity; expected e.g. `capacity: 64KiB`");
@@ -191,6 +193,8 @@ void ArchitectureReader::read_compute(ArchNode& node, const YAML::Node& n) {
     src_.fail(n, "compute node '" + node.name +
                      "' has no operations; expected e.g. `operations: [{class: matmul, dtype: "
                      "fp16, ops_per_cycle: 256}]`");
+  if (n["min_kernel_time"].IsDefined())
+    node.min_kernel_time_s = duration_at(src_, n["min_kernel_time"], "min_kernel_time");
   src_.expect_sequence(ops, "`operations`");
   if (ops.size() == 0)
     src_.fail(ops, "compute node '" + node.name + "' has no operations; expected at least one");
@@ -310,10 +314,11 @@ void ArchitectureReader::read_edge(const YAML::Node& e) {
   const YAML::Node from = e["from"], to = e["to"];
   if (from.IsDefined() && to.IsDefined() && from.IsScalar() && to.IsScalar())
     label += " " + from.Scalar() + "->" + to.Scalar();
-  src_.check_keys(e,
-                  {"from", "to", "bandwidth", "sharing", "latency", "multicast", "broadcast",
-                   "reduction", "reduction_topology", "reduction_latency", "reduction_bandwidth", "alignment"},
-                  label);
+  src_.check_keys(
+      e,
+      {"from", "to", "bandwidth", "sharing", "latency", "multicast", "broadcast", "reduction",
+       "reduction_topology", "reduction_latency", "reduction_bandwidth", "alignment"},
+      label);
   ArchEdge edge;
   edge.where = src_.where(e);
   edge.from = node_id(src_.require(e, "from", label));
