@@ -120,7 +120,9 @@ Operator make_decode_attention(std::string name, int64_t batch_heads, int64_t gr
   const int q = d.tensor("Q", {0, 1, 4}, dtype), key = d.tensor("K", {0, 2, 3, 4}, dtype),
             v = d.tensor("V", {0, 2, 3, 4}, dtype);
   const int score = d.tensor("Sc", {0, 1, 2, 3}, kAttentionAccumulator);
-  d.stage("score", OpClass::matmul, {q, key}, score, {0, 1, 2, 3, 4}, {1, 0, 0, 0});
+  // L before S: the keys of a split are the score's N (what a GEMM template tiles), the splits
+  // a batch of them.
+  d.stage("score", OpClass::matmul, {q, key}, score, {0, 1, 3, 2, 4}, {1, 0, 0, 0});
   const int prob = d.tensor("P", {0, 1, 2, 3}, dtype);
   d.stage("softmax", OpClass::reduction, {score}, prob, {0, 1, 2, 3}, {4, 1, 0, 0});
   const int partial = d.tensor("Op", {0, 1, 2, 4}, kAttentionAccumulator);
