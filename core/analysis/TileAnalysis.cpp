@@ -24,7 +24,9 @@ double footprint(const MappingProgram& p, const NodeScratch& s, int t, DimMask m
   double bytes = p.element_bytes[t];
   for (DimMask m = p.tensor_dims[t]; m; m &= m - 1)
     bytes *= static_cast<double>(ext_at(s, std::countr_zero(m), mode));
-  return std::ceil(bytes);  // whole bytes: n int4 elements (0.5 B each) take ceil(n / 2)
+  // Whole bytes: n int4 elements (0.5 B each) take ceil(n / 2). Only below a byte an element,
+  // so that other types pay no rounding on the hot path.
+  return p.element_bytes[t] < 1 ? std::ceil(bytes) : bytes;
 }
 
 // One child's share of an iteration of the tile above it: loads into its buffers, its own time,
@@ -253,7 +255,7 @@ class Evaluator {
       }
       bytes *= static_cast<double>(x);
     }
-    return std::ceil(bytes);  // whole bytes, as footprint
+    return p_.element_bytes[t] < 1 ? std::ceil(bytes) : bytes;  // whole bytes, as footprint
   }
 
   bool residency() {
