@@ -84,6 +84,18 @@ void check_model(const YamlSource& src, const YAML::Node& root, const LlmModel& 
 
 }  // namespace
 
+LlmModel read_llm_hyper_parameters(const YamlSource& src) {
+  src.check_header("llm-model");
+  src.check_keys(src.root(), {"version", "kind", "name", "description", TS_LLM_MODEL_KEYS},
+                 "a model file (hyper-parameters only; a pass names it with `model:`)");
+  LlmModel m;
+  read_hyper_parameters(src, src.root(), m);
+  m.name = src.text_or(src.root(), "name", file_stem(src.file()));
+  if (m.kv_heads == 0) m.kv_heads = m.heads;
+  check_model(src, src.root(), m);
+  return m;
+}
+
 Workload read_llm_model(const YamlSource& src, const LlmPassOverride& o) {
   src.check_header("llm-model");
   const YAML::Node& root = src.root();

@@ -16,5 +16,8 @@ struct LlmPassOverride {
 };
 
 Workload read_llm_model(const YamlSource& src, const LlmPassOverride& override_pass);
+// A model file that names no pass (hyper-parameters only, what a suite's `model:` names),
+// checked as read_llm_model checks it.
+LlmModel read_llm_hyper_parameters(const YamlSource& src);
 
 }  // namespace ts
