@@ -71,7 +71,7 @@ TEST_CASE("Llama-2 7B decode on the H200 at batch 1, context 4096: time per toke
 
   const json doc = predict_llm({"--arch", "samples/arch/nvidia-h200.yaml", "--workload",
                                 "samples/workloads/llm/llama2-7b-decode.yaml", "--batch", "1",
-                                "--context", "4096", "--budget", "5000"});
+                                "--context", "4096"});
   const json& pass = doc.at("forward_pass");
   CHECK(pass.at("phase") == "decode");
   CHECK(pass.at("tokens_per_pass") == 1);
