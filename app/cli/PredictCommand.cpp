@@ -8,6 +8,7 @@
 
 #include "Commands.hpp"
 #include "TerminalProgress.hpp"
+#include "analysis/ForwardPass.hpp"
 #include "analysis/MappingWriter.hpp"
 #include "analysis/PredictionJson.hpp"
 #include "arch/ArchitectureLoader.hpp"
@@ -25,8 +26,38 @@ namespace {
 struct PredictArgs {
   std::string arch, workload, op, mapping, format = "table", save_mappings;
   bool explain = false;
+  // Size a `kind: llm-model` pass (LlmModelReader.hpp); unset: the file's own figures.
+  std::string phase;
+  int64_t batch = 0, context = 0, tokens = 0;  // 0: not given
   uint64_t budget = MapperOptions{}.budget;
 };
+
+// The graph's largest memory (HBM, DRAM): off-chip traffic is what goes in and out of it.
+std::string main_memory_of(const ArchitectureGraph& g) {
+  std::string main_memory;
+  double largest = -1;
+  for (const auto& n : g.nodes)
+    if (n.kind == NodeKind::memory && n.capacity_bytes > largest) {
+      largest = n.capacity_bytes;
+      main_memory = n.name;
+    }
+  return main_memory;
+}
+
+void print_forward_pass(const ForwardPass& pass) {
+  std::cout << fmt::format(
+      "forward pass ({}, {} tokens, {} kernels): {:.3f} us device time (+ {:.3f} us launch "
+      "overhead)\n",
+      pass.phase, pass.tokens_per_pass, pass.kernels, pass.device_s * 1e6, pass.launch_s * 1e6);
+  std::cout << fmt::format("time per token: {:.3f} us   tokens per second: {:.1f}\n",
+                           pass.time_per_token_s * 1e6, pass.tokens_per_s);
+  std::cout << fmt::format("  {:<18}  {:>7}  {:>12}  {:>6}  {:>12}  {}\n", "operator type",
+                           "kernels", "device_us", "share", "offchip_MB", "bound_by (longest)");
+  for (const OperatorClassTime& c : pass.classes)
+    std::cout << fmt::format("  {:<18}  {:>7}  {:>12.3f}  {:>5.1f}%  {:>12.2f}  {}\n", c.type,
+                             c.kernels, c.device_s * 1e6, 100.0 * c.device_s / pass.device_s,
+                             c.bytes / 1e6, c.bound_by);
+}
 
 void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g, const Workload& w,
                  bool explain) {
@@ -37,13 +68,7 @@ void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g
     bound_w = std::max(bound_w, r.bound_by.size());
   }
   std::cout << fmt::format("{} on {} ({} operators)\n", w.name, g.name, rows.size());
-  std::string main_memory;
-  double largest = -1;
-  for (const auto& n : g.nodes)
-    if (n.kind == NodeKind::memory && n.capacity_bytes > largest) {
-      largest = n.capacity_bytes;
-      main_memory = n.name;
-    }
+  const std::string main_memory = main_memory_of(g);
   std::cout << fmt::format(
       "{:<{}}  {:<{}}  {:>12}  {:>9}  {:>14}  {:<{}}  {:>6}  {:>12}  {:<9}  {}\n", "operator",
       name_w, "shape", shape_w, "latency_us", "launch_us", "cycles", "bound_by", bound_w, "util",
@@ -80,7 +105,13 @@ void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g
 
 int run_predict(const PredictArgs& a) {
   ArchitectureGraph graph = load_architecture(resolve_architecture_option(a.arch));
-  Workload workload = load_workload(a.workload);
+  LlmPassOverride pass_override;
+  if (!a.phase.empty())
+    pass_override.phase = a.phase == "decode" ? LlmPhase::decode : LlmPhase::prefill;
+  if (a.batch > 0) pass_override.batch = a.batch;
+  if (a.context > 0) pass_override.context = a.context;
+  if (a.tokens > 0) pass_override.tokens = a.tokens;
+  Workload workload = load_workload(a.workload, pass_override);
   std::optional<Mapping> mapping;
   if (!a.mapping.empty()) mapping = load_mapping(a.mapping);
 
@@ -144,8 +175,13 @@ int run_predict(const PredictArgs& a) {
     write_files_atomically(saved);
   }
 
+  // A whole pass of a model: only when every operator was predicted.
+  std::optional<ForwardPass> pass;
+  if (workload.tokens_per_pass > 0 && rows.size() == workload.operators.size())
+    pass = forward_pass(workload, rows, main_memory_of(graph));
   if (a.format == "json") {
-    std::cout << prediction_json(rows, graph, workload.name, a.explain) << "\n";
+    std::cout << prediction_json(rows, graph, workload.name, a.explain, pass ? &*pass : nullptr)
+              << "\n";
   } else if (a.format == "csv") {
     std::cout
         << "name,type,shape,latency_us,launch_overhead_us,cycles,bound_by,utilization,mapping\n";
@@ -155,6 +191,7 @@ int run_predict(const PredictArgs& a) {
                                r.cycles, r.bound_by, r.utilization, csv_field(r.mapping_origin));
   } else {
     print_table(rows, graph, workload, a.explain);
+    if (pass) print_forward_pass(*pass);
   }
   return 0;
 }
@@ -180,6 +217,15 @@ CommandAction add_predict(CLI::App& app) {
   cmd->add_option("--save-mappings", args->save_mappings,
                   "write each operator's mapping to DIR/<arch>-<suite>-<op>.yaml");
   cmd->add_option("--budget", args->budget, "mapper evaluations per operator")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--phase", args->phase, "kind: llm-model only: the pass to predict")
+      ->check(CLI::IsMember({"decode", "prefill"}));
+  cmd->add_option("--batch", args->batch, "kind: llm-model only: sequences in the pass")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--context", args->context,
+                  "kind: llm-model only: decode, the cached tokens per sequence (KV length)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--tokens", args->tokens, "kind: llm-model only: prefill, tokens per sequence")
       ->check(CLI::PositiveNumber);
   return [args] { return run_predict(*args); };
 }

@@ -78,6 +78,18 @@ int run_validate(const ValidateArgs& a) {
       } else if (kind == "workload") {
         Workload w = parse_workload(text, file);
         summary = fmt::format("workload '{}': {} operators", w.name, w.operators.size());
+      } else if (kind == "llm-model") {
+        // A pass (it names `phase`) builds its operators; a model file only its hyper-parameters.
+        const YamlSource src = YamlSource::parse(text, file);
+        if (src.root()["phase"].IsDefined()) {
+          const Workload w = load_workload(file);
+          summary = fmt::format("llm-model '{}': {} pass, {} operators", w.name, w.phase,
+                                w.operators.size());
+        } else {
+          const LlmModel m = read_llm_hyper_parameters(src);
+          summary = fmt::format("llm-model '{}': {} layers, hidden {}, {} heads ({} KV)", m.name,
+                                m.layers, m.hidden, m.heads, m.kv_heads);
+        }
       } else if (kind == "mapping") {
         Mapping m = parse_mapping(text, file);
         summary = fmt::format("mapping '{}': {}", m.name, check_mapping(m, a, context));
@@ -102,7 +114,8 @@ int run_validate(const ValidateArgs& a) {
       } else {
         throw InputError(SourceLocation{file, 1, 1},
                          fmt::format("unknown kind '{}'; expected architecture, workload, "
-                                     "mapping, model, strategy, cluster or dist-validation",
+                                     "llm-model, mapping, model, strategy, cluster or "
+                                     "dist-validation",
                                      kind));
       }
       std::cout << fmt::format("{}: ok ({})\n", file, summary);

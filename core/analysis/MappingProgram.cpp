@@ -59,7 +59,7 @@ class Compiler {
       }
       p_.tensor_dims[t] = mask;
       p_.element_bytes[t] = bytes_of(op_.tensors[t].dtype);
-      p_.tensor_bytes[t] = elems * p_.element_bytes[t];
+      p_.tensor_bytes[t] = packed_bytes(op_.tensors[t].dtype, elems);
     }
     if (mapping_.root.kind != MappingNodeKind::tile)
       throw InputError(mapping_.root.where,
@@ -71,6 +71,12 @@ class Compiler {
     place_intermediates();
     if (template_mode_) free_unnamed_dims();
     build_flows();
+    for (const ProgramNode& n : p_.nodes)  // the kernel floor, once here, not per evaluation
+      if (n.kind == MappingNodeKind::op && n.compute.valid() &&
+          graph_.node(n.compute).min_kernel_time_s > p_.min_kernel_s) {
+        p_.min_kernel_s = graph_.node(n.compute).min_kernel_time_s;
+        p_.min_kernel_unit = n.compute;
+      }
     return std::move(p_);
   }
 
@@ -490,13 +496,15 @@ class Compiler {
     const TensorSpec& tensor = op_.tensors[static_cast<size_t>(t)];
     // Loaded workloads bound every tensor's bytes; an operator built from a model is only
     // bounded per size (kLargestDimensionSize), which x 4 bytes may still pass 64 bits.
-    const int64_t row_bytes =
-        tensor.dims.empty()
-            ? 0
-            : checked_product({{op_.dims[static_cast<size_t>(tensor.dims.back())].size, op_.where},
-                               {bytes_of(tensor.dtype), op_.where}},
-                              "the bytes of a row of tensor '" + tensor.name + "' of operator '" +
-                                  op_.name + "'");
+    // int4 rows (the one type under a byte) take ceil(n / 2) bytes, which cannot overflow.
+    const int64_t row_elements =
+        tensor.dims.empty() ? 0 : op_.dims[static_cast<size_t>(tensor.dims.back())].size;
+    const int64_t row_bytes = bits_of(tensor.dtype) < 8
+                                  ? (row_elements + 1) / 2
+                                  : checked_product({{row_elements, op_.where},
+                                                     {whole_bytes_of(tensor.dtype), op_.where}},
+                                                    "the bytes of a row of tensor '" + tensor.name +
+                                                        "' of operator '" + op_.name + "'");
     for (EdgeId e : f.path) {
       const std::optional<RowAlignment>& align = graph_.edge(e).alignment;
       f.row_slowdown.push_back(align && row_bytes % align->bytes != 0 ? 1.0 / align->unaligned_rate

@@ -115,7 +115,11 @@ struct MappingProgram {
   std::array<int64_t, kMaxDims> size{};
   std::array<DimMask, kMaxTensors> tensor_dims{};
   std::array<double, kMaxTensors> tensor_bytes{};  // whole tensor
-  std::array<int, kMaxTensors> element_bytes{};
+  // The largest min_kernel_time of the units its ops run on, and that unit (docs/analysis.md,
+  // "Kernel floor"): 0 and invalid when none has one.
+  double min_kernel_s = 0;
+  NodeId min_kernel_unit;
+  std::array<double, kMaxTensors> element_bytes{};  // 0.5 for int4 (packed two per byte)
   std::vector<ProgramNode> nodes;  // preorder: a parent comes before its children; 0 is the root
   std::vector<NodeId> memories;    // memory nodes used by some buffer (for residency)
 };

@@ -14,6 +14,7 @@ std::string bound_text(const ArchitectureGraph& graph, BoundBy bound) {
     return "edge:" + graph.node(e.from).name + "->" + graph.node(e.to).name;
   }
   if (bound.is_compute()) return "compute:" + graph.node(bound.compute_node()).name;
+  if (bound.is_kernel_floor()) return "kernel_floor:" + graph.node(bound.compute_node()).name;
   return "unknown";
 }
 

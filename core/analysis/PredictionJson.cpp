@@ -10,7 +10,7 @@ namespace ts {
 
 std::string prediction_json(const std::vector<Prediction>& predictions,
                             const ArchitectureGraph& graph, const std::string& workload_name,
-                            bool explain) {
+                            bool explain, const ForwardPass* pass) {
   nlohmann::json ops = nlohmann::json::array();
   for (const auto& r : predictions) {
     nlohmann::json traffic = nlohmann::json::array();
@@ -39,12 +39,28 @@ std::string prediction_json(const std::vector<Prediction>& predictions,
     if (explain) o["explain"] = r.explain;
     ops.push_back(o);
   }
-  const nlohmann::json document = {
-      {"schema_version", 1},
-      {"architecture", graph.name},
-      {"architecture_hash", fmt::format("{:016x}", graph.content_hash())},
-      {"workload", workload_name},
-      {"operators", ops}};
+  nlohmann::json document = {{"schema_version", 1},
+                             {"architecture", graph.name},
+                             {"architecture_hash", fmt::format("{:016x}", graph.content_hash())},
+                             {"workload", workload_name},
+                             {"operators", ops}};
+  if (pass) {
+    nlohmann::json classes = nlohmann::json::array();
+    for (const OperatorClassTime& c : pass->classes)
+      classes.push_back({{"type", c.type},
+                         {"kernels", c.kernels},
+                         {"device_us", c.device_s * 1e6},
+                         {"bound_by", c.bound_by},
+                         {"main_memory_bytes", c.bytes}});
+    document["forward_pass"] = {{"phase", pass->phase},
+                                {"tokens_per_pass", pass->tokens_per_pass},
+                                {"kernels", pass->kernels},
+                                {"device_us", pass->device_s * 1e6},
+                                {"launch_overhead_us", pass->launch_s * 1e6},
+                                {"time_per_token_us", pass->time_per_token_s * 1e6},
+                                {"tokens_per_s", pass->tokens_per_s},
+                                {"operator_types", classes}};
+  }
   return document.dump(2);
 }
 

@@ -24,7 +24,9 @@ double footprint(const MappingProgram& p, const NodeScratch& s, int t, DimMask m
   double bytes = p.element_bytes[t];
   for (DimMask m = p.tensor_dims[t]; m; m &= m - 1)
     bytes *= static_cast<double>(ext_at(s, std::countr_zero(m), mode));
-  return bytes;
+  // Whole bytes: n int4 elements (0.5 B each) take ceil(n / 2). Only below a byte an element,
+  // so that other types pay no rounding on the hot path.
+  return p.element_bytes[t] < 1 ? std::ceil(bytes) : bytes;
 }
 
 // One child's share of an iteration of the tile above it: loads into its buffers, its own time,
@@ -97,6 +99,7 @@ class Evaluator {
     tree_time();
     traffic();
     shared_floor();
+    kernel_floor();
     return e_.device_s;
   }
 
@@ -131,6 +134,7 @@ class Evaluator {
       e_.device_s = e_.floor_s;
       e_.bound = e_.floor_bound;
     }
+    kernel_floor();
     return e_.device_s;
   }
 
@@ -251,7 +255,7 @@ class Evaluator {
       }
       bytes *= static_cast<double>(x);
     }
-    return bytes;
+    return p_.element_bytes[t] < 1 ? std::ceil(bytes) : bytes;  // whole bytes, as footprint
   }
 
   bool residency() {
@@ -1009,6 +1013,16 @@ class Evaluator {
                      iterations, s.waves,   memo.bound,   true};
     }
     return memo;
+  }
+
+  // A kernel takes at least its unit's min_kernel_time: the larger of the two, not their sum,
+  // since the tree's time already holds the first loads' latency and the last stores' drain,
+  // which are most of a short kernel's fixed time (docs/analysis.md, "Kernel floor").
+  void kernel_floor() {
+    if (p_.min_kernel_s > e_.device_s) {
+      e_.device_s = p_.min_kernel_s;
+      e_.bound = BoundBy::kernel_floor(p_.min_kernel_unit);
+    }
   }
 
   // However the tree overlaps its levels, the whole operator's bytes through a shared edge, or

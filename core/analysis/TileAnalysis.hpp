@@ -16,16 +16,19 @@ enum class EvaluationFailure { none, coverage, scope_mismatch, overflow };
 // What bounds a node's time: an edge (its bandwidth or latency), a compute node, or nothing yet.
 // A kind beside a typed id, copied by value on the hot path: no packing, no allocation.
 struct BoundBy {
-  enum class Kind : uint8_t { none, edge, compute };
+  enum class Kind : uint8_t { none, edge, compute, kernel_floor };
 
   static BoundBy edge(EdgeId id) { return BoundBy(Kind::edge, id.value); }
   static BoundBy compute(NodeId node) { return BoundBy(Kind::compute, node.value); }
+  // The unit's min_kernel_time, above the operator's own time.
+  static BoundBy kernel_floor(NodeId node) { return BoundBy(Kind::kernel_floor, node.value); }
+  bool is_kernel_floor() const { return kind_ == Kind::kernel_floor; }
   Kind kind() const { return kind_; }
   bool is_none() const { return kind_ == Kind::none; }
   bool is_edge() const { return kind_ == Kind::edge; }
   bool is_compute() const { return kind_ == Kind::compute; }
   EdgeId edge_id() const { return is_edge() ? EdgeId{id_} : EdgeId{}; }
-  NodeId compute_node() const { return is_compute() ? NodeId{id_} : NodeId{}; }
+  NodeId compute_node() const { return is_compute() || is_kernel_floor() ? NodeId{id_} : NodeId{}; }
 
   BoundBy() = default;
 

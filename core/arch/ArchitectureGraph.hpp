@@ -101,6 +101,10 @@ struct ArchNode {
   std::string cost_hook;
   TilescopeComputeSeconds cost_hook_seconds = nullptr;
   const void* cost_hook_user = nullptr;
+  // The shortest device time of a kernel on this unit, whatever its work: the grid's launch on
+  // the device, the first wave's start and the last one's retirement (docs/analysis.md,
+  // "Kernel floor"). 0: none.
+  double min_kernel_time_s = 0;
   SourceLocation where;
 
   const ComputeCapability* capability(OpClass cls, DataType dtype) const;

@@ -28,6 +28,10 @@ uint64_t ArchitectureGraph::content_hash() const {
     // Only when set, so that the hashes of graphs without it stay what they were.
     if (n.port_scope == PortScope::per_instance) h.add_string("port_scope:per_instance");
     if (!n.cost_hook.empty()) h.add_string("cost_hook:" + n.cost_hook);  // likewise
+    if (n.min_kernel_time_s > 0) {  // likewise only when set
+      h.add_string("min_kernel_time");
+      h.add_double(n.min_kernel_time_s);
+    }
     h.add_u64(n.capabilities.size());
     for (const ComputeCapability& c : n.capabilities) {
       h.add_i64(static_cast<int64_t>(c.op_class));

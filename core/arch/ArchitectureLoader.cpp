@@ -126,7 +126,7 @@ void ArchitectureReader::read_node(const YAML::Node& n) {
   src_.check_keys(n,
                   {"name", "type", "clock", "instances", "capacity", "word_bytes", "read_bandwidth",
                    "write_bandwidth", "bandwidth", "port_scope", "dispatch", "tails", "operations",
-                   "cost_hook"},
+                   "cost_hook", "min_kernel_time"},
                   label);
   ArchNode node;
   YAML::Node name = src_.require(n, "name", label);
@@ -154,7 +154,7 @@ void ArchitectureReader::read_node(const YAML::Node& n) {
 }
 
 void ArchitectureReader::read_memory(ArchNode& node, const YAML::Node& n) {
-  for (std::string_view k : {"operations", "cost_hook"})
+  for (std::string_view k : {"operations", "cost_hook", "min_kernel_time"})
     if (auto key = src_.key_node(n, k))
       src_.fail(*key, "`" + std::string(k) + "` applies to compute nodes only; '" + node.name +
                           "' is a memory node");
@@ -195,6 +195,8 @@ void ArchitectureReader::read_compute(ArchNode& node, const YAML::Node& n) {
     src_.fail(n, "compute node '" + node.name +
                      "' has no operations; expected e.g. `operations: [{class: matmul, dtype: "
                      "fp16, ops_per_cycle: 256}]`");
+  if (n["min_kernel_time"].IsDefined())
+    node.min_kernel_time_s = duration_at(src_, n["min_kernel_time"], "min_kernel_time");
   src_.expect_sequence(ops, "`operations`");
   if (ops.size() == 0)
     src_.fail(ops, "compute node '" + node.name + "' has no operations; expected at least one");

@@ -215,6 +215,8 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
         y += "    write_bandwidth: " + bandwidth_text(n.write_port_bytes_per_s, n.clock_hz) + "\n";
       if (n.port_scope == PortScope::per_instance) y += "    port_scope: per_instance\n";
     } else {
+      if (n.min_kernel_time_s > 0)
+        y += "    min_kernel_time: " + duration_text(n.min_kernel_time_s) + "\n";
       y += "    operations:\n";
       for (const ComputeCapability& c : n.capabilities)
         y += fmt::format("      - {{class: {}, dtype: {}, ops_per_cycle: {}, granule: {}{}{}{}}}\n",

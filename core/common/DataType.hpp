@@ -1,16 +1,27 @@
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace ts {
 
-enum class DataType { fp32, fp16, bf16, fp8, int8, int16, int32 };
+// int4 is packed two elements per byte (the low nibble first), as weight-only quantized GEMMs
+// store their weights (AWQ, GPTQ, Marlin).
+enum class DataType { fp32, fp16, bf16, fp8, int8, int16, int32, int4 };
 
-int bytes_of(DataType type);
+int bits_of(DataType type);
+// Bytes per element: 0.5 for int4. A whole tensor or tile of n elements takes packed_bytes.
+double bytes_of(DataType type);
+// The bytes n elements take in memory: ceil(n x bits / 8), so that n int4 elements take
+// ceil(n / 2) bytes (an odd count leaves half a byte unused, not shared with the next row).
+double packed_bytes(DataType type, double elements);
+// Whole bytes per element, at least 1: the bound that overflow checks multiply by.
+int64_t whole_bytes_of(DataType type);
 std::string_view to_string(DataType type);
 std::optional<DataType> parse_data_type(std::string_view text);
-// "fp32, fp16, bf16, fp8, int8, int16, int32": every name parse_data_type takes, for messages.
+// "fp32, fp16, bf16, fp8, int8, int16, int32, int4": every name parse_data_type takes, for
+// messages.
 std::string_view data_type_names();
 
 // What a compute unit is asked to do. Throughput is counted in these operations:

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "mapper/Mapper.hpp"
 #include "tile/MappingLoader.hpp"
@@ -22,7 +23,22 @@ std::string role_tensor(const Operator& op, const std::string& name) {
   return {};
 }
 
-void instantiate(MappingNode& node, const Operator& op) {
+// A unit for a stage whose class the template's unit does not run (the softmax of a fused
+// attention, under a template for its matmul class): one that runs the class and that the
+// op's memory reaches, so that each stage of a fused operator runs where its class can.
+std::string unit_for_stage(const MappingNode& leaf, const Stage& stage, const std::string& memory,
+                           const ArchitectureGraph* graph) {
+  if (!graph) return leaf.compute;
+  const std::optional<NodeId> unit = graph->find_node(leaf.compute);
+  if (!unit || graph->node(*unit).capability(stage.op_class)) return leaf.compute;
+  const std::optional<NodeId> from = graph->find_node(memory);
+  for (NodeId other : graph->compute_nodes_for(stage.op_class))
+    if (from && !graph->shortest_path(*from, other).empty()) return graph->node(other).name;
+  return leaf.compute;
+}
+
+void instantiate(MappingNode& node, const Operator& op, const ArchitectureGraph* graph,
+                 const std::string& memory) {
   if (node.kind == MappingNodeKind::tile) {
     std::vector<TensorPlacement> kept;
     for (auto pl : node.placements) {
@@ -45,7 +61,9 @@ void instantiate(MappingNode& node, const Operator& op) {
     for (const auto& st : op.stages) {
       MappingNode leaf = node;
       leaf.stage = st.name;
-      std::erase_if(leaf.keeps, [&](const TensorKeep& k) {  // only this stage's tensors
+      leaf.compute = unit_for_stage(node, st, memory, graph);
+      if (leaf.compute != node.compute) leaf.op_warps.clear();  // the warps fed the other unit
+      std::erase_if(leaf.keeps, [&](const TensorKeep& k) {      // only this stage's tensors
         const int t = op.find_tensor(k.tensor);
         return t != st.output &&
                std::find(st.inputs.begin(), st.inputs.end(), t) == st.inputs.end();
@@ -55,23 +73,85 @@ void instantiate(MappingNode& node, const Operator& op) {
     node = scope;
     return;
   }
-  for (auto& c : node.children) instantiate(c, op);
+  const std::string& here = node.kind == MappingNodeKind::tile ? node.memory : memory;
+  for (auto& c : node.children) instantiate(c, op, graph, here);
 }
 
 DimFactor free_factor(const std::string& dim) { return DimFactor{dim, Factor{1, 1, true}, {}}; }
 
+void collect_dims(const MappingNode& node, std::set<std::string>& names) {
+  for (const auto* list : {&node.temporal, &node.spatial, &node.op_factors})
+    for (const DimFactor& f : *list) names.insert(f.dim);
+  for (const auto& c : node.children) collect_dims(c, names);
+}
+
+void rename_dims(MappingNode& node, const std::string& from, const std::string& to) {
+  for (auto* list : {&node.temporal, &node.spatial, &node.op_factors, &node.op_warps})
+    for (DimFactor& f : *list)
+      if (f.dim == from) f.dim = to;
+  for (auto& c : node.children) rename_dims(c, from, to);
+}
+
+void spread_dims(MappingNode& node, const std::vector<std::string>& dims) {
+  if (node.kind == MappingNodeKind::tile && !node.spatial.empty())
+    for (const std::string& d : dims) node.spatial.push_back(free_factor(d));
+  for (auto& c : node.children) spread_dims(c, dims);
+}
+
+// The attention and grouped-GEMM kernels spread their batch dimensions over the instances (a
+// flash-decoding grid is sequences x KV heads x splits; a grouped GEMM's, experts x tiles). A
+// template written for a GEMM names M, N and K only, and leaves every other dimension a temporal
+// loop at its root: here the dimensions of the first matmul stage's output that the template
+// does not name become free spatial factors wherever it spreads a tile. Other operator types
+// keep their templates as written.
+void spread_batch_dims(Mapping& m, const Operator& op) {
+  if (op.type != OperatorType::decode_attention && op.type != OperatorType::prefill_attention &&
+      op.type != OperatorType::grouped_gemm)
+    return;
+  const auto first = std::find_if(op.stages.begin(), op.stages.end(),
+                                  [](const Stage& st) { return st.op_class == OpClass::matmul; });
+  if (first == op.stages.end() || first->inputs.size() < 2) return;
+  // The template's M, N and K name the first matmul stage's roles where the operator has no
+  // dimension of that name: M the first dimension of the output and A only, N of the output and
+  // B only, K the first one the output lacks (decode attention: H, L and D).
+  const auto& out = op.tensors[static_cast<size_t>(first->output)].dims;
+  const auto& a = op.tensors[static_cast<size_t>(first->inputs[0])].dims;
+  const auto& b = op.tensors[static_cast<size_t>(first->inputs[1])].dims;
+  auto has = [](const std::vector<int>& v, int d) {
+    return std::find(v.begin(), v.end(), d) != v.end();
+  };
+  std::string role[3];
+  for (int d : first->dims) {
+    const int r = !has(out, d) ? 2 : has(a, d) && !has(b, d) ? 0 : has(b, d) && !has(a, d) ? 1 : -1;
+    if (r >= 0 && role[r].empty()) role[r] = op.dims[static_cast<size_t>(d)].name;
+  }
+  const char* kTemplateNames[3] = {"M", "N", "K"};
+  for (int r = 0; r < 3; ++r)
+    if (!role[r].empty() && op.find_dim(kTemplateNames[r]) < 0)
+      rename_dims(m.root, kTemplateNames[r], role[r]);
+  std::set<std::string> named;
+  collect_dims(m.root, named);
+  std::vector<std::string> batch;
+  for (int d : out)
+    if (!named.count(op.dims[static_cast<size_t>(d)].name))
+      batch.push_back(op.dims[static_cast<size_t>(d)].name);
+  spread_dims(m.root, batch);
+}
+
 }  // namespace
 
-Mapping instantiate_template(const Mapping& tmpl, const Operator& op) {
+Mapping instantiate_template(const Mapping& tmpl, const Operator& op,
+                             const ArchitectureGraph* graph) {
   Mapping m = tmpl;
-  instantiate(m.root, op);
+  instantiate(m.root, op, graph, {});
+  spread_batch_dims(m, op);
   return m;
 }
 
 Mapping default_template(const Operator& op, const ArchitectureGraph& graph) {
   const OpClass cls = op.primary_class();
   if (auto it = graph.mapping_templates.find(cls); it != graph.mapping_templates.end())
-    return instantiate_template(load_mapping(it->second), op);
+    return instantiate_template(load_mapping(it->second), op, &graph);
 
   // Generic: tiles along the shortest path from the largest memory to a unit that runs the class.
   auto units = graph.compute_nodes_for(cls);
@@ -159,7 +239,7 @@ Mapping default_template(const Operator& op, const ArchitectureGraph& graph) {
   m.name = fmt::format("generic-{}-{}", to_string(cls), graph.name);
   m.source_file = "<generic template>";
   m.root = root_node;
-  return instantiate_template(m, op);
+  return instantiate_template(m, op, &graph);
 }
 
 }  // namespace ts

@@ -85,9 +85,9 @@ double Operator::stage_points(const Stage& stage) const {
 
 double Operator::tensor_bytes(int tensor) const {
   const TensorSpec& t = tensors.at(static_cast<size_t>(tensor));
-  double n = bytes_of(t.dtype);
+  double n = 1;
   for (int d : t.dims) n *= static_cast<double>(dims.at(static_cast<size_t>(d)).size);
-  return n;
+  return packed_bytes(t.dtype, n);
 }
 
 int Operator::producer(int tensor) const {

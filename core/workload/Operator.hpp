@@ -64,6 +64,11 @@ struct Operator {
   // ("of model 'gpt', sized by its `hidden` 65536 at micro-batch 8 on 1 tensor-parallel
   // shard") for messages about it. Empty for an operator written in a file.
   std::string sized_by;
+  // A grouped_gemm's tokens per group (expert), as written; empty for every other type.
+  std::vector<int64_t> group_rows;
+  // How many times the operator runs in one forward pass of a model (a decoder layer's
+  // operators: its layers); 1 for an operator of a workload file, which lists each run.
+  int64_t per_pass = 1;
 
   int find_dim(std::string_view dim_name) const;        // -1 when absent
   int find_tensor(std::string_view tensor_name) const;  // -1 when absent
@@ -94,6 +99,10 @@ struct Workload {
   std::string source_file;
   int64_t batch = 0;
   int64_t seq_len = 0;
+  // A forward pass built from a model (LlmModel.hpp): the tokens it produces (decode: one per
+  // sequence; prefill: every token of every sequence) and its phase; 0 and empty otherwise.
+  int64_t tokens_per_pass = 0;
+  std::string phase;
   std::vector<Operator> operators;
 };
 

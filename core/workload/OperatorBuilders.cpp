@@ -31,13 +31,14 @@ std::string stage_name(const Operator& op, std::string_view base, size_t step) {
 }
 
 Operator make_matmul(std::string name, OperatorType type, std::vector<Dimension> dims,
-                     std::vector<std::pair<std::string, std::vector<int>>> tensors,
-                     DataType dtype) {
+                     std::vector<std::pair<std::string, std::vector<int>>> tensors, DataType dtype,
+                     std::optional<DataType> out_dtype) {
   Operator op;
   op.name = std::move(name);
   op.type = type;
   op.dims = std::move(dims);
   for (auto& [tensor, tdims] : tensors) add_tensor(op, tensor, tdims, dtype);
+  op.tensors[2].dtype = out_dtype.value_or(dtype);
   Stage stage;
   stage.name = std::string(to_string(type));
   stage.op_class = OpClass::matmul;
@@ -51,18 +52,19 @@ Operator make_matmul(std::string name, OperatorType type, std::vector<Dimension>
 
 }  // namespace
 
-Operator make_gemm(std::string name, int64_t m, int64_t n, int64_t k, DataType dtype) {
+Operator make_gemm(std::string name, int64_t m, int64_t n, int64_t k, DataType dtype,
+                   std::optional<DataType> out_dtype) {
   // dims M=0 N=1 K=2
   return make_matmul(std::move(name), OperatorType::gemm, {{"M", m}, {"N", n}, {"K", k}},
-                     {{"A", {0, 2}}, {"B", {2, 1}}, {"C", {0, 1}}}, dtype);
+                     {{"A", {0, 2}}, {"B", {2, 1}}, {"C", {0, 1}}}, dtype, out_dtype);
 }
 
 Operator make_batched_gemm(std::string name, int64_t batch, int64_t m, int64_t n, int64_t k,
-                           DataType dtype) {
+                           DataType dtype, std::optional<DataType> out_dtype) {
   // dims B=0 M=1 N=2 K=3
   return make_matmul(std::move(name), OperatorType::batched_gemm,
                      {{"B", batch}, {"M", m}, {"N", n}, {"K", k}},
-                     {{"A", {0, 1, 3}}, {"W", {0, 3, 2}}, {"C", {0, 1, 2}}}, dtype);
+                     {{"A", {0, 1, 3}}, {"W", {0, 3, 2}}, {"C", {0, 1, 2}}}, dtype, out_dtype);
 }
 
 Operator make_vector_op(std::string name, std::string_view step, int64_t rows, int64_t cols,

@@ -1,6 +1,7 @@
 #include "workload/OperatorSpec.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cctype>
 
@@ -11,8 +12,27 @@ namespace ts {
 
 std::string operator_spec(const Operator& op) {
   std::string text = fmt::format("{{name: {}, type: {}", op.name, to_string(op.type));
+  auto size = [&](std::string_view dim) {
+    return op.dims[static_cast<size_t>(op.find_dim(dim))].size;
+  };
   if (is_gemm(op)) {
     for (const Dimension& d : op.dims) text += fmt::format(", {}: {}", d.name, d.size);
+    const DataType out = op.tensors.at(2).dtype;
+    if (out != op.primary_dtype()) text += fmt::format(", out_dtype: {}", to_string(out));
+  } else if (op.type == OperatorType::rope) {
+    text += fmt::format(", tokens: {}, heads: {}, head_dim: {}", size("T"), size("H"), size("D"));
+  } else if (op.type == OperatorType::quant_gemm) {
+    text += fmt::format(", M: {}, N: {}, K: {}, group: {}", size("M"), size("N"),
+                        size("KG") * size("KI"), size("KI"));
+  } else if (op.type == OperatorType::grouped_gemm) {
+    text += fmt::format(", tokens: [{}], N: {}, K: {}", fmt::join(op.group_rows, ", "), size("N"),
+                        size("K"));
+  } else if (op.type == OperatorType::decode_attention) {
+    text += fmt::format(", batch_heads: {}, group: {}, context: {}, splits: {}, head_dim: {}",
+                        size("B"), size("H"), size("S") * size("L"), size("S"), size("D"));
+  } else if (op.type == OperatorType::prefill_attention) {
+    text += fmt::format(", batch_heads: {}, group: {}, queries: {}, keys: {}, head_dim: {}",
+                        size("B"), size("H"), size("M"), size("N"), size("D"));
   } else if (!op.stages.empty() && (op.type == OperatorType::fused || op.stages.size() == 1) &&
              op.find_dim("R") >= 0 && op.find_dim("C") >= 0) {
     if (op.type == OperatorType::fused) {

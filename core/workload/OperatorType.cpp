@@ -7,7 +7,7 @@ namespace ts {
 namespace {
 
 // The names the file formats use; an entry per enumerator, in its order.
-constexpr std::array<std::pair<OperatorType, std::string_view>, 13> kNames{{
+constexpr std::array<std::pair<OperatorType, std::string_view>, 20> kNames{{
     {OperatorType::gemm, "gemm"},
     {OperatorType::batched_gemm, "batched_gemm"},
     {OperatorType::add, "add"},
@@ -19,6 +19,13 @@ constexpr std::array<std::pair<OperatorType, std::string_view>, 13> kNames{{
     {OperatorType::gelu, "gelu"},
     {OperatorType::softmax, "softmax"},
     {OperatorType::layernorm, "layernorm"},
+    {OperatorType::rmsnorm, "rmsnorm"},
+    {OperatorType::rope, "rope"},
+    {OperatorType::silu_mul, "silu_mul"},
+    {OperatorType::quant_gemm, "quant_gemm"},
+    {OperatorType::grouped_gemm, "grouped_gemm"},
+    {OperatorType::decode_attention, "decode_attention"},
+    {OperatorType::prefill_attention, "prefill_attention"},
     {OperatorType::fused, "fused"},
     {OperatorType::einsum, "einsum"},
 }};

@@ -22,6 +22,14 @@ enum class OperatorType {
   gelu,
   softmax,
   layernorm,
+  // LLM inference operators (LlmOperators.hpp), each one kernel, not usable as chain steps
+  rmsnorm,
+  rope,
+  silu_mul,
+  quant_gemm,
+  grouped_gemm,
+  decode_attention,
+  prefill_attention,
   fused,   // a chain of vector steps
   einsum,  // any other einsum, read as written
 };

@@ -5,6 +5,7 @@
 #include "common/CheckedArithmetic.hpp"
 #include "common/YamlSource.hpp"
 #include "workload/EinsumReader.hpp"
+#include "workload/LlmOperatorReader.hpp"
 #include "workload/OperatorBuilders.hpp"
 
 namespace ts {
@@ -43,6 +44,13 @@ YAML::Node dim_node(const YAML::Node& node, const Operator& op, size_t d) {
     if (name == "R") return node["rows"];
     if (name == "C") return node["cols"];
   }
+  // The LLM operators' dimensions under the keys that size them (LlmOperators.hpp).
+  static const std::pair<const char*, const char*> kLlmKeys[] = {
+      {"T", "tokens"}, {"H", "heads"},   {"D", "head_dim"},    {"KG", "K"},    {"KI", "group"},
+      {"S", "splits"}, {"L", "context"}, {"B", "batch_heads"}, {"H", "group"}, {"M", "queries"},
+      {"N", "keys"},   {"B", "tokens"},  {"M", "tokens"}};
+  for (const auto& [dim, key] : kLlmKeys)
+    if (name == dim && node[key].IsDefined()) return node[key];
   return node[name];
 }
 
@@ -72,7 +80,7 @@ void check_sizes(const YamlSource& src, const YAML::Node& node, const Operator& 
   };
   for (const TensorSpec& t : op.tensors)
     check_product(
-        t.dims, bytes_of(t.dtype),
+        t.dims, whole_bytes_of(t.dtype),
         "the bytes of tensor '" + t.name + "' of " + label + " (its sizes x bytes per element)");
   for (const Stage& st : op.stages)
     check_product(
@@ -94,14 +102,20 @@ Operator read_operator(const YamlSource& src, const YAML::Node& node, DataType d
   DataType dtype = node["dtype"].IsDefined() ? data_type_at(src, node["dtype"]) : default_dtype;
 
   Operator op;
+  // `out_dtype`: the type of C when it differs from the operands' (int8 x int8 -> int32).
+  const DataType out_dtype =
+      node["out_dtype"].IsDefined() ? data_type_at(src, node["out_dtype"]) : dtype;
   if (*type == OperatorType::gemm) {
-    src.check_keys(node, {"name", "type", "dtype", "M", "N", "K"}, label);
+    src.check_keys(node, {"name", "type", "dtype", "out_dtype", "M", "N", "K"}, label);
     op = make_gemm(name, size_at(src, node, "M", label), size_at(src, node, "N", label),
-                   size_at(src, node, "K", label), dtype);
+                   size_at(src, node, "K", label), dtype, out_dtype);
   } else if (*type == OperatorType::batched_gemm) {
-    src.check_keys(node, {"name", "type", "dtype", "B", "M", "N", "K"}, label);
+    src.check_keys(node, {"name", "type", "dtype", "out_dtype", "B", "M", "N", "K"}, label);
     op = make_batched_gemm(name, size_at(src, node, "B", label), size_at(src, node, "M", label),
-                           size_at(src, node, "N", label), size_at(src, node, "K", label), dtype);
+                           size_at(src, node, "N", label), size_at(src, node, "K", label), dtype,
+                           out_dtype);
+  } else if (is_llm_operator(*type)) {
+    op = read_llm_operator(src, node, name, *type, dtype, label);
   } else if (is_vector_step(*type)) {
     src.check_keys(node, {"name", "type", "dtype", "rows", "cols"}, label);
     op = make_vector_op(name, type_name, size_at(src, node, "rows", label),
@@ -155,6 +169,18 @@ Workload parse_workload(const std::string& text, const std::string& file_name) {
   return read_workload(YamlSource::parse(text, file_name));
 }
 
-Workload load_workload(const std::string& path) { return read_workload(YamlSource::load(path)); }
+Workload load_workload(const std::string& path) { return load_workload(path, {}); }
+
+Workload load_workload(const std::string& path, const LlmPassOverride& pass) {
+  const YamlSource src = YamlSource::load(path);
+  if (src.root().IsMap() && src.root()["kind"].IsScalar() &&
+      src.root()["kind"].Scalar() == "llm-model")
+    return read_llm_model(src, pass);
+  if (pass.any())
+    throw InputError(SourceLocation{path, 1, 1},
+                     "--batch, --context, --tokens and --phase size a `kind: llm-model` file; "
+                     "this is a `kind: workload`, which lists its operators' sizes");
+  return read_workload(src);
+}
 
 }  // namespace ts

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <string>
 
+#include "workload/LlmModelReader.hpp"
 #include "workload/Operator.hpp"
 
 namespace ts {
@@ -12,7 +13,10 @@ namespace ts {
 // a whole model's layers thousands; validating or predicting a million takes minutes and GiBs.
 inline constexpr size_t kWorkloadOperatorLimit = 200'000;
 
+// A `kind: workload` file, or a `kind: llm-model` file built into its forward pass
+// (LlmModelReader.hpp) with `pass` overriding the file's phase, batch, context and tokens.
 Workload load_workload(const std::string& path);
+Workload load_workload(const std::string& path, const LlmPassOverride& pass);
 Workload parse_workload(const std::string& text, const std::string& file_name);
 
 }  // namespace ts

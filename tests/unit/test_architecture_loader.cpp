@@ -171,7 +171,7 @@ TEST_CASE("architecture structure errors name the key and the place", "[arch][lo
     CHECK(e.message() ==
           "unknown key 'capacty' in node 'M'; expected one of: name, type, clock, instances, "
           "capacity, word_bytes, read_bandwidth, write_bandwidth, bandwidth, port_scope, "
-          "dispatch, tails, operations, cost_hook");
+          "dispatch, tails, operations, cost_hook, min_kernel_time");
   }
   SECTION("dispatch is dynamic or lockstep") {
     InputError e = arch_error(
@@ -254,7 +254,8 @@ TEST_CASE("architecture structure errors name the key and the place", "[arch][lo
         "    operations: [{class: matmul, dtype: fp16, ops_per_cycle: 1, accumulator: fp64}]\n");
     CHECK(e.where().line == 8);
     CHECK(e.message() ==
-          "unknown accumulator 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int16, int32");
+          "unknown accumulator 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int16, int32, "
+          "int4");
   }
   SECTION("unknown data type") {
     InputError e = arch_error(
@@ -262,7 +263,7 @@ TEST_CASE("architecture structure errors name the key and the place", "[arch][lo
         "    operations: [{class: matmul, dtype: fp64, ops_per_cycle: 1}]\n");
     CHECK(e.where().column == 41);
     CHECK(e.message() ==
-          "unknown dtype 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int16, int32");
+          "unknown dtype 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int16, int32, int4");
   }
   SECTION("duplicate edge") {
     InputError e = arch_error(

@@ -1,0 +1,170 @@
+// The LLM inference operators and the int4 type, worked by hand on a graph whose compute never
+// bounds: DRAM <-> BUF at 64 B/cycle, BUF <-> PE at 1024 B/cycle, 1 GHz (a cycle is a
+// nanosecond). One BUF tile holds each operator whole, so that its time is its loads, the PE's
+// calls and its stores in turn, and the DRAM traffic is each tensor's bytes exactly once.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "LlmFixtures.hpp"
+#include "analysis/Prediction.hpp"
+#include "analysis/TileAnalysis.hpp"
+#include "arch/ArchitectureLoader.hpp"
+#include "tile/MappingLoader.hpp"
+#include "workload/LlmOperators.hpp"
+#include "workload/OperatorBuilders.hpp"
+#include "workload/OperatorSpec.hpp"
+#include "workload/WorkloadLoader.hpp"
+
+using namespace ts;
+
+namespace {
+
+const ArchitectureGraph& graph() {
+  static const ArchitectureGraph g = parse_architecture(test::llm_ops_graph(), "llm-ops.yaml");
+  return g;
+}
+
+// The whole operator in one BUF tile; one PE call per stage, each over its whole space.
+std::string whole_tile(const Operator& op) {
+  std::string factors;
+  for (const Dimension& d : op.dims)
+    factors += (factors.empty() ? "" : ", ") + d.name + ": " + std::to_string(d.size);
+  std::string ops;
+  for (const Stage& s : op.stages)
+    ops += "            - {op: PE, stage: " + s.name + ", factors: {" + factors + "}}\n";
+  return "version: 1\nkind: mapping\nname: m\ntree:\n  tile: DRAM\n  children:\n    - tile: "
+         "BUF\n      children:\n        - scope: sequential\n          children:\n" +
+         ops;
+}
+
+struct Result {
+  double cycles = 0, in_bytes = 0, out_bytes = 0;
+  std::string bound_by;
+};
+
+Result run(const Operator& op) {
+  const ArchitectureGraph& g = graph();
+  const MappingProgram p = compile_mapping(parse_mapping(whole_tile(op), "m.yaml"), op, g);
+  Evaluation e;
+  evaluate(p, e);
+  REQUIRE(e.valid());
+  const NodeId dram = *g.find_node("DRAM"), buf = *g.find_node("BUF");
+  return {e.device_s * 1e9, e.edge_bytes[g.edge_between(dram, buf).index()],
+          e.edge_bytes[g.edge_between(buf, dram).index()], make_prediction(p, e).bound_by};
+}
+
+}  // namespace
+
+TEST_CASE("int4 packs two elements a byte in tensors and footprints", "[workload][dtype][llm]") {
+  CHECK(parse_data_type("int4") == DataType::int4);
+  CHECK(bits_of(DataType::int4) == 4);
+  CHECK(packed_bytes(DataType::int4, 7) == 4);  // ceil(7 / 2): the last byte half used
+  CHECK(packed_bytes(DataType::fp16, 7) == 14);
+  // An int4 GEMM of 3 x 5 x 7 (the widths odd): A 3 x 7 = 21 elements, ceil(21 / 2) = 11 B;
+  // B 7 x 5 = 35, 18 B; C 3 x 5 = 15, 8 B.
+  const Operator op = make_gemm("g", 3, 5, 7, DataType::int4);
+  CHECK(op.tensor_bytes(0) == 11);
+  CHECK(op.tensor_bytes(1) == 18);
+  CHECK(op.tensor_bytes(2) == 8);
+}
+
+TEST_CASE("a GEMV with M = 1 is bound by its weight bytes over DRAM", "[analysis][llm]") {
+  // A 1 x 256 (512 B), W 256 x 256 (131072 B), C 1 x 256 (512 B), fp16. Loads 131584 B at
+  // 64 B/cycle: 2056 cycles. The call reads 131584 B at 1024 B/cycle (128.5) and writes 512 B
+  // (0.5): 128.5. The store, 512 B at 64: 8. 2056 + 128.5 + 8 = 2192.5, of which the weights'
+  // 131072 / 64 = 2048 cycles are 93 %.
+  const Result r = run(make_gemm("gemv", 1, 256, 256));
+  CHECK(r.in_bytes == Approx(131584.0));
+  CHECK(r.out_bytes == Approx(512.0));
+  CHECK(r.cycles == Approx(2192.5));
+  CHECK(r.bound_by == "edge:DRAM->BUF");
+}
+
+TEST_CASE("int4 weights take a quarter of the fp16 bytes plus their scales", "[analysis][llm]") {
+  // quant_gemm 1 x 256 x 256, group 128: W 256 x 256 int4 = 32768 B, a quarter of the fp16
+  // GEMV's 131072; S (256 / 128) x 256 fp16 scales = 1024 B; A 512 B. Loads 34304 B at 64:
+  // 536 cycles. The call reads 34304 at 1024 (33.5); the store, C 512 B at 64: 8.
+  // 536 + 33.5 + 8 = 577.5.
+  const Operator op = make_quant_gemm("w4a16", 1, 256, 256, 128, DataType::fp16);
+  CHECK(op.tensor_bytes(op.find_tensor("W")) == 32768);
+  CHECK(op.tensor_bytes(op.find_tensor("S")) == 1024);
+  CHECK(op.total_flops() == Approx(2.0 * 256 * 256));
+  const Result r = run(op);
+  CHECK(r.in_bytes == Approx(34304.0));
+  CHECK(r.out_bytes == Approx(512.0));
+  CHECK(r.cycles == Approx(577.5));
+  // Written back as the line that built it.
+  CHECK(operator_spec(op) ==
+        "{name: w4a16, type: quant_gemm, M: 1, N: 256, K: 256, group: 128, dtype: fp16}");
+  CHECK(operator_spec(operator_from_spec(operator_spec(op), "spec")) == operator_spec(op));
+}
+
+TEST_CASE("split-KV decode attention reads the KV cache once and reduces its splits",
+          "[analysis][llm]") {
+  // One sequence, one KV head, one query head (B = H = 1), context 256 in S = 4 splits of
+  // L = 64, head_dim 64, fp16. From DRAM: Q 64 x 2 = 128 B, K and V 256 x 64 x 2 = 32768 B
+  // each: 65664 B at 64 B/cycle, 1026 cycles. To DRAM: O, 128 B, 2 cycles.
+  // The calls (1024 B/cycle, reads and writes in parallel, the larger counts):
+  //   score:   reads Q + K = 32896 B, 32.125; writes Sc, 256 fp32 = 1024 B, 1
+  //   softmax: reads Sc 1024 B (1), writes P, 256 fp16 = 512 B: 1
+  //   context: reads P + V = 33280 B, 32.5; writes the partials Op, 4 x 64 fp32 = 1024 B
+  //   combine: reads Op 1024 B (1), writes O 128 B: 1
+  // 1026 + 32.125 + 1 + 32.5 + 1 + 2 = 1094.625.
+  const Operator op = make_decode_attention("decode", 1, 1, 256, 4, 64, DataType::fp16);
+  // FLOPs: score and context 2 x 256 x 64 = 32768 each; softmax 5 a score (4 basic, 1 exp),
+  // 1280; the reduction 2 per partial element, 2 x 4 x 64 = 512. 67328 in all.
+  CHECK(op.total_flops() == Approx(67328.0));
+  CHECK(op.stages.back().name == "combine");
+  const Result r = run(op);
+  CHECK(r.in_bytes == Approx(65664.0));
+  CHECK(r.out_bytes == Approx(128.0));
+  CHECK(r.cycles == Approx(1094.625));
+  CHECK(operator_spec(operator_from_spec(operator_spec(op), "spec")) == operator_spec(op));
+}
+
+TEST_CASE("a grouped GEMM whose experts receive unequal token counts", "[analysis][llm]") {
+  // Four experts receive 3, 0, 1 and 12 tokens; N = K = 64, fp16. The expert without tokens is
+  // skipped: B = 3 experts, each grid covering the largest group, M = 12. From DRAM: A
+  // 3 x 12 x 64 x 2 = 4608 B, W 3 x 64 x 64 x 2 = 24576 B (not the 32768 of all four); 29184 B
+  // at 64: 456 cycles. The call reads 29184 at 1024 (28.5), writes C 3 x 12 x 64 x 2 = 4608 B
+  // (4.5): 28.5. C to DRAM: 4608 / 64 = 72. 456 + 28.5 + 72 = 556.5.
+  const Operator op = make_grouped_gemm("experts", {3, 0, 1, 12}, 64, 64, DataType::fp16);
+  CHECK(op.dims[0].size == 3);
+  CHECK(op.dims[1].size == 12);
+  const Result r = run(op);
+  CHECK(r.in_bytes == Approx(29184.0));
+  CHECK(r.out_bytes == Approx(4608.0));
+  CHECK(r.cycles == Approx(556.5));
+  // Balanced, the same 16 tokens over the three experts (6, 5, 5) would cover M = 6 only.
+  CHECK(make_grouped_gemm("even", {6, 0, 5, 5}, 64, 64, DataType::fp16).dims[1].size == 6);
+  CHECK(operator_spec(op) ==
+        "{name: experts, type: grouped_gemm, tokens: [3, 0, 1, 12], N: 64, K: 64, dtype: fp16}");
+  CHECK(operator_spec(operator_from_spec(operator_spec(op), "spec")) == operator_spec(op));
+}
+
+TEST_CASE("an int8 x int8 -> int32 GEMM keeps C at int32", "[workload][llm]") {
+  const Workload w = parse_workload(R"(version: 1
+kind: workload
+name: w
+operators:
+  - {name: i8, type: gemm, M: 4, N: 8, K: 16, dtype: int8, out_dtype: int32}
+)",
+                                    "w.yaml");
+  const Operator& op = w.operators.front();
+  CHECK(op.tensor_bytes(0) == 4 * 16);     // A int8
+  CHECK(op.tensor_bytes(2) == 4 * 8 * 4);  // C int32
+  CHECK(operator_spec(op) ==
+        "{name: i8, type: gemm, M: 4, N: 8, K: 16, out_dtype: int32, dtype: int8}");
+}
+
+TEST_CASE("the LLM vector operators count their operations", "[workload][llm]") {
+  // rmsnorm 4 basic an element; silu_mul 2 basic, 1 exp, 1 div; rope 3 basic.
+  CHECK(make_rmsnorm("n", 2, 8, DataType::fp16).total_flops() == 2 * 8 * 4);
+  CHECK(make_silu_mul("a", 2, 8, DataType::fp16).total_flops() == 2 * 8 * 4);
+  CHECK(make_rope("r", 2, 4, 8, DataType::fp16).total_flops() == 2 * 4 * 8 * 3);
+  // rope reads X (2 x 4 x 8 x 2 B = 128) and its tables (2 x 8 x 2 B = 32 each).
+  const Operator rope = make_rope("r", 2, 4, 8, DataType::fp16);
+  CHECK(rope.tensor_bytes(rope.find_tensor("Cos")) == 32);
+  const Result r = run(rope);
+  CHECK(r.in_bytes == Approx(128.0 + 64.0));
+}
