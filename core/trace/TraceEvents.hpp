@@ -40,6 +40,11 @@ struct TraceKernel {
   int64_t shared_memory_bytes = -1;       // -1 when not recorded
   int registers_per_thread = -1;          // -1 when not recorded
   int64_t correlation_id = -1;            // ties the kernel to its launch; -1 when none
+  // When and on which host thread the launch call ran (cudaLaunchKernel), when the reader knows:
+  // an operator or NVTX range encloses the launch, not the kernel, which runs later. -1: not
+  // known, and the shared step looks for an operator enclosing the kernel's own start instead.
+  double launch_ns = -1;
+  int64_t launch_thread = -1;
   // The operator that launched it, when the reader knows (a flow event, a correlation id whose
   // launch lies inside an operator, an NVTX range around the launch); the shared step fills it
   // for the others where it can.

@@ -64,6 +64,9 @@ struct Operator {
   // ("of model 'gpt', sized by its `hidden` 65536 at micro-batch 8 on 1 tensor-parallel
   // shard") for messages about it. Empty for an operator written in a file.
   std::string sized_by;
+  // How many times the operator runs in its workload (`count:` in a workload file, default 1;
+  // a workload written from a trace counts each operator's launches). Not part of its identity.
+  int64_t count = 1;
 
   int find_dim(std::string_view dim_name) const;        // -1 when absent
   int find_tensor(std::string_view tensor_name) const;  // -1 when absent
