@@ -136,6 +136,13 @@ bool is_msprof_header(const std::vector<std::string>& header) {
   return has_any(kOpName) && has_any(kDuration);
 }
 
+bool names_msprof_columns(const std::vector<std::string>& header) {
+  for (const MsprofColumn& column : msprof_columns())
+    for (const std::string& name : column.names)
+      if (std::find(header.begin(), header.end(), name) != header.end()) return true;
+  return false;
+}
+
 TraceEvents read_msprof_summary(const std::string& path) {
   const CsvTable table = read_csv(path);
   const std::vector<int> at = column_positions(table);

@@ -24,6 +24,9 @@ const std::vector<MsprofColumn>& msprof_columns();
 // True when a header row names the columns of an op_summary (an operator name and a task
 // duration), whichever release wrote it.
 bool is_msprof_header(const std::vector<std::string>& header);
+// True when a header names any op_summary column: a summary whose needed columns were renamed,
+// which the import should refuse naming them rather than pass to another importer.
+bool names_msprof_columns(const std::vector<std::string>& header);
 
 // Throws InputError: at line 1 naming the column expected (with its known names) when a needed
 // one is missing, and at the field for a time or a shape that does not read.

@@ -6,14 +6,12 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
-#include <optional>
 #include <set>
 #include <unordered_map>
 
 #include "common/InputError.hpp"
 #include "common/NameList.hpp"
 #include "trace/NsysNvtxText.hpp"
-#include "trace/NsysRangeNesting.hpp"
 
 namespace ts {
 namespace {
@@ -27,11 +25,6 @@ constexpr const char* kMetaTable = "EXPORT_META_DATA";
 // The kernel's name columns, the best first: the demangled signature is what name rules
 // (cuBLAS, CUTLASS) are written against.
 const std::vector<std::string> kKernelNameColumns{"demangledName", "shortName", "mangledName"};
-
-// globalTid packs the process above the low 24 bits (the thread); start/end ranges belong to
-// the process, not to the thread that opened them.
-constexpr int64_t kThreadBits = int64_t{1} << 24;
-int64_t process_of(int64_t global_tid) { return global_tid - global_tid % kThreadBits; }
 
 // The tables of an export and the columns of each, looked up once.
 class ExportLayout {
@@ -124,116 +117,75 @@ struct Launch {
   int64_t global_tid = 0;
 };
 
-// The host side of each launch by correlation id, for the kernels that name one.
-std::unordered_map<int64_t, Launch> launches(SQLite::Database& db, ExportLayout& layout,
-                                             TraceEvents& events) {
-  std::unordered_map<int64_t, Launch> out;
+// When and on which host thread each kernel was launched (the runtime call with its correlation
+// id): the shared step (KernelOperatorMatch) ties it to the innermost NVTX range around that.
+void read_launches(SQLite::Database& db, ExportLayout& layout, TraceEvents& events) {
   for (const char* column : {"correlationId", "start", "globalTid"})
     if (!layout.has(kRuntimeTable, column)) {
       events.notes.push_back(
           fmt::format("no {}.{}: kernels are not tied to the NVTX ranges "
                       "around their launches",
                       kRuntimeTable, column));
-      return out;
+      return;
     }
+  std::unordered_map<int64_t, Launch> launch_of;
   SQLite::Statement s(db,
                       "SELECT correlationId, start, globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME");
   while (s.executeStep())
     if (!s.getColumn(0).isNull() && !s.getColumn(2).isNull())
-      out.emplace(s.getColumn(0).getInt64(),
-                  Launch{s.getColumn(1).getInt64(), s.getColumn(2).getInt64()});
-  return out;
+      launch_of.emplace(s.getColumn(0).getInt64(),
+                        Launch{s.getColumn(1).getInt64(), s.getColumn(2).getInt64()});
+  for (TraceKernel& k : events.kernels)
+    if (const auto it = launch_of.find(k.correlation_id); it != launch_of.end()) {
+      k.launch_ns = static_cast<double>(it->second.start_ns);
+      k.launch_thread = it->second.global_tid;
+    }
 }
 
-// NVTX ranges as operators, and where each lies: push/pop ranges on their thread, start/end
-// ranges on their process (the sweeps keep the two apart).
-struct NvtxRanges {
-  std::vector<NsysRange> push_pop, start_end;
-  std::vector<size_t> push_pop_op, start_end_op;  // the operator of each range
-};
-
-NvtxRanges nvtx_ranges(SQLite::Database& db, ExportLayout& layout,
-                       const std::unordered_map<int64_t, std::string>& strings,
-                       TraceEvents& events) {
-  NvtxRanges out;
+// NVTX push/pop and start/end ranges as operators on the thread that opened them (a start/end
+// range closed on another thread still belongs to its opener's).
+void read_nvtx_ranges(SQLite::Database& db, ExportLayout& layout,
+                      const std::unordered_map<int64_t, std::string>& strings,
+                      TraceEvents& events) {
   if (!layout.has_table(kNvtxTable)) {
     events.notes.push_back("no NVTX_EVENTS: no NVTX ranges name the kernels' operators");
-    return out;
+    return;
   }
   for (const char* column : {"start", "end", "eventType", "globalTid"})
     if (!layout.has(kNvtxTable, column)) {
       events.notes.push_back(
           fmt::format("no {}.{}: the NVTX ranges are left out", kNvtxTable, column));
-      return out;
+      return;
     }
-  SQLite::Statement s(db, fmt::format("SELECT rowid, start, end, eventType, globalTid, {}, {} "
-                                      "FROM NVTX_EVENTS WHERE eventType IN ({}, {}) ORDER BY start",
+  SQLite::Statement s(db, fmt::format("SELECT rowid, start, end, globalTid, {}, {} FROM "
+                                      "NVTX_EVENTS WHERE eventType IN ({}, {}) ORDER BY start",
                                       layout.column_or_null(kNvtxTable, "text"),
                                       layout.column_or_null(kNvtxTable, "textId"),
                                       kNvtxPushPopRange, kNvtxStartEndRange));
   size_t unended = 0;
   while (s.executeStep()) {
-    if (s.getColumn(2).isNull() || s.getColumn(4).isNull()) {
+    if (s.getColumn(2).isNull() || s.getColumn(3).isNull()) {
       ++unended;  // a push without its pop (the profile stopped inside it)
       continue;
     }
-    std::string text = s.getColumn(5).getString();
-    if (s.getColumn(5).isNull() && !s.getColumn(6).isNull())
-      if (auto it = strings.find(s.getColumn(6).getInt64()); it != strings.end()) text = it->second;
+    std::string text = s.getColumn(4).getString();
+    if (s.getColumn(4).isNull() && !s.getColumn(5).isNull())
+      if (auto it = strings.find(s.getColumn(5).getInt64()); it != strings.end()) text = it->second;
     const NvtxOperatorText parsed = parse_nvtx_operator_text(text);
     TraceOperator op;
     op.name = parsed.name.empty() ? "(unnamed NVTX range)" : parsed.name;
-    const int64_t start = s.getColumn(1).getInt64();
-    const int64_t end = s.getColumn(2).getInt64();
-    op.start_ns = static_cast<double>(start);
-    op.duration_ns = static_cast<double>(end - start);
-    op.thread = s.getColumn(4).getInt64();
+    op.start_ns = static_cast<double>(s.getColumn(1).getInt64());
+    op.duration_ns = static_cast<double>(s.getColumn(2).getInt64()) - op.start_ns;
+    op.thread = s.getColumn(3).getInt64();
     op.input_shapes = parsed.input_shapes;
     op.input_dtypes.assign(parsed.input_shapes.size(), std::string());
     op.has_shapes = parsed.has_shapes;
     op.line = s.getColumn(0).getInt64();
-    const bool push_pop = s.getColumn(3).getInt() == kNvtxPushPopRange;
-    (push_pop ? out.push_pop : out.start_end)
-        .push_back(NsysRange{push_pop ? op.thread : process_of(op.thread), start, end});
-    (push_pop ? out.push_pop_op : out.start_end_op).push_back(events.operators.size());
     events.operators.push_back(std::move(op));
   }
   if (unended)
     events.notes.push_back(fmt::format(
         "{} NVTX ranges never ended (the profile stopped inside them): left out", unended));
-  for (const auto& [ranges, ops] :
-       {std::pair{&out.push_pop, &out.push_pop_op}, std::pair{&out.start_end, &out.start_end_op}}) {
-    const std::vector<std::optional<size_t>> parents = enclosing_ranges(*ranges);
-    for (size_t i = 0; i < parents.size(); ++i)
-      if (parents[i]) events.operators[(*ops)[i]].parent = (*ops)[*parents[i]];
-  }
-  return out;
-}
-
-// Each kernel's operator: the innermost NVTX range around its launch, push/pop on the launching
-// thread or start/end on its process, whichever began later.
-void tie_kernels_to_ranges(TraceEvents& events, const NvtxRanges& nvtx,
-                           const std::unordered_map<int64_t, Launch>& launch_of) {
-  std::vector<NsysMoment> on_thread, on_process;
-  std::vector<size_t> kernel_of;
-  for (size_t k = 0; k < events.kernels.size(); ++k) {
-    const auto it = launch_of.find(events.kernels[k].correlation_id);
-    if (it == launch_of.end()) continue;
-    on_thread.push_back(NsysMoment{it->second.global_tid, it->second.start_ns});
-    on_process.push_back(NsysMoment{process_of(it->second.global_tid), it->second.start_ns});
-    kernel_of.push_back(k);
-  }
-  const auto in_push_pop = innermost_enclosing(nvtx.push_pop, on_thread);
-  const auto in_start_end = innermost_enclosing(nvtx.start_end, on_process);
-  for (size_t i = 0; i < kernel_of.size(); ++i) {
-    std::optional<size_t> op;
-    if (in_push_pop[i]) op = nvtx.push_pop_op[*in_push_pop[i]];
-    if (in_start_end[i]) {
-      const size_t other = nvtx.start_end_op[*in_start_end[i]];
-      if (!op || events.operators[other].start_ns > events.operators[*op].start_ns) op = other;
-    }
-    events.kernels[kernel_of[i]].op = op;
-  }
 }
 
 std::string gpu_name(SQLite::Database& db, ExportLayout& layout, const TraceEvents& events) {
@@ -338,9 +290,8 @@ TraceEvents read_nsys_export(const std::string& path) {
     events.device_name = gpu_name(db, layout, events);
     if (events.device_name.empty())
       events.notes.push_back("no TARGET_INFO_GPU name: the GPU is not named");
-    const NvtxRanges nvtx = nvtx_ranges(db, layout, strings, events);
-    if (!nvtx.push_pop.empty() || !nvtx.start_end.empty())
-      tie_kernels_to_ranges(events, nvtx, launches(db, layout, events));
+    read_nvtx_ranges(db, layout, strings, events);
+    if (!events.operators.empty()) read_launches(db, layout, events);
   } catch (const SQLite::Exception& e) {
     throw InputError(SourceLocation{path, 0, 0},
                      fmt::format("cannot read the export: {}; expected an Nsight Systems SQLite "

@@ -8,11 +8,11 @@
 //   blockX/Y/Z, staticSharedMemory + dynamicSharedMemory, registersPerThread, correlationId;
 //   the name is a StringIds id in demangledName, else shortName, else mangledName);
 // - the launches: CUPTI_ACTIVITY_KIND_RUNTIME (correlationId, start, globalTid), which say on
-//   which host thread and when each kernel was launched;
+//   which host thread and when each kernel was launched (TraceKernel::launch_ns, launch_thread);
 // - operators: NVTX_EVENTS push/pop and start/end ranges (eventType 59 and 60; the text in
-//   `text`, or a StringIds id in `textId`); a kernel's operator is the innermost range of the
-//   launching thread that encloses its launch. PyTorch's emit_nvtx texts give shapes too
-//   (NsysNvtxText);
+//   `text`, or a StringIds id in `textId`) on the thread that opened them. The shared step
+//   (KernelOperatorMatch) gives each kernel the innermost range around its launch, so the reader
+//   ties nothing itself. PyTorch's emit_nvtx texts give shapes too (NsysNvtxText);
 // - the GPU's name: TARGET_INFO_GPU; the export's schema version: EXPORT_META_DATA.
 //
 // Kernels (start, end and a name column) and StringIds are needed; a missing one is an

@@ -8,6 +8,7 @@
 
 #include "InputErrorCapture.hpp"
 #include "TempDir.hpp"
+#include "trace/MsprofImport.hpp"
 #include "trace/MsprofSummary.hpp"
 
 using namespace ts;
@@ -80,4 +81,18 @@ TEST_CASE("an op_summary with renamed columns is refused naming the column expec
   CHECK(field.where().column == 18);
   CHECK(field.message() ==
         "'fast' is not a valid task duration; expected a number of microseconds");
+}
+
+TEST_CASE("msprof's importer knows op_summary headers, renamed ones too", "[trace][msprof]") {
+  const MsprofImporter msprof;
+  auto header = [](const std::string& name) {
+    return first_line_of(fixture("trace/msprof/" + name));
+  };
+  CHECK(msprof.sniff(header("op_summary_cann8.csv")) == Sniff::yes);
+  CHECK(msprof.sniff(header("op_summary_cann5.csv")) == Sniff::yes);
+  // renamed columns still say op_summary (OP Type, Task Start Time(us)): msprof's to refuse,
+  // naming the column, not another importer's
+  CHECK(msprof.sniff(header("op_summary_renamed.csv")) == Sniff::maybe);
+  CHECK(msprof.sniff("M,N,K,measured_us") == Sniff::no);
+  CHECK(msprof.sniff("SQLite format 3") == Sniff::no);
 }

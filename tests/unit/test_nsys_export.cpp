@@ -1,15 +1,18 @@
-// Nsight Systems SQLite exports read into TraceEvents: kernels with their launch geometry and
-// names through StringIds, the GPU and the export's schema version, NVTX ranges as operators
-// (with PyTorch's emit_nvtx shapes), in an older (2022, schema 2.x) and a newer (2024, schema
-// 3.x) layout built from the committed .sql fixtures; and a kernel table without a needed column
-// refused with the table and the column named. Expected figures are read off the fixtures' rows.
+// Nsight Systems SQLite exports read into TraceEvents: kernels with their launch geometry, names
+// through StringIds and launches, the GPU and the export's schema version, NVTX ranges as
+// operators (with PyTorch's emit_nvtx shapes) that the shared step ties kernels to, in an older
+// (2022, schema 2.x) and a newer (2024, schema 3.x) layout built from the committed .sql
+// fixtures; and a kernel table without a needed column refused with the table and the column
+// named. Expected figures are read off the fixtures' rows.
 #include <catch2/catch.hpp>
 #include <string>
 
 #include "InputErrorCapture.hpp"
 #include "SqlFixture.hpp"
 #include "TempDir.hpp"
+#include "trace/KernelOperatorMatch.hpp"
 #include "trace/NsysExport.hpp"
+#include "trace/NsysImport.hpp"
 #include "trace/NsysNvtxText.hpp"
 
 using namespace ts;
@@ -88,17 +91,24 @@ TEST_CASE("a 2022 Nsight Systems export reads into kernels and NVTX operators", 
         std::vector<std::vector<int64_t>>{{768}, {128, 768}, {768, 768}});
   CHECK(e.operators[2].duration_ns == 15000);
   CHECK(e.operators[2].thread == 71168954514);  // 4242 * 2^24 + 4242
-  // nesting: addmm inside linear inside the layer; softmax directly inside the layer
-  CHECK(e.operators[1].parent == std::optional<size_t>(0));
-  CHECK(e.operators[2].parent == std::optional<size_t>(1));
-  CHECK(e.operators[3].parent == std::optional<size_t>(0));
-  CHECK_FALSE(e.operators[0].parent);
-  // each kernel's operator is the innermost range around its launch (cudaLaunchKernel at 5000
-  // lies in layer, linear and addmm; at 26000 in layer and softmax; at 95000, after the layer's
-  // range, in none)
-  CHECK(e.kernels[0].op == std::optional<size_t>(2));
-  CHECK(e.kernels[1].op == std::optional<size_t>(3));
-  CHECK_FALSE(e.kernels[2].op);
+  // each kernel's launch, from the runtime row with its correlation id
+  CHECK(e.kernels[0].launch_ns == 5000);
+  CHECK(e.kernels[0].launch_thread == 71168954514);
+  CHECK(e.kernels[2].launch_ns == 95000);
+
+  // the shared step's tie: addmm inside linear inside the layer, softmax directly inside the
+  // layer; each kernel's operator is the innermost range around its launch (cudaLaunchKernel at
+  // 5000 lies in layer, linear and addmm; at 26000 in layer and softmax; at 95000, after the
+  // layer's range, in none)
+  TraceEvents tied = e;
+  tie_kernels_by_enclosing_span(tied);
+  CHECK(tied.operators[1].parent == std::optional<size_t>(0));
+  CHECK(tied.operators[2].parent == std::optional<size_t>(1));
+  CHECK(tied.operators[3].parent == std::optional<size_t>(0));
+  CHECK_FALSE(tied.operators[0].parent);
+  CHECK(tied.kernels[0].op == std::optional<size_t>(2));
+  CHECK(tied.kernels[1].op == std::optional<size_t>(3));
+  CHECK_FALSE(tied.kernels[2].op);
 }
 
 TEST_CASE("a 2024 Nsight Systems export with added tables and columns reads the same way",
@@ -120,11 +130,15 @@ TEST_CASE("a 2024 Nsight Systems export with added tables and columns reads the 
   CHECK(e.operators[1].input_shapes ==
         std::vector<std::vector<int64_t>>{{12, 128, 64}, {12, 64, 128}});
   CHECK(has_note(e, "1 NVTX ranges never ended"));
-  // the bmm kernel's launch (2000) lies in the step's start/end range and in aten::bmm: the
-  // later begun wins; the reduction's (100000) lies in the step's range only
-  CHECK(e.kernels[0].op == std::optional<size_t>(1));
-  CHECK(e.kernels[1].op == std::optional<size_t>(2));
-  CHECK(e.kernels[2].op == std::optional<size_t>(0));
+  // the start/end range is an operator of the thread that opened it, around the push/pop ones:
+  // the bmm kernel's launch (2000) lies in it and in aten::bmm, the innermost; the reduction's
+  // (100000) in the step's range only
+  TraceEvents tied = e;
+  tie_kernels_by_enclosing_span(tied);
+  CHECK(tied.operators[1].parent == std::optional<size_t>(0));
+  CHECK(tied.kernels[0].op == std::optional<size_t>(1));
+  CHECK(tied.kernels[1].op == std::optional<size_t>(2));
+  CHECK(tied.kernels[2].op == std::optional<size_t>(0));
 }
 
 TEST_CASE("an export whose kernel table lacks a needed column is refused naming it",
@@ -139,4 +153,11 @@ TEST_CASE("an export whose kernel table lacks a needed column is refused naming 
   const InputError not_sqlite = input_error_of([&] { read_nsys_export(csv); });
   CHECK(not_sqlite.where().line == 1);
   CHECK(not_sqlite.message().rfind("not an SQLite file", 0) == 0);
+}
+
+TEST_CASE("the nsys importer reads SQLite files and nothing else", "[trace][nsys]") {
+  TempDir dir("nsys-sniff");
+  const NsysImporter nsys;
+  CHECK(nsys.sniff(first_line_of(built_export(dir, "export-2022"))) == Sniff::yes);
+  CHECK(nsys.sniff(first_line_of(fixture("csv/gemm-small.csv"))) == Sniff::no);
 }
