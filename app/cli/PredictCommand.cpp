@@ -58,7 +58,7 @@ void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g
   double total = 0;
   // An operator with `count: N` (a workload written from a trace) runs N times in the total.
   std::map<std::string, int64_t> runs_of;
-  for (const Operator& op : workload.operators) runs_of[op.name] = op.count;
+  for (const Operator& op : w.operators) runs_of[op.name] = op.count;
   for (const auto& r : rows) {
     const auto runs = runs_of.find(r.op_name);
     total += (r.latency_us + r.launch_overhead_us) *

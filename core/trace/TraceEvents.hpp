@@ -26,6 +26,10 @@ struct TraceOperator {
   bool has_shapes = false;       // the trace recorded shapes for this operator
   std::optional<size_t> parent;  // the enclosing operator (index into TraceEvents::operators)
   int64_t line = 0;              // where in the file it was read (line or row), 0 if unknown
+  // How many runs of the operator this entry stands for: a reader of a large trace may merge
+  // the repeats of an operator (same name, shapes and parent, each step of a training loop) into
+  // one entry, with the first run's times, and tie their kernels to it (KinetoTrace does).
+  int64_t occurrences = 1;
 };
 
 // A kernel as the device ran it.
