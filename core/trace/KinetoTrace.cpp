@@ -546,37 +546,39 @@ TraceEvents KinetoHandler::assemble() {
   const Enclosure enclosure = innermost_enclosing(spans, points);
   std::vector<TimeSpan>().swap(spans);
 
-  // Operators that enclose a launch, and their ancestors, merged by (signature, parent): the
-  // repeats of a training loop become one operator with `occurrences`.
+  // Operators that enclose a launch, and the ancestors of the first of each, with the repeats
+  // of a training loop merged into one operator with `occurrences`. An operator with shapes is
+  // merged by its signature alone: the shared step stores a kernel under the innermost operator
+  // with shapes and never looks past it, so its parent does not matter (and differs from step to
+  // step: ProfilerStep#1, #2, ...). An operator without shapes is merged by signature and parent,
+  // since a kernel under it is stored under the first ancestor with shapes.
   std::vector<int64_t> emitted(spans_.size(), -1);
   std::unordered_map<uint64_t, size_t> merged;  // (signature, emitted parent + 1) -> operator
-  std::vector<size_t> chain;
-  auto emit = [&](size_t span) {
-    chain.clear();
-    for (int64_t at = static_cast<int64_t>(span); at >= 0 && emitted[static_cast<size_t>(at)] < 0;
-         at = enclosure.span_parent[static_cast<size_t>(at)])
-      chain.push_back(static_cast<size_t>(at));
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-      const size_t s = *it;
-      const int64_t parent = enclosure.span_parent[s] < 0
-                                 ? -1
-                                 : emitted[static_cast<size_t>(enclosure.span_parent[s])];
-      const uint64_t key =
-          (static_cast<uint64_t>(spans_[s].signature) << 32) | static_cast<uint64_t>(parent + 1);
-      auto [found, fresh] = merged.emplace(key, out.operators.size());
-      if (fresh) {
-        TraceOperator op = signatures_[spans_[s].signature];
-        op.start_ns = static_cast<double>(relative(spans_[s].start_ns));
-        op.duration_ns = static_cast<double>(spans_[s].end_ns - spans_[s].start_ns);
-        op.thread = spans_[s].thread;
-        if (parent >= 0) op.parent = static_cast<size_t>(parent);
-        op.occurrences = 0;
-        out.operators.push_back(std::move(op));
-      }
-      ++out.operators[found->second].occurrences;
-      emitted[s] = static_cast<int64_t>(found->second);
+  auto emit = [&](auto& self, size_t s) -> size_t {
+    if (emitted[s] >= 0) return static_cast<size_t>(emitted[s]);
+    const TraceOperator& signature = signatures_[spans_[s].signature];
+    const int64_t parent_span = enclosure.span_parent[s];
+    int64_t parent = -1;  // the emitted parent; for an operator with shapes, only when new
+    if (!signature.has_shapes && parent_span >= 0)
+      parent = static_cast<int64_t>(self(self, static_cast<size_t>(parent_span)));
+    const uint64_t key =
+        (static_cast<uint64_t>(spans_[s].signature) << 32) | static_cast<uint64_t>(parent + 1);
+    auto found = merged.find(key);
+    if (found == merged.end()) {
+      if (signature.has_shapes && parent_span >= 0)
+        parent = static_cast<int64_t>(self(self, static_cast<size_t>(parent_span)));
+      TraceOperator op = signature;
+      op.start_ns = static_cast<double>(relative(spans_[s].start_ns));
+      op.duration_ns = static_cast<double>(spans_[s].end_ns - spans_[s].start_ns);
+      op.thread = spans_[s].thread;
+      if (parent >= 0) op.parent = static_cast<size_t>(parent);
+      op.occurrences = 0;
+      found = merged.emplace(key, out.operators.size()).first;
+      out.operators.push_back(std::move(op));
     }
-    return static_cast<size_t>(emitted[span]);
+    ++out.operators[found->second].occurrences;
+    emitted[s] = static_cast<int64_t>(found->second);
+    return found->second;
   };
   size_t outside_operators = 0;
   for (size_t p = 0; p < points.size(); ++p) {
@@ -584,7 +586,7 @@ TraceEvents KinetoHandler::assemble() {
       ++outside_operators;
       continue;
     }
-    kernels_[kernel_of_point[p]].op = emit(static_cast<size_t>(enclosure.point_span[p]));
+    kernels_[kernel_of_point[p]].op = emit(emit, static_cast<size_t>(enclosure.point_span[p]));
   }
   out.kernels = std::move(kernels_);
   if (out.kernels.empty())
