@@ -216,7 +216,8 @@ class KinetoHandler : public json::json_sax_t {
   std::string signature_key_;
   std::vector<LaunchRecord> launches_;
   std::vector<FlowEnd> flow_ends_;
-  std::unordered_map<std::string, std::string> kernel_names_;  // interned: one copy per name
+  std::unordered_map<std::string, int32_t> kernel_name_ids_;  // into kernel_names_
+  std::vector<std::string> kernel_names_;
   size_t memory_events_ = 0;
 };
 
@@ -444,9 +445,13 @@ void KinetoHandler::finish_event() {
       if (dur_ns_ < 0)
         fail(fmt::format("kernel '{}' has a negative `dur`; expected a duration >= 0", name_));
       TraceKernel k;
-      auto interned = kernel_names_.find(name_);
-      if (interned == kernel_names_.end()) interned = kernel_names_.emplace(name_, name_).first;
-      k.name = interned->second;
+      auto interned = kernel_name_ids_.find(name_);
+      if (interned == kernel_name_ids_.end()) {
+        interned =
+            kernel_name_ids_.emplace(name_, static_cast<int32_t>(kernel_names_.size())).first;
+        kernel_names_.push_back(name_);
+      }
+      k.name_id = interned->second;
       k.start_ns = static_cast<double>(relative(ts_ns_));
       k.duration_ns = dur_ns_;
       k.device = static_cast<int>(device_ >= 0 ? device_ : static_cast<int64_t>(pid_));
@@ -589,6 +594,7 @@ TraceEvents KinetoHandler::assemble() {
     kernels_[kernel_of_point[p]].op = emit(emit, static_cast<size_t>(enclosure.point_span[p]));
   }
   out.kernels = std::move(kernels_);
+  out.kernel_names = std::move(kernel_names_);
   if (out.kernels.empty())
     out.notes.push_back("the trace has no GPU kernels (`ph: X` events of `cat: kernel`)");
   if (without_launch)

@@ -89,13 +89,13 @@ ResolvedTrace resolve_trace(TraceEvents& events, const KernelNameRules& rules) {
         fate = KernelFate::measured;
       } else if (!walk->shaped) {
         fate = KernelFate::lacks_shapes;
-        add_example(out.examples[fate], kernel.name);
+        add_example(out.examples[fate], kernel_name(events, kernel));
       } else {
         // An operator tilescope does not know by name (a custom op, a fused extension): the
         // kernel's name may still say what it computes over the recorded shapes.
         const TraceOperator& shaped = events.operators[*walk->shaped];
         std::optional<Operator> by_class;
-        if (const std::optional<KernelClass> c = kernel_class(kernel.name))
+        if (const std::optional<KernelClass> c = kernel_class(kernel_name(events, kernel)))
           by_class = tilescope_operator_of(shaped, c);
         if (by_class) {
           out.kernel_operator[k] = operator_index(std::move(*by_class), *walk->shaped);
@@ -105,12 +105,12 @@ ResolvedTrace resolve_trace(TraceEvents& events, const KernelNameRules& rules) {
           add_example(out.examples[fate], shaped.name);
         }
       }
-    } else if (const std::optional<KernelClass> c = kernel_class(kernel.name)) {
+    } else if (const std::optional<KernelClass> c = kernel_class(kernel_name(events, kernel))) {
       fate = KernelFate::name_only;
       ++out.name_only_classes[std::string(to_string(*c))];
-      add_example(out.examples[fate], kernel.name);
+      add_example(out.examples[fate], kernel_name(events, kernel));
     } else {
-      add_example(out.examples[fate], kernel.name);
+      add_example(out.examples[fate], kernel_name(events, kernel));
     }
     out.kernel_fate[k] = fate;
     ++out.fate_counts[fate];
