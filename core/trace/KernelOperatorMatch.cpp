@@ -6,61 +6,77 @@
 namespace ts {
 namespace {
 
-// A point in time on one thread: an operator opening, or a kernel's launch (or start).
-struct SweepPoint {
+// A span opening or a point, on one thread.
+struct SweepEntry {
   double time_ns = 0;
-  bool is_operator = false;
-  double end_ns = 0;  // an operator's end; longer first among operators starting together
+  double end_ns = 0;  // a span's end
+  bool is_span = false;
   size_t index = 0;
 };
 
-bool before(const SweepPoint& a, const SweepPoint& b) {
+bool before(const SweepEntry& a, const SweepEntry& b) {
   if (a.time_ns != b.time_ns) return a.time_ns < b.time_ns;
-  // At the same instant an operator opens before a launch inside it, and an outer operator
-  // (the longer) before the inner.
-  if (a.is_operator != b.is_operator) return a.is_operator;
+  // At the same instant a span opens before a point inside it, and the outer (longer) span
+  // before the inner.
+  if (a.is_span != b.is_span) return a.is_span;
   if (a.end_ns != b.end_ns) return a.end_ns > b.end_ns;
   return a.index < b.index;
 }
 
 }  // namespace
 
-void tie_kernels_by_enclosing_span(TraceEvents& events) {
-  // Points by thread: -1 (unknown thread) is its own group, so that a format without threads
-  // (msprof rows, device-side ranges) still matches by time alone.
-  std::unordered_map<int64_t, std::vector<SweepPoint>> by_thread;
-  for (size_t i = 0; i < events.operators.size(); ++i) {
-    const TraceOperator& op = events.operators[i];
-    by_thread[op.thread].push_back(
-        SweepPoint{op.start_ns, true, op.start_ns + std::max(0.0, op.duration_ns), i});
+Enclosure innermost_enclosing(const std::vector<TimeSpan>& spans,
+                              const std::vector<TimePoint>& points) {
+  Enclosure out;
+  out.point_span.assign(points.size(), -1);
+  out.span_parent.assign(spans.size(), -1);
+  std::unordered_map<int64_t, std::vector<SweepEntry>> by_thread;
+  for (size_t i = 0; i < spans.size(); ++i)
+    by_thread[spans[i].thread].push_back(
+        SweepEntry{spans[i].start_ns, std::max(spans[i].start_ns, spans[i].end_ns), true, i});
+  for (size_t i = 0; i < points.size(); ++i)
+    by_thread[points[i].thread].push_back(SweepEntry{points[i].time_ns, 0, false, i});
+  std::vector<const SweepEntry*> open;  // spans enclosing the current time, outermost first
+  for (auto& [thread, entries] : by_thread) {
+    std::sort(entries.begin(), entries.end(), before);
+    open.clear();
+    for (const SweepEntry& e : entries) {
+      while (!open.empty() && open.back()->end_ns < e.time_ns) open.pop_back();
+      const int64_t innermost = open.empty() ? -1 : static_cast<int64_t>(open.back()->index);
+      if (e.is_span) {
+        out.span_parent[e.index] = innermost;
+        open.push_back(&e);
+      } else {
+        out.point_span[e.index] = innermost;
+      }
+    }
+    std::vector<SweepEntry>().swap(entries);  // done with this thread: give the memory back
   }
+  return out;
+}
+
+void tie_kernels_by_enclosing_span(TraceEvents& events) {
+  std::vector<TimeSpan> spans;
+  spans.reserve(events.operators.size());
+  for (const TraceOperator& op : events.operators)
+    spans.push_back(TimeSpan{op.start_ns, op.start_ns + std::max(0.0, op.duration_ns), op.thread});
+  std::vector<TimePoint> points;
+  std::vector<size_t> kernel_of_point;
   for (size_t i = 0; i < events.kernels.size(); ++i) {
     const TraceKernel& k = events.kernels[i];
     if (k.op) continue;
     const bool launch_known = k.launch_ns >= 0;
-    by_thread[launch_known ? k.launch_thread : -1].push_back(
-        SweepPoint{launch_known ? k.launch_ns : k.start_ns, false, 0, i});
+    points.push_back(
+        TimePoint{launch_known ? k.launch_ns : k.start_ns, launch_known ? k.launch_thread : -1});
+    kernel_of_point.push_back(i);
   }
-  std::vector<size_t> open;  // operators enclosing the current time, outermost first
-  for (auto& [thread, points] : by_thread) {
-    std::sort(points.begin(), points.end(), before);
-    open.clear();
-    for (const SweepPoint& p : points) {
-      while (!open.empty()) {
-        const TraceOperator& top = events.operators[open.back()];
-        // An operator still encloses a point at its very end (a launch as its last call).
-        if (top.start_ns + std::max(0.0, top.duration_ns) >= p.time_ns) break;
-        open.pop_back();
-      }
-      if (p.is_operator) {
-        TraceOperator& op = events.operators[p.index];
-        if (!op.parent && !open.empty()) op.parent = open.back();
-        open.push_back(p.index);
-      } else if (!open.empty()) {
-        events.kernels[p.index].op = open.back();
-      }
-    }
-  }
+  const Enclosure enclosure = innermost_enclosing(spans, points);
+  for (size_t p = 0; p < points.size(); ++p)
+    if (enclosure.point_span[p] >= 0)
+      events.kernels[kernel_of_point[p]].op = static_cast<size_t>(enclosure.point_span[p]);
+  for (size_t s = 0; s < spans.size(); ++s)
+    if (!events.operators[s].parent && enclosure.span_parent[s] >= 0)
+      events.operators[s].parent = static_cast<size_t>(enclosure.span_parent[s]);
 }
 
 }  // namespace ts

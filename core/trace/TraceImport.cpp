@@ -143,7 +143,7 @@ ImportResult import_trace(TraceEvents events, const ImportRequest& request,
     for (size_t k = 0; k < events.kernels.size(); ++k) {
       const int op = resolved.kernel_operator[k];
       if (op < 0) continue;
-      const std::string& name = events.kernels[k].name;
+      const std::string& name = kernel_name(events, events.kernels[k]);
       auto [it, fresh] =
           group_of.emplace(std::make_pair(op, std::string_view(name)), groups.size());
       if (fresh) groups.push_back(KernelTimes{op, name, {}});

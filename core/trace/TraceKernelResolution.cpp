@@ -20,29 +20,27 @@ void add_example(std::vector<std::string>& examples, const std::string& name) {
   examples.push_back(name);
 }
 
-// The result of walking out from one framework operator: the tilescope operator (and which
-// framework operator made it), or why none.
+// The operator a kernel is stored under: the innermost operator around its launch that
+// recorded shapes (walking out past ranges without shapes: a user annotation, an NVTX range), as
+// a tilescope operator when its name is one tilescope knows. The walk stops at the first operator
+// with shapes: the one further out (`aten::linear` around an `aten::copy_`) computed something
+// else than this kernel.
 struct OperatorWalk {
   std::optional<Operator> op;
-  size_t source = 0;        // the framework operator that converted
-  bool any_shapes = false;  // some operator on the way recorded shapes
-  std::optional<size_t> innermost_shaped;
+  std::optional<size_t> shaped;  // the innermost operator with shapes, if any
+  int stored = -1;               // index of `op` in ResolvedTrace::operators once stored
 };
 
 OperatorWalk walk_out(const TraceEvents& events, size_t start) {
   OperatorWalk walk;
   std::optional<size_t> at = start;
   // A parent chain is a tree read from the file: a cycle (a broken trace) must not hang.
-  for (size_t steps = 0; at && steps < events.operators.size(); ++steps) {
+  for (size_t steps = 0; at && steps <= events.operators.size(); ++steps) {
     const TraceOperator& op = events.operators[*at];
     if (op.has_shapes) {
-      walk.any_shapes = true;
-      if (!walk.innermost_shaped) walk.innermost_shaped = *at;
-      if (std::optional<Operator> converted = tilescope_operator_of(op)) {
-        walk.op = std::move(converted);
-        walk.source = *at;
-        return walk;
-      }
+      walk.shaped = *at;
+      walk.op = tilescope_operator_of(op);
+      return walk;
     }
     at = op.parent;
   }
@@ -74,7 +72,7 @@ ResolvedTrace resolve_trace(TraceEvents& events, const KernelNameRules& rules) {
     }
     if (!counted[source]) {
       counted[source] = 1;
-      ++out.operator_runs[static_cast<size_t>(it->second)];
+      out.operator_runs[static_cast<size_t>(it->second)] += events.operators[source].occurrences;
     }
     return it->second;
   };
@@ -86,32 +84,33 @@ ResolvedTrace resolve_trace(TraceEvents& events, const KernelNameRules& rules) {
       std::optional<OperatorWalk>& walk = walks[*kernel.op];
       if (!walk) walk = walk_out(events, *kernel.op);
       if (walk->op) {
-        out.kernel_operator[k] = operator_index(*walk->op, walk->source);
+        if (walk->stored < 0) walk->stored = operator_index(std::move(*walk->op), *walk->shaped);
+        out.kernel_operator[k] = walk->stored;
         fate = KernelFate::measured;
-      } else if (!walk->any_shapes) {
+      } else if (!walk->shaped) {
         fate = KernelFate::lacks_shapes;
-        add_example(out.examples[fate], kernel.name);
+        add_example(out.examples[fate], kernel_name(events, kernel));
       } else {
         // An operator tilescope does not know by name (a custom op, a fused extension): the
         // kernel's name may still say what it computes over the recorded shapes.
-        const TraceOperator& shaped = events.operators[*walk->innermost_shaped];
+        const TraceOperator& shaped = events.operators[*walk->shaped];
         std::optional<Operator> by_class;
-        if (const std::optional<KernelClass> c = kernel_class(kernel.name))
+        if (const std::optional<KernelClass> c = kernel_class(kernel_name(events, kernel)))
           by_class = tilescope_operator_of(shaped, c);
         if (by_class) {
-          out.kernel_operator[k] = operator_index(std::move(*by_class), *walk->innermost_shaped);
+          out.kernel_operator[k] = operator_index(std::move(*by_class), *walk->shaped);
           fate = KernelFate::measured;
         } else {
           fate = KernelFate::operator_unmodelled;
           add_example(out.examples[fate], shaped.name);
         }
       }
-    } else if (const std::optional<KernelClass> c = kernel_class(kernel.name)) {
+    } else if (const std::optional<KernelClass> c = kernel_class(kernel_name(events, kernel))) {
       fate = KernelFate::name_only;
       ++out.name_only_classes[std::string(to_string(*c))];
-      add_example(out.examples[fate], kernel.name);
+      add_example(out.examples[fate], kernel_name(events, kernel));
     } else {
-      add_example(out.examples[fate], kernel.name);
+      add_example(out.examples[fate], kernel_name(events, kernel));
     }
     out.kernel_fate[k] = fate;
     ++out.fate_counts[fate];

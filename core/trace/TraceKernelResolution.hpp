@@ -38,10 +38,11 @@ struct ResolvedTrace {
   std::map<std::string, size_t> name_only_classes;
 };
 
-// Ties kernels by enclosing span first (KernelOperatorMatch), then, for each kernel, walks from
-// its operator outwards to the first that converts (TraceOperatorConversion): `aten::mm` under
-// `aten::matmul` under `aten::linear` is stored as the mm. Name rules classify the kernels
-// without an operator, and read operators whose names tilescope does not know.
+// Ties kernels by enclosing span first (KernelOperatorMatch), then stores each kernel under the
+// innermost operator around its launch that recorded shapes (`aten::mm` under `aten::matmul`
+// under `aten::linear` is stored as the mm), converted by TraceOperatorConversion. Name rules
+// classify the kernels without an operator, and read operators whose names tilescope does not
+// know (a custom op launching a cutlass GEMM is a gemm over its shapes).
 ResolvedTrace resolve_trace(TraceEvents& events, const KernelNameRules& rules);
 
 // The notes an import reports for a resolved trace ("3 kernels lack shapes ...").

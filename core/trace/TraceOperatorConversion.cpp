@@ -105,7 +105,7 @@ struct NamedConversion {
   std::optional<Operator> (*convert)(std::string_view base, const Inputs& in, DataType t);
 };
 
-const std::array<NamedConversion, 11> kConversions{{
+const std::array<NamedConversion, 12> kConversions{{
     {{"mm"},
      [](std::string_view b, const Inputs& in, DataType t) -> std::optional<Operator> {
        if (!in.at(0) || !in.at(1)) return std::nullopt;
@@ -156,9 +156,15 @@ const std::array<NamedConversion, 11> kConversions{{
      }},
     {{"add", "sub"},
      [](std::string_view b, const Inputs& in, DataType t) { return binary(b, "add", in, t); }},
-    // Dropout multiplies by a kept-mask and rescales: one multiply per element, like mul.
-    {{"mul", "div", "dropout", "native_dropout", "fused_dropout", "native_dropout_backward"},
+    {{"mul", "div"},
      [](std::string_view b, const Inputs& in, DataType t) { return binary(b, "mul", in, t); }},
+    // Dropout multiplies by a kept-mask it draws (its other arguments are p and train, not
+    // tensors): one multiply per element over the input, like mul.
+    {{"dropout", "native_dropout", "fused_dropout", "native_dropout_backward"},
+     [](std::string_view b, const Inputs& in, DataType t) -> std::optional<Operator> {
+       if (!in.at(0)) return std::nullopt;
+       return vector_op(b, "mul", *in.at(0), t);
+     }},
 }};
 
 // An operator the names above do not know, read by the class its kernel's name says.
