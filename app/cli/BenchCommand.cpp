@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "Commands.hpp"
+#include "ImportBench.hpp"
 #include "TerminalProgress.hpp"
 #include "analysis/TileAnalysis.hpp"
 #include "arch/ArchitectureLoader.hpp"
@@ -31,6 +32,7 @@ struct BenchArgs {
   double seconds = 1.0;
   int repetitions = 3;
   std::vector<std::string> parts{"rate", "suite", "gap"};
+  double import_gb = 1.0;  // `bench import`: GB (1e9 bytes) of Kineto JSON to generate
   bool wants(const std::string& part) const {
     return std::find(parts.begin(), parts.end(), part) != parts.end();
   }
@@ -212,8 +214,10 @@ CommandAction add_bench(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("bench", "Benchmarks that print their figures");
   cmd->add_option("what", args->what,
                   "what to benchmark: model (the analysis and the mapper) or "
-                  "simulate (training simulations)")
-      ->check(CLI::IsMember({"model", "simulate"}));
+                  "simulate (training simulations) or import (a generated Kineto trace)")
+      ->check(CLI::IsMember({"model", "simulate", "import"}));
+  cmd->add_option("--gb", args->import_gb, "import: GB of trace JSON to generate")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--root", args->root,
                   "folder holding samples/ (default: tilescope's data folder)");
   cmd->add_option("--seconds", args->seconds, "seconds per repetition")->check(CLI::PositiveNumber);
@@ -224,6 +228,8 @@ CommandAction add_bench(CLI::App& app) {
          "which figures: rate (evaluations/s), suite (auto-mapping time), gap (mapper vs optimum)")
       ->check(CLI::IsMember({"rate", "suite", "gap"}));
   return [args] {
+    if (args->what == "import")
+      return run_import_bench(static_cast<uint64_t>(args->import_gb * 1e9));
     if (args->root.empty()) args->root = required_data_directory().string();
     return args->what == "simulate" ? run_simulate_bench(*args) : run_model(*args);
   };

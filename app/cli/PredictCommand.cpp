@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <optional>
 
 #include "Commands.hpp"
@@ -74,8 +75,13 @@ void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g
       name_w, "shape", shape_w, "latency_us", "launch_us", "cycles", "bound_by", bound_w, "util",
       main_memory + "_MB", "search", "mapping");
   double total = 0;
+  // An operator with `count: N` (a workload written from a trace) runs N times in the total.
+  std::map<std::string, int64_t> runs_of;
+  for (const Operator& op : w.operators) runs_of[op.name] = op.count;
   for (const auto& r : rows) {
-    total += r.latency_us + r.launch_overhead_us;
+    const auto runs = runs_of.find(r.op_name);
+    total += (r.latency_us + r.launch_overhead_us) *
+             static_cast<double>(runs == runs_of.end() ? 1 : runs->second);
     // Off-chip traffic: bytes in and out of the graph's largest memory (HBM, DRAM).
     double offchip = 0;
     for (const auto& t : r.traffic) {

@@ -17,7 +17,7 @@ ForwardPass forward_pass(const Workload& workload, const std::vector<Prediction>
   std::map<std::string, double> largest;  // per type, the longest operator's time in the pass
   for (size_t i = 0; i < predictions.size(); ++i) {
     const Prediction& r = predictions[i];
-    const auto runs = static_cast<double>(workload.operators[i].per_pass);
+    const auto runs = static_cast<double>(workload.operators[i].count);
     const double device_s = r.latency_us * 1e-6 * runs;
     double bytes = 0;
     for (const EdgeTraffic& t : r.traffic) {
@@ -27,10 +27,10 @@ ForwardPass forward_pass(const Workload& workload, const std::vector<Prediction>
     }
     pass.device_s += device_s;
     pass.launch_s += r.launch_overhead_us * 1e-6 * runs;
-    pass.kernels += workload.operators[i].per_pass;
+    pass.kernels += workload.operators[i].count;
     OperatorClassTime& c = by_type[r.op_type];
     c.type = r.op_type;
-    c.kernels += workload.operators[i].per_pass;
+    c.kernels += workload.operators[i].count;
     c.device_s += device_s;
     c.bytes += bytes * runs;
     if (device_s > largest[r.op_type]) {

@@ -1,6 +1,6 @@
 #pragma once
 // A model's forward pass from its operators' predictions (docs/analysis.md, "Time per token"):
-// each operator's device time times its runs per pass (Operator::per_pass), summed; the time
+// each operator's device time times its runs per pass (Operator::count), summed; the time
 // per token and tokens per second that follow; and, per operator type, its share and what
 // bounds it.
 #include <string>

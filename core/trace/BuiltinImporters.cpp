@@ -2,6 +2,9 @@
 // `tilescope import NAME` with the options it declares.
 #include "trace/CsvImport.hpp"
 #include "trace/Importer.hpp"
+#include "trace/KinetoTrace.hpp"
+#include "trace/MsprofImport.hpp"
+#include "trace/NsysImport.hpp"
 #include "trace/RunnerImport.hpp"
 
 namespace ts {
@@ -10,6 +13,9 @@ void register_builtin_importers(ImporterRegistry& registry) {
   if (!registry.names().empty()) return;
   registry.add(std::make_unique<RunnerImporter>());
   registry.add(std::make_unique<CsvImporter>());
+  registry.add(std::make_unique<KinetoImporter>());
+  registry.add(std::make_unique<NsysImporter>());
+  registry.add(std::make_unique<MsprofImporter>());
 }
 
 }  // namespace ts

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -24,8 +25,27 @@ std::vector<ImporterOption> CsvImporter::options() const {
           {"suite", "suite the operators belong to (default: the file's name without extension)",
            false, ""},
           {"implementation", "what ran the operators (a kernel or library name)", false, "csv"},
-          {"device", "the device the table was measured on", false, "unknown"}};
+          {"device", "the device the table was measured on", false, "unknown"},
+          {"columns",
+           "the file's names for the columns tilescope reads, NAME=COLUMN,...: shape columns "
+           "(M, N, K ...), op, name and the latency with its unit (measured_s, measured_ms, "
+           "measured_us or measured_ns), e.g. M=m,N=n,K=k,measured_us=time",
+           false, ""}};
 }
+
+namespace {
+
+// The shape columns a table of the class may have: with kOpClassByRow, those of every class.
+std::vector<std::string> shape_columns_of(const std::string& op_type) {
+  if (op_type != kOpClassByRow) return shape_columns(op_type, "op");
+  std::vector<std::string> all;
+  for (const std::string& type : csv_operator_types())
+    for (const std::string& column : shape_columns(type))
+      if (std::find(all.begin(), all.end(), column) == all.end()) all.push_back(column);
+  return all;
+}
+
+}  // namespace
 
 Sniff CsvImporter::sniff(std::string_view first_line) const {
   // The header is what tells a table of measurements apart from any comma-separated text.
@@ -55,8 +75,11 @@ ImportResult CsvImporter::import(const ImportRequest& request) const {
                      "'" + option("dtype") + "': expected a data type such as fp16, bf16, fp32");
   const std::string suite = option("suite", std::filesystem::path(request.file).stem().string());
   const std::string implementation = option("implementation", "csv");
+  CsvColumnMap columns;
+  if (const std::string text = option("columns"); !text.empty())
+    columns = parse_csv_column_map(text, shape_columns_of(op_type), "columns");
   const std::vector<CsvShapeMeasurement> rows =
-      read_shape_measurements(request.file, op_type, *dtype);
+      read_shape_measurements(request.file, op_type, *dtype, columns);
   if (rows.empty())
     throw InputError(SourceLocation{request.file, 2, 1},
                      "no rows after the header: expected one measured shape per row");
@@ -67,13 +90,14 @@ ImportResult CsvImporter::import(const ImportRequest& request) const {
     start.collector = "import:csv";
     start.workload = suite;
     start.tool_version = request.tool_version;
-    start.settings_json = nlohmann::json{{"command", request.command_line},
-                                         {"results_file", request.file},
-                                         {"implementation", implementation},
-                                         {"timing_scope", std::string(to_string(*scope))},
-                                         {"op", op_type},
-                                         {"dtype", std::string(to_string(*dtype))}}
-                              .dump();
+    nlohmann::json settings = nlohmann::json{{"command", request.command_line},
+                                             {"results_file", request.file},
+                                             {"implementation", implementation},
+                                             {"timing_scope", std::string(to_string(*scope))},
+                                             {"op", op_type},
+                                             {"dtype", std::string(to_string(*dtype))}};
+    if (!option("columns").empty()) settings["columns"] = option("columns");
+    start.settings_json = settings.dump();
     start.device.name = option("device", "unknown");
     start.device.kind = "imported";
     start.device.properties_json = "{}";

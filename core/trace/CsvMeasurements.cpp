@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <string_view>
 
 #include "common/InputError.hpp"
@@ -220,18 +221,36 @@ std::vector<std::string> shape_columns(const std::string& op_type, const std::st
 
 namespace {
 
-// Where a class's shape columns and `measured_us` are in a table; checked once per class.
-std::vector<int> measurement_columns(const CsvTable& table, const std::string& op_type) {
+struct LatencyUnit {
+  const char* key;
+  const char* unit;  // for messages
+  double seconds;
+};
+constexpr LatencyUnit kLatencyUnits[] = {{"measured_s", "seconds", 1},
+                                         {"measured_ms", "milliseconds", 1e-3},
+                                         {"measured_us", "microseconds", 1e-6},
+                                         {"measured_ns", "nanoseconds", 1e-9}};
+
+const LatencyUnit* latency_unit(const std::string& key) {
+  for (const LatencyUnit& u : kLatencyUnits)
+    if (key == u.key) return &u;
+  return nullptr;
+}
+
+// Where a class's shape columns and its latency are in a table; checked once per class.
+std::vector<int> measurement_columns(const CsvTable& table, const std::string& op_type,
+                                     const CsvColumnMap& columns) {
   std::vector<std::string> expected = shape_columns(op_type);
-  expected.push_back("measured_us");
+  expected.push_back(columns.latency);
   std::vector<int> index;
   for (const std::string& name : expected) {
-    const int i = table.column_index(name);
+    const int i = table.column_index(columns.file_column(name));
     if (i < 0)
       throw InputError(SourceLocation{table.file, 1, 1},
-                       fmt::format("no column '{}' in the header; a table of {} measurements "
+                       fmt::format("no column '{}' in the header{}; a table of {} measurements "
                                    "needs the columns {} (found {})",
-                                   name, op_type, join_names(expected), join_names(table.header)));
+                                   columns.file_column(name), columns.given_as(name), op_type,
+                                   join_names(expected), join_names(table.header)));
     index.push_back(i);
   }
   return index;
@@ -239,24 +258,86 @@ std::vector<int> measurement_columns(const CsvTable& table, const std::string& o
 
 }  // namespace
 
+std::string CsvColumnMap::file_column(const std::string& name) const {
+  const auto it = file_columns.find(name);
+  return it == file_columns.end() ? name : it->second;
+}
+
+std::string CsvColumnMap::given_as(const std::string& name) const {
+  const auto it = file_columns.find(name);
+  return it == file_columns.end() ? std::string()
+                                  : fmt::format(" (--columns {}={})", name, it->second);
+}
+
+std::vector<std::string> csv_latency_keys() {
+  std::vector<std::string> keys;
+  for (const LatencyUnit& u : kLatencyUnits) keys.emplace_back(u.key);
+  return keys;
+}
+
+CsvColumnMap parse_csv_column_map(const std::string& text, const std::vector<std::string>& known,
+                                  const std::string& where) {
+  std::vector<std::string> keys = known;
+  keys.push_back("op");
+  keys.push_back("name");
+  for (const std::string& k : csv_latency_keys()) keys.push_back(k);
+  CsvColumnMap map;
+  bool latency_given = false;
+  size_t from = 0;
+  while (from <= text.size()) {
+    const size_t comma = std::min(text.find(',', from), text.size());
+    const std::string pair = text.substr(from, comma - from);
+    from = comma + 1;
+    const size_t eq = pair.find('=');
+    const std::string key = eq == std::string::npos ? pair : pair.substr(0, eq);
+    const std::string column = eq == std::string::npos ? std::string() : pair.substr(eq + 1);
+    if (eq == std::string::npos || key.empty() || column.empty())
+      throw InputError(SourceLocation{where, 0, 0},
+                       fmt::format("'{}': expected NAME=COLUMN pairs separated by commas, such "
+                                   "as M=m,N=n,K=k,measured_us=time",
+                                   pair));
+    if (std::find(keys.begin(), keys.end(), key) == keys.end())
+      throw InputError(SourceLocation{where, 0, 0},
+                       fmt::format("'{}' is not a column tilescope reads; expected one of {}", key,
+                                   join_names(keys)));
+    if (map.file_columns.count(key))
+      throw InputError(SourceLocation{where, 0, 0}, fmt::format("'{}' is given twice", key));
+    if (const LatencyUnit* unit = latency_unit(key)) {
+      if (latency_given)
+        throw InputError(SourceLocation{where, 0, 0},
+                         fmt::format("'{}' and '{}' both name the latency; expected one of {}",
+                                     map.latency, key, join_names(csv_latency_keys())));
+      latency_given = true;
+      map.latency = key;
+      map.seconds_per_unit = unit->seconds;
+    }
+    map.file_columns[key] = column;
+  }
+  return map;
+}
+
 std::vector<CsvShapeMeasurement> shape_measurements(const CsvTable& table,
-                                                    const std::string& op_type, DataType dtype) {
+                                                    const std::string& op_type, DataType dtype,
+                                                    const CsvColumnMap& column_map) {
   const bool by_row = op_type == kOpClassByRow;
-  const int op_column = by_row ? table.column_index("op") : -1;
+  const int op_column = by_row ? table.column_index(column_map.file_column("op")) : -1;
   if (by_row && op_column < 0)
     throw InputError(SourceLocation{table.file, 1, 1},
-                     fmt::format("no column 'op' in the header; with --op {} each row names its "
+                     fmt::format("no column '{}' in the header{}; with --op {} each row names its "
                                  "operator class there (found {})",
+                                 column_map.file_column("op"), column_map.given_as("op"),
                                  kOpClassByRow, join_names(table.header)));
+  const LatencyUnit* unit = latency_unit(column_map.latency);
+  if (!unit) throw std::invalid_argument("unknown latency key " + column_map.latency);
   std::map<std::string, std::vector<int>> columns_of;  // per class met so far
   auto columns = [&](const std::string& type) -> const std::vector<int>& {
     auto it = columns_of.find(type);
     if (it == columns_of.end())
-      it = columns_of.emplace(type, measurement_columns(table, type)).first;
+      it = columns_of.emplace(type, measurement_columns(table, type, column_map)).first;
     return it->second;
   };
   if (!by_row) columns(op_type);  // a missing column is named even in a table without rows
-  const int name_column = table.column_index("name");
+  const int name_column = table.column_index(column_map.file_column("name"));
 
   std::vector<CsvShapeMeasurement> out;
   out.reserve(table.rows.size());
@@ -286,28 +367,27 @@ std::vector<CsvShapeMeasurement> shape_measurements(const CsvTable& table,
     }
     const size_t mc = static_cast<size_t>(index.back());
     const std::string& text = row.fields[mc];
-    double measured_us = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), measured_us);
-    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(measured_us) ||
-        measured_us <= 0)
+    double measured = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), measured);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(measured) ||
+        measured <= 0)
       throw InputError(SourceLocation{table.file, row.line, row.columns[mc]},
-                       fmt::format("'{}' is not a valid measured_us; expected a positive number "
-                                   "of microseconds",
-                                   text));
+                       fmt::format("'{}' is not a valid {}; expected a positive number of {}", text,
+                                   column_map.latency, unit->unit));
     std::string name = name_column >= 0 ? row.fields[static_cast<size_t>(name_column)] : "";
     if (name.empty()) name = fmt::format("{}@{}", type, row.line);
     out.push_back(CsvShapeMeasurement{build_operator(type, name, sizes, dtype), type,
-                                      measured_us * 1e-6, row.line});
+                                      measured * unit->seconds, row.line});
   }
   return out;
 }
 
 std::vector<CsvShapeMeasurement> read_shape_measurements(const std::string& path,
-                                                         const std::string& op_type,
-                                                         DataType dtype) {
+                                                         const std::string& op_type, DataType dtype,
+                                                         const CsvColumnMap& columns) {
   // The class is checked before the file is read, so a typo in --op is named as such.
   if (op_type != kOpClassByRow) shape_columns(op_type);
-  return shape_measurements(read_csv(path), op_type, dtype);
+  return shape_measurements(read_csv(path), op_type, dtype, columns);
 }
 
 }  // namespace ts

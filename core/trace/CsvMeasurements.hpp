@@ -4,6 +4,7 @@
 // is required, column names are matched exactly, every row has as many fields as the header,
 // and any malformed value is reported as `file:line:col` (exit 2), never skipped.
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,31 @@ Operator build_operator(const std::string& op_type, const std::string& name,
 // of its class and leaving the others empty.
 inline constexpr const char* kOpClassByRow = "by-row";
 
+// Where a table that names its columns otherwise keeps what tilescope reads
+// (`import csv --columns M=m,N=n,K=k,measured_ms=time`): the file's column for each of
+// tilescope's (a shape column, `op`, `name`, the latency), and the latency's unit, said by its
+// key: measured_s, measured_ms, measured_us or measured_ns. Empty: the table's own names, with
+// measured_us.
+struct CsvColumnMap {
+  std::map<std::string, std::string> file_columns;  // tilescope's name -> the file's
+  std::string latency = "measured_us";              // the latency's key, which says its unit
+  double seconds_per_unit = 1e-6;
+
+  // The file's name for a column of tilescope's: the mapped one, or the name itself.
+  std::string file_column(const std::string& name) const;
+  // ` (--columns NAME=FILE)` when the column was mapped, for messages; empty otherwise.
+  std::string given_as(const std::string& name) const;
+};
+
+// The latency keys of a column map, each with its unit.
+std::vector<std::string> csv_latency_keys();
+
+// Reads `NAME=COLUMN,...`. Every NAME must be one of `known` (the shape columns of the operator
+// classes the table may hold), `op`, `name` or a latency key, at most once, and at most one
+// latency key; an InputError at `where` (the option) otherwise.
+CsvColumnMap parse_csv_column_map(const std::string& text, const std::vector<std::string>& known,
+                                  const std::string& where);
+
 struct CsvShapeMeasurement {
   Operator op;          // named `<type>@<line>`, or after the row's `name` column when there is one
   std::string op_type;  // its class: the table's, or with kOpClassByRow the row's `op` field
@@ -63,15 +89,17 @@ struct CsvShapeMeasurement {
   int line = 0;
 };
 
-// Reads the shape columns and `measured_us` (microseconds) of every row; other columns are
-// ignored. With op_type kOpClassByRow, each row's class is its `op` field and only that class's
-// shape columns are read (an unknown class is an InputError at the field). A missing column is an
-// InputError at line 1 that names it and lists the expected columns; a size that is not a positive
-// integer, or a latency that is not a positive number, is an InputError at its line and column.
+// Reads the shape columns and `measured_us` (microseconds) of every row, or the columns `columns`
+// names instead; other columns are ignored. With op_type kOpClassByRow, each row's class is its
+// `op` field and only that class's shape columns are read (an unknown class is an InputError at the
+// field). A missing column is an InputError at line 1 that names it and lists the expected columns;
+// a size that is not a positive integer, or a latency that is not a positive number, is an
+// InputError at its line and column.
 std::vector<CsvShapeMeasurement> read_shape_measurements(const std::string& path,
-                                                         const std::string& op_type,
-                                                         DataType dtype);
+                                                         const std::string& op_type, DataType dtype,
+                                                         const CsvColumnMap& columns = {});
 std::vector<CsvShapeMeasurement> shape_measurements(const CsvTable& table,
-                                                    const std::string& op_type, DataType dtype);
+                                                    const std::string& op_type, DataType dtype,
+                                                    const CsvColumnMap& columns = {});
 
 }  // namespace ts

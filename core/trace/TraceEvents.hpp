@@ -26,11 +26,19 @@ struct TraceOperator {
   bool has_shapes = false;       // the trace recorded shapes for this operator
   std::optional<size_t> parent;  // the enclosing operator (index into TraceEvents::operators)
   int64_t line = 0;              // where in the file it was read (line or row), 0 if unknown
+  // How many runs of the operator this entry stands for: a reader of a large trace may merge
+  // the repeats of an operator (same name, shapes and parent, each step of a training loop) into
+  // one entry, with the first run's times, and tie their kernels to it (KinetoTrace does).
+  int64_t occurrences = 1;
 };
 
 // A kernel as the device ran it.
 struct TraceKernel {
-  std::string name;  // demangled when the format gives it so
+  std::string name;  // demangled when the format gives it so; empty when name_id says it
+  // The name as an index into TraceEvents::kernel_names, -1 when `name` holds it: a reader of a
+  // large trace interns the names (a million kernels of a few hundred names). Read either way
+  // with kernel_name().
+  int32_t name_id = -1;
   double start_ns = 0;
   double duration_ns = 0;
   int device = 0;
@@ -40,6 +48,11 @@ struct TraceKernel {
   int64_t shared_memory_bytes = -1;       // -1 when not recorded
   int registers_per_thread = -1;          // -1 when not recorded
   int64_t correlation_id = -1;            // ties the kernel to its launch; -1 when none
+  // When and on which host thread the launch call ran (cudaLaunchKernel), when the reader knows:
+  // an operator or NVTX range encloses the launch, not the kernel, which runs later. -1: not
+  // known, and the shared step looks for an operator enclosing the kernel's own start instead.
+  double launch_ns = -1;
+  int64_t launch_thread = -1;
   // The operator that launched it, when the reader knows (a flow event, a correlation id whose
   // launch lies inside an operator, an NVTX range around the launch); the shared step fills it
   // for the others where it can.
@@ -54,7 +67,13 @@ struct TraceEvents {
   std::string device_name;   // the GPU or NPU the trace ran on, when the file says
   std::vector<TraceOperator> operators;
   std::vector<TraceKernel> kernels;
+  std::vector<std::string> kernel_names;  // interned names, by TraceKernel::name_id
   std::vector<std::string> notes;  // what the reader skipped or could not tell, for the summary
 };
+
+inline const std::string& kernel_name(const TraceEvents& events, const TraceKernel& kernel) {
+  return kernel.name_id >= 0 ? events.kernel_names[static_cast<size_t>(kernel.name_id)]
+                             : kernel.name;
+}
 
 }  // namespace ts

@@ -47,7 +47,8 @@ class EinsumReader {
 };
 
 Operator EinsumReader::read(const YAML::Node& node) {
-  src_.check_keys(node, {"name", "type", "dtype", "class", "dims", "tensors", "stages"}, label_);
+  src_.check_keys(node, {"name", "type", "dtype", "count", "class", "dims", "tensors", "stages"},
+                  label_);
   std::optional<OpClass> default_class;
   if (node["class"].IsDefined()) default_class = class_at(src_, node["class"]);
   read_dims(src_.require(node, "dims", label_));

@@ -2,7 +2,7 @@
 // A transformer model for inference by its hyper-parameters, and the pass to predict: what a
 // `kind: llm-model` file says (docs/formats.md). build_llm_workload turns it into the operators
 // of one layer, run `layers` times, and those that run once per pass (the final norm and the
-// LM head), each with its count per forward pass (Operator::per_pass).
+// LM head), each with its count per forward pass (Operator::count).
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -16,14 +16,15 @@ Operator read_llm_operator(const YamlSource& src, const YAML::Node& node, const 
   switch (type) {
     case OperatorType::rmsnorm:
     case OperatorType::silu_mul:
-      src.check_keys(node, {"name", "type", "dtype", "rows", "cols"}, label);
+      src.check_keys(node, {"name", "type", "dtype", "count", "rows", "cols"}, label);
       return type == OperatorType::rmsnorm ? make_rmsnorm(name, size("rows"), size("cols"), dtype)
                                            : make_silu_mul(name, size("rows"), size("cols"), dtype);
     case OperatorType::rope:
-      src.check_keys(node, {"name", "type", "dtype", "tokens", "heads", "head_dim"}, label);
+      src.check_keys(node, {"name", "type", "dtype", "count", "tokens", "heads", "head_dim"},
+                     label);
       return make_rope(name, size("tokens"), size("heads"), size("head_dim"), dtype);
     case OperatorType::quant_gemm: {
-      src.check_keys(node, {"name", "type", "dtype", "M", "N", "K", "group"}, label);
+      src.check_keys(node, {"name", "type", "dtype", "count", "M", "N", "K", "group"}, label);
       const int64_t k = size("K"), group = size("group");
       if (k % group != 0)
         src.fail(node["group"], "`group` " + std::to_string(group) + " does not divide `K` " +
@@ -32,7 +33,7 @@ Operator read_llm_operator(const YamlSource& src, const YAML::Node& node, const 
       return make_quant_gemm(name, size("M"), size("N"), k, group, dtype);
     }
     case OperatorType::grouped_gemm: {
-      src.check_keys(node, {"name", "type", "dtype", "tokens", "N", "K"}, label);
+      src.check_keys(node, {"name", "type", "dtype", "count", "tokens", "N", "K"}, label);
       const YAML::Node tokens = src.require(node, "tokens", label);
       src.expect_sequence(tokens, "`tokens`");
       std::vector<int64_t> rows;
@@ -52,9 +53,10 @@ Operator read_llm_operator(const YamlSource& src, const YAML::Node& node, const 
       return make_grouped_gemm(name, rows, size("N"), size("K"), dtype);
     }
     case OperatorType::decode_attention: {
-      src.check_keys(
-          node, {"name", "type", "dtype", "batch_heads", "group", "context", "splits", "head_dim"},
-          label);
+      src.check_keys(node,
+                     {"name", "type", "dtype", "count", "batch_heads", "group", "context", "splits",
+                      "head_dim"},
+                     label);
       const int64_t context = size("context"), splits = size("splits");
       if (context % splits != 0)
         src.fail(node["splits"], "`splits` " + std::to_string(splits) +
@@ -65,7 +67,8 @@ Operator read_llm_operator(const YamlSource& src, const YAML::Node& node, const 
     }
     case OperatorType::prefill_attention:
       src.check_keys(
-          node, {"name", "type", "dtype", "batch_heads", "group", "queries", "keys", "head_dim"},
+          node,
+          {"name", "type", "dtype", "count", "batch_heads", "group", "queries", "keys", "head_dim"},
           label);
       return make_prefill_attention(name, size("batch_heads"), size("group"), size("queries"),
                                     size("keys"), size("head_dim"), dtype);

@@ -31,7 +31,7 @@ class PassBuilder {
       dit_block();
     else
       decoder_layer();
-    for (Operator& op : ops_) op.per_pass = m_.layers;
+    for (Operator& op : ops_) op.count = m_.layers;
     if (m_.vocab > 0) lm_head();
     w.operators = std::move(ops_);
     return w;

@@ -66,9 +66,10 @@ struct Operator {
   std::string sized_by;
   // A grouped_gemm's tokens per group (expert), as written; empty for every other type.
   std::vector<int64_t> group_rows;
-  // How many times the operator runs in one forward pass of a model (a decoder layer's
-  // operators: its layers); 1 for an operator of a workload file, which lists each run.
-  int64_t per_pass = 1;
+  // How many times the operator runs in its workload, or in one forward pass of a model: `count:`
+  // in a workload file (default 1), a decoder layer's operators once per layer (the LLM
+  // builder), a workload written from a trace each operator's launches. Not part of its identity.
+  int64_t count = 1;
 
   int find_dim(std::string_view dim_name) const;        // -1 when absent
   int find_tensor(std::string_view tensor_name) const;  // -1 when absent

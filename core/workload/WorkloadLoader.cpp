@@ -18,7 +18,7 @@ int64_t size_at(const YamlSource& src, const YAML::Node& op, std::string_view ke
 
 Operator read_fused(const YamlSource& src, const YAML::Node& node, const std::string& name,
                     DataType dtype, const std::string& label) {
-  src.check_keys(node, {"name", "type", "dtype", "steps", "rows", "cols"}, label);
+  src.check_keys(node, {"name", "type", "dtype", "count", "steps", "rows", "cols"}, label);
   YAML::Node steps = src.require(node, "steps", label);
   src.expect_sequence(steps, "`steps`");
   if (steps.size() == 0)
@@ -106,18 +106,19 @@ Operator read_operator(const YamlSource& src, const YAML::Node& node, DataType d
   const DataType out_dtype =
       node["out_dtype"].IsDefined() ? data_type_at(src, node["out_dtype"]) : dtype;
   if (*type == OperatorType::gemm) {
-    src.check_keys(node, {"name", "type", "dtype", "out_dtype", "M", "N", "K"}, label);
+    src.check_keys(node, {"name", "type", "dtype", "out_dtype", "count", "M", "N", "K"}, label);
     op = make_gemm(name, size_at(src, node, "M", label), size_at(src, node, "N", label),
                    size_at(src, node, "K", label), dtype, out_dtype);
   } else if (*type == OperatorType::batched_gemm) {
-    src.check_keys(node, {"name", "type", "dtype", "out_dtype", "B", "M", "N", "K"}, label);
+    src.check_keys(node, {"name", "type", "dtype", "out_dtype", "count", "B", "M", "N", "K"},
+                   label);
     op = make_batched_gemm(name, size_at(src, node, "B", label), size_at(src, node, "M", label),
                            size_at(src, node, "N", label), size_at(src, node, "K", label), dtype,
                            out_dtype);
   } else if (is_llm_operator(*type)) {
     op = read_llm_operator(src, node, name, *type, dtype, label);
   } else if (is_vector_step(*type)) {
-    src.check_keys(node, {"name", "type", "dtype", "rows", "cols"}, label);
+    src.check_keys(node, {"name", "type", "dtype", "count", "rows", "cols"}, label);
     op = make_vector_op(name, type_name, size_at(src, node, "rows", label),
                         size_at(src, node, "cols", label), dtype);
   } else if (*type == OperatorType::fused) {
@@ -126,6 +127,7 @@ Operator read_operator(const YamlSource& src, const YAML::Node& node, DataType d
     op = read_einsum(src, node, name, dtype);
   }
   op.where = src.where(node);
+  op.count = src.positive_integer_or(node, "count", 1);
   check_sizes(src, node, op, label);
   return op;
 }

@@ -21,8 +21,8 @@ TEST_CASE("an llm-model file builds a pass of its operators", "[workload][llm]")
   // 11 operators a layer (norm, qkv, rope, attention, o_proj, add, norm, gate_up, act, down,
   // add), then the final norm and the LM head.
   REQUIRE(w.operators.size() == 13);
-  CHECK(w.operators[0].per_pass == 2);
-  CHECK(w.operators[12].per_pass == 1);
+  CHECK(w.operators[0].count == 2);
+  CHECK(w.operators[12].count == 1);
   const Operator& qkv = w.operators[1];
   CHECK(qkv.shape_text() == "M=3 N=512 K=256");  // (4 + 2 x 2) x 64 = 512
   const Operator& attention = w.operators[3];

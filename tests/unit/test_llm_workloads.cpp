@@ -36,7 +36,7 @@ struct Totals {
 Totals totals(const Workload& w) {
   Totals t;
   for (const Operator& op : w.operators) {
-    const auto runs = static_cast<double>(op.per_pass);
+    const auto runs = static_cast<double>(op.count);
     for (size_t i = 0; i < op.tensors.size(); ++i)
       if (op.is_input(static_cast<int>(i)))
         t.input_bytes += runs * op.tensor_bytes(static_cast<int>(i));

@@ -1,0 +1,46 @@
+#pragma once
+// The step every trace reader shares (Kineto JSON, Nsight Systems SQLite, msprof CSV): a reader
+// fills TraceEvents, and import_trace ties each kernel to the operator that launched it, turns
+// that operator's name, shapes and data types into a tilescope operator, stores one measurement
+// per distinct (operator, kernel name) as one run in one transaction, and writes the workload of
+// what ran. What it cannot use (kernels of operators without shapes, of operators tilescope does
+// not model, kernels that match nothing) is counted and reported in ImportResult::notes, never
+// dropped silently. docs/traces.md describes the whole path.
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trace/Importer.hpp"
+#include "trace/KernelNameRules.hpp"
+#include "trace/TraceEvents.hpp"
+
+namespace ts {
+
+// Told how far an import is (0..1 of the stage named); returns false to cancel it, which throws
+// TraceImportCancelled before anything is stored.
+using TraceImportProgress = std::function<bool(std::string_view stage, double fraction)>;
+
+class TraceImportCancelled : public std::runtime_error {
+ public:
+  TraceImportCancelled() : std::runtime_error("import cancelled") {}
+};
+
+// The options every trace importer offers (`--suite`, `--workload-out`, `--kernel-rules`,
+// `--implementation-prefix` ...): a reader's options() returns these plus its own.
+std::vector<ImporterOption> trace_import_options();
+
+// The kernel-name rules an import uses: the request's `--kernel-rules` files (comma separated)
+// and `--profile NAME`'s kernel_rules, first, then the built-in rules (KernelNameRules.hpp).
+KernelNameRules kernel_rules_for(const ImportRequest& request);
+
+// The whole shared step: match, convert, store (one ResultStore::write_all), then, when the
+// request has `workload-out`, write the workload file (written whole under a temporary name
+// and renamed once the store has committed, so a failure leaves neither). Kernels that lack
+// shapes or a match are notes, never an error: a trace without shapes imports as a run without
+// measurements and says why.
+ImportResult import_trace(TraceEvents events, const ImportRequest& request,
+                          const TraceImportProgress& progress = {});
+
+}  // namespace ts
