@@ -211,7 +211,8 @@ CommandAction add_sweep(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--threads", args->threads,
                   "points evaluated at once in this process (default: every core); under "
-                  "mpirun each rank computes one point at a time");
+                  "mpirun each rank computes one point at a time")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--summary", args->summary,
                 "print the sensitivities and the Pareto front of the sweep's points");
   return [args] { return run_sweep(*args); };
