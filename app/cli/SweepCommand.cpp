@@ -212,7 +212,7 @@ CommandAction add_sweep(CLI::App& app) {
   cmd->add_option("--threads", args->threads,
                   "points evaluated at once in this process (default: every core); under "
                   "mpirun each rank computes one point at a time")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 4096));
   cmd->add_flag("--summary", args->summary,
                 "print the sensitivities and the Pareto front of the sweep's points");
   return [args] { return run_sweep(*args); };
