@@ -32,6 +32,11 @@ set(CPACK_DEBIAN_PACKAGE_SECTION science)
 # offscreen one of tilescope-report is in libqt6gui6) and a font for text in rendered reports.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, fonts-dejavu-core")
+# A tilescope built with MPI links libmpi (shlibdeps finds it); `mpirun`, to start a sweep over
+# ranks (docs/sweep.md), is in openmpi-bin, which nothing links.
+if(MPI_C_FOUND)
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "openmpi-bin")
+endif()
 # Building against the CMake package (the core libraries are static) needs the development
 # packages of the libraries tilescopeConfig.cmake finds.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS

@@ -1,15 +1,21 @@
 // `tilescope bench model`: mapping evaluations per second on one thread, the wall time of
-// auto-mapping a suite, and the mapper's gap to the exhaustive optimum on a small problem.
+// auto-mapping a suite, and the mapper's gap to the exhaustive optimum on a small problem;
+// `bench simulate` and `bench sweep` time training simulations and sweeps.
 #include <fmt/format.h>
+#include <sys/resource.h>
 #include <tbb/global_control.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <tuple>
 
 #include "Commands.hpp"
 #include "ImportBench.hpp"
+#include "SweepRanks.hpp"
 #include "TerminalProgress.hpp"
 #include "analysis/TileAnalysis.hpp"
 #include "arch/ArchitectureLoader.hpp"
@@ -207,15 +213,86 @@ int run_simulate_bench(const BenchArgs& a) {
   return 0;
 }
 
+// `tilescope bench sweep`: one sweep (BERT-large on the Ascend graph, 100 points at a small mapper
+// budget) into fresh databases, as 1 rank, 2 ranks (mpirun, each rank computing on one thread)
+// and one process on 2 threads. The CPU time of the children shows whether a waiting rank spins:
+// at most about 2 CPU-seconds per wall-second on 2 ranks when it does not.
+int run_sweep_bench(const BenchArgs& a) {
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  const std::filesystem::path folder =
+      std::filesystem::temp_directory_path() / fmt::format("tilescope-bench-sweep-{}", ::getpid());
+  std::filesystem::create_directories(folder);
+  struct RemoveFolder {
+    std::filesystem::path path;
+    ~RemoveFolder() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  } remove{folder};
+  const std::string sweep = fmt::format(
+      "sweep --arch '{0}/samples/arch/ascend910b3.yaml' --workload "
+      "'{0}/samples/workloads/bert-large.yaml' --budget 32 --vary "
+      "node:L1.capacity=128KiB,256KiB,384KiB,512KiB,640KiB,768KiB,896KiB,1MiB,"
+      "1152KiB,1280KiB --vary node:Cube.instances=4,8,12,16,20,24,28,32,36,40",
+      a.root);
+  constexpr double kPoints = 100;
+  // OpenMPI refuses to start as root without these (containers, CI).
+  const std::string mpirun =
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe";
+  struct Timing {
+    double wall_s = 0, cpu_s = 0;
+  };
+  int run = 0;
+  const auto timed = [&](const std::string& launcher, const std::string& options) {
+    const std::string command =
+        fmt::format("{} '{}' {} --db '{}' {} > /dev/null", launcher, self, sweep,
+                    (folder / fmt::format("run{}.sqlite", run++)).string(), options);
+    rusage before{}, after{};
+    ::getrusage(RUSAGE_CHILDREN, &before);
+    const auto start = Clock::now();
+    const int status = std::system(command.c_str());
+    Timing t;
+    t.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
+    ::getrusage(RUSAGE_CHILDREN, &after);
+    const auto seconds = [](const timeval& v) { return v.tv_sec + v.tv_usec * 1e-6; };
+    t.cpu_s = seconds(after.ru_utime) - seconds(before.ru_utime) + seconds(after.ru_stime) -
+              seconds(before.ru_stime);
+    if (status != 0) throw std::runtime_error("the bench sweep failed: " + command);
+    return t;
+  };
+  const auto report = [&](const std::string& what, const Timing& t, int ranks) {
+    std::cout << fmt::format(
+        "{:<22} {:7.2f} s wall, {:7.2f} s cpu, {:6.1f} points/s, {:6.1f} points/s per {}\n", what,
+        t.wall_s, t.cpu_s, kPoints / t.wall_s, kPoints / t.wall_s / ranks,
+        ranks > 1 && what.find("thread") != std::string::npos ? "thread" : "rank");
+  };
+  std::cout << fmt::format("sweep: bert-large on ascend910b3, {:.0f} points, mapper budget 32\n",
+                           kPoints);
+  const Timing threads = timed("", "--threads 2");
+  if (!have_mpi()) {
+    report("1 process, 2 threads", threads, 2);
+    std::cout << "this tilescope was built without MPI: no ranks to measure\n";
+    return 0;
+  }
+  const Timing one = timed(mpirun + " -n 1", "--threads 1");
+  const Timing two = timed(mpirun + " -n 2", "");
+  report("1 rank", one, 1);
+  report("2 ranks", two, 2);
+  report("1 process, 2 threads", threads, 2);
+  std::cout << fmt::format("speed-up: {:.2f}x (2 ranks over 1)\n", one.wall_s / two.wall_s);
+  return 0;
+}
+
 }  // namespace
 
 CommandAction add_bench(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
   CLI::App* cmd = app.add_subcommand("bench", "Benchmarks that print their figures");
   cmd->add_option("what", args->what,
-                  "what to benchmark: model (the analysis and the mapper) or "
-                  "simulate (training simulations) or import (a generated Kineto trace)")
-      ->check(CLI::IsMember({"model", "simulate", "import"}));
+                  "what to benchmark: model (the analysis and the mapper), simulate "
+                  "(training simulations), import (a generated Kineto trace) or sweep (1 and 2 "
+                  "MPI ranks, 2 threads)")
+      ->check(CLI::IsMember({"model", "simulate", "import", "sweep"}));
   cmd->add_option("--gb", args->import_gb, "import: GB of trace JSON to generate")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--root", args->root,
@@ -231,6 +308,7 @@ CommandAction add_bench(CLI::App& app) {
     if (args->what == "import")
       return run_import_bench(static_cast<uint64_t>(args->import_gb * 1e9));
     if (args->root.empty()) args->root = required_data_directory().string();
+    if (args->what == "sweep") return run_sweep_bench(*args);
     return args->what == "simulate" ? run_simulate_bench(*args) : run_model(*args);
   };
 }

@@ -34,5 +34,6 @@ CommandAction add_validate_dist(CLI::App& app);
 CommandAction add_import(CLI::App& app);
 CommandAction add_report(CLI::App& app);
 CommandAction add_profiles(CLI::App& app);
+CommandAction add_sweep(CLI::App& app);
 
 }  // namespace ts::cli

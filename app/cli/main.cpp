@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
   reg(&ts::cli::add_import);
   reg(&ts::cli::add_report);
   reg(&ts::cli::add_profiles);
+  reg(&ts::cli::add_sweep);
   return ts::cli::parse_and_run(app, argc, argv, [&] {
     for (auto& [sub, run] : actions)
       if (sub->parsed()) return run();

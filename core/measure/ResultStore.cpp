@@ -34,6 +34,9 @@ constexpr uintmax_t kQuickCheckLimitBytes = 64ull << 20;
 constexpr std::array<const char*, 6> kTables = {"devices",  "runs",         "operators",
                                                 "mappings", "measurements", "predictions"};
 
+// The schema that added sweep_points: a read-only open of an older file has none.
+constexpr int kFirstSweepVersion = 3;
+
 [[noreturn]] void refuse(const std::string& path, const std::string& message) {
   throw InputError(SourceLocation{path, 0, 0}, message);
 }
@@ -598,6 +601,71 @@ std::vector<std::pair<std::string, int64_t>> ResultStore::table_counts() const t
   for (const char* table : kTables)
     out.emplace_back(table,
                      db_->execAndGet(fmt::format("SELECT count(*) FROM {}", table)).getInt64());
+  if (file_version_ >= kFirstSweepVersion)
+    out.emplace_back("sweep_points",
+                     db_->execAndGet("SELECT count(*) FROM sweep_points").getInt64());
+  return out;
+} catch (const SQLite::Exception& e) {
+  refuse_read(path_, e);
+}
+
+void ResultStore::add_sweep_point(const SweepPointRecord& p) try {
+  require_writable(mode_, path_);
+  SQLite::Statement s(*db_,
+                      "INSERT INTO sweep_points (sweep_key, workload_hash, parameters_json, "
+                      "arch_hash, total_s, cost, operators_json, created_at) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                      "ON CONFLICT (sweep_key, workload_hash, parameters_json) DO NOTHING");
+  s.bind(1, p.sweep_key);
+  s.bind(2, p.workload_hash);
+  s.bind(3, p.parameters_json);
+  s.bind(4, p.arch_hash);
+  s.bind(5, p.total_s);
+  s.bind(6, p.cost);
+  s.bind(7, sweep_operators_json(p.operators));
+  s.bind(8, utc_now_iso());
+  s.exec();  // one statement: its own transaction outside write_all
+} catch (const SQLite::Exception& e) {
+  refuse_write(path_, e);
+}
+
+std::vector<std::string> ResultStore::sweep_point_keys(const std::string& sweep_key,
+                                                       const std::string& workload_hash) const try {
+  std::vector<std::string> out;
+  if (file_version_ < kFirstSweepVersion) return out;
+  SQLite::Statement s(*db_,
+                      "SELECT parameters_json FROM sweep_points WHERE sweep_key = ? AND "
+                      "workload_hash = ? ORDER BY parameters_json");
+  s.bind(1, sweep_key);
+  s.bind(2, workload_hash);
+  while (s.executeStep()) out.push_back(s.getColumn(0).getString());
+  return out;
+} catch (const SQLite::Exception& e) {
+  refuse_read(path_, e);
+}
+
+std::vector<SweepPointRecord> ResultStore::sweep_points(const std::string& sweep_key,
+                                                        const std::string& workload_hash) const
+    try {
+  std::vector<SweepPointRecord> out;
+  if (file_version_ < kFirstSweepVersion) return out;
+  SQLite::Statement s(*db_,
+                      "SELECT parameters_json, arch_hash, total_s, cost, operators_json FROM "
+                      "sweep_points WHERE sweep_key = ? AND workload_hash = ? "
+                      "ORDER BY parameters_json");
+  s.bind(1, sweep_key);
+  s.bind(2, workload_hash);
+  while (s.executeStep()) {
+    SweepPointRecord p;
+    p.sweep_key = sweep_key;
+    p.workload_hash = workload_hash;
+    p.parameters_json = s.getColumn(0).getString();
+    p.arch_hash = s.getColumn(1).getString();
+    p.total_s = s.getColumn(2).getDouble();
+    p.cost = s.getColumn(3).getDouble();
+    p.operators = sweep_operators_from_json(s.getColumn(4).getString());
+    out.push_back(std::move(p));
+  }
   return out;
 } catch (const SQLite::Exception& e) {
   refuse_read(path_, e);

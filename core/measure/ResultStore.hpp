@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "measure/MeasurementRecord.hpp"
+#include "measure/SweepPointRecord.hpp"
 
 namespace SQLite {
 class Database;
@@ -26,7 +27,7 @@ class ResultStore {
     read_only,  // the file must exist; nothing is written (not even a migration)
     read_write  // created when missing; migrated when older
   };
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
   // Read-only opens read files back to this version as they are (a read never migrates);
   // columns added since read as "not known".
   static constexpr int kOldestReadableVersion = 1;
@@ -64,6 +65,15 @@ class ResultStore {
   std::optional<PredictionRecord> prediction(const OperatorKey& op, const std::string& mapping_hash,
                                              const std::string& arch_hash) const;
   std::vector<PredictionRecord> predictions(const std::string& arch_hash) const;
+  // A finished sweep point, in its own transaction (a crash keeps every point stored before).
+  // A point whose key is stored already is left as it is.
+  void add_sweep_point(const SweepPointRecord& point);
+  // The parameters_json of the points stored for a sweep and workload (what a rerun skips).
+  std::vector<std::string> sweep_point_keys(const std::string& sweep_key,
+                                            const std::string& workload_hash) const;
+  // Those points whole, ordered by parameters_json. A file older than schema 3 has none.
+  std::vector<SweepPointRecord> sweep_points(const std::string& sweep_key,
+                                             const std::string& workload_hash) const;
   // Ends write-ahead logging for this connection, folding the log into the main file, so that
   // the file alone is the whole database (before it is moved; measure/ImportTransaction).
   void fold_into_one_file();

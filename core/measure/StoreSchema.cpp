@@ -98,6 +98,25 @@ ALTER TABLE measurements ADD COLUMN median_ci REAL;
 ALTER TABLE measurements ADD COLUMN unstable TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 3: the points of architecture sweeps (`tilescope sweep`). One row per point, keyed by
+// the sweep (base graph and mapper settings), the workload and the parameter values, so that a
+// rerun skips the points already stored. operators_json holds the per-operator times
+// (measure/SweepPointRecord) rather than a row each: a point is written and read whole.
+constexpr const char* kSchemaV3 = R"sql(
+CREATE TABLE sweep_points (
+  id INTEGER PRIMARY KEY,
+  sweep_key TEXT NOT NULL,
+  workload_hash TEXT NOT NULL,
+  parameters_json TEXT NOT NULL,
+  arch_hash TEXT NOT NULL,
+  total_s REAL NOT NULL,
+  cost REAL NOT NULL,
+  operators_json TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  UNIQUE (sweep_key, workload_hash, parameters_json)
+);
+)sql";
+
 int user_version(SQLite::Database& db) { return db.execAndGet("PRAGMA user_version").getInt(); }
 
 }  // namespace
@@ -109,6 +128,8 @@ const std::vector<MigrationStep>& migration_steps() {
       {0, "create the version-1 tables", [](SQLite::Database& db) { db.exec(kSchemaV1); }},
       {1, "add the stability of each measurement",
        [](SQLite::Database& db) { db.exec(kSchemaV2); }},
+      {2, "add the points of architecture sweeps",
+       [](SQLite::Database& db) { db.exec(kSchemaV3); }},
   };
   return steps;
 }

@@ -569,7 +569,9 @@ TEST_CASE("store: a file that is not ours, is damaged or is newer is refused and
       GENERATE(BadFile{"corrupt.sqlite", {"not a tilescope results database", "not a database"}},
                BadFile{"foreign.sqlite",
                        {"not a tilescope results database", "another program", "contacts"}},
-               BadFile{"newer-schema.sqlite", {"newer tilescope", "schema 99", "up to 2"}});
+               BadFile{"newer-schema.sqlite",
+                       {"newer tilescope", "schema 99",
+                        "up to " + std::to_string(ResultStore::kSchemaVersion)}});
   const ResultStore::Mode mode =
       GENERATE(ResultStore::Mode::read_write, ResultStore::Mode::read_only);
   INFO(bad.fixture << (mode == ResultStore::Mode::read_only ? " read_only" : " read_write"));

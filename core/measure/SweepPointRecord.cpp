@@ -1,0 +1,66 @@
+#include "measure/SweepPointRecord.hpp"
+
+#include <limits>
+#include <nlohmann/json.hpp>
+
+namespace ts {
+namespace {
+
+// JSON has no infinity (nlohmann writes null): the time of an operator without a valid mapping.
+double time_of(const nlohmann::json& value) {
+  return value.is_null() ? std::numeric_limits<double>::infinity() : value.get<double>();
+}
+
+nlohmann::json operators_value(const std::vector<SweepOperatorTime>& operators) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const SweepOperatorTime& o : operators)
+    out.push_back({{"name", o.name},
+                   {"device_s", o.device_s},
+                   {"launch_s", o.launch_s},
+                   {"bound_by", o.bound_by}});
+  return out;
+}
+
+std::vector<SweepOperatorTime> operators_of(const nlohmann::json& value) {
+  std::vector<SweepOperatorTime> out;
+  for (const nlohmann::json& o : value)
+    out.push_back({o.at("name").get<std::string>(), time_of(o.at("device_s")),
+                   time_of(o.at("launch_s")), o.at("bound_by").get<std::string>()});
+  return out;
+}
+
+}  // namespace
+
+std::string sweep_operators_json(const std::vector<SweepOperatorTime>& operators) {
+  return operators_value(operators).dump();
+}
+
+std::vector<SweepOperatorTime> sweep_operators_from_json(std::string_view text) {
+  return operators_of(nlohmann::json::parse(text));
+}
+
+std::string sweep_point_json(const SweepPointRecord& p) {
+  return nlohmann::json{{"sweep_key", p.sweep_key},
+                        {"workload_hash", p.workload_hash},
+                        {"parameters_json", p.parameters_json},
+                        {"arch_hash", p.arch_hash},
+                        {"total_s", p.total_s},
+                        {"cost", p.cost},
+                        {"operators", operators_value(p.operators)}}
+      .dump();
+}
+
+SweepPointRecord sweep_point_from_json(std::string_view text) {
+  const nlohmann::json j = nlohmann::json::parse(text);
+  SweepPointRecord p;
+  p.sweep_key = j.at("sweep_key").get<std::string>();
+  p.workload_hash = j.at("workload_hash").get<std::string>();
+  p.parameters_json = j.at("parameters_json").get<std::string>();
+  p.arch_hash = j.at("arch_hash").get<std::string>();
+  p.total_s = time_of(j.at("total_s"));
+  p.cost = j.at("cost").get<double>();
+  p.operators = operators_of(j.at("operators"));
+  return p;
+}
+
+}  // namespace ts

@@ -1,0 +1,41 @@
+#pragma once
+// One point of an architecture sweep as the store keeps it (table sweep_points, schema 3): the
+// parameter values written into the graph, and what the workload's operators took on it. A point
+// is keyed by (sweep_key, workload_hash, parameters_json), so that a rerun of the same sweep
+// finds the points already stored and skips them.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ts {
+
+struct SweepOperatorTime {
+  std::string name;
+  double device_s = 0;
+  double launch_s = 0;
+  std::string bound_by;
+};
+
+struct SweepPointRecord {
+  // hash_text of the base graph's content hash and the mapper's settings (sweep/SweepPoint):
+  // points of one sweep, whatever values they write.
+  std::string sweep_key;
+  std::string workload_hash;
+  // {"PATH": value, ...}, keys sorted, values in SI base units printed to round-trip exactly.
+  std::string parameters_json;
+  std::string arch_hash;  // content hash of the graph with the values written
+  double total_s = 0;     // sum over the operators of device + launch time
+  // The cost proxy (sweep/SweepPoint: the sum over memories of capacity x instances, in bytes).
+  double cost = 0;
+  std::vector<SweepOperatorTime> operators;  // in the workload's order
+};
+
+// The operators as the column operators_json holds them: [{"name", "device_s", "launch_s",
+// "bound_by"}, ...]; doubles printed to round-trip exactly.
+std::string sweep_operators_json(const std::vector<SweepOperatorTime>& operators);
+std::vector<SweepOperatorTime> sweep_operators_from_json(std::string_view text);
+// The whole record as one JSON text: how an MPI rank sends a finished point to rank 0.
+std::string sweep_point_json(const SweepPointRecord& point);
+SweepPointRecord sweep_point_from_json(std::string_view text);
+
+}  // namespace ts

@@ -1,0 +1,97 @@
+#include "sweep/ArchitectureSweep.hpp"
+
+#include <fmt/format.h>
+
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "common/Fnv1a.hpp"
+#include "common/InputError.hpp"
+#include "mapper/OperatorPrediction.hpp"
+#include "measure/OperatorIdentity.hpp"
+
+namespace ts {
+
+double memory_cost_bytes(const ArchitectureGraph& graph) {
+  double bytes = 0;
+  for (const ArchNode& n : graph.nodes)
+    if (n.kind == NodeKind::memory) bytes += n.capacity_bytes * static_cast<double>(n.instances);
+  return bytes;
+}
+
+ArchitectureSweep::ArchitectureSweep(ArchitectureGraph base, Workload workload,
+                                     std::vector<SweepAxis> axes, std::vector<SweepValues> points,
+                                     MapperOptions mapper)
+    : base_(std::move(base)),
+      workload_(std::move(workload)),
+      axes_(std::move(axes)),
+      points_(std::move(points)),
+      mapper_(mapper) {
+  std::set<std::string> named;
+  for (const SweepAxis& a : axes_)
+    if (!named.insert(a.path).second)
+      throw InputError(
+          SourceLocation{"--vary", 0, 0},
+          fmt::format("'{}' is varied twice; give all its values in one --vary", a.path));
+  // Everything that changes a point's result but is not one of its values: the base graph and
+  // how hard the mapper searches (its thread count does not change what it finds).
+  Fnv1a sweep;
+  sweep.add_string("tilescope-sweep-1");
+  sweep.add_u64(base_.content_hash());
+  sweep.add_u64(mapper_.budget);
+  sweep.add_u64(mapper_.seed);
+  sweep.add_double(mapper_.patience);
+  sweep_key_ = hash_text(sweep.value());
+  Fnv1a suite;
+  suite.add_string("tilescope-sweep-workload-1");
+  for (const Operator& op : workload_.operators) {
+    const OperatorKey key = operator_key(op, workload_.name);
+    for (const std::string* field : {&key.suite, &key.name, &key.type, &key.dims, &key.dtypes})
+      suite.add_string(*field);
+  }
+  workload_hash_ = hash_text(suite.value());
+}
+
+std::string ArchitectureSweep::parameters_json(size_t index) const {
+  nlohmann::json values = nlohmann::json::object();  // keys come out sorted
+  for (size_t k = 0; k < axes_.size(); ++k) values[axes_[k].path] = points_[index][k];
+  return values.dump();
+}
+
+ArchitectureGraph ArchitectureSweep::graph_at(size_t index) const {
+  ArchitectureGraph graph = base_;
+  for (size_t k = 0; k < axes_.size(); ++k)
+    set_parameter_value(graph, axes_[k].resolved, points_[index][k]);
+  return graph;
+}
+
+SweepPointRecord ArchitectureSweep::evaluate(size_t index, const std::atomic<bool>* cancel) const {
+  const ArchitectureGraph graph = graph_at(index);
+  SweepPointRecord point;
+  point.sweep_key = sweep_key_;
+  point.workload_hash = workload_hash_;
+  point.parameters_json = parameters_json(index);
+  point.arch_hash = hash_text(graph.content_hash());
+  point.cost = memory_cost_bytes(graph);
+  OperatorPredictionOptions options;
+  options.mapper = mapper_;
+  options.mapper.cancel = cancel;
+  for (const Operator& op : workload_.operators) {
+    SweepOperatorTime time{op.name, 0, 0, ""};
+    try {
+      const Prediction p = predict_operator(op, graph, options);
+      time.device_s = p.latency_us * 1e-6;
+      time.launch_s = p.launch_overhead_us * 1e-6;
+      time.bound_by = p.bound_by;
+    } catch (const InputError& e) {
+      time.device_s = std::numeric_limits<double>::infinity();
+      time.bound_by = "no valid mapping: " + e.message();
+    }
+    point.total_s += time.device_s + time.launch_s;
+    point.operators.push_back(std::move(time));
+  }
+  return point;
+}
+
+}  // namespace ts

@@ -1,0 +1,55 @@
+#pragma once
+// A sweep over architecture parameters (`tilescope sweep`): the base graph, the workload, the
+// axes and the points drawn from them. Each point is the base graph with the point's values
+// written through the one writer of graph parameters (arch/ArchitectureParameterPath), predicted
+// operator by operator with predict_operator (what `predict` runs per row). Points are
+// independent and evaluate() is const, so threads and MPI ranks share one sweep and evaluate
+// points by index; only rank 0 writes the store.
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "mapper/Mapper.hpp"
+#include "measure/SweepPointRecord.hpp"
+#include "sweep/SweepSampling.hpp"
+#include "workload/Operator.hpp"
+
+namespace ts {
+
+// The cost proxy of a graph while graphs carry no area or power figures: the bytes of on-chip
+// and off-chip memory it provides, the sum over memory nodes of capacity x instances.
+double memory_cost_bytes(const ArchitectureGraph& graph);
+
+class ArchitectureSweep {
+ public:
+  // Throws InputError located at "--vary" when two axes name the same parameter. Every point's
+  // values were checked when the axes were parsed (sampled values lie between checked ones).
+  ArchitectureSweep(ArchitectureGraph base, Workload workload, std::vector<SweepAxis> axes,
+                    std::vector<SweepValues> points, MapperOptions mapper);
+
+  size_t size() const { return points_.size(); }
+  const std::vector<SweepAxis>& axes() const { return axes_; }
+  const Workload& workload() const { return workload_; }
+  const SweepValues& values(size_t index) const { return points_[index]; }
+  // Keys of the store (measure/SweepPointRecord): the base graph with the mapper's settings,
+  // the workload's operators, and a point's values.
+  const std::string& sweep_key() const { return sweep_key_; }
+  const std::string& workload_hash() const { return workload_hash_; }
+  std::string parameters_json(size_t index) const;
+
+  ArchitectureGraph graph_at(size_t index) const;
+  // Predicts every operator on the point's graph. An operator the mapper finds no valid mapping
+  // for (a memory swept too small) takes forever: device_s is infinite and bound_by says why, so
+  // that the rest of the sweep still runs. Throws MapperCancelled when `cancel` is set.
+  SweepPointRecord evaluate(size_t index, const std::atomic<bool>* cancel = nullptr) const;
+
+ private:
+  ArchitectureGraph base_;
+  Workload workload_;
+  std::vector<SweepAxis> axes_;
+  std::vector<SweepValues> points_;
+  MapperOptions mapper_;
+  std::string sweep_key_, workload_hash_;
+};
+
+}  // namespace ts

@@ -1,0 +1,120 @@
+#include "sweep/SweepSummary.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace ts {
+namespace {
+
+// Solves the square system a x = b by Gaussian elimination with partial pivoting; nullopt when
+// it is singular (relative to its largest entry), i.e. the points do not determine the fit.
+std::optional<std::vector<double>> solve(std::vector<std::vector<double>> a,
+                                         std::vector<double> b) {
+  const size_t n = b.size();
+  double scale = 0;
+  for (const auto& row : a)
+    for (double v : row) scale = std::max(scale, std::abs(v));
+  for (size_t c = 0; c < n; ++c) {
+    size_t pivot = c;
+    for (size_t r = c + 1; r < n; ++r)
+      if (std::abs(a[r][c]) > std::abs(a[pivot][c])) pivot = r;
+    if (!(std::abs(a[pivot][c]) > 1e-12 * scale)) return std::nullopt;
+    std::swap(a[c], a[pivot]);
+    std::swap(b[c], b[pivot]);
+    for (size_t r = 0; r < n; ++r) {
+      if (r == c) continue;
+      const double f = a[r][c] / a[c][c];
+      for (size_t k = c; k < n; ++k) a[r][k] -= f * a[c][k];
+      b[r] -= f * b[c];
+    }
+  }
+  std::vector<double> x(n);
+  for (size_t i = 0; i < n; ++i) x[i] = b[i] / a[i][i];
+  return x;
+}
+
+// Least squares of ln T on the ln p of the fittable paths, over the points whose T is finite
+// and positive. `times[i]` is T of point i.
+std::vector<std::optional<double>> elasticities(const std::vector<std::vector<double>>& values,
+                                                const std::vector<double>& times,
+                                                size_t path_count) {
+  std::vector<std::optional<double>> out(path_count);
+  // A path is fittable when it took two values or more, all positive.
+  std::vector<size_t> fitted;
+  for (size_t k = 0; k < path_count; ++k) {
+    bool positive = true, varies = false;
+    for (const auto& v : values) {
+      positive = positive && v[k] > 0;
+      varies = varies || v[k] != values.front()[k];
+    }
+    if (positive && varies) fitted.push_back(k);
+  }
+  if (fitted.empty()) return out;
+  const size_t n = fitted.size() + 1;  // the intercept, then the fitted paths
+  std::vector<std::vector<double>> normal(n, std::vector<double>(n, 0));
+  std::vector<double> rhs(n, 0);
+  size_t used = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!std::isfinite(times[i]) || !(times[i] > 0)) continue;
+    std::vector<double> x{1};
+    for (size_t k : fitted) x.push_back(std::log(values[i][k]));
+    const double y = std::log(times[i]);
+    for (size_t r = 0; r < n; ++r) {
+      rhs[r] += x[r] * y;
+      for (size_t c = 0; c < n; ++c) normal[r][c] += x[r] * x[c];
+    }
+    ++used;
+  }
+  if (used < n) return out;
+  const auto fit = solve(std::move(normal), std::move(rhs));
+  if (!fit) return out;
+  for (size_t j = 0; j < fitted.size(); ++j) out[fitted[j]] = (*fit)[j + 1];
+  return out;
+}
+
+}  // namespace
+
+std::vector<double> sweep_parameter_values(const SweepPointRecord& point,
+                                           const std::vector<std::string>& paths) {
+  const nlohmann::json parameters = nlohmann::json::parse(point.parameters_json);
+  std::vector<double> values;
+  for (const std::string& path : paths) values.push_back(parameters.at(path).get<double>());
+  return values;
+}
+
+std::vector<SweepSensitivity> sweep_sensitivities(const std::vector<std::string>& paths,
+                                                  const std::vector<SweepPointRecord>& points) {
+  std::vector<SweepSensitivity> rows;
+  if (points.empty()) return rows;
+  std::vector<std::vector<double>> values;
+  for (const SweepPointRecord& p : points) values.push_back(sweep_parameter_values(p, paths));
+  std::vector<double> times;
+  for (const SweepPointRecord& p : points) times.push_back(p.total_s);
+  rows.push_back({"total", elasticities(values, times, paths.size())});
+  for (size_t o = 0; o < points.front().operators.size(); ++o) {
+    const std::string& name = points.front().operators[o].name;
+    times.clear();
+    for (const SweepPointRecord& p : points) {
+      const SweepOperatorTime& t = p.operators.at(o);
+      times.push_back(t.device_s + t.launch_s);
+    }
+    rows.push_back({name, elasticities(values, times, paths.size())});
+  }
+  return rows;
+}
+
+std::vector<SweepPointRecord> pareto_front(std::vector<SweepPointRecord> points) {
+  std::sort(points.begin(), points.end(), [](const SweepPointRecord& a, const SweepPointRecord& b) {
+    if (a.cost != b.cost) return a.cost < b.cost;
+    if (a.total_s != b.total_s) return a.total_s < b.total_s;
+    return a.parameters_json < b.parameters_json;
+  });
+  std::vector<SweepPointRecord> front;
+  for (SweepPointRecord& p : points)
+    if (std::isfinite(p.total_s) && (front.empty() || p.total_s < front.back().total_s))
+      front.push_back(std::move(p));
+  return front;
+}
+
+}  // namespace ts
