@@ -75,13 +75,13 @@ TEST_CASE("each importer recognises its own files and not the other's", "[import
 
 TEST_CASE("the importer registry names what it has", "[import]") {
   ImporterRegistry registry = builtin();
-  CHECK(registry.names() == std::vector<std::string>{"runner", "csv"});
+  CHECK(registry.names() == std::vector<std::string>{"runner", "csv", "kineto"});
   register_builtin_importers(registry);  // once only
-  CHECK(registry.names().size() == 2);
+  CHECK(registry.names().size() == 3);
   CHECK_THROWS_AS(registry.add(std::make_unique<CsvImporter>()), std::invalid_argument);
   const InputError e = input_error_of([&] { registry.get("nsys", "import"); });
-  CHECK(std::string(e.what()).find("unknown importer 'nsys' (this build has: runner, csv)") !=
-        std::string::npos);
+  CHECK(std::string(e.what()).find(
+            "unknown importer 'nsys' (this build has: runner, csv, kineto)") != std::string::npos);
 }
 
 TEST_CASE("a CSV table is stored as one run of its rows", "[import]") {

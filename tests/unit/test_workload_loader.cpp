@@ -182,7 +182,7 @@ TEST_CASE("workload errors", "[workload][loader]") {
     InputError e = workload_error("  - {name: s, type: softmax, rows: 4, cols: 8, M: 2}\n");
     CHECK(e.where().column == 48);
     CHECK(e.message() ==
-          "unknown key 'M' in operator 's'; expected one of: name, type, dtype, rows, cols");
+          "unknown key 'M' in operator 's'; expected one of: name, type, dtype, count, rows, cols");
   }
   SECTION("operator names are unique") {
     InputError e = workload_error(
