@@ -85,11 +85,14 @@ TEST_CASE("older Kineto layouts tie kernels alike: flows alone, correlation ids 
        {"bert_step_async_flows.json", "bert_step_correlation_only.json", "bert_step.json.gz"}) {
     INFO(name);
     const TraceEvents e = read_kineto_trace(kineto(name));
+    // the absolute layout writes whole microseconds (make_fixtures.py rounds 130.5 to 130):
+    // its times may be half a microsecond off the others'
+    const double margin_ns = std::string(name) == "bert_step_correlation_only.json" ? 500 : 0;
     REQUIRE(e.kernels.size() == base.kernels.size());
     for (size_t k = 0; k < e.kernels.size(); ++k) {
       CHECK(kernel_name(e, e.kernels[k]) == kernel_name(base, base.kernels[k]));
       CHECK(chain(e, e.kernels[k]) == chain(base, base.kernels[k]));
-      CHECK(e.kernels[k].start_ns == Approx(base.kernels[k].start_ns));
+      CHECK(e.kernels[k].start_ns == Approx(base.kernels[k].start_ns).margin(margin_ns));
     }
   }
   // the flows gave the kernels without a `correlation` arg their launch's id
