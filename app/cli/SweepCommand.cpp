@@ -153,7 +153,7 @@ int run_sweep(const SweepArgs& a) {
                                  "run it as one process (it uses local threads)",
                                  *ranks));
   StopOnInterrupt stop;
-  TerminalProgress progress;
+  TerminalProgress progress("sweep");
   size_t computed = 0, total_pending = 0, already = 0;
   std::optional<ResultStore> store;
   const std::optional<size_t> crash_after = crash_after_stored();
