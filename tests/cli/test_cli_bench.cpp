@@ -9,15 +9,22 @@ using namespace ts::cli_test;
 
 TEST_CASE("bench model runs and reports evaluations per second", "[cli][bench]") {
   // The suite and gap parts search for seconds; the rate alone shows the command works.
-  const RunResult r =
-      run_tilescope({"bench", "model", "--seconds", "0.05", "--repetitions", "1", "--part", "rate"});
+  const RunResult r = run_tilescope(
+      {"bench", "model", "--seconds", "0.05", "--repetitions", "1", "--part", "rate"});
   INFO(r.command << "\nstdout: " << r.out << "\nstderr: " << r.err);
   REQUIRE(r.status == 0);
-  int rates = 0;
-  const std::regex rate("^[0-9]+ evaluations/s.*");
-  for (const std::string& line : split_lines(r.out))
+  int rates = 0, hooked = 0;
+  const std::regex rate("^[0-9]+ evaluations/s \\(one thread.*");
+  // The same with a cost hook on every compute unit, and its ratio to the rate without.
+  const std::regex with_hook(
+      "^[0-9]+ evaluations/s with a cost hook on every compute unit \\([0-9.]+ of the rate "
+      "without\\)$");
+  for (const std::string& line : split_lines(r.out)) {
     if (std::regex_match(line, rate)) ++rates;
+    if (std::regex_match(line, with_hook)) ++hooked;
+  }
   CHECK(rates == 1);
+  CHECK(hooked == 1);
 }
 
 TEST_CASE("bench model --part chooses the figures", "[cli][bench]") {

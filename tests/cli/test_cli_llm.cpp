@@ -91,7 +91,7 @@ TEST_CASE("Llama-2 7B decode on the H200 at batch 1, context 4096: time per toke
       CHECK(c.at("bound_by").get<std::string>().find("HBM") != std::string::npos);
 }
 
-TEST_CASE("--batch and --context size only llm-model files", "[cli][predict][llm]") {
+TEST_CASE("predict's --batch and --context size only llm-model files", "[cli][predict][llm]") {
   const RunResult r =
       run_tilescope({"predict", "--arch", "samples/arch/nvidia-h200.yaml", "--workload",
                      "samples/workloads/bert-base.yaml", "--batch", "4"});

@@ -135,11 +135,11 @@ TEST_CASE("fan-out notation errors name the line and what was expected", "[arch]
   }
   SECTION("an unknown dtype lists int16") {
     std::string text = kNodes;
-    text.replace(text.find("dtype: int16"), 12, "dtype: int4");
+    text.replace(text.find("dtype: int16"), 12, "dtype: int2");
     const InputError e = input_error_of([&] { parse_architecture(text, "fan.yaml"); });
     CHECK(e.message() ==
-          "unknown dtype 'int4'; expected one of: fp32, fp16, bf16, fp8, int8, "
-          "int16, int32");
+          "unknown dtype 'int2'; expected one of: fp32, fp16, bf16, fp8, int8, "
+          "int16, int32, int4");
   }
 }
 
