@@ -9,6 +9,7 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 
 #include "GuiTestSupport.hpp"
 #include "MainWindow.hpp"
@@ -146,11 +147,17 @@ TEST_CASE("a results database loads with a progress figure in rows, and Cancel s
   QObject::disconnect(watch);
   REQUIRE(workbench.points().size() == static_cast<size_t>(kRows));
   REQUIRE_FALSE(seen.empty());
-  for (const Seen& s : seen) {
+  // A first figure may come before the first block of rows is read (on a loaded machine the
+  // reader starts late): "0 of 50,000 rows" is true, so only the order and the range are fixed,
+  // and some figure must show rows read.
+  CHECK(std::any_of(seen.begin(), seen.end(), [](const Seen& s) { return s.done > 0; }));
+  for (size_t i = 0; i < seen.size(); ++i) {
+    const Seen& s = seen[i];
     INFO(s.what.toStdString());
     CHECK(s.total == kRows);
-    CHECK(s.done > 0);
+    CHECK(s.done >= 0);
     CHECK(s.done <= kRows);
+    if (i > 0) CHECK(s.done >= seen[i - 1].done);
     CHECK(s.bar_maximum == kRows);  // the window's bar shows rows loaded of the total
     CHECK(s.bar_value == s.done);
     CHECK(s.what.contains("rows"));
