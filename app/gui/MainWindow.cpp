@@ -1,6 +1,8 @@
 #include "MainWindow.hpp"
 
 #include <QApplication>
+#include <QDesktopServices>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -8,6 +10,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -15,15 +18,23 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTime>
+#include <QTreeView>
 #include <QUndoStack>
+#include <QUrl>
 
+#include "AboutText.hpp"
 #include "ArchitecturePage.hpp"
+#include "ComparePage.hpp"
+#include "ComparisonRunner.hpp"
 #include "MappingPage.hpp"
 #include "OperatorsPage.hpp"
+#include "TableExport.hpp"
 #include "Workbench.hpp"
 #include "profile/ProfileRegistry.hpp"
 #include "views/CorrelationView.hpp"
+#include "views/PlotExport.hpp"
 #include "views/TimelineView.hpp"
 
 namespace ts::gui {
@@ -48,6 +59,7 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
   pages_->addTab(mapping_, tr("Mapping"));
   pages_->addTab(correlation_, tr("Correlation"));
   pages_->addTab(timeline_, tr("Timeline"));
+  addComparePage();
   setCentralWidget(pages_);
 
   log_->setReadOnly(true);
@@ -119,8 +131,42 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
   });
   connect(workbench, &Workbench::workloadReplaced, this, [this] { current_ = -1; });
   buildMenus();
+  buildHelpMenu();
+  installExports();
   showPoints();
   resize(1280, 800);
+}
+
+void MainWindow::addComparePage() {
+  compare_ = new ComparePage(workbench_);
+  pages_->addTab(compare_, tr("Compare"));
+  connect(compare_->runner(), &ComparisonRunner::message, this, &MainWindow::log);
+}
+
+void MainWindow::installExports() {
+  views::install_plot_export(correlation_->plot(), "correlation");
+  views::install_plot_export(timeline_->plot(), "timeline");
+  install_table_export(operators_->table(), "operators");
+  install_table_export(mapping_->tree(), "mapping");
+}
+
+void MainWindow::buildHelpMenu() {
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  QAction* docs = help->addAction(tr("&Documentation"), QKeySequence::HelpContents, this, [this] {
+    const QString folder = documentation_folder(QDir::currentPath());
+    if (folder.isEmpty() || !QDesktopServices::openUrl(QUrl::fromLocalFile(folder)))
+      QMessageBox::information(
+          this, tr("Documentation"),
+          folder.isEmpty()
+              ? tr("No documentation folder found (looked for share/doc/tilescope/docs beside "
+                   "the data folder, the source tree's docs/ and ./docs).")
+              : tr("The documentation is in %1 (no program to open it with).").arg(folder));
+  });
+  docs->setObjectName("helpDocumentation");
+  QAction* about = help->addAction(tr("&About tilescope"), this, [this] {
+    QMessageBox::about(this, tr("About tilescope"), about_text());
+  });
+  about->setObjectName("helpAbout");
 }
 
 void MainWindow::buildMenus() {

@@ -23,6 +23,7 @@ class Workbench;
 class OperatorsPage;
 class ArchitecturePage;
 class MappingPage;
+class ComparePage;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -35,6 +36,7 @@ class MainWindow : public QMainWindow {
   MappingPage* mappingPage() const { return mapping_; }
   views::CorrelationView* correlationView() const { return correlation_; }
   views::TimelineView* timelineView() const { return timeline_; }
+  ComparePage* comparePage() const { return compare_; }
   QPlainTextEdit* logPanel() const { return log_; }
   int errorCount() const { return errors_; }
 
@@ -54,6 +56,12 @@ class MainWindow : public QMainWindow {
   void rememberRecent(const QString& path);
   void fillRecentMenu();
   void fillProfileMenu(QMenu* menu);
+  // The Compare page (issue 22): its tab, its log and progress lines.
+  void addComparePage();
+  // Context menus on every plot (PNG / SVG / PDF) and table (copy, CSV).
+  void installExports();
+  // Help > Documentation, Help > About tilescope.
+  void buildHelpMenu();
 
   Workbench* workbench_;
   QTabWidget* pages_;
@@ -62,6 +70,7 @@ class MainWindow : public QMainWindow {
   MappingPage* mapping_;
   views::CorrelationView* correlation_;
   views::TimelineView* timeline_;
+  ComparePage* compare_ = nullptr;
   QPlainTextEdit* log_;
   QLabel* status_;
   QProgressBar* progress_;

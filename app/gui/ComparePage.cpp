@@ -1,0 +1,181 @@
+#include "ComparePage.hpp"
+
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "ComparisonRunner.hpp"
+#include "TableExport.hpp"
+#include "Workbench.hpp"
+#include "common/AtomicFile.hpp"
+#include "profile/ProfileRegistry.hpp"
+#include "report/ComparisonExport.hpp"
+#include "views/ComparisonPlot.hpp"
+#include "views/ComparisonTableModel.hpp"
+#include "views/PlotExport.hpp"
+#include "views/QCustomPlotInclude.hpp"
+
+namespace ts::gui {
+
+ComparePage::ComparePage(Workbench* workbench, QWidget* parent)
+    : QWidget(parent),
+      workbench_(workbench),
+      runner_(new ComparisonRunner(workbench, this)),
+      graphs_(new QLabel),
+      empty_(new QLabel),
+      note_(new QLabel),
+      split_(new QSplitter(Qt::Vertical)),
+      plot_(new QCustomPlot),
+      table_(new QTableView),
+      model_(new views::ComparisonTableModel(this)),
+      profiles_(new QMenu(tr("Add profile"), this)),
+      remove_(new QMenu(tr("Remove"), this)),
+      progress_(new QProgressBar),
+      cancel_(new QPushButton(tr("Cancel"))) {
+  auto* layout = new QVBoxLayout(this);
+  auto* tools = new QToolBar;
+  tools->addAction(tr("Add graph…"), this, [this] {
+    const QStringList files =
+        QFileDialog::getOpenFileNames(this, tr("Add graphs to compare"), QString(),
+                                      tr("Architecture graphs (*.yaml *.yml);;All files (*)"));
+    for (const QString& file : files) runner_->addGraph(file);
+  });
+  auto add_button = [tools](QMenu* menu) {
+    auto* button = new QToolButton;
+    button->setText(menu->title());
+    button->setMenu(menu);
+    button->setPopupMode(QToolButton::InstantPopup);
+    tools->addWidget(button);
+  };
+  add_button(profiles_);
+  add_button(remove_);
+  tools->addAction(tr("Predict again"), this, [this] { runner_->predictAgain(); });
+  tools->addSeparator();
+  tools->addAction(tr("Export comparison CSV…"), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the comparison"),
+                                                      "comparison.csv", tr("CSV (*.csv)"));
+    QString error;
+    if (!path.isEmpty() && !saveComparisonCsv(path, &error))
+      QMessageBox::warning(this, tr("Export failed"), error);
+  });
+  progress_->setObjectName("compareProgress");
+  progress_->setFormat("%v / %m");
+  progress_->setMaximumWidth(220);
+  progress_->hide();
+  cancel_->hide();
+  tools->addWidget(progress_);
+  tools->addWidget(cancel_);
+  layout->addWidget(tools);
+  graphs_->setWordWrap(true);
+  graphs_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(graphs_);
+  empty_->setObjectName("emptyState");
+  empty_->setWordWrap(true);
+  empty_->setAlignment(Qt::AlignCenter);
+  layout->addWidget(empty_, 1);
+  note_->setWordWrap(true);
+  layout->addWidget(note_);
+  table_->setModel(model_);
+  table_->setAlternatingRowColors(true);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setStretchLastSection(true);
+  plot_->setMinimumSize(320, 200);
+  split_->addWidget(plot_);
+  split_->addWidget(table_);
+  split_->setStretchFactor(0, 3);
+  split_->setStretchFactor(1, 2);
+  layout->addWidget(split_, 3);
+  views::install_plot_export(plot_, "comparison");
+  install_table_export(table_, "comparison-table");
+
+  connect(cancel_, &QPushButton::clicked, runner_, &ComparisonRunner::cancel);
+  connect(runner_, &ComparisonRunner::busyChanged, this, [this](bool busy) {
+    progress_->setVisible(busy);
+    cancel_->setVisible(busy);
+  });
+  connect(runner_, &ComparisonRunner::progressChanged, this,
+          [this](const QString& what, int done, int total) {
+            progress_->setToolTip(what);
+            progress_->setRange(0, total);
+            progress_->setValue(done);
+          });
+  connect(runner_, &ComparisonRunner::comparisonChanged, this, &ComparePage::showComparison);
+  connect(remove_, &QMenu::aboutToShow, this, &ComparePage::fillRemoveMenu);
+  fillProfileMenu();
+  showComparison();
+}
+
+void ComparePage::showComparison() {
+  const auto& comparison = runner_->comparison();
+  QStringList graphs;
+  if (workbench_->graph())
+    graphs << tr("A: %1 (%2), the open graph; speed-ups are over it")
+                  .arg(QString::fromStdString(workbench_->graph()->name),
+                       workbench_->architecturePath());
+  graphs << runner_->addedGraphs();
+  graphs_->setText(graphs.join('\n'));
+  remove_->setEnabled(!runner_->addedGraphs().isEmpty());
+  if (comparison) {
+    model_->setComparison(*comparison);
+    views::fill_comparison_plot(*plot_, *comparison, palette());
+    table_->resizeColumnsToContents();
+  } else {
+    model_->setComparison({});
+  }
+  empty_->setText(comparison ? QString() : runner_->state());
+  empty_->setVisible(!comparison);
+  split_->setVisible(comparison.has_value());
+  note_->setText(comparison ? runner_->state() : QString());
+  note_->setVisible(comparison && !runner_->state().isEmpty());
+}
+
+void ComparePage::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::PaletteChange && runner_->comparison())
+    views::fill_comparison_plot(*plot_, *runner_->comparison(), palette());
+  QWidget::changeEvent(event);
+}
+
+bool ComparePage::saveComparisonCsv(const QString& path, QString* error) const {
+  if (!runner_->comparison()) {
+    if (error) *error = tr("nothing to export: add a second graph first");
+    return false;
+  }
+  try {
+    write_file_atomically(path.toStdString(), comparison_csv(*runner_->comparison()));
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromStdString(e.what());
+    return false;
+  }
+  return true;
+}
+
+// One entry per variant of every installed profile (core/profile), as File > Open profile.
+void ComparePage::fillProfileMenu() {
+  for (const LoadedProfile& loaded : installed_profiles().profiles())
+    for (const ProfileVariant& variant : loaded.profile.variants) {
+      const QString reference =
+          QString::fromStdString("profile:" + loaded.profile.name + "/" + variant.name);
+      profiles_->addAction(reference.mid(8), this,
+                           [this, reference] { runner_->addGraph(reference); });
+    }
+  profiles_->setEnabled(!profiles_->isEmpty());
+}
+
+void ComparePage::fillRemoveMenu() {
+  remove_->clear();
+  const QStringList graphs = runner_->addedGraphs();
+  for (int i = 0; i < graphs.size(); ++i)
+    remove_->addAction(graphs[i], this, [this, i] { runner_->removeGraph(i); });
+}
+
+}  // namespace ts::gui

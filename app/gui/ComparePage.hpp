@@ -1,0 +1,60 @@
+#pragma once
+// The Compare page: the open graph beside the graphs the user adds (Add graph…, Add profile), on
+// the open workload: bars per operator, the table of `tilescope compare` (time per graph,
+// speed-up, bound per graph and where it moved) with the totals. Edits of the open graph move it
+// live (ComparisonRunner). Until a second graph is added, a message says what to do.
+#include <QWidget>
+
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QSplitter;
+class QTableView;
+class QCustomPlot;
+
+namespace ts::views {
+class ComparisonTableModel;
+}
+
+namespace ts::gui {
+
+class Workbench;
+class ComparisonRunner;
+
+class ComparePage : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ComparePage(Workbench* workbench, QWidget* parent = nullptr);
+
+  ComparisonRunner* runner() const { return runner_; }
+  QCustomPlot* plot() const { return plot_; }
+  QTableView* table() const { return table_; }
+  views::ComparisonTableModel* model() const { return model_; }
+  QLabel* emptyState() const { return empty_; }
+  // Writes the comparison as `tilescope compare --format csv` does (full precision).
+  bool saveComparisonCsv(const QString& path, QString* error = nullptr) const;
+
+ protected:
+  void changeEvent(QEvent* event) override;
+
+ private:
+  void showComparison();
+  void fillProfileMenu();
+  void fillRemoveMenu();
+  Workbench* workbench_;
+  ComparisonRunner* runner_;
+  QLabel* graphs_;
+  QLabel* empty_;
+  QLabel* note_;
+  QSplitter* split_;
+  QCustomPlot* plot_;
+  QTableView* table_;
+  views::ComparisonTableModel* model_;
+  QMenu* profiles_;
+  QMenu* remove_;
+  QProgressBar* progress_;
+  QPushButton* cancel_;
+};
+
+}  // namespace ts::gui
