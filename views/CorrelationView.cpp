@@ -7,6 +7,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include "common/QuantityFormat.hpp"
 #include "views/QCustomPlotInclude.hpp"
 
 namespace ts::views {
@@ -38,6 +39,7 @@ CorrelationView::CorrelationView(QWidget* parent)
          "(as `correlate --by`)"));
   bar->addWidget(grouping_);
   layout->addLayout(bar);
+  message_->setObjectName("message");
   message_->setWordWrap(true);
   layout->addWidget(message_);
   layout->addWidget(plot_, 1);
@@ -138,13 +140,13 @@ void CorrelationView::hover(QMouseEvent* event) {
     return;
   }
   const auto& p = data_.points[static_cast<size_t>(index)];
-  QToolTip::showText(event->globalPosition().toPoint(),
-                     tr("%1\n%2\npredicted %3 µs, measured %4 µs (%5 %)")
-                         .arg(p.label, p.group)
-                         .arg(p.predicted_s * 1e6, 0, 'f', 3)
-                         .arg(p.measured_s * 1e6, 0, 'f', 3)
-                         .arg((p.predicted_s / p.measured_s - 1) * 100, 0, 'f', 1),
-                     plot_);
+  QToolTip::showText(
+      event->globalPosition().toPoint(),
+      tr("%1\n%2\npredicted %3, measured %4 (%5 %)")
+          .arg(p.label, p.group, QString::fromStdString(format_quantity(p.predicted_s, "s")),
+               QString::fromStdString(format_quantity(p.measured_s, "s")))
+          .arg((p.predicted_s / p.measured_s - 1) * 100, 0, 'f', 1),
+      plot_);
 }
 
 void CorrelationView::press(QMouseEvent* event) {

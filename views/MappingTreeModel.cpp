@@ -4,15 +4,13 @@
 #include <QColor>
 
 #include "common/ByteFormat.hpp"
+#include "common/QuantityFormat.hpp"
 
 namespace ts::views {
 namespace {
 
-QString time_text(double s) {
-  if (s >= 1e-3) return QString::number(s * 1e3, 'f', 3) + " ms";
-  if (s >= 1e-6) return QString::number(s * 1e6, 'f', 3) + " µs";
-  return QString::number(s * 1e9, 'f', 1) + " ns";
-}
+// Three significant figures with the unit's prefix, as every face writes a time.
+QString time_text(double s) { return QString::fromStdString(format_quantity(s, "s")); }
 
 QString loops_text(const MappingProgram& p, const std::array<Factor, kMaxDims>& factors,
                    const std::array<uint8_t, kMaxDims>* order) {

@@ -4,6 +4,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include "common/QuantityFormat.hpp"
 #include "views/QCustomPlotInclude.hpp"
 #include "views/TimelinePlot.hpp"
 
@@ -38,11 +39,14 @@ void TimelineView::setTimeline(SimulationTimeline timeline) {
     lines << summary.join(", ");
     QStringList parts;
     for (const auto& [what, seconds] : timeline_.breakdown)
-      parts << QString("%1 %2 s").arg(QString::fromStdString(what)).arg(seconds, 0, 'f', 3);
+      parts << QString("%1 %2").arg(QString::fromStdString(what),
+                                    QString::fromStdString(format_quantity(seconds, "s")));
     if (!parts.isEmpty())
       lines << tr("where the time goes (one pipeline device): ") + parts.join(", ");
     summary_->setText(lines.join('\n'));
   }
+  // An empty chart would only draw an axis from 0 to 1 ns: the message above says what to open.
+  plot_->setVisible(!timeline_.tracks.empty());
   fill_timeline_plot(*plot_, timeline_, palette());
 }
 
@@ -65,10 +69,10 @@ void TimelineView::hover(QMouseEvent* event) {
     if (t >= s.start_s && t <= s.start_s + s.duration_s) {
       QToolTip::showText(
           event->globalPosition().toPoint(),
-          tr("%1 on %2\nstart %3 s, duration %4 ms")
-              .arg(QString::fromStdString(s.label), QString::fromStdString(track.name))
-              .arg(s.start_s, 0, 'f', 4)
-              .arg(s.duration_s * 1e3, 0, 'f', 3),
+          tr("%1 on %2\nstart %3, duration %4")
+              .arg(QString::fromStdString(s.label), QString::fromStdString(track.name),
+                   QString::fromStdString(format_quantity(s.start_s, "s")),
+                   QString::fromStdString(format_quantity(s.duration_s, "s"))),
           plot_);
       return;
     }

@@ -1,6 +1,7 @@
 #include "ArchitecturePage.hpp"
 
 #include <QAction>
+#include <QLabel>
 #include <QSplitter>
 #include <QToolBar>
 #include <QUndoStack>
@@ -15,10 +16,21 @@ namespace ts::gui {
 ArchitecturePage::ArchitecturePage(Workbench* workbench, QWidget* parent)
     : QWidget(parent),
       workbench_(workbench),
+      empty_(new QLabel),
+      tools_(new QToolBar),
+      split_(new QSplitter),
       view_(new views::ArchitectureView),
       inspector_(new views::ArchitectureInspector) {
   auto* layout = new QVBoxLayout(this);
-  auto* tools = new QToolBar;
+  auto* tools = tools_;
+  empty_->setObjectName("emptyState");
+  empty_->setWordWrap(true);
+  empty_->setAlignment(Qt::AlignCenter);
+  empty_->setText(
+      tr("No architecture graph open. File > Open an architecture (kind: architecture, such "
+         "as samples/arch/nvidia-h100.yaml), File > Open profile, or drop a file here: its "
+         "memories, compute units and links are drawn here, and the inspector edits them."));
+  layout->addWidget(empty_, 1);
   tools->addAction(tr("Zoom in"), this, [this] { view_->zoomBy(1.25); });
   tools->addAction(tr("Zoom out"), this, [this] { view_->zoomBy(0.8); });
   tools->addAction(tr("Fit"), this, [this] { view_->fitAll(); });
@@ -28,7 +40,7 @@ ArchitecturePage::ArchitecturePage(Workbench* workbench, QWidget* parent)
   tools->addAction(undo);
   tools->addAction(redo);
   layout->addWidget(tools);
-  auto* split = new QSplitter;
+  auto* split = split_;
   split->addWidget(view_);
   split->addWidget(inspector_);
   split->setStretchFactor(0, 3);
@@ -43,6 +55,7 @@ ArchitecturePage::ArchitecturePage(Workbench* workbench, QWidget* parent)
   connect(workbench, &Workbench::architectureReplaced, this, [this, show_graph] {
     show_graph();
     view_->fitAll();
+    updateEmptyState();
   });
   connect(workbench, &Workbench::architectureEdited, this, [this] {
     view_->setGraph(*workbench_->graph());
@@ -57,6 +70,14 @@ ArchitecturePage::ArchitecturePage(Workbench* workbench, QWidget* parent)
   connect(inspector_, &views::ArchitectureInspector::parameterEdited, workbench,
           &Workbench::editParameter);
   show_graph();
+  updateEmptyState();
+}
+
+void ArchitecturePage::updateEmptyState() {
+  const bool empty = !workbench_->graph();
+  empty_->setVisible(empty);
+  tools_->setVisible(!empty);
+  split_->setVisible(!empty);
 }
 
 void ArchitecturePage::showBound(const QString& bound_by) {

@@ -8,6 +8,10 @@ class ArchitectureView;
 class ArchitectureInspector;
 }  // namespace ts::views
 
+class QLabel;
+class QSplitter;
+class QToolBar;
+
 namespace ts::gui {
 
 class Workbench;
@@ -18,11 +22,16 @@ class ArchitecturePage : public QWidget {
   explicit ArchitecturePage(Workbench* workbench, QWidget* parent = nullptr);
   views::ArchitectureView* view() const { return view_; }
   views::ArchitectureInspector* inspector() const { return inspector_; }
+  QLabel* emptyState() const { return empty_; }
   // Marks what bounds the current operator on the picture.
   void showBound(const QString& bound_by);
 
  private:
+  void updateEmptyState();
   Workbench* workbench_;
+  QLabel* empty_;
+  QToolBar* tools_;
+  QSplitter* split_;
   views::ArchitectureView* view_;
   views::ArchitectureInspector* inspector_;
 };

@@ -9,6 +9,7 @@
 #include "Workbench.hpp"
 #include "analysis/Prediction.hpp"
 #include "common/ByteFormat.hpp"
+#include "common/QuantityFormat.hpp"
 #include "views/MappingTreeModel.hpp"
 
 namespace ts::gui {
@@ -16,6 +17,7 @@ namespace ts::gui {
 MappingPage::MappingPage(Workbench* workbench, QWidget* parent)
     : QWidget(parent),
       workbench_(workbench),
+      empty_(new QLabel),
       heading_(new QLabel),
       remapped_(
           new QCheckBox(tr("Show the mapper's new mapping on the edited graph (once "
@@ -37,6 +39,10 @@ MappingPage::MappingPage(Workbench* workbench, QWidget* parent)
   tree_->setModel(model_);
   tree_->setAlternatingRowColors(true);
   tree_->setUniformRowHeights(true);
+  empty_->setObjectName("emptyState");
+  empty_->setWordWrap(true);
+  empty_->setAlignment(Qt::AlignCenter);
+  layout->addWidget(empty_, 1);
   layout->addWidget(heading_);
   layout->addWidget(remapped_);
   layout->addWidget(problem_);
@@ -58,8 +64,18 @@ void MappingPage::refresh() {
   auto [keep, evaluation] = workbench_->mappingOf(row_, remapped_->isChecked());
   problem_->setText(QString::fromStdString(evaluation.error));
   problem_->setVisible(!evaluation.error.empty());
-  if (row_ < 0 || row_ >= workbench_->operators()->rowCount()) {
-    heading_->setText(tr("Select an operator (Operators or Correlation page) to see its mapping."));
+  const bool empty = row_ < 0 || row_ >= workbench_->operators()->rowCount();
+  empty_->setVisible(empty);
+  for (QWidget* w : std::initializer_list<QWidget*>{heading_, remapped_, tree_, traffic_})
+    w->setVisible(!empty);
+  if (empty) {
+    empty_->setText(
+        !workbench_->workload() || !workbench_->graph()
+            ? tr("No mapping to show: open an architecture graph and a workload (File > Open), "
+                 "then select an operator; its mapping tree on the graph is shown here.")
+            : tr("Select an operator (Operators or Correlation page) to see its mapping tree: "
+                 "loops per memory, footprints against capacity, time and what bounds it."));
+    heading_->clear();
     traffic_->clear();
     model_->clear();
     return;
@@ -74,8 +90,8 @@ void MappingPage::refresh() {
   QStringList lines;
   if (evaluation.program && evaluation.evaluation.valid()) {
     const Prediction p = make_prediction(*evaluation.program, evaluation.evaluation);
-    lines << tr("device time %1 µs, bound by %2, utilisation %3 %")
-                 .arg(p.latency_us, 0, 'f', 3)
+    lines << tr("device time %1, bound by %2, utilisation %3 %")
+                 .arg(QString::fromStdString(format_quantity(p.latency_us * 1e-6, "s")))
                  .arg(QString::fromStdString(p.bound_by))
                  .arg(p.utilization * 100, 0, 'f', 1);
     QStringList traffic, residency;

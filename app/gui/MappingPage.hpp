@@ -25,11 +25,13 @@ class MappingPage : public QWidget {
   views::MappingTreeModel* model() const { return model_; }
   QTreeView* tree() const { return tree_; }
   QCheckBox* remappedToggle() const { return remapped_; }
+  QLabel* emptyState() const { return empty_; }
 
  private:
   void refresh();
   Workbench* workbench_;
   int row_ = -1;
+  QLabel* empty_;
   QLabel* heading_;
   QCheckBox* remapped_;
   QLabel* problem_;

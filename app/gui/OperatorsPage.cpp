@@ -9,17 +9,22 @@
 #include <QVBoxLayout>
 
 #include "Workbench.hpp"
+#include "common/QuantityFormat.hpp"
 
 namespace ts::gui {
 
 OperatorsPage::OperatorsPage(Workbench* workbench, QWidget* parent)
     : QWidget(parent),
       workbench_(workbench),
+      empty_(new QLabel),
       filter_(new QLineEdit),
       summary_(new QLabel),
       proxy_(new QSortFilterProxyModel(this)),
       table_(new QTableView) {
   auto* layout = new QVBoxLayout(this);
+  empty_->setObjectName("emptyState");
+  empty_->setWordWrap(true);
+  layout->addWidget(empty_);
   filter_->setPlaceholderText(tr("Filter operators (name, class, shape, bound)…"));
   filter_->setClearButtonEnabled(true);
   layout->addWidget(filter_);
@@ -47,7 +52,27 @@ OperatorsPage::OperatorsPage(Workbench* workbench, QWidget* parent)
   connect(model, &QAbstractItemModel::modelReset, this, &OperatorsPage::updateSummary);
   connect(model, &QAbstractItemModel::modelReset, table_,
           [this] { table_->resizeColumnsToContents(); });
+  connect(model, &QAbstractItemModel::modelReset, this, &OperatorsPage::updateEmptyState);
+  connect(workbench, &Workbench::architectureReplaced, this, &OperatorsPage::updateEmptyState);
   updateSummary();
+  updateEmptyState();
+}
+
+void OperatorsPage::updateEmptyState() {
+  QString text;
+  if (!workbench_->workload())
+    text =
+        tr("No workload open. File > Open a workload (kind: workload, such as "
+           "samples/workloads/bert-base.yaml), or drop one here: its operators are listed "
+           "here with their predicted times.");
+  else if (!workbench_->graph())
+    text =
+        tr("No architecture graph open: the operators are predicted on one. File > Open an "
+           "architecture (kind: architecture) or File > Open profile.");
+  empty_->setText(text);
+  empty_->setVisible(!text.isEmpty());
+  table_->setVisible(workbench_->workload() != nullptr);
+  filter_->setVisible(workbench_->workload() != nullptr);
 }
 
 void OperatorsPage::selectRow(int source_row) {
@@ -76,13 +101,16 @@ void OperatorsPage::updateSummary() {
     now += r.fixed->prediction.latency_us;
     if (r.baseline->device_bound != r.fixed->device_bound) ++changed_bound;
   }
-  QString text = tr("%1 of %2 operators predicted; device time %3 µs")
+  const auto time = [](double us) {
+    return QString::fromStdString(format_quantity(us * 1e-6, "s"));
+  };
+  QString text = tr("%1 of %2 operators predicted; device time %3")
                      .arg(done)
                      .arg(model->rowCount())
-                     .arg(now, 0, 'f', 2);
+                     .arg(time(now));
   if (std::abs(now - before) > 1e-9)
-    text += tr(" (before the edits %1 µs, %2 %; %3 changed what bounds them)")
-                .arg(before, 0, 'f', 2)
+    text += tr(" (before the edits %1, %2 %; %3 changed what bounds them)")
+                .arg(time(before))
                 .arg((now / before - 1) * 100, 0, 'f', 1)
                 .arg(changed_bound);
   if (pending > 0) text += tr("; re-mapping %1 pending").arg(pending);

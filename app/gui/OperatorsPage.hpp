@@ -19,6 +19,7 @@ class OperatorsPage : public QWidget {
   QTableView* table() const { return table_; }
   QSortFilterProxyModel* proxy() const { return proxy_; }
   QLineEdit* filter() const { return filter_; }
+  QLabel* emptyState() const { return empty_; }
   void selectRow(int source_row);
   int currentRow() const;  // in the workbench's model, -1 when none
 
@@ -27,7 +28,9 @@ class OperatorsPage : public QWidget {
 
  private:
   void updateSummary();
+  void updateEmptyState();  // what to open while no graph or no workload is open
   Workbench* workbench_;
+  QLabel* empty_;
   QLineEdit* filter_;
   QLabel* summary_;
   QSortFilterProxyModel* proxy_;
