@@ -1,0 +1,157 @@
+// The Compare page: the open graph beside an added one on the open workload. Its figures are
+// core's ArchitectureComparison, so they must equal what `tilescope compare` computes (through
+// core here: compare_graph_files, the function the command calls); an edit of the open graph
+// moves its side live; until a second graph is added the page says what to do.
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QTableView>
+#include <QUndoStack>
+#include <cmath>
+
+#include "ComparePage.hpp"
+#include "ComparisonRunner.hpp"
+#include "GuiTestSupport.hpp"
+#include "MainWindow.hpp"
+#include "Workbench.hpp"
+#include "common/QuantityFormat.hpp"
+#include "report/GraphComparison.hpp"
+#include "views/ComparisonTableModel.hpp"
+#include "views/QCustomPlotInclude.hpp"
+
+using ts::guitest::sample;
+
+namespace {
+
+struct CompareWindow {
+  ts::gui::Workbench workbench;
+  ts::gui::MainWindow window{&workbench};
+  ts::gui::ComparePage* page = window.comparePage();
+
+  CompareWindow() {
+    window.resize(1400, 860);
+    window.show();
+    window.pages()->setCurrentWidget(page);
+    REQUIRE(workbench.openArchitecture(sample("arch/nvidia-h100.yaml")));
+    REQUIRE(workbench.openWorkload(sample("workloads/bert-large.yaml")));
+    settle();
+  }
+  void settle() {
+    workbench.waitForIdle();
+    page->runner()->waitForIdle();
+    workbench.waitForIdle();
+    page->runner()->waitForIdle();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the Compare page equals `tilescope compare` on H100 and H200 for BERT-large",
+          "[gui][compare][slow]") {
+  CompareWindow w;
+  // One graph open: the empty state says to add a second one, and no table or plot shows.
+  REQUIRE_FALSE(w.page->runner()->comparison());
+  CHECK(w.page->emptyState()->isVisibleTo(w.page));
+  CHECK(w.page->emptyState()->text().contains("Add a second graph"));
+  CHECK_FALSE(w.page->table()->isVisibleTo(w.page));
+
+  REQUIRE(w.page->runner()->addGraph(sample("arch/nvidia-h200.yaml")));
+  w.settle();
+  REQUIRE(w.page->runner()->comparison());
+  CHECK_FALSE(w.page->emptyState()->isVisibleTo(w.page));
+  CHECK(w.page->table()->isVisibleTo(w.page));
+  ts::guitest::save_screenshot(w.window, "gui-compare");
+
+  // What `tilescope compare --arch nvidia-h100.yaml --arch nvidia-h200.yaml --workload
+  // bert-large.yaml` computes, with its default options (the GUI's mapper options are the CLI's).
+  const ts::ArchitectureComparison expected = ts::compare_graph_files(
+      {{"h100", sample("arch/nvidia-h100.yaml").toStdString()},
+       {"h200", sample("arch/nvidia-h200.yaml").toStdString()}},
+      sample("workloads/bert-large.yaml").toStdString(), {}, ts::SourceLocation{"test", 0, 0});
+  const ts::ArchitectureComparison& shown = *w.page->runner()->comparison();
+  REQUIRE(shown.operators.size() == expected.operators.size());
+  REQUIRE(shown.operators.size() == 13);
+  for (size_t o = 0; o < expected.operators.size(); ++o) {
+    INFO(expected.operators[o].name);
+    CHECK(shown.operators[o].name == expected.operators[o].name);
+    for (size_t g = 0; g < 2; ++g) {
+      const ts::TimeOnGraph& a = shown.operators[o].on_graph[g];
+      const ts::TimeOnGraph& b = expected.operators[o].on_graph[g];
+      CHECK(a.device_us == Approx(b.device_us).epsilon(1e-12));
+      CHECK(a.launch_us == Approx(b.launch_us).epsilon(1e-12));
+      CHECK(a.bound_by == b.bound_by);
+      CHECK(a.bound_moved == b.bound_moved);
+    }
+    CHECK(shown.operators[o].on_graph[1].speedup ==
+          Approx(expected.operators[o].on_graph[1].speedup).epsilon(1e-12));
+  }
+  CHECK(shown.total[1].time_us() == Approx(expected.total[1].time_us()).epsilon(1e-12));
+  CHECK(shown.total[0].bound_by == expected.total[0].bound_by);
+
+  // The table writes the same figures as the CLI's table (format_quantity), the bars hold them.
+  const ts::views::ComparisonTableModel* model = w.page->model();
+  REQUIRE(model->rowCount() == 14);  // 13 operators and the total
+  for (int o = 0; o < 13; ++o) {
+    const ts::TimeOnGraph& b = expected.operators[static_cast<size_t>(o)].on_graph[1];
+    CHECK(model->index(o, model->timeColumn(1)).data().toString().toStdString() ==
+          ts::format_quantity(b.time_us() * 1e-6, "s"));
+    CHECK(model->index(o, model->boundColumn(1)).data().toString().toStdString() == b.bound_by);
+  }
+  CHECK(model->index(13, 0).data().toString() == "total");
+  QCustomPlot* plot = w.page->plot();
+  REQUIRE(plot->plottableCount() == 2);  // one bar series per graph
+  auto* bars = qobject_cast<QCPBars*>(plot->plottable(1));
+  REQUIRE(bars);
+  REQUIRE(bars->data()->size() == 13);
+  for (int o = 0; o < 13; ++o)
+    CHECK(bars->data()->at(o)->value ==
+          Approx(expected.operators[static_cast<size_t>(o)].on_graph[1].time_us()));
+}
+
+TEST_CASE("an edit of the open graph moves its side of the comparison live",
+          "[gui][compare][slow]") {
+  CompareWindow w;
+  REQUIRE(w.page->runner()->addGraph(sample("arch/nvidia-h200.yaml")));
+  w.settle();
+  REQUIRE(w.page->runner()->comparison());
+  const ts::ArchitectureComparison before = *w.page->runner()->comparison();
+  // H100's launch overhead is 4 us (samples/arch/nvidia-h100.yaml); at 20 us every operator on
+  // A takes 16 us more with its device time unchanged (the mappings are the same: launch
+  // overhead does not enter the device time the mapper minimises), and B does not move.
+  w.workbench.editParameter("launch_overhead", 20e-6);
+  w.settle();
+  REQUIRE(w.page->runner()->comparison());
+  const ts::ArchitectureComparison& after = *w.page->runner()->comparison();
+  CHECK(after.graphs[0].name.find("(edited)") != std::string::npos);
+  for (size_t o = 0; o < after.operators.size(); ++o) {
+    INFO(after.operators[o].name);
+    const auto& a0 = before.operators[o].on_graph;
+    const auto& a1 = after.operators[o].on_graph;
+    CHECK(a0[0].launch_us == Approx(4));
+    CHECK(a1[0].launch_us == Approx(20));
+    CHECK(a1[0].device_us == Approx(a0[0].device_us).epsilon(1e-9));
+    CHECK(a1[1].time_us() == a0[1].time_us());
+    // Speed-up of B over A: (A + 16 us) / B.
+    CHECK(a1[1].speedup == Approx((a0[0].time_us() + 16) / a0[1].time_us()));
+  }
+  CHECK(after.total[0].time_us() ==
+        Approx(before.total[0].time_us() + 16.0 * static_cast<double>(after.operators.size())));
+  // Undo puts it back.
+  w.workbench.undoStack()->undo();
+  w.settle();
+  REQUIRE(w.page->runner()->comparison());
+  CHECK(w.page->runner()->comparison()->total[0].time_us() == Approx(before.total[0].time_us()));
+}
+
+TEST_CASE("the Compare page refuses a bad graph with the loader's line and keeps what it has",
+          "[gui][compare]") {
+  ts::gui::Workbench workbench;
+  ts::gui::MainWindow window(&workbench);
+  ts::gui::ComparisonRunner* runner = window.comparePage()->runner();
+  const QString broken = QString(TILESCOPE_ROOT) + "/tests/fixtures/arch/unknown-node-edge.yaml";
+  CHECK_FALSE(runner->addGraph(broken));
+  CHECK(window.errorCount() == 1);
+  CHECK(runner->addedGraphs().isEmpty());
+  CHECK(window.logPanel()->toPlainText().contains(broken + ":15:"));
+  // Nothing open at all: the page says to open a graph and a workload first.
+  CHECK(window.comparePage()->emptyState()->text().contains("Open an architecture graph"));
+}
