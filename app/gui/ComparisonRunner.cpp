@@ -42,8 +42,15 @@ ComparisonRunner::ComparisonRunner(Workbench* workbench, QObject* parent)
 }
 
 ComparisonRunner::~ComparisonRunner() {
-  cancel();
-  waitForIdle();
+  // The page that listens is being destroyed with this: say nothing more, and wait for the
+  // worker without an event loop (it returns at the mapper's next look at the flag).
+  blockSignals(true);
+  cancelled_ = true;
+  if (stop_) *stop_ = true;
+  if (watcher_) {
+    watcher_->cancel();
+    watcher_->waitForFinished();
+  }
 }
 
 bool ComparisonRunner::addGraph(const QString& source) {

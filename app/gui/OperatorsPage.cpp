@@ -53,6 +53,13 @@ OperatorsPage::OperatorsPage(Workbench* workbench, QWidget* parent)
   connect(model, &QAbstractItemModel::modelReset, table_,
           [this] { table_->resizeColumnsToContents(); });
   connect(model, &QAbstractItemModel::modelReset, this, &OperatorsPage::updateEmptyState);
+  // Columns sized to what they hold once the predictions are in: "bound by" neither wraps
+  // ("edge:HBM-\n>L2") nor is cut while the shape column takes the width.
+  table_->setWordWrap(false);
+  table_->setTextElideMode(Qt::ElideMiddle);
+  connect(workbench, &Workbench::baselineReady, table_,
+          [this] { table_->resizeColumnsToContents(); });
+  connect(workbench, &Workbench::fixedReady, table_, [this] { table_->resizeColumnsToContents(); });
   connect(workbench, &Workbench::architectureReplaced, this, &OperatorsPage::updateEmptyState);
   updateSummary();
   updateEmptyState();
