@@ -75,22 +75,27 @@ ComparisonPlotContents fill_comparison_plot(QCustomPlot& plot,
   plot.xAxis->setTicker(names);
   plot.xAxis->setSubTicks(false);
   plot.xAxis->setTickLength(0, 4);
-  plot.xAxis->setTickLabelRotation(operators > 8 ? 45 : 0);
+  // Slanted so that the names end under their bars: slanted the other way, the last names run
+  // past the plot's right edge, where QCustomPlot drops them.
+  plot.xAxis->setTickLabelRotation(operators > 8 ? -40 : 0);
   plot.xAxis->grid()->setVisible(false);
   plot.xAxis->setRange(-0.6, static_cast<double>(operators) - 0.4);
   plot.xAxis->setLabel({});
   plot.yAxis->setScaleType(QCPAxis::stLinear);
   plot.yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-  plot.yAxis->setLabel(
-      QString::fromUtf8("time per operator (\u00b5s): device time + launch overhead"));
-  plot.yAxis->setRange(0, std::max(highest_us, 1e-3) * 1.08);
+  plot.yAxis->setLabel(QString::fromUtf8("time per operator (\u00b5s)"));
+  // Headroom above the highest bar for the legend, a line per graph.
+  plot.yAxis->setRange(0, std::max(highest_us, 1e-3) * (1.1 + 0.12 * static_cast<double>(graphs)));
   plot.setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot.axisRect()->setRangeDrag(Qt::Horizontal);
   plot.axisRect()->setRangeZoom(Qt::Horizontal);
   plot.legend->setVisible(graphs > 0);
-  plot.axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  plot.axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
   QString title = QString::fromStdString(comparison.workload);
-  if (graphs > 1) title += QString(": %1 operators on %2 graphs").arg(operators).arg(graphs);
+  if (graphs > 1)
+    title += QString(": %1 operators on %2 graphs; time = device time + launch overhead")
+                 .arg(operators)
+                 .arg(graphs);
   plot.plotLayout()->insertRow(0);
   plot.plotLayout()->addElement(0, 0, new QCPTextElement(&plot, title));
   apply_plot_palette(plot, palette);
