@@ -70,10 +70,12 @@ ComparePage::ComparePage(Workbench* workbench, QWidget* parent)
   progress_->setObjectName("compareProgress");
   progress_->setFormat("%v / %m");
   progress_->setMaximumWidth(220);
-  progress_->hide();
-  cancel_->hide();
-  tools->addWidget(progress_);
-  tools->addWidget(cancel_);
+  // A toolbar shows and hides its widgets through their actions (QWidget::setVisible on them
+  // does nothing there).
+  QAction* progress_action = tools->addWidget(progress_);
+  QAction* cancel_action = tools->addWidget(cancel_);
+  progress_action->setVisible(false);
+  cancel_action->setVisible(false);
   layout->addWidget(tools);
   graphs_->setWordWrap(true);
   graphs_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -99,10 +101,11 @@ ComparePage::ComparePage(Workbench* workbench, QWidget* parent)
   install_table_export(table_, "comparison-table");
 
   connect(cancel_, &QPushButton::clicked, runner_, &ComparisonRunner::cancel);
-  connect(runner_, &ComparisonRunner::busyChanged, this, [this](bool busy) {
-    progress_->setVisible(busy);
-    cancel_->setVisible(busy);
-  });
+  connect(runner_, &ComparisonRunner::busyChanged, this,
+          [progress_action, cancel_action](bool busy) {
+            progress_action->setVisible(busy);
+            cancel_action->setVisible(busy);
+          });
   connect(runner_, &ComparisonRunner::progressChanged, this,
           [this](const QString& what, int done, int total) {
             progress_->setToolTip(what);

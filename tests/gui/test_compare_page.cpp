@@ -2,9 +2,13 @@
 // core's ArchitectureComparison, so they must equal what `tilescope compare` computes (through
 // core here: compare_graph_files, the function the command calls); an edit of the open graph
 // moves its side live; until a second graph is added the page says what to do.
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QSignalSpy>
 #include <QTableView>
+#include <QTest>
 #include <QUndoStack>
 #include <cmath>
 
@@ -154,4 +158,36 @@ TEST_CASE("the Compare page refuses a bad graph with the loader's line and keeps
   CHECK(window.logPanel()->toPlainText().contains(broken + ":15:"));
   // Nothing open at all: the page says to open a graph and a workload first.
   CHECK(window.comparePage()->emptyState()->text().contains("Open an architecture graph"));
+}
+
+TEST_CASE("the Compare page's predictions show progress and stop on Cancel",
+          "[gui][compare][slow]") {
+  CompareWindow w;  // the open graph's predictions on the default budget
+  // An unbounded budget from here on (as tests/gui/test_gui_cancel.cpp): the added graph's first
+  // search would run for hours, so only Cancel can end it.
+  ts::MapperOptions unbounded;
+  unbounded.budget = uint64_t(1) << 62;
+  w.workbench.setMapperOptions(unbounded);
+  ts::gui::ComparisonRunner* runner = w.page->runner();
+  QSignalSpy busy(runner, &ts::gui::ComparisonRunner::busyChanged);
+  REQUIRE(runner->addGraph(sample("arch/nvidia-h200.yaml")));
+  CHECK(runner->busy());
+  CHECK(runner->state().startsWith("Predicting"));
+  QTest::qWait(300);  // the toolbar lays out its shown widgets on its next event
+  CHECK(w.page->findChild<QProgressBar*>("compareProgress")->isVisibleTo(w.page));
+  QElapsedTimer clock;
+  clock.start();
+  runner->cancel();
+  REQUIRE((busy.count() >= 2 || busy.wait(10000)));  // true, then false
+  CHECK_FALSE(busy.last().at(0).toBool());
+  WARN("the search stopped " << clock.elapsed() << " ms after Cancel");
+  runner->waitForIdle();
+  CHECK_FALSE(runner->comparison());
+  CHECK(runner->state().startsWith("Predictions cancelled"));
+  CHECK(w.page->emptyState()->text() == runner->state());
+  // Predict again, on the default budget, completes it.
+  w.workbench.setMapperOptions({});
+  runner->predictAgain();
+  w.settle();
+  CHECK(runner->comparison());
 }
