@@ -212,10 +212,11 @@ std::vector<std::pair<std::string, std::string>> summary_facts(const ReportConte
                                       i.start.collector, i.start.workload)});
   std::set<std::string> operators;
   for (const ComparedPoint& p : c.run.input->points) operators.insert(p.op_name + " " + p.shape);
+  const size_t classes = c.correlation.groups.size();
   facts.push_back({"counts", fmt::format("{} measurements; {} compared with a prediction, of {} "
-                                         "operator shapes in {} classes",
+                                         "operator shapes in {} class{}",
                                          i.measurement_count, c.correlation.overall.count,
-                                         operators.size(), c.correlation.groups.size())});
+                                         operators.size(), classes, classes == 1 ? "" : "es")});
   facts.push_back({"agreement", agreement_text(c.correlation.overall)});
   if (c.comparison)
     facts.push_back(

@@ -105,9 +105,9 @@ TEST_CASE("report --compare: the HTML table is compare's table and its data comp
   for (const char* anchor : {"#operators", "#time", "#speedup", "#graphs"})
     CHECK_THAT(html, Catch::Contains(std::string("href=\"") + anchor + "\""));
 
-  // Every operator row (and the total) equals the row `compare` prints, cell for cell: name,
-  // shape, the two times, the speed-up, the two bounds and where the bound moved. The HTML has
-  // the operator's type as a column of its own, which the text table does not.
+  // Every operator (and the total) says what `compare` prints in its row, cell for cell: name,
+  // shape, the two times, the speed-up, the two bounds and where the bound moved. The report
+  // has a row per graph (name and shape span them): A's row, then B's.
   const RunResult table = run_tilescope(with({"compare"}, with(kGraphs, {"--workload", kWorkload})));
   REQUIRE(table.status == 0);
   std::map<std::string, std::vector<std::string>> printed;
@@ -123,18 +123,24 @@ TEST_CASE("report --compare: the HTML table is compare's table and its data comp
     printed[cells.front()] = cells;
   }
   const auto rows = table_rows(html, "comparison-operators");
-  REQUIRE(rows.size() == printed.size() + 1);  // a header, then every operator and the total
-  REQUIRE(rows.size() > 5);
-  for (size_t i = 1; i < rows.size(); ++i) {
-    std::vector<std::string> cells = rows[i];
-    REQUIRE(cells.size() == 9);  // operator type shape A-time B-time B-speed-up A-bound B-bound moved
-    INFO(cells[0]);
-    REQUIRE(printed.count(cells[0]) == 1);
-    cells.erase(cells.begin() + 1);  // the type
+  REQUIRE(rows.size() == 1 + 2 * printed.size());  // a header, then two rows per operator
+  REQUIRE(printed.size() > 5);
+  for (size_t i = 1; i + 1 < rows.size(); i += 2) {
+    const std::vector<std::string>& a = rows[i];
+    const std::vector<std::string>& b = rows[i + 1];
+    // name, shape, graph, time, speed-up, bound, moved; then graph, time, speed-up, bound, moved
+    REQUIRE(a.size() == 7);
+    REQUIRE(b.size() == 5);
+    INFO(a[0]);
+    CHECK(a[2] == "A");
+    CHECK(b[0] == "B");
+    CHECK(a[4] == "1.00x");  // A over itself
+    CHECK(a[6].empty());     // a bound moves from A only on another graph
+    REQUIRE(printed.count(a[0]) == 1);
     std::vector<std::string> expected;
-    for (const std::string& c : cells)
+    for (const std::string& c : {a[0], a[1], a[3], b[1], b[2], a[5], b[3], b[4]})
       if (!c.empty()) expected.push_back(c);
-    CHECK(printed[cells[0]] == expected);
+    CHECK(printed[a[0]] == expected);
   }
 
   // The data block is `compare --format json`, figure for figure.
