@@ -93,7 +93,8 @@ bool have_pdftoppm() { return std::system("command -v pdftoppm >/dev/null 2>&1")
 
 }  // namespace
 
-TEST_CASE("report writes a self-contained HTML file with correlate's figures", "[cli][report][slow]") {
+TEST_CASE("report writes a self-contained HTML file with correlate's figures",
+          "[cli][report][slow]") {
   const HostRun& run = host_run();
   TempDir dir;
   const std::string out = dir / "report.html", figures = dir / "figures";

@@ -87,9 +87,8 @@ TEST_CASE("report --compare: the HTML table is compare's table and its data comp
           "[cli][report][compare][slow]") {
   TempDir dir;
   const std::string out = dir / "compare.html";
-  const RunResult r =
-      run_tilescope(with({"report", "--compare"}, with(kGraphs, {"--workload", kWorkload,
-                                                                 "--out", out})));
+  const RunResult r = run_tilescope(
+      with({"report", "--compare"}, with(kGraphs, {"--workload", kWorkload, "--out", out})));
   INFO(r.err);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, Catch::Contains("report: " + out));
@@ -108,7 +107,8 @@ TEST_CASE("report --compare: the HTML table is compare's table and its data comp
   // Every operator (and the total) says what `compare` prints in its row, cell for cell: name,
   // shape, the two times, the speed-up, the two bounds and where the bound moved. The report
   // has a row per graph (name and shape span them): A's row, then B's.
-  const RunResult table = run_tilescope(with({"compare"}, with(kGraphs, {"--workload", kWorkload})));
+  const RunResult table =
+      run_tilescope(with({"compare"}, with(kGraphs, {"--workload", kWorkload})));
   REQUIRE(table.status == 0);
   std::map<std::string, std::vector<std::string>> printed;
   bool in_rows = false;
@@ -151,8 +151,8 @@ TEST_CASE("report --compare: the HTML table is compare's table and its data comp
   std::string block = html.substr(from, html.find("</script>", from) - from);
   for (size_t s = block.find("<\\/"); s != std::string::npos; s = block.find("<\\/", s))
     block.replace(s, 3, "</");
-  const RunResult js =
-      run_tilescope(with({"compare"}, with(kGraphs, {"--workload", kWorkload, "--format", "json"})));
+  const RunResult js = run_tilescope(
+      with({"compare"}, with(kGraphs, {"--workload", kWorkload, "--format", "json"})));
   REQUIRE(js.status == 0);
   CHECK(json::parse(block) == json::parse(js.out));
 
@@ -162,9 +162,9 @@ TEST_CASE("report --compare: the HTML table is compare's table and its data comp
     REQUIRE(fig != std::string::npos);
     const std::string prefix = "src=\"data:image/png;base64,";
     const size_t src = html.find(prefix, fig) + prefix.size();
-    const QImage image = QImage::fromData(
-        QByteArray::fromBase64(QByteArray::fromStdString(html.substr(src, html.find('"', src) - src))),
-        "PNG");
+    const QImage image = QImage::fromData(QByteArray::fromBase64(QByteArray::fromStdString(
+                                              html.substr(src, html.find('"', src) - src))),
+                                          "PNG");
     CHECK_FALSE(image.isNull());
     CHECK(image.width() > 1000);  // drawn at twice its shown size
   }
@@ -187,8 +187,7 @@ TEST_CASE("report --compare PDF renders, opens with its summary, breaks no word 
   }
   // Page 1 is drawn, not blank.
   const std::string page = dir / "page";
-  REQUIRE(std::system(("pdftoppm -png -r 60 -f 1 -l 1 -singlefile '" + pdf_out + "' '" + page +
-                       "'")
+  REQUIRE(std::system(("pdftoppm -png -r 60 -f 1 -l 1 -singlefile '" + pdf_out + "' '" + page + "'")
                           .c_str()) == 0);
   const QImage image(QString::fromStdString(page + ".png"));
   REQUIRE_FALSE(image.isNull());
@@ -252,28 +251,27 @@ TEST_CASE("report --compare refuses bad input with exit status 2 and writes noth
   TempDir dir;
   const std::string out = dir / "compare.html";
   SECTION("one graph") {
-    const RunResult r = run_tilescope({"report", "--compare", "--arch",
-                                       "samples/arch/nvidia-h100.yaml", "--workload", kWorkload,
-                                       "--out", out});
+    const RunResult r =
+        run_tilescope({"report", "--compare", "--arch", "samples/arch/nvidia-h100.yaml",
+                       "--workload", kWorkload, "--out", out});
     CHECK(r.status == 2);
     CHECK_THAT(r.err, Catch::Contains("two architecture graphs or more"));
   }
   SECTION("a database beside --compare") {
-    const RunResult r = run_tilescope(with(
-        {"report", "--compare", "--db", dir / "x.sqlite"},
-        with(kGraphs, {"--workload", kWorkload, "--out", out})));
+    const RunResult r = run_tilescope(with({"report", "--compare", "--db", dir / "x.sqlite"},
+                                           with(kGraphs, {"--workload", kWorkload, "--out", out})));
     CHECK(r.status == 2);
     CHECK_THAT(r.err, Catch::Contains("--db"));
   }
   SECTION("a workload that is not there") {
-    const RunResult r = run_tilescope(
-        with({"report", "--compare"}, with(kGraphs, {"--workload", dir / "none.yaml", "--out", out})));
+    const RunResult r = run_tilescope(with(
+        {"report", "--compare"}, with(kGraphs, {"--workload", dir / "none.yaml", "--out", out})));
     CHECK(r.status == 2);
     CHECK_THAT(r.err, Catch::Contains("none.yaml"));
   }
   SECTION("two graphs without --compare") {
-    const RunResult r = run_tilescope(with({"report", "--db", dir / "x.sqlite"},
-                                           with(kGraphs, {"--out", out})));
+    const RunResult r =
+        run_tilescope(with({"report", "--db", dir / "x.sqlite"}, with(kGraphs, {"--out", out})));
     CHECK(r.status == 2);
     CHECK_THAT(r.err, Catch::Contains("--compare"));
   }
