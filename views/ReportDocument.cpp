@@ -36,11 +36,12 @@ ReportFormat report_format(const std::string& out_path) {
                        "name ending in .html or .pdf");
 }
 
-void write_report(const ReportContent& content, const ReportFigures& figures,
-                  const std::string& out_path) {
+void write_report_document(const std::function<std::string(ReportFormat)>& html,
+                           const ReportFigures& figures, const std::string& title,
+                           const std::string& creator, const std::string& out_path) {
   const ReportFormat format = report_format(out_path);
   if (format == ReportFormat::html) {
-    write_file_atomically(out_path, report_html(content, figures, format));
+    write_file_atomically(out_path, html(format));
   } else {
     // Qt's rich text paints the same HTML onto PDF pages; the figures are its resources.
     QTextDocument document;
@@ -52,7 +53,7 @@ void write_report(const ReportContent& content, const ReportFigures& figures,
     document.setDefaultTextOption(wrap);
     for (const ReportFigure& f : figures.figures)
       document.addResource(QTextDocument::ImageResource, QUrl("figure:" + f.name), f.image);
-    document.setHtml(QString::fromStdString(report_html(content, figures, format)));
+    document.setHtml(QString::fromStdString(html(format)));
     QByteArray pdf;
     QBuffer buffer(&pdf);
     buffer.open(QIODevice::WriteOnly);
@@ -63,12 +64,19 @@ void write_report(const ReportContent& content, const ReportFigures& figures,
     // margins of its own and the figures' widths mean what they say.
     const QRectF text_area = writer.pageLayout().paintRect(QPageLayout::Point);
     document.setPageSize(text_area.size() * (96.0 / 72.0));
-    writer.setTitle(QString::fromStdString("tilescope report: " + content.title));
-    writer.setCreator(QString::fromStdString(content.tool_version));
+    writer.setTitle(QString::fromStdString(title));
+    writer.setCreator(QString::fromStdString(creator));
     document.print(&writer);
     buffer.close();
     write_bytes(out_path, pdf);
   }
+}
+
+void write_report(const ReportContent& content, const ReportFigures& figures,
+                  const std::string& out_path) {
+  write_report_document([&](ReportFormat format) { return report_html(content, figures, format); },
+                        figures, "tilescope report: " + content.title, content.tool_version,
+                        out_path);
 }
 
 std::vector<std::string> write_report_figures(const ReportFigures& figures,

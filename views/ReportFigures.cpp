@@ -11,6 +11,7 @@
 #include "views/ArchitectureScene.hpp"
 #include "views/CorrelationPlot.hpp"
 #include "views/QCustomPlotInclude.hpp"
+#include "views/ReportHtmlParts.hpp"
 #include "views/TimelinePlot.hpp"
 
 namespace ts::views {
@@ -44,8 +45,10 @@ QByteArray svg_of(int width, int height, const QString& title, Draw&& draw) {
   return bytes;
 }
 
-ReportFigure plot_figure(QCustomPlot& plot, const QString& name, const QString& caption, int width,
-                         int height) {
+}  // namespace
+
+ReportFigure plot_report_figure(QCustomPlot& plot, const QString& name, const QString& caption,
+                                int width, int height) {
   plot.resize(width, height);
   ReportFigure f;
   f.name = name;
@@ -62,6 +65,8 @@ ReportFigure plot_figure(QCustomPlot& plot, const QString& name, const QString& 
   });
   return f;
 }
+
+namespace {
 
 // A light palette whatever the desktop's: a report is read on paper and in browsers.
 QPalette report_palette() {
@@ -97,7 +102,7 @@ ReportFigure correlation_figure(const std::vector<CorrelationPlotPoint>& points,
   data.overlay = overlay;
   data.overlay_title = overlay_title;
   fill_correlation_plot(plot, data, report_palette());
-  return plot_figure(plot, name, caption, kPlotWidth, kPlotHeight);
+  return plot_report_figure(plot, name, caption, kPlotWidth, kPlotHeight);
 }
 
 // File names keep to letters, digits and dashes, whatever the class is called.
@@ -170,12 +175,12 @@ ReportFigures render_report_figures(const ReportContent& c) {
     // A row per track, readable however many devices the iteration spans.
     const int rows = static_cast<int>(c.simulation->tracks.size());
     const int height = std::clamp(140 + 22 * rows, 320, 2400);
-    out.figures.push_back(plot_figure(
+    out.figures.push_back(plot_report_figure(
         plot, "timeline",
         QString("The simulated iteration (%1): one row per device stream and link, one bar per "
                 "task.")
             .arg(QString::fromStdString(c.simulation_file)),
-        1000, height));
+        kMaxPdfPlotWidth, height));
   }
 
   if (c.comparison) {

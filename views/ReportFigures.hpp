@@ -10,6 +10,8 @@
 
 #include "report/ReportContent.hpp"
 
+class QCustomPlot;
+
 namespace ts::views {
 
 struct ReportFigure {
@@ -26,6 +28,10 @@ struct ReportFigures {
 };
 
 ReportFigures render_report_figures(const ReportContent& content);
+
+// A plot as a figure: its PNG at twice `width` x `height`, and its SVG drawn as vectors.
+ReportFigure plot_report_figure(QCustomPlot& plot, const QString& name, const QString& caption,
+                                int width, int height);
 
 // "correlation-matmul": the scatter of one operator class.
 QString class_figure_name(const std::string& group);

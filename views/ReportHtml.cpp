@@ -6,42 +6,23 @@
 #include <QBuffer>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <utility>
 
 #include "correlate/CorrelationJson.hpp"
 #include "correlate/FigureText.hpp"
 #include "views/MappingTreeModel.hpp"
 #include "views/ReportDocument.hpp"
+#include "views/ReportHtmlParts.hpp"
 
 namespace ts::views {
 namespace {
 
-std::string esc(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  return out;
-}
-std::string esc(const QString& text) { return esc(text.toStdString()); }
+std::string esc(const std::string& text) { return html_escape(text); }
+std::string esc(const QString& text) { return html_escape(text.toStdString()); }
 
 std::string cells(const std::vector<std::string>& texts, const char* tag = "td") {
-  std::string out = "<tr>";
-  for (const std::string& t : texts) out += fmt::format("<{0}>{1}</{0}>", tag, esc(t));
-  return out + "</tr>\n";
+  return html_row(texts, tag);
 }
 
 // As `correlate` prints a row: count, Pearson, Spearman, Kendall, MAPE, log-RMSE.
@@ -55,37 +36,18 @@ std::vector<std::string> stats_cells(const std::string& name, const AgreementSta
           figure_text(s.log_rmse, 4)};
 }
 
-// The text width of an A4 page with 15 mm margins, in CSS pixels (96 per inch).
-constexpr double kPdfTextWidth = (210.0 - 30.0) / 25.4 * 96;
-
+// Figures are appended to the text as they are placed.
 class Html {
  public:
-  Html(const ReportFigures& figures, ReportFormat format) : figures_(figures), format_(format) {}
+  Html(const ReportFigures& figures, ReportFormat format)
+      : placer_(figures, format), pdf_(format == ReportFormat::pdf) {}
   std::string text;
-
-  // `share`: the part of the text width the figure may take (0.5 for two side by side).
-  void figure(const QString& name, double share = 1.0) {
-    const ReportFigure* f = figures_.find(name);
-    if (!f) return;
-    // The PNGs have twice the pixels they are shown with; a PDF page is narrower than a screen.
-    const double max_width = (format_ == ReportFormat::pdf ? kPdfTextWidth : 1000) * share - 24;
-    double w = f->image.width() / 2.0, h = f->image.height() / 2.0;
-    if (w > max_width) {
-      h *= max_width / w;
-      w = max_width;
-    }
-    const std::string src = format_ == ReportFormat::pdf
-                                ? "figure:" + f->name.toStdString()
-                                : "data:image/png;base64," + f->png.toBase64().toStdString();
-    text += fmt::format(
-        "<div class=\"figure\" id=\"figure-{0}\"><img src=\"{1}\" width=\"{2}\" height=\"{3}\" "
-        "alt=\"{4}\"><p class=\"caption\">{4}</p></div>\n",
-        esc(f->name), src, static_cast<int>(w), static_cast<int>(h), esc(f->caption));
-  }
+  bool pdf() const { return pdf_; }
+  void figure(const QString& name, double share = 1.0) { text += placer_.figure(name, share); }
 
  private:
-  const ReportFigures& figures_;
-  ReportFormat format_;
+  ReportFigurePlacer placer_;
+  bool pdf_;
 };
 
 void tree_rows(const MappingTreeModel& model, const QModelIndex& parent, int depth,
@@ -185,11 +147,18 @@ void comparison_section(std::string& h, Html& html, const ReportContent& c) {
               signed_figure_text(figure_change(d.before.kendall, d.after.kendall), 4),
               percent_text(figure_change(d.before.mape, d.after.mape), 2, true),
               signed_figure_text(figure_change(d.before.log_rmse, d.after.log_rmse), 4)});
-  h += "</table>\n<table class=\"side\"><tr><td>";
-  html.figure("diff-before", 0.5);
-  h += "</td><td>";
-  html.figure("diff-after", 0.5);
-  h += "</td></tr></table>\n";
+  h += "</table>\n";
+  if (html.pdf()) {
+    // One above the other: side by side on A4 they would be shrunk to unreadable labels.
+    html.figure("diff-before");
+    html.figure("diff-after");
+  } else {
+    h += "<table class=\"side\"><tr><td>";
+    html.figure("diff-before", 0.5);
+    h += "</td><td>";
+    html.figure("diff-after", 0.5);
+    h += "</td></tr></table>\n";
+  }
   h += "<h3>Operators, worse first</h3>\n<p>error = predicted / measured - 1; worse by = how "
        "much further |ln(predicted / measured)| moved from 0.</p>\n";
   h += "<table class=\"ops\" id=\"comparison-operators\">\n";
@@ -209,6 +178,77 @@ void comparison_section(std::string& h, Html& html, const ReportContent& c) {
   h += "</table>\n";
   for (const std::string& k : d.only_before) h += "<p>only before: " + esc(k) + "</p>\n";
   for (const std::string& k : d.only_after) h += "<p>only after: " + esc(k) + "</p>\n";
+}
+
+// The gates in one line: "passed (2 gates)", "crossed: mape>0.10 (0.3130)", ...
+std::string verdict_text(const std::vector<GateVerdict>& gates) {
+  if (gates.empty()) return "no gate given (--fail-if)";
+  std::string crossed, unchecked;
+  for (const GateVerdict& g : gates) {
+    if (g.result == GateResult::crossed)
+      crossed += fmt::format("{}{} ({})", crossed.empty() ? "" : ", ", g.gate.text,
+                             figure_text(g.figure, 4));
+    if (g.result == GateResult::not_checked)
+      unchecked +=
+          fmt::format("{}{}: {}", unchecked.empty() ? "" : ", ", g.gate.text, g.why_not_checked);
+  }
+  if (!crossed.empty()) return "crossed: " + crossed;
+  if (!unchecked.empty()) return "not checked: " + unchecked;
+  return fmt::format("passed ({} gate{})", gates.size(), gates.size() == 1 ? "" : "s");
+}
+
+std::string agreement_text(const AgreementStats& s) {
+  return fmt::format("Pearson {}, Spearman {}, MAPE {}, log-RMSE {} over {} points",
+                     figure_text(s.pearson, 4), figure_text(s.spearman, 4), percent_text(s.mape, 2),
+                     figure_text(s.log_rmse, 4), s.count);
+}
+
+// What a reader wants before anything else: where, how much, how well, and the verdict.
+std::vector<std::pair<std::string, std::string>> summary_facts(const ReportContent& c) {
+  const RunInfo& i = c.run.info;
+  std::vector<std::pair<std::string, std::string>> facts;
+  facts.push_back({"device", fmt::format("{} ({})", i.start.device.name, i.start.device.kind)});
+  facts.push_back({"run", fmt::format("{} run {}: {}, workload {}", c.run.db, i.id,
+                                      i.start.collector, i.start.workload)});
+  std::set<std::string> operators;
+  for (const ComparedPoint& p : c.run.input->points) operators.insert(p.op_name + " " + p.shape);
+  const size_t classes = c.correlation.groups.size();
+  facts.push_back({"counts", fmt::format("{} measurements; {} compared with a prediction, of {} "
+                                         "operator shapes in {} class{}",
+                                         i.measurement_count, c.correlation.overall.count,
+                                         operators.size(), classes, classes == 1 ? "" : "es")});
+  facts.push_back({"agreement", agreement_text(c.correlation.overall)});
+  if (c.comparison)
+    facts.push_back(
+        {"against the run before",
+         fmt::format("{} operators in common; MAPE {} before, {} now", c.comparison->matched.size(),
+                     percent_text(c.comparison->before.mape, 2),
+                     percent_text(c.comparison->after.mape, 2))});
+  if (!c.worst.empty())
+    facts.push_back(
+        {"furthest off", fmt::format("{} {}: {:+.1f}%, bound by {}", c.worst.front().worst.op_name,
+                                     c.worst.front().worst.shape, c.worst.front().worst.error * 100,
+                                     c.worst.front().worst.bound_by)});
+  if (c.simulation)
+    facts.push_back({"simulated iteration",
+                     fmt::format("{}: {:.4f} s", c.simulation->title, c.simulation->iteration_s)});
+  facts.push_back({"verdict", verdict_text(c.gates)});
+  if (!c.notes.empty()) facts.push_back({"notes", fmt::format("{} (see Notes)", c.notes.size())});
+  return facts;
+}
+
+// The sections in the order report_html writes them.
+std::vector<ReportSection> sections(const ReportContent& c) {
+  std::vector<ReportSection> out;
+  if (!c.gates.empty()) out.push_back({"gates", "Accuracy gates"});
+  out.push_back({"measured", "What was measured, and where"});
+  if (c.comparison) out.push_back({"comparison", "Comparison with another run"});
+  out.push_back({"correlation", "Predicted against measured"});
+  out.push_back({"worst", "The worst predictions"});
+  out.push_back({"architecture", "The architecture graph"});
+  if (c.simulation) out.push_back({"simulation", "Distributed simulation"});
+  if (!c.notes.empty()) out.push_back({"notes", "Notes"});
+  return out;
 }
 
 // What the report says, for programs (CI): the figures at full precision.
@@ -257,36 +297,18 @@ std::string data_block(const ReportContent& c) {
          "\n</script>\n";
 }
 
-const char* kStyle = R"(<style>
-body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; font-size: 10pt; color: #111;
-       max-width: 1100px; margin: 1em auto; padding: 0 1em; }
-h1 { font-size: 17pt; } h2 { font-size: 14pt; margin-top: 1.6em; } h3 { font-size: 11pt; }
-table { border-collapse: collapse; margin: 0.5em 0; }
-th, td { border: 1px solid #bbb; padding: 2px 6px; text-align: left; vertical-align: top; }
-th { background: #eee; }
-table.stats td, table.ops td { font-family: "DejaVu Sans Mono", monospace; }
-table.ops td, table.ops th { font-size: 7.5pt; }
-table.tree td { font-family: "DejaVu Sans Mono", monospace; font-size: 7pt; }
-table.side td { border: none; }
-tr.failing td { color: #c0392b; }
-.caption { font-size: 9pt; color: #444; }
-.note { color: #8a4b00; }
-.crossed { color: #c0392b; font-weight: bold; }
-</style>
-)";
-
 }  // namespace
 
 std::string report_html(const ReportContent& c, const ReportFigures& figures, ReportFormat format) {
   Html html(figures, format);
   std::string& h = html.text;
-  h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
-  h += "<title>tilescope report: " + esc(c.title) + "</title>\n";
-  h += kStyle;
-  h += "</head>\n<body>\n";
+  h += report_head("tilescope report: " + c.title);
+  h += "<body>\n";
   h += "<h1>tilescope report: " + esc(c.title) + "</h1>\n";
   h += fmt::format("<p>Made by {} at {} with <code>{}</code>.</p>\n", esc(c.tool_version),
                    esc(c.generated_at), esc(c.command_line));
+  h += summary_box(summary_facts(c));
+  h += table_of_contents(sections(c));
 
   if (!c.gates.empty()) {
     h += "<h2 id=\"gates\">Accuracy gates</h2>\n<table class=\"stats\">\n";
@@ -384,24 +406,9 @@ std::string report_html(const ReportContent& c, const ReportFigures& figures, Re
   }
   if (format == ReportFormat::html) h += data_block(c);
   h += "</body>\n</html>\n";
-  if (format == ReportFormat::pdf) {
-    // Qt's rich text sizes a table to its content unless told otherwise: use the page's width.
-    for (const char* cls : {"stats", "ops", "tree", "facts", "side"}) {
-      const std::string from = fmt::format("<table class=\"{}\"", cls);
-      const std::string to = fmt::format("<table width=\"100%\" class=\"{}\"", cls);
-      for (size_t at = h.find(from); at != std::string::npos; at = h.find(from, at + to.size()))
-        h.replace(at, from.size(), to);
-    }
-    // Qt breaks a line after a hyphen too ("(double-" / "buffered)", "HBM-" / ">L2"): in a
-    // tree table every hyphen is a non-breaking one (U+2011), so that a word stays whole. The
-    // tables' tags hold no hyphen.
-    const std::string tree = "<table width=\"100%\" class=\"tree\"";
-    for (size_t at = h.find(tree); at != std::string::npos; at = h.find(tree, at + 1)) {
-      const size_t end = h.find("</table>", at);
-      for (size_t dash = h.find('-', at); dash < end; dash = h.find('-', dash + 1))
-        h.replace(dash, 1, "&#8209;");
-    }
-  }
+  if (format == ReportFormat::pdf)
+    prepare_html_for_pdf(h, {"summary", "stats", "ops", "tree", "facts", "side"},
+                         {"summary", "tree", "ops"});
   return h;
 }
 

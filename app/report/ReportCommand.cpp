@@ -16,20 +16,27 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "Commands.hpp"
 #include "GateExit.hpp"
 #include "OptionValues.hpp"
 #include "ReportForward.hpp"
+#include "TerminalProgress.hpp"
 #include "common/InputError.hpp"
 #include "common/OutputPath.hpp"
+#include "common/UtcTime.hpp"
 #include "correlate/AccuracyGate.hpp"
 #include "correlate/FigureText.hpp"
 #include "mapper/SearchConvergence.hpp"
 #include "profile/ArchitectureReference.hpp"
 #include "profile/ProfileCostHooks.hpp"
+#include "report/GraphComparison.hpp"
 #include "report/ReportContent.hpp"
+#include "views/ReportComparison.hpp"
 #include "views/ReportDocument.hpp"
 #include "views/ReportFigures.hpp"
 
@@ -45,50 +52,24 @@ void quiet_runtime_dir(QtMsgType type, const QMessageLogContext& context, const 
 }
 
 struct ReportArgs {
-  std::string db, arch, simulation, out, figures, diff;
+  std::string db, simulation, out, figures, diff, workload;
+  std::vector<std::string> archs;  // one for a run's report, two or more with --compare
+  bool compare = false;
   std::optional<int64_t> run, diff_run;
   std::vector<std::string> fail_if;
   uint64_t budget = MapperOptions{}.budget;
   bool exclude_unstable = false;
 };
 
-int run_report(const ReportArgs& a) {
-  ReportOptions o;
-  // Everything that can be checked cheaply is checked before any work: a malformed gate, an
-  // output that cannot be HTML or PDF, a folder that is not there.
-  for (const std::string& text : a.fail_if)
-    o.gates.push_back(
-        read_option("accuracy gate", "--fail-if", [&] { return parse_accuracy_gate(text); }));
-  o.exclude_unstable = a.exclude_unstable;
-  views::report_format(a.out);
-  // The report never replaces a file it reads (a typo of --out for --db would lose the runs).
-  refuse_output_over_inputs(
-      {"--out", a.out},
-      {{"--db", a.db}, {"--diff", a.diff}, {"--arch", a.arch}, {"--simulation", a.simulation}});
-  const std::filesystem::path folder = std::filesystem::path(a.out).parent_path();
-  if (!folder.empty() && !std::filesystem::is_directory(folder))
-    throw InputError(
-        SourceLocation{a.out, 0, 0},
-        fmt::format("cannot write the report: there is no folder '{}'", folder.string()));
-  o.db = a.db;
-  o.run = a.run;
-  o.arch = resolve_architecture_option(a.arch);
-  o.simulation = a.simulation;
-  o.diff = a.diff;
-  o.diff_run = a.diff_run;
-  o.mapper.budget = a.budget;
-  o.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
-  o.command_line = command_line();
-  const std::unique_ptr<ReportContent> content = gather_report(o);
-
-  // Reports are made on servers and in CI: never ask for a display, whatever the environment
-  // says. QApplication (not QGuiApplication) because QCustomPlot is a widget.
+// Reports are made on servers and in CI: never ask for a display, whatever the environment
+// says. QApplication (not QGuiApplication) because QCustomPlot is a widget.
+std::unique_ptr<QApplication> offscreen_application() {
   ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
   g_qt_handler = qInstallMessageHandler(quiet_runtime_dir);
   static int argc = 1;
   static char name[] = "tilescope";
   static char* argv[] = {name, nullptr};
-  QApplication app(argc, argv);
+  auto app = std::make_unique<QApplication>(argc, argv);
   // Qt sets the C locale from the environment; numbers in files stay with a decimal point.
   std::setlocale(LC_NUMERIC, "C");
   QPalette light = QApplication::palette();
@@ -97,7 +78,103 @@ int run_report(const ReportArgs& a) {
   light.setColor(QPalette::Text, Qt::black);
   light.setColor(QPalette::WindowText, Qt::black);
   QApplication::setPalette(light);
+  return app;
+}
 
+// The output's checks every report makes before any work: HTML or PDF, not one of the inputs,
+// in a folder that is there.
+void check_output(const ReportArgs& a, const std::vector<NamedPath>& inputs) {
+  views::report_format(a.out);
+  // The report never replaces a file it reads (a typo of --out for --db would lose the runs).
+  refuse_output_over_inputs({"--out", a.out}, inputs);
+  const std::filesystem::path folder = std::filesystem::path(a.out).parent_path();
+  if (!folder.empty() && !std::filesystem::is_directory(folder))
+    throw InputError(
+        SourceLocation{a.out, 0, 0},
+        fmt::format("cannot write the report: there is no folder '{}'", folder.string()));
+}
+
+// `report --compare`: the workload on every --arch, as `tilescope compare` computes it.
+int run_comparison_report(const ReportArgs& a) {
+  std::vector<NamedPath> inputs{{"--workload", a.workload}};
+  for (const std::string& arch : a.archs) inputs.push_back({"--arch", arch});
+  check_output(a, inputs);
+  std::vector<ComparisonGraphFile> graphs;
+  for (const std::string& arch : a.archs)
+    graphs.push_back({arch, resolve_architecture_option(arch)});
+  OperatorPredictionOptions options;
+  options.mapper.budget = a.budget;
+  views::ComparisonReport report;
+  {
+    TerminalProgress progress("report");
+    report.comparison = compare_graph_files(
+        graphs, a.workload, options, SourceLocation{"--arch", 0, 0},
+        [&](size_t, size_t done, size_t total, const std::string& graph, const std::string& op) {
+          progress.show_bar(done, total, fmt::format("{} on {}", op, graph));
+        });
+  }
+  report.workload_file = a.workload;
+  report.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
+  report.command_line = command_line();
+  report.generated_at = utc_now_iso();
+  // As compare warns on stderr, the report says it in its notes: one line per graph.
+  for (const ComparedGraph& g : report.comparison.graphs) {
+    UnconvergedSearches unconverged;
+    for (const Prediction& p : g.predictions) unconverged.note(p);
+    if (unconverged.empty()) continue;
+    const std::string line = fmt::format("on graph {} ({}): {}", g.label, g.name,
+                                         unconverged_text(unconverged.operators, a.budget));
+    report.notes.push_back(line);
+    std::cerr << "warning: " << line << "\n";
+  }
+
+  const std::unique_ptr<QApplication> app = offscreen_application();
+  const views::ReportFigures figures = views::render_comparison_figures(report);
+  std::vector<std::string> figure_files;
+  if (!a.figures.empty()) figure_files = views::write_report_figures(figures, a.figures);
+  views::write_comparison_report(report, figures, a.out);
+  const ArchitectureComparison& c = report.comparison;
+  std::cout << fmt::format("report: {}\n", a.out);
+  std::cout << fmt::format("  {} on {} graphs, {} operators, {} figures\n", c.workload,
+                           c.graphs.size(), c.operators.size(), figures.figures.size());
+  if (!figure_files.empty())
+    std::cout << fmt::format("figures: {} ({} files)\n", a.figures, figure_files.size());
+  return 0;
+}
+
+int run_report(const ReportArgs& a) {
+  if (a.compare) return run_comparison_report(a);
+  // A run's report draws and evaluates on one graph; two are compared with --compare.
+  if (a.archs.size() > 1)
+    throw InputError(SourceLocation{"--arch", 0, 0},
+                     fmt::format("given {} times; a run's report takes one graph (two or more "
+                                 "are compared with --compare --workload W)",
+                                 a.archs.size()));
+  if (a.db.empty())
+    throw InputError(SourceLocation{"--db", 0, 0},
+                     "a results database is needed (or --compare with two --arch and --workload)");
+  const std::string arch = a.archs.empty() ? std::string() : a.archs.front();
+  ReportOptions o;
+  // Everything that can be checked cheaply is checked before any work: a malformed gate, an
+  // output that cannot be HTML or PDF, a folder that is not there.
+  for (const std::string& text : a.fail_if)
+    o.gates.push_back(
+        read_option("accuracy gate", "--fail-if", [&] { return parse_accuracy_gate(text); }));
+  o.exclude_unstable = a.exclude_unstable;
+  check_output(
+      a, {{"--db", a.db}, {"--diff", a.diff}, {"--arch", arch}, {"--simulation", a.simulation}});
+  o.db = a.db;
+  o.run = a.run;
+  o.arch = resolve_architecture_option(arch);
+  o.simulation = a.simulation;
+  o.diff = a.diff;
+  o.diff_run = a.diff_run;
+  o.mapper.budget = a.budget;
+  o.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
+  o.command_line = command_line();
+  const std::unique_ptr<ReportContent> content = gather_report(o);
+
+  const std::unique_ptr<QApplication> app = offscreen_application();
   const views::ReportFigures figures = views::render_report_figures(*content);
   std::vector<std::string> figure_files;
   if (!a.figures.empty()) figure_files = views::write_report_figures(figures, a.figures);
@@ -125,28 +202,44 @@ int run_report(const ReportArgs& a) {
 // The report's options on `cmd`; the returned function makes the report from them.
 std::function<int()> add_report_options(CLI::App& cmd) {
   auto a = std::make_shared<ReportArgs>();
-  auto* db = cmd.add_option("--db", a->db, "results database (SQLite)")->required();
+  auto* db = cmd.add_option("--db", a->db, "results database (SQLite); needed unless --compare");
   cmd.add_option("--run", a->run, "run id in the database (default: the latest with a measurement)")
       ->needs(db);
   cmd.add_option("--out", a->out, "the report: FILE.html (self-contained) or FILE.pdf")->required();
-  cmd.add_option("--arch", a->arch,
+  cmd.add_option("--arch", a->archs,
                  "the graph to draw and to evaluate mapping trees on (default: the run's "
                  "recorded graph file; a file or profile:NAME[/VARIANT]); a graph other than the "
-                 "run's re-predicts, not stored");
-  cmd.add_option("--simulation", a->simulation,
-                 "a `tilescope simulate --out` file: its summary and timeline");
+                 "run's re-predicts, not stored. With --compare: twice or more, the graphs "
+                 "compared (speed-ups over the first)");
+  auto* compare = cmd.add_flag(
+      "--compare", a->compare,
+      "no database: the --workload on every --arch side by side, as `tilescope compare` (times, "
+      "speed-ups, bounds, bars per operator)");
+  auto* workload = cmd.add_option("--workload", a->workload,
+                                  "with --compare: the workload suite (kind: workload)");
+  compare->needs(workload);
+  workload->needs(compare);
+  compare->excludes(db);
+  auto* simulation = cmd.add_option("--simulation", a->simulation,
+                                    "a `tilescope simulate --out` file: its summary and timeline");
+  compare->excludes(simulation);
   cmd.add_option("--figures", a->figures, "also write every figure as PNG and SVG into DIR");
-  cmd.add_option("--diff", a->diff,
-                 "compare with an older results database: per-operator deltas, worse first");
-  cmd.add_option("--diff-run", a->diff_run,
-                 "the run to compare with (of --diff, or of --db without it)");
+  compare->excludes(
+      cmd.add_option("--diff", a->diff,
+                     "compare with an older results database: per-operator deltas, worse first"));
+  compare->excludes(cmd.add_option("--diff-run", a->diff_run,
+                                   "the run to compare with (of --diff, or of --db without it)"));
   cmd.add_flag("--exclude-unstable", a->exclude_unstable,
                "leave out measurements the collector marked unstable (a busy machine, a median "
                "not pinned down)");
-  cmd.add_option("--fail-if", a->fail_if,
-                 "after writing the report, exit with status 1 when the overall figures cross "
-                 "a threshold: mape>0.10, spearman<0.95, ... (repeatable)");
-  cmd.add_option("--budget", a->budget, "mapper evaluations per operator when re-predicting")
+  auto* fail_if =
+      cmd.add_option("--fail-if", a->fail_if,
+                     "after writing the report, exit with status 1 when the overall figures cross "
+                     "a threshold: mape>0.10, spearman<0.95, ... (repeatable)");
+  compare->excludes(fail_if);
+  cmd.add_option("--budget", a->budget,
+                 "mapper evaluations per operator when re-predicting (or per operator and graph "
+                 "with --compare)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   return [a] { return run_report(*a); };

@@ -93,7 +93,8 @@ bool have_pdftoppm() { return std::system("command -v pdftoppm >/dev/null 2>&1")
 
 }  // namespace
 
-TEST_CASE("report writes a self-contained HTML file with correlate's figures", "[cli][report][slow]") {
+TEST_CASE("report writes a self-contained HTML file with correlate's figures",
+          "[cli][report][slow]") {
   const HostRun& run = host_run();
   TempDir dir;
   const std::string out = dir / "report.html", figures = dir / "figures";
@@ -260,6 +261,72 @@ TEST_CASE("report PDF: no word of a mapping-tree table is broken across lines",
     INFO(word);
     CHECK(in_pdf[word] >= count);
   }
+}
+
+TEST_CASE("report PDF opens with a summary box and contents, and prints figures readable on A4",
+          "[cli][report][slow]") {
+  const HostRun& run = host_run();
+  TempDir dir;
+  const std::string sim = dir / "sim.json", pdf_out = dir / "report.pdf";
+  REQUIRE(run_tilescope({"simulate", "--model", "samples/dist/models/gpt3-175b.yaml", "--strategy",
+                         "samples/dist/strategies/gpt3-175b-full.yaml", "--cluster",
+                         "samples/dist/clusters/selene.yaml", "--out", sim})
+              .status == 0);
+  // A comparison with the run itself draws the two diff plots; the simulation the timeline.
+  const RunResult r =
+      run_tilescope({"report", "--db", run.db, "--arch", run.arch, "--simulation", sim, "--diff",
+                     run.db, "--fail-if", "mape>100", "--out", pdf_out});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  if (std::system("command -v pdftotext >/dev/null 2>&1 && command -v pdfimages >/dev/null 2>&1") !=
+      0) {
+    WARN("pdftotext or pdfimages is missing (poppler-utils): the PDF is not looked at");
+    return;
+  }
+  const std::string text_out = dir / "report.txt";
+  REQUIRE(std::system(("pdftotext -layout '" + pdf_out + "' '" + text_out + "'").c_str()) == 0);
+  const std::string text = read_text(text_out);
+  // The summary box first: the device, the agreement, the gate's verdict; then the contents,
+  // which list every section, each of which comes after it.
+  const size_t device = text.find("device"), agreement = text.find("agreement"),
+               verdict = text.find("verdict"), contents = text.find("Contents");
+  REQUIRE(contents != std::string::npos);
+  for (size_t at : {device, agreement, verdict}) {
+    REQUIRE(at != std::string::npos);
+    CHECK(at < contents);
+  }
+  CHECK_THAT(text.substr(verdict, 200), Catch::Contains("passed (1 gate)"));
+  for (const char* heading :
+       {"Accuracy gates", "What was measured, and where", "Comparison with another run",
+        "Predicted against measured", "The worst predictions", "The architecture graph",
+        "Distributed simulation"}) {
+    INFO(heading);
+    const size_t listed = text.find(heading, contents);
+    REQUIRE(listed != std::string::npos);
+    CHECK(text.find(heading, listed + 1) != std::string::npos);  // and the section itself
+  }
+
+  // The plots (correlation, diff before and after, timeline) are printed at no less than 3/4
+  // of their drawn size, so that a 9 pt label stays at 7 pt or more. Drawn at 2 pixels per CSS
+  // pixel (96 per inch), a figure at its size has 192 pixels per inch; at 3/4, 256. The
+  // architecture graph is a picture of its own size and may be shrunk to fit: it is left out.
+  const std::string list = dir / "images.txt";
+  REQUIRE(std::system(("pdfimages -list '" + pdf_out + "' > '" + list + "'").c_str()) == 0);
+  size_t plots = 0;
+  for (const std::string& line : split_lines(read_text(list))) {
+    std::istringstream fields(line);
+    std::vector<std::string> f;
+    for (std::string w; fields >> w;) f.push_back(w);
+    // page num type width height color comp bpc enc interp object ID x-ppi y-ppi size ratio
+    if (f.size() < 14 || f[2] != "image") continue;
+    const int width = std::stoi(f[3]);
+    // Plots are drawn 760 or 843 pixels wide (1520, 1686 in the PNG).
+    if (width != 1520 && width != 1686) continue;
+    ++plots;
+    INFO(line);
+    CHECK(std::stod(f[12]) <= 256.5);
+  }
+  CHECK(plots >= 4);  // correlation, diff before, diff after, timeline (and one per class)
 }
 
 TEST_CASE("report --diff shows the operator whose measurement changed first, with its delta",

@@ -1,0 +1,53 @@
+// scripts/screenshots, which makes the README's pictures, runs on the build and writes every
+// picture the README shows, each a PNG that decodes to a picture with something drawn on it.
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+
+#include "GuiTestSupport.hpp"
+
+TEST_CASE("scripts/screenshots writes the README's pictures as PNGs that decode",
+          "[gui][screenshots][slow]") {
+  QTemporaryDir dir;
+  REQUIRE(dir.isValid());
+  QProcess p;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert("TILESCOPE_BUILD_DIR", TILESCOPE_BUILD_DIR);
+  env.insert("SCREENSHOTS_WORK", dir.filePath("work"));
+  p.setProcessEnvironment(env);
+  p.setWorkingDirectory(TILESCOPE_ROOT);
+  p.start(TILESCOPE_ROOT "/scripts/screenshots", {dir.filePath("pictures")});
+  REQUIRE(p.waitForFinished(600000));
+  INFO(QString::fromLocal8Bit(p.readAllStandardError()).toStdString());
+  REQUIRE(p.exitCode() == 0);
+
+  // Every picture the README names is written, and decodes to more than a blank.
+  QFile readme(TILESCOPE_ROOT "/README.md");
+  REQUIRE(readme.open(QIODevice::ReadOnly));
+  const QString text = QString::fromUtf8(readme.readAll());
+  const QRegularExpression picture(R"(\(docs/screenshots/([a-z0-9-]+\.png)\))");
+  int named = 0;
+  for (auto it = picture.globalMatch(text); it.hasNext();) {
+    const QString name = it.next().captured(1);
+    INFO(name.toStdString());
+    ++named;
+    const QString path = QDir(dir.filePath("pictures")).filePath(name);
+    REQUIRE(QFileInfo(path).size() > 0);
+    const QImage image(path);
+    REQUIRE_FALSE(image.isNull());
+    CHECK(image.width() >= 300);
+    CHECK(image.height() >= 200);
+    // Not one colour: count pixels that differ from the top-left one.
+    const QRgb background = image.pixel(0, 0);
+    int different = 0;
+    for (int y = 0; y < image.height(); y += 4)
+      for (int x = 0; x < image.width(); x += 4)
+        if (image.pixel(x, y) != background) ++different;
+    CHECK(different > 100);
+  }
+  CHECK(named >= 6);
+}

@@ -1,0 +1,172 @@
+#include "views/ComparisonBars.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "common/QuantityFormat.hpp"
+#include "views/CorrelationPlot.hpp"
+#include "views/QCustomPlotInclude.hpp"
+
+namespace ts::views {
+namespace {
+
+// Colour-blind-safe (Okabe-Ito) hues, as the correlation plot's groups.
+QColor graph_colour(size_t index) {
+  static const QColor colours[] = {QColor(0, 114, 178),   QColor(230, 159, 0),  QColor(0, 158, 115),
+                                   QColor(204, 121, 167), QColor(86, 180, 233), QColor(213, 94, 0)};
+  return colours[index % (sizeof(colours) / sizeof(colours[0]))];
+}
+
+// Pixels per bar and between operators: a 9 pt label is about 12 px high.
+constexpr int kBarPx = 14, kGapPx = 10, kFramePx = 150;
+
+QString graph_name(const ComparedGraph& g) {
+  return QString::fromStdString(g.label + ": " + g.name);
+}
+
+}  // namespace
+
+int fill_comparison_bars(QCustomPlot& plot, const ArchitectureComparison& c,
+                         ComparisonBarsKind kind, const QString& title, const QPalette& palette) {
+  plot.clearPlottables();
+  plot.clearItems();
+  // Undo an earlier fill's layout: the legend back into the axis rect, the title removed.
+  if (plot.legend->layout() == plot.plotLayout()) {
+    plot.plotLayout()->take(plot.legend);
+    plot.axisRect()->insetLayout()->addElement(plot.legend, Qt::AlignTop | Qt::AlignRight);
+  }
+  for (int i = plot.plotLayout()->elementCount() - 1; i >= 0; --i)
+    if (qobject_cast<QCPTextElement*>(plot.plotLayout()->elementAt(i)))
+      plot.plotLayout()->removeAt(i);
+  plot.plotLayout()->simplify();
+  const QColor text = palette.color(QPalette::Text);
+  const size_t ops = c.operators.size();
+  const size_t first_graph = kind == ComparisonBarsKind::speedup ? 1 : 0;
+  const size_t bars = c.graphs.size() - first_graph;
+
+  // The first operator at the top: keys count down.
+  QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
+  for (size_t i = 0; i < ops; ++i)
+    names->addTick(static_cast<double>(ops - i), QString::fromStdString(c.operators[i].name));
+  plot.yAxis->setTicker(names);
+  plot.yAxis->setSubTicks(false);
+  plot.yAxis->setTickLength(0, 4);
+  plot.yAxis->grid()->setVisible(false);
+  plot.yAxis->setRange(0.4, static_cast<double>(ops) + 0.6);
+
+  // The value range first: a log axis for times (operators differ by decades), linear from 0
+  // for speed-ups.
+  double lo = HUGE_VAL, hi = 0;
+  for (const ComparedOperator& op : c.operators)
+    for (size_t g = first_graph; g < c.graphs.size(); ++g) {
+      const double v =
+          kind == ComparisonBarsKind::time ? op.on_graph[g].time_us() : op.on_graph[g].speedup;
+      if (!std::isfinite(v) || v <= 0) continue;
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  if (hi <= 0) lo = hi = 1;
+  double axis_lo = 0, axis_hi = 0;
+  if (kind == ComparisonBarsKind::time) {
+    // Room on the right for each bar's label: about a decade past the longest bar.
+    axis_lo = lo / 2;
+    axis_hi = hi * 12;
+    plot.xAxis->setScaleType(QCPAxis::stLogarithmic);
+    QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+    plot.xAxis->setTicker(ticker);
+    // Plain numbers on every decade ("1000", not "10^3" beside "100").
+    plot.xAxis->setNumberFormat("g");
+    plot.xAxis->setNumberPrecision(6);
+    plot.xAxis->setLabel("time per operator (µs, log scale): device time + launch overhead");
+  } else {
+    axis_hi = std::max(hi, 1.0) * 1.35;
+    plot.xAxis->setScaleType(QCPAxis::stLinear);
+    plot.xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    plot.xAxis->setNumberFormat("g");
+    plot.xAxis->setLabel(QString("speed-up over %1 (time on %1 / time on the graph)")
+                             .arg(QString::fromStdString(c.graphs.front().label)));
+  }
+  plot.xAxis->setRange(axis_lo, axis_hi);
+
+  const double width = 0.8 / static_cast<double>(bars);
+  QCPBarsGroup* group = new QCPBarsGroup(&plot);
+  group->setSpacing(0);
+  // A group stacks its bars upwards in the order added: the last graph first, so that the first
+  // graph's bar is at the top of each operator, as the legend lists it.
+  std::vector<QCPBars*> by_graph(c.graphs.size(), nullptr);
+  for (size_t g = c.graphs.size(); g-- > first_graph;) {
+    auto* b = new QCPBars(plot.yAxis, plot.xAxis);
+    by_graph[g] = b;
+    b->setBarsGroup(group);
+    b->setWidth(width);
+    // A log axis has no 0: bars start left of the axis and are clipped at it.
+    b->setBaseValue(kind == ComparisonBarsKind::time ? axis_lo / 10 : 0);
+    const QColor colour = graph_colour(g);
+    b->setPen(QPen(colour.darker(130)));
+    b->setBrush(colour);
+    b->setName(graph_name(c.graphs[g]));
+    QVector<double> keys, values;
+    for (size_t i = 0; i < ops; ++i) {
+      const TimeOnGraph& t = c.operators[i].on_graph[g];
+      const double v = kind == ComparisonBarsKind::time ? t.time_us() : t.speedup;
+      keys << static_cast<double>(ops - i);
+      values << (std::isfinite(v) ? v : 0);
+    }
+    b->setData(keys, values, true);
+  }
+
+  // Each bar labelled at its end: the time and its bound, or the speed-up; placed once the bars
+  // are grouped (their keys are offset per graph).
+  QFont small = plot.font();
+  small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.85));
+  for (size_t g = first_graph; g < c.graphs.size(); ++g) {
+    for (size_t i = 0; i < ops; ++i) {
+      const TimeOnGraph& t = c.operators[i].on_graph[g];
+      // A group without spacing centres its bars on the key, side by side, the first on top.
+      const double key =
+          static_cast<double>(ops - i) +
+          (static_cast<double>(bars - 1) / 2.0 - static_cast<double>(g - first_graph)) * width;
+      const double v = kind == ComparisonBarsKind::time ? t.time_us() : t.speedup;
+      const QString label =
+          kind == ComparisonBarsKind::time
+              ? QString::fromStdString(format_quantity(t.time_us() * 1e-6, "s") + "  " + t.bound_by)
+              : QString::fromStdString(format_quantity(t.speedup, "") + "x");
+      auto* item = new QCPItemText(&plot);
+      item->setClipToAxisRect(true);
+      item->position->setAxes(plot.xAxis, plot.yAxis);
+      item->position->setCoords(std::isfinite(v) && v > 0 ? v : axis_lo, key);
+      item->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+      item->setPadding(QMargins(4, 0, 0, 0));
+      item->setFont(small);
+      item->setColor(text);
+      item->setText(label);
+    }
+  }
+  if (kind == ComparisonBarsKind::speedup) {
+    auto* one = new QCPItemStraightLine(&plot);
+    one->point1->setCoords(1, 0);
+    one->point2->setCoords(1, 1);
+    QPen pen(text, 1, Qt::DashLine);
+    one->setPen(pen);
+  }
+
+  // The legend in the graphs' order, in a row of its own under the axis, where no bar or label
+  // can be under it.
+  plot.legend->clearItems();
+  for (QCPBars* b : by_graph)
+    if (b) b->addToLegend();
+  plot.legend->setVisible(true);
+  plot.axisRect()->insetLayout()->take(plot.legend);
+  plot.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  plot.plotLayout()->insertRow(0);
+  plot.plotLayout()->addElement(0, 0, new QCPTextElement(&plot, title));
+  plot.plotLayout()->addElement(2, 0, plot.legend);
+  plot.plotLayout()->setRowStretchFactor(2, 0.001);
+  apply_plot_palette(plot, palette);
+  plot.yAxis->grid()->setVisible(false);
+  plot.replot(QCustomPlot::rpQueuedReplot);
+  return kFramePx + static_cast<int>(ops) * (kGapPx + kBarPx * static_cast<int>(bars));
+}
+
+}  // namespace ts::views
