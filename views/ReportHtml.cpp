@@ -385,7 +385,7 @@ std::string report_html(const ReportContent& c, const ReportFigures& figures, Re
     h += fmt::format("<p>{} ({})</p>\n<table class=\"facts\">\n", esc(s.title),
                      esc(c.simulation_file));
     h += cells({"iteration", fmt::format("{:.4f} s", s.iteration_s)});
-    for (const std::string& line : s.summary) h += cells({"", line});
+    for (const auto& [what, value] : s.facts) h += cells({what, value});
     h += "</table>\n";
     if (!s.breakdown.empty()) {
       h += "<table class=\"stats\">\n";

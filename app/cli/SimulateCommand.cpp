@@ -2,6 +2,7 @@
 // (core/training/TrainingSimulation.hpp says what the engine models so far).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 
 #include "Commands.hpp"
@@ -32,17 +33,31 @@ int run_sweep(const SimulateArgs& a, const TransformerModel& model, const Parall
     std::cout << sweep_json(model, points) << "\n";
     return 0;
   }
+  // Points that run out of memory are not valid strategies: they come after the others (the
+  // sweep ranks them so) under their own heading, and are not counted.
+  const auto valid = static_cast<size_t>(std::count_if(
+      points.begin(), points.end(), [](const SweepPoint& p) { return !p.result.out_of_memory; }));
   const double gib = 1024.0 * 1024 * 1024;
   std::cout << fmt::format("{} on {} GPUs of {}: {} valid strategies, fastest first\n", model.name,
-                           base.gpus(), cluster.name, points.size());
-  std::cout << fmt::format("{:>4} {:>4} {:>4} {:>4} {:>12} {:>12} {:>7} {:>11}\n", "tp", "pp", "dp",
-                           "mbs", "iteration_s", "tokens/s", "MFU", "memory_GiB");
-  for (const SweepPoint& p : points)
+                           base.gpus(), cluster.name, valid);
+  const std::string header =
+      fmt::format("{:>4} {:>4} {:>4} {:>4} {:>12} {:>12} {:>7} {:>11}\n", "tp", "pp", "dp", "mbs",
+                  "iteration_s", "tokens/s", "MFU", "memory_GiB");
+  std::cout << header;
+  for (size_t i = 0; i < points.size(); ++i) {
+    const SweepPoint& p = points[i];
+    if (i == valid)
+      std::cout << fmt::format(
+                       "{} out of memory (not valid: peak memory above the device's {:.2f} GiB), "
+                       "fastest first\n",
+                       points.size() - valid, p.result.device_memory_bytes / gib)
+                << header;
     std::cout << fmt::format(
         "{:>4} {:>4} {:>4} {:>4} {:>12.3f} {:>12.0f} {:>6.1f}% {:>11.2f}{}\n", p.strategy.tp.value,
         p.strategy.pp.value, p.strategy.dp.value, p.strategy.micro_batch.value,
         p.result.iteration_s, p.result.tokens_per_s, p.result.mfu * 100,
-        p.result.peak_memory_bytes / gib, p.result.out_of_memory ? "  out of memory" : "");
+        p.result.peak_memory_bytes / gib, p.result.out_of_memory ? "  OUT OF MEMORY" : "");
+  }
   return 0;
 }
 

@@ -90,7 +90,9 @@ std::string simulation_file_json(const TransformerModel& model, const ParallelSt
 
 std::string sweep_json(const TransformerModel& model, const std::vector<SweepPoint>& points) {
   nlohmann::json rows = nlohmann::json::array();
-  for (const SweepPoint& p : points)
+  int64_t valid = 0;  // out-of-memory points are listed, not counted
+  for (const SweepPoint& p : points) {
+    if (!p.result.out_of_memory) ++valid;
     rows.push_back({{"tp", p.strategy.tp.value},
                     {"pp", p.strategy.pp.value},
                     {"dp", p.strategy.dp.value},
@@ -100,7 +102,10 @@ std::string sweep_json(const TransformerModel& model, const std::vector<SweepPoi
                     {"mfu", p.result.mfu},
                     {"memory_gib", p.result.peak_memory_bytes / kGib},
                     {"out_of_memory", p.result.out_of_memory}});
-  return nlohmann::json{{"schema_version", 1}, {"model", model.name}, {"sweep", rows}}.dump(2);
+  }
+  return nlohmann::json{
+      {"schema_version", 1}, {"model", model.name}, {"valid_points", valid}, {"sweep", rows}}
+      .dump(2);
 }
 
 std::string dist_validation_json(const DistValidation& v) {

@@ -53,13 +53,31 @@ SimulationTimeline parse_simulation_timeline(const std::string& text, const std:
     if (j.contains("summary")) {
       const auto& s = j["summary"];
       out.iteration_s = s.value("iteration_s", 0.0);
+      auto gib = [&](const char* key, const char* what) {
+        return fmt::format("{:.2f} GiB per GPU ({})", s.value(key, 0.0), what);
+      };
+      out.facts = {{"tokens/s", fmt::format("{:.0f}", s.value("tokens_per_s", 0.0))},
+                   {"MFU / HFU", fmt::format("{:.1f} % / {:.1f} %", s.value("mfu", 0.0) * 100,
+                                             s.value("hfu", 0.0) * 100)},
+                   {"pipeline bubble",
+                    fmt::format("{:.1f} % of busy time", s.value("bubble_fraction", 0.0) * 100)}};
+      // Files written before the memory figures were added have none: leave them out.
+      if (s.contains("model_state_gib_per_gpu"))
+        out.facts.emplace_back("model state",
+                               gib("model_state_gib_per_gpu", "weights, gradients, optimizer"));
+      if (s.contains("activation_gib_per_gpu"))
+        out.facts.emplace_back("activations",
+                               gib("activation_gib_per_gpu", "first pipeline stage"));
+      if (s.contains("peak_memory_gib_per_gpu"))
+        out.facts.emplace_back("peak memory",
+                               gib("peak_memory_gib_per_gpu", "over the iteration as run"));
+      if (s.value("out_of_memory", false))
+        out.facts.emplace_back("OUT OF MEMORY",
+                               fmt::format("{:.2f} GiB needed, the device has {:.2f} GiB",
+                                           s.value("peak_memory_gib_per_gpu", 0.0),
+                                           s.value("device_memory_gib", 0.0)));
       out.summary.push_back(fmt::format("iteration {:.3f} s", out.iteration_s));
-      out.summary.push_back(fmt::format("tokens/s {:.0f}", s.value("tokens_per_s", 0.0)));
-      out.summary.push_back(fmt::format("MFU {:.1f} %, HFU {:.1f} %", s.value("mfu", 0.0) * 100,
-                                        s.value("hfu", 0.0) * 100));
-      out.summary.push_back(
-          fmt::format("pipeline bubble {:.1f} %", s.value("bubble_fraction", 0.0) * 100));
-      if (s.value("out_of_memory", false)) out.summary.push_back("OUT OF MEMORY");
+      for (const auto& [what, value] : out.facts) out.summary.push_back(what + " " + value);
       if (s.contains("breakdown"))
         for (const auto& part : s["breakdown"])
           out.breakdown.emplace_back(part.value("what", "?"), part.value("s", 0.0));

@@ -24,7 +24,10 @@ struct SimulationTimeline {
   double iteration_s = 0;
   std::vector<std::pair<std::string, double>> breakdown;  // what, seconds
   std::vector<std::string> summary;                       // "tokens/s 6833", ...
-  std::vector<TimelineTrack> tracks;                      // tracks with no span are left out
+  // The summary's figures as `tilescope simulate` prints them, name and value ("peak memory",
+  // "59.66 GiB per GPU"), the iteration left out (it has its own field): the report's table.
+  std::vector<std::pair<std::string, std::string>> facts;
+  std::vector<TimelineTrack> tracks;  // tracks with no span are left out
   double end_s() const;
 };
 

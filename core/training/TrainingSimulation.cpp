@@ -16,6 +16,8 @@
 #include "training/ModelState.hpp"
 #include "training/NetworkRoutes.hpp"
 #include "training/PipelineOrder.hpp"
+#include "training/PipelineSends.hpp"
+#include "training/TensorParallelOverlap.hpp"
 
 namespace ts {
 
@@ -66,12 +68,17 @@ std::vector<int> add_gradient_sync(TaskGraph& g, int64_t dp, const GradientBytes
 // all-reduce) and sets `tasks`.
 TaskTimes run_all_replicas(const TaskGraph& pipeline, int64_t stages, int64_t replicas,
                            const GradientBytes& gradients, const Cluster& cluster, int64_t tp,
+                           const PipelineSendTimes& send_times, double send_bytes_per_s,
                            int64_t& tasks) {
   TaskGraph all;
   all.interference = pipeline.interference;
+  // Each replica's sends between its own stages' nodes; the other tp - 1 ranks of a stage send
+  // theirs at once.
+  NetworkRoutes sends(cluster, all, pipeline_send_copies(cluster, tp), send_bytes_per_s);
   std::vector<std::vector<int>> last(static_cast<size_t>(stages));  // per stage, per replica
   for (int64_t r = 0; r < replicas; ++r) {
     const int stream0 = all.streams;
+    const size_t task0 = all.tasks.size();
     for (int st = 0; st < pipeline.streams; ++st) all.add_stream();
     // Add in each stream's order so that the copy keeps the order of the original.
     std::vector<int> id(pipeline.tasks.size(), -1);
@@ -85,6 +92,8 @@ TaskTimes run_all_replicas(const TaskGraph& pipeline, int64_t stages, int64_t re
       }
     for (size_t t = 0; t < pipeline.tasks.size(); ++t)
       for (int& d : all.tasks[static_cast<size_t>(id[t])].after) d = id[static_cast<size_t>(d)];
+    place_pipeline_sends(all, stream0, task0, cluster, {stages, tp, replicas, r}, send_times,
+                         sends);
     for (int64_t st = 0; st < stages; ++st)
       last[static_cast<size_t>(st)].push_back(
           id[static_cast<size_t>(pipeline.order[static_cast<size_t>(st)].back())]);
@@ -114,17 +123,6 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   const int64_t micro_batches = s.micro_batches();
   const double act_bytes = static_cast<double>(mb * m.seq_len * m.hidden) * 2;  // fp16/bf16
 
-  // Per layer, forward: a transformer's two all-reduces of the layer's activations (after the
-  // attention projection and after the MLP), a graph block's one after each row-split operator,
-  // or with sequence parallelism as many reduce-scatters and all-gathers, which move the same
-  // bytes in the same steps, on the critical path as in Megatron-LM. Backward: the same again.
-  // A group larger than a node runs in two levels, NVLink inside and the NICs between
-  // (GroupCollective).
-  double tp_per_layer_fwd = 0;
-  const std::vector<double> tp_bytes = tensor_parallel_all_reduce_bytes(m, mb, tp);
-  for (const double bytes : tp_bytes)
-    tp_per_layer_fwd +=
-        group_collective_s(CollectiveKind::all_reduce, cluster, {tp, 0, 1}, bytes, 1);
   // Expert parallelism: each MoE layer sends every routed token to its expert's rank and the
   // result back, two all-to-alls forward and two backward among the ep ranks (a tp-th of the
   // routed tokens per rank), inside a node when the tp x ep GPUs fit in one.
@@ -151,6 +149,27 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
     layer_fwd += t;
     if (op.recomputed_selectively) core_fwd += t;
   }
+  // Per layer, the tensor-parallel collectives as Megatron-LM's linear layers run them
+  // (TensorParallelOverlap.hpp): per region (a transformer's attention and MLP, a graph block's
+  // row-split operators) an all-reduce forward, or with sequence parallelism an all-gather and
+  // a reduce-scatter, on the critical path; backward, the collectives that Megatron-LM overlaps
+  // with the column-parallel GEMM's input and weight gradients, and with sequence parallelism
+  // the all-gather of the output gradient on the critical path. A group larger than a node runs
+  // in two levels, NVLink inside and the NICs between (GroupCollective).
+  const std::vector<double> tp_bytes = tensor_parallel_all_reduce_bytes(m, mb, tp);
+  const std::vector<double> column_s = column_parallel_gemm_s(m, layer);
+  std::vector<TensorParallelRegion> regions;
+  for (size_t i = 0; i < tp_bytes.size(); ++i) {
+    auto time = [&](CollectiveKind kind) {
+      return group_collective_s(kind, cluster, {tp, 0, 1}, tp_bytes[i], 1);
+    };
+    regions.push_back({time(CollectiveKind::all_reduce), time(CollectiveKind::all_gather),
+                       time(CollectiveKind::reduce_scatter),
+                       i < column_s.size() ? column_s[i] : 0.0});
+  }
+  const LayerTensorParallelTime tp_layer =
+      layer_tensor_parallel_time(regions, s.sequence_parallel, cluster.interference);
+  const double tp_per_layer_fwd = tp_layer.forward_s;
   const double layers_per_chunk = static_cast<double>(m.layers) / static_cast<double>(pp * v);
   const double chunk_fwd = layers_per_chunk * (layer_fwd + tp_per_layer_fwd + ep_per_layer_fwd);
   // What the backward recomputes: whole layers (full) or their attention core (selective), for
@@ -160,9 +179,9 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   const double selective_share = s.recompute_share(Recompute::selective, chunk_layers);
   const double recompute = full_share * chunk_fwd + selective_share * layers_per_chunk * core_fwd;
   // Backward: gradients for inputs and for weights, each as long as the forward compute, plus
-  // the forward's collectives again.
+  // what the tensor-parallel collectives add (tp_layer) and the expert all-to-alls again.
   const double chunk_bwd =
-      layers_per_chunk * (2 * layer_fwd + tp_per_layer_fwd + ep_per_layer_fwd) + recompute;
+      layers_per_chunk * (2 * layer_fwd + tp_layer.backward_s + ep_per_layer_fwd) + recompute;
 
   // The output layer and loss on the last stage: its own GEMM (split by vocabulary columns),
   // forward and twice that backward. Spread over the stage's chunks as an approximation.
@@ -176,20 +195,20 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   }
 
   // Activations and gradients between stages: a tp-th of the activations per rank (Megatron's
-  // scatter-gather), over the NICs when consecutive stages sit on different nodes.
-  const bool stages_cross_nodes = tp * pp > cluster.devices_per_node;
-  // Each of a stage's tp ranks sends its slice to its peer of the next stage over a NIC of its
-  // own while the node has enough; tp ranks sharing fewer NICs share their rate.
-  const ClusterLink& pp_link = stages_cross_nodes ? cluster.nic : cluster.intra_node;
-  const double pp_bytes_per_s =
-      stages_cross_nodes ? std::min(cluster.nic.bandwidth_bytes_per_s,
-                                    cluster.nic.bandwidth_bytes_per_s *
-                                        static_cast<double>(cluster.nics_per_node) /
-                                        static_cast<double>(std::min(tp, cluster.devices_per_node)))
-                         : cluster.intra_node.bandwidth_bytes_per_s;
-  const double transfer = pp > 1 ? point_to_point_s(act_bytes / static_cast<double>(tp),
-                                                    pp_bytes_per_s, 1, pp_link.latency_s)
-                                 : 0;
+  // scatter-gather), over NVLink when the two stages share a node, else over the NICs and the
+  // switch levels between their nodes (PipelineSends.hpp). Each of a stage's tp ranks sends its
+  // slice to its peer of the next stage over a NIC of its own while the node has enough; tp
+  // ranks sharing fewer NICs share their rate.
+  const double send_bytes = act_bytes / static_cast<double>(tp);
+  const double nic_send_bytes_per_s =
+      std::min(cluster.nic.bandwidth_bytes_per_s,
+               cluster.nic.bandwidth_bytes_per_s * static_cast<double>(cluster.nics_per_node) /
+                   static_cast<double>(std::min(tp, cluster.devices_per_node)));
+  const PipelineSendTimes send_times{
+      point_to_point_s(send_bytes, cluster.intra_node.bandwidth_bytes_per_s, 1,
+                       cluster.intra_node.latency_s),
+      point_to_point_s(send_bytes, nic_send_bytes_per_s, 1, cluster.nic.latency_s)};
+  const double transfer = pp > 1 ? send_times.network_s : 0;
   // Device time of a step: a chunk's layers, and a share of the output layer's GEMM.
   const double fwd_device = chunk_fwd + logits_fwd / static_cast<double>(pp * v);
   const double bwd_device = chunk_bwd + 2 * logits_fwd / static_cast<double>(pp * v);
@@ -201,12 +220,12 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   double selective_kernels = 0;
   for (const OperatorTime& op : layer.operators)
     if (op.recomputed_selectively) selective_kernels += 1;
-  const double comm_kernels =
-      (tp > 1 ? static_cast<double>(tp_bytes.size()) * (s.sequence_parallel ? 2 : 1) : 0) +
-      (ep_per_layer_fwd > 0 ? 2 : 0);
+  const double ep_kernels = ep_per_layer_fwd > 0 ? 2 : 0;
+  const double comm_kernels = (tp > 1 ? tp_layer.forward_kernels : 0) + ep_kernels;
+  const double bwd_comm_kernels = (tp > 1 ? tp_layer.backward_kernels : 0) + ep_kernels;
   const double logits_kernels = m.is_graph() ? 0 : 1 / static_cast<double>(pp * v);
   const double fwd_kernels = layers_per_chunk * (layer_kernels + comm_kernels) + logits_kernels;
-  const double bwd_kernels = layers_per_chunk * (2 * layer_kernels + comm_kernels +
+  const double bwd_kernels = layers_per_chunk * (2 * layer_kernels + bwd_comm_kernels +
                                                  full_share * (layer_kernels + comm_kernels) +
                                                  selective_share * selective_kernels) +
                              2 * logits_kernels;
@@ -218,6 +237,11 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   TaskGraph pipeline = pipeline_task_graph(s.schedule.value, pp, micro_batches, v, fwd_step,
                                            bwd_step, transfer, layers_per_chunk * layer_bytes);
   pipeline.interference = cluster.interference;
+  if (pp > 1) {
+    NetworkRoutes sends(cluster, pipeline, pipeline_send_copies(cluster, tp * s.dp.value),
+                        nic_send_bytes_per_s);
+    place_pipeline_sends(pipeline, 0, 0, cluster, {pp, tp, s.dp.value, 0}, send_times, sends);
+  }
   const TaskTimes run = run_task_graph(pipeline);
   const double busy = static_cast<double>(micro_batches * v) * (fwd_step + bwd_step);
 
@@ -255,8 +279,8 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   r.simulated_tasks = static_cast<int64_t>(pipeline.tasks.size());
   r.iteration_s = run.makespan_s + dp_time + optimizer;
   if (!options.exploit_symmetry && s.dp.value > 1) {
-    const TaskTimes all =
-        run_all_replicas(pipeline, pp, s.dp.value, gradients, cluster, tp, r.simulated_tasks);
+    const TaskTimes all = run_all_replicas(pipeline, pp, s.dp.value, gradients, cluster, tp,
+                                           send_times, nic_send_bytes_per_s, r.simulated_tasks);
     r.iteration_s = all.makespan_s - dp_hidden + optimizer;
   }
   r.bubble_fraction = run.makespan_s / busy - 1;
@@ -286,10 +310,12 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
     r.peak_memory_bytes = std::max(r.peak_memory_bytes, peak_bytes(r.stage_memory.back()));
   }
   r.out_of_memory = r.peak_memory_bytes > r.device_memory_bytes;
-  // The collectives of the forward pass, of the backward pass, and of the recomputed forward.
+  // The collectives of the forward pass, what they add to the backward pass, and those of the
+  // recomputed forward.
   const double tp_passes = 2 + full_share;
-  const double per_step_tp =
-      layers_per_chunk * tp_passes * tp_per_layer_fwd * static_cast<double>(micro_batches * v);
+  const double per_step_tp = layers_per_chunk *
+                             ((1 + full_share) * tp_per_layer_fwd + tp_layer.backward_s) *
+                             static_cast<double>(micro_batches * v);
   const double per_step_ep =
       layers_per_chunk * tp_passes * ep_per_layer_fwd * static_cast<double>(micro_batches * v);
   // What the device waits for the host to issue kernels, where a step's kernels are shorter.
@@ -316,7 +342,7 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   r.backward_step = {bwd_step,
                      layers_per_chunk,
                      collectives * (1 + full_share),
-                     tp_per_layer_fwd * (1 + full_share),
+                     tp_layer.backward_s + tp_per_layer_fwd * full_share,
                      tp_bytes_per_layer * (1 + full_share),
                      layers_per_chunk * (layer.matmul_flops * (2 + full_share) +
                                          selective_share * selective_flops) +

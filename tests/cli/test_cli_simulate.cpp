@@ -155,3 +155,47 @@ TEST_CASE("simulate --out writes the summary and the timeline in one file", "[cl
   CHECK(j["summary"]["iteration_s"] == p["summary"]["iteration_s"]);
   CHECK(j["timeline"]["traceEvents"].size() > 8u * 64 * 3 * 2);
 }
+
+TEST_CASE("simulate --sweep lists the strategies that fit first and marks the others",
+          "[cli][simulate][sweep]") {
+  // GPT-22B on 8 GPUs, global batch 4 (the base strategy), grid tp 2, 4, 8 x mbs 1, 4:
+  // tp 8 (dp 1) with mbs 1 and 4 fit; tp 4 (dp 2) and tp 2 (dp 4) need mbs 1 and hold 22/4 and
+  // 22/2 billion parameters at 18 bytes each (99 and 198 GB, over 80 GB): out of memory;
+  // tp 4 and tp 2 with mbs 4 would need a batch of 8 or 16, not points of the grid.
+  const std::vector<std::string> base = {"simulate",
+                                         "--model",
+                                         "samples/dist/models/gpt-22b.yaml",
+                                         "--strategy",
+                                         "samples/dist/strategies/gpt-22b-seq-sel.yaml",
+                                         "--cluster",
+                                         "samples/dist/clusters/selene.yaml",
+                                         "--operator-times",
+                                         "roofline:0.8",
+                                         "--sweep",
+                                         "tp=2,4,8",
+                                         "mbs=1,4"};
+  const RunResult r = run_tilescope(base);
+  INFO(r.command << "\n" << r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("2 valid strategies, fastest first"));
+  const size_t oom_heading = r.out.find("2 out of memory (not valid");
+  REQUIRE(oom_heading != std::string::npos);
+  // Nothing above the heading is out of memory, and both rows below it are.
+  CHECK(r.out.substr(0, oom_heading).find("OUT OF MEMORY") == std::string::npos);
+  const std::string after = r.out.substr(oom_heading);
+  size_t marked = 0;
+  for (size_t at = after.find("OUT OF MEMORY"); at != std::string::npos;
+       at = after.find("OUT OF MEMORY", at + 1))
+    ++marked;
+  CHECK(marked == 2);
+
+  std::vector<std::string> json = base;
+  json.insert(json.end(), {"--format", "json"});
+  const RunResult j = run_tilescope(json);
+  REQUIRE(j.status == 0);
+  const auto doc = nlohmann::json::parse(j.out);
+  CHECK(doc["valid_points"] == 2);
+  REQUIRE(doc["sweep"].size() == 4);
+  CHECK(doc["sweep"][1]["out_of_memory"] == false);
+  CHECK(doc["sweep"][2]["out_of_memory"] == true);
+}
