@@ -4,6 +4,7 @@
 
 #include "views/CorrelationPlot.hpp"
 #include "views/QCustomPlotInclude.hpp"
+#include "views/TraceTimeline.hpp"
 
 namespace ts::views {
 namespace {
@@ -15,7 +16,9 @@ QColor category_colour(const std::string& category) {
                                                         {"recompute", QColor(204, 121, 167)},
                                                         {"collective", QColor(0, 158, 115)},
                                                         {"pipeline transfer", QColor(86, 180, 233)},
-                                                        {"optimizer", QColor(213, 94, 0)}};
+                                                        {"optimizer", QColor(213, 94, 0)},
+                                                        {"measured kernel", QColor(95, 75, 180)},
+                                                        {"predicted kernel", QColor(240, 228, 66)}};
   const auto it = colours.find(category);
   return it == colours.end() ? QColor(128, 128, 128) : it->second;
 }
@@ -40,7 +43,9 @@ void fill_timeline_plot(QCustomPlot& plot, const SimulationTimeline& timeline,
     const double y = rows - 1 - r;
     names->addTick(y, QString::fromStdString(track.name));
     for (const TimelineSpan& span : track.spans) {
-      const std::string category = span_category(span, track.name);
+      // An imported trace's tracks are coloured as measured or predicted (TraceTimeline).
+      std::string category = trace_span_category(track.name);
+      if (category.empty()) category = span_category(span, track.name);
       auto* bar = new QCPItemRect(&plot);
       bar->topLeft->setCoords(span.start_s, y + 0.38);
       bar->bottomRight->setCoords(span.start_s + span.duration_s, y - 0.38);

@@ -28,9 +28,10 @@ QString TimelineView::summaryText() const { return summary_->text(); }
 void TimelineView::setTimeline(SimulationTimeline timeline) {
   timeline_ = std::move(timeline);
   if (timeline_.tracks.empty()) {
-    summary_->setText(
-        tr("No simulation open. Run `tilescope simulate ... --out sim.json` and "
-           "open sim.json (File > Open, or drop it here)."));
+    summary_->setText(tr(
+        "No simulation open and no trace imported. Run `tilescope simulate ... --out sim.json` and "
+        "open sim.json (File > Open, or drop it here), or import a profiler's trace "
+        "(File > Import trace, or drop it here) to see its kernels."));
   } else {
     QStringList lines;
     lines << QString::fromStdString(timeline_.title);

@@ -185,16 +185,24 @@ int run_predict(const PredictArgs& a) {
   std::optional<ForwardPass> pass;
   if (workload.tokens_per_pass > 0 && rows.size() == workload.operators.size())
     pass = forward_pass(workload, rows, main_memory_of(graph));
+  // How many times each row's operator runs (`count:`, a workload written from a trace): the
+  // JSON and CSV say it per row, so that their totals agree with the table's.
+  std::vector<int64_t> counts;
+  for (const Operator* op : ops) counts.push_back(op->count);
   if (a.format == "json") {
-    std::cout << prediction_json(rows, graph, workload.name, a.explain, pass ? &*pass : nullptr)
+    std::cout << prediction_json(rows, graph, workload.name, a.explain, pass ? &*pass : nullptr,
+                                 counts)
               << "\n";
   } else if (a.format == "csv") {
-    std::cout
-        << "name,type,shape,latency_us,launch_overhead_us,cycles,bound_by,utilization,mapping\n";
-    for (const auto& r : rows)
-      std::cout << fmt::format("{},{},{},{:.6f},{:.3f},{:.0f},{},{:.6f},{}\n", csv_field(r.op_name),
-                               r.op_type, csv_field(r.shape), r.latency_us, r.launch_overhead_us,
-                               r.cycles, r.bound_by, r.utilization, csv_field(r.mapping_origin));
+    std::cout << "name,type,shape,latency_us,launch_overhead_us,cycles,bound_by,utilization,"
+                 "mapping,count\n";
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const Prediction& r = rows[i];
+      std::cout << fmt::format("{},{},{},{:.6f},{:.3f},{:.0f},{},{:.6f},{},{}\n",
+                               csv_field(r.op_name), r.op_type, csv_field(r.shape), r.latency_us,
+                               r.launch_overhead_us, r.cycles, r.bound_by, r.utilization,
+                               csv_field(r.mapping_origin), counts[i]);
+    }
   } else {
     print_table(rows, graph, workload, a.explain);
     if (pass) print_forward_pass(*pass);

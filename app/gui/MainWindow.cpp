@@ -31,6 +31,7 @@
 #include "MappingPage.hpp"
 #include "OperatorsPage.hpp"
 #include "TableExport.hpp"
+#include "TraceImportAction.hpp"
 #include "Workbench.hpp"
 #include "profile/ProfileRegistry.hpp"
 #include "views/CorrelationView.hpp"
@@ -51,7 +52,8 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
       log_(new QPlainTextEdit),
       status_(new QLabel),
       progress_(new QProgressBar),
-      cancel_(new QPushButton(tr("Cancel"))) {
+      cancel_(new QPushButton(tr("Cancel"))),
+      traces_(new TraceImportAction(workbench, this)) {
   setWindowTitle("tilescope");
   setAcceptDrops(true);
   pages_->addTab(operators_, tr("Operators"));
@@ -124,7 +126,7 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
   connect(workbench, &Workbench::pointsChanged, this, &MainWindow::showPoints);
   connect(workbench, &Workbench::runsChanged, this, &MainWindow::showRuns);
   connect(workbench, &Workbench::simulationChanged, this,
-          [this] { timeline_->setTimeline(workbench_->simulation()); });
+          [this] { timeline_->setTimeline(workbench_->timeline()); });
   connect(workbench, &Workbench::fixedReady, this, [this] { selectOperator(current_); });
   connect(workbench, &Workbench::baselineReady, this, [this] {
     if (current_ < 0 && workbench_->operators()->rowCount() > 0) selectOperator(0);
@@ -176,6 +178,7 @@ void MainWindow::buildMenus() {
         this, tr("Open"), QString(),
         tr("tilescope inputs (*.yaml *.yml *.sqlite *.sqlite3 *.db *.csv *.json);;All files (*)")));
   });
+  file->addAction(tr("Import &trace…"), this, [this] { traces_->chooseAndImport(); });
   recent_ = file->addMenu(tr("Open &recent"));
   fillRecentMenu();
   fillProfileMenu(file->addMenu(tr("Open &profile")));
@@ -258,11 +261,18 @@ void MainWindow::showPoints() {
   data.overlay_title = tr("comparison run");
   showRuns();
   correlation_->setData(std::move(data));
-  correlation_->setMessage(
-      workbench_->resultsPath().isEmpty()
-          ? tr("No measurements open. File > Open a results database (.sqlite, from `tilescope "
-               "measure`) or a CSV of measured GEMMs (M,N,K,measured_us), or drop one here.")
-          : QString());
+  QString message;
+  if (workbench_->resultsPath().isEmpty())
+    message =
+        tr("No measurements open. File > Open a results database (.sqlite, from `tilescope "
+           "measure`) or a CSV of measured GEMMs (M,N,K,measured_us), File > Import trace a "
+           "profiler's trace, or drop one here.");
+  else if (workbench_->points().empty())
+    message =
+        tr("Nothing to compare in this run: no measurement has a prediction (an imported "
+           "trace needs a graph open and operators recorded with shapes; the log says "
+           "why).");
+  correlation_->setMessage(message);
   if (current_ >= 0) selectOperator(current_);
 }
 
@@ -272,8 +282,13 @@ void MainWindow::showRuns() {
 }
 
 void MainWindow::openFiles(const QStringList& paths) {
-  for (const QString& path : paths)
-    if (workbench_->openFile(path)) rememberRecent(path);
+  for (const QString& path : paths) openOrImport(path);
+}
+
+void MainWindow::openOrImport(const QString& path) {
+  // Before openFile: an nsys export is an SQLite file that openFile would take for a store.
+  if (traces_->importIfTrace(path)) return;
+  if (workbench_->openFile(path)) rememberRecent(path);
 }
 
 void MainWindow::rememberRecent(const QString& path) {

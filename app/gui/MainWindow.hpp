@@ -24,6 +24,7 @@ class OperatorsPage;
 class ArchitecturePage;
 class MappingPage;
 class ComparePage;
+class TraceImportAction;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -38,6 +39,7 @@ class MainWindow : public QMainWindow {
   views::TimelineView* timelineView() const { return timeline_; }
   ComparePage* comparePage() const { return compare_; }
   QPlainTextEdit* logPanel() const { return log_; }
+  TraceImportAction* traceImport() const { return traces_; }
   int errorCount() const { return errors_; }
 
   void selectOperator(int row);  // in the workbench's operator model; -1: none
@@ -53,6 +55,8 @@ class MainWindow : public QMainWindow {
   void showPoints();
   void showRuns();  // the correlation page's device, run and comparison choices
   void openFiles(const QStringList& paths);
+  // A profiler trace is imported (TraceImportAction); any other file opens as before.
+  void openOrImport(const QString& path);
   void rememberRecent(const QString& path);
   void fillRecentMenu();
   void fillProfileMenu(QMenu* menu);
@@ -76,6 +80,7 @@ class MainWindow : public QMainWindow {
   QProgressBar* progress_;
   QPushButton* cancel_;
   QMenu* recent_ = nullptr;
+  TraceImportAction* traces_;
   int errors_ = 0;
   int current_ = -1;
   bool selecting_ = false;

@@ -21,6 +21,7 @@
 #include "measure/ResultStore.hpp"
 #include "profile/ArchitectureReference.hpp"
 #include "views/ArchitectureParameter.hpp"
+#include "views/TraceTimeline.hpp"
 #include "workload/WorkloadLoader.hpp"
 
 namespace ts::gui {
@@ -457,7 +458,8 @@ bool Workbench::openResults(const QString& path) {
                   QString::fromStdString(r.start.collector))
              .arg(r.measurement_count)
              .arg(QString::fromStdString(std::string(to_string(r.status)))),
-         static_cast<int>(it - device_keys.begin()), static_cast<size_t>(r.measurement_count)});
+         static_cast<int>(it - device_keys.begin()), static_cast<size_t>(r.measurement_count),
+         d.arch_hash.empty()});
   }
   // Two devices of one name (another graph or other properties): tell them apart.
   for (int i = 0; i < device_names_.size(); ++i)
@@ -524,6 +526,20 @@ void Workbench::chooseRun(int index) {
   loadRun(run_ids_[static_cast<size_t>(index)], false, index);
 }
 
+void Workbench::chooseRunId(int64_t run_id) {
+  const auto run = std::find_if(all_runs_.begin(), all_runs_.end(),
+                                [&](const RunEntry& r) { return r.id == run_id; });
+  if (run == all_runs_.end()) return;
+  if (run->device != current_device_) {
+    current_device_ = run->device;
+    current_run_ = -1;
+    filterRuns();
+    Q_EMIT runsChanged();
+  }
+  const auto at = std::find(run_ids_.begin(), run_ids_.end(), run_id);
+  chooseRun(static_cast<int>(at - run_ids_.begin()));
+}
+
 void Workbench::chooseOverlayRun(int index) {
   if (index < 0 || static_cast<size_t>(index) >= all_runs_.size()) {
     overlay_points_.clear();
@@ -585,8 +601,14 @@ void Workbench::loadRun(int64_t run_id, bool overlay, int run_index) {
   options.path = results_path_.toStdString();
   options.run = run_id;
   auto progress = std::make_shared<LoadProgress>();
+  std::shared_ptr<const ArchitectureGraph> graph;  // kept alive while the worker predicts on it
   for (const RunEntry& r : all_runs_)  // known before a row is read, for a cancel right away
-    if (r.id == run_id) progress->total = r.rows;
+    if (r.id == run_id) {
+      progress->total = r.rows;
+      if (r.predict_on_open_graph && graph_) graph = graph_;
+    }
+  options.graph = graph.get();
+  options.mapper = mapper_options_;
   auto* watcher = new QFutureWatcher<PointsLoad>(this);
   connect(watcher, &QFutureWatcherBase::finished, this,
           [this, watcher, generation, overlay, run_index, progress] {
@@ -594,18 +616,19 @@ void Workbench::loadRun(int64_t run_id, bool overlay, int run_index) {
           });
   track(watcher, tr("Loading %1 run %2").arg(QFileInfo(results_path_).fileName()).arg(run_id),
         tr("rows"));
-  watcher->setFuture(QtConcurrent::run([options, progress](QPromise<PointsLoad>& promise) mutable {
-    options.progress = load_progress(promise, *progress);
-    PointsLoad load;
-    try {
-      load.input = db_input(options);
-    } catch (const LoadAbandoned&) {
-      return;
-    } catch (const std::exception& e) {
-      load.error = QString::fromStdString(e.what());
-    }
-    promise.addResult(std::move(load));
-  }));
+  watcher->setFuture(
+      QtConcurrent::run([options, progress, graph](QPromise<PointsLoad>& promise) mutable {
+        options.progress = load_progress(promise, *progress);
+        PointsLoad load;
+        try {
+          load.input = db_input(options);
+        } catch (const LoadAbandoned&) {
+          return;
+        } catch (const std::exception& e) {
+          load.error = QString::fromStdString(e.what());
+        }
+        promise.addResult(std::move(load));
+      }));
 }
 
 bool Workbench::openMeasurementCsv(const QString& path) {
@@ -708,6 +731,15 @@ bool Workbench::openSimulation(const QString& path) {
   report(kInfo, tr("simulation %1: %2 tracks").arg(path).arg(simulation_.tracks.size()));
   Q_EMIT simulationChanged();
   return true;
+}
+
+void Workbench::setTraceTimeline(SimulationTimeline trace) {
+  trace_timeline_ = std::move(trace);
+  Q_EMIT simulationChanged();
+}
+
+SimulationTimeline Workbench::timeline() const {
+  return views::merged_timeline(simulation_, trace_timeline_);
 }
 
 bool Workbench::saveArchitecture(const QString& path) {

@@ -74,6 +74,10 @@ class Workbench : public QObject {
   QString resultsPath() const { return results_path_; }
   QString simulationPath() const { return simulation_path_; }
   const SimulationTimeline& simulation() const { return simulation_; }
+  // An imported trace's tracks (TraceImportAction), drawn after the simulation's; timeline() is
+  // what the timeline page shows: both.
+  void setTraceTimeline(SimulationTimeline trace);
+  SimulationTimeline timeline() const;
   views::OperatorTableModel* operators() const { return operators_; }
   QUndoStack* undoStack() const { return undo_; }
 
@@ -87,7 +91,8 @@ class Workbench : public QObject {
   void chooseDevice(int index);  // offers its runs and shows the latest of them
   QStringList runs() const { return run_names_; }
   int currentRun() const { return current_run_; }
-  void chooseRun(int index);  // into runs()
+  void chooseRun(int index);         // into runs()
+  void chooseRunId(int64_t run_id);  // chooses its device, then it; an unknown id does nothing
   // Every run of the database, whatever its device (a comparison may cross devices).
   QStringList overlayRuns() const;
   void chooseOverlayRun(int index);  // into overlayRuns(); -1: none
@@ -159,7 +164,7 @@ class Workbench : public QObject {
   std::shared_ptr<const ArchitectureGraph> baseline_graph_, graph_;
   std::shared_ptr<const Workload> workload_;
   QString arch_path_, workload_path_, results_path_, simulation_path_;
-  SimulationTimeline simulation_;
+  SimulationTimeline simulation_, trace_timeline_;
   views::OperatorTableModel* operators_;
   QUndoStack* undo_;
   std::vector<ComparedPoint> points_, overlay_points_;
@@ -169,6 +174,9 @@ class Workbench : public QObject {
     QString name;
     int device = 0;
     size_t rows = 0;  // measurements
+    // The run's device names no graph (an imported trace): it has no stored predictions, so its
+    // measurements are predicted on the open graph.
+    bool predict_on_open_graph = false;
   };
   std::vector<RunEntry> all_runs_;
   QStringList device_names_;

@@ -10,9 +10,14 @@ namespace ts {
 
 std::string prediction_json(const std::vector<Prediction>& predictions,
                             const ArchitectureGraph& graph, const std::string& workload_name,
-                            bool explain, const ForwardPass* pass) {
+                            bool explain, const ForwardPass* pass,
+                            const std::vector<int64_t>& counts) {
   nlohmann::json ops = nlohmann::json::array();
-  for (const auto& r : predictions) {
+  double total_us = 0;
+  for (size_t i = 0; i < predictions.size(); ++i) {
+    const Prediction& r = predictions[i];
+    const int64_t count = i < counts.size() ? counts[i] : 1;
+    total_us += static_cast<double>(count) * (r.latency_us + r.launch_overhead_us);
     nlohmann::json traffic = nlohmann::json::array();
     for (const auto& t : r.traffic) traffic.push_back({{"edge", t.edge}, {"bytes", t.bytes}});
     nlohmann::json residency = nlohmann::json::array();
@@ -30,6 +35,7 @@ std::string prediction_json(const std::vector<Prediction>& predictions,
                         {"utilization", r.utilization},
                         {"flops", r.flops},
                         {"mapping", r.mapping_origin},
+                        {"count", count},
                         {"traffic", traffic},
                         {"residency", residency}};
     if (r.searched) {
@@ -43,7 +49,8 @@ std::string prediction_json(const std::vector<Prediction>& predictions,
                              {"architecture", graph.name},
                              {"architecture_hash", fmt::format("{:016x}", graph.content_hash())},
                              {"workload", workload_name},
-                             {"operators", ops}};
+                             {"operators", ops},
+                             {"total_us", total_us}};
   if (pass) {
     nlohmann::json classes = nlohmann::json::array();
     for (const OperatorClassTime& c : pass->classes)

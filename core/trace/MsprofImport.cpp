@@ -31,14 +31,17 @@ Sniff MsprofImporter::sniff(std::string_view first_line) const {
   }
 }
 
-ImportResult MsprofImporter::import(const ImportRequest& request) const {
-  TraceEvents events = read_msprof_summary(request.file);
+ImportRequest msprof_import_request(ImportRequest request) {
   // msprof names tasks by CANN operator type (MatMulV2), which only the Ascend profile's rules
   // read; a caller that names no profile (the GUI, a test) gets it when it is installed.
-  ImportRequest with_rules = request;
-  if (!with_rules.options.count("profile") && installed_profiles().find(kAscendProfile))
-    with_rules.options["profile"] = kAscendProfile;
-  return import_trace(std::move(events), with_rules);
+  if (!request.options.count("profile") && installed_profiles().find(kAscendProfile))
+    request.options["profile"] = kAscendProfile;
+  return request;
+}
+
+ImportResult MsprofImporter::import(const ImportRequest& request) const {
+  TraceEvents events = read_msprof_summary(request.file);
+  return import_trace(std::move(events), msprof_import_request(request));
 }
 
 }  // namespace ts

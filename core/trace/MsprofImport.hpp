@@ -7,6 +7,10 @@
 
 namespace ts {
 
+// The request as an msprof import runs it: with the Ascend profile's kernel rules when the
+// request names no profile and the profile is installed (the GUI's import calls it too).
+ImportRequest msprof_import_request(ImportRequest request);
+
 // Options: those of every trace import (trace_import_options); `profile` defaults to `ascend`,
 // whose kernel rules (plugins/ascend/kernel-rules.yaml) say what CANN operator types compute.
 class MsprofImporter final : public Importer {

@@ -20,7 +20,7 @@ Sniff NsysImporter::sniff(std::string_view first_line) const {
   return first_line.starts_with("SQLite format 3") ? Sniff::yes : Sniff::no;
 }
 
-ImportResult NsysImporter::import(const ImportRequest& request) const {
+TraceEvents read_nsys_for_import(const ImportRequest& request) {
   const auto given = request.options.find("dtype");
   const std::string dtype_text = given == request.options.end() ? "fp16" : given->second;
   const std::optional<DataType> dtype = parse_data_type(dtype_text);
@@ -33,7 +33,11 @@ ImportResult NsysImporter::import(const ImportRequest& request) const {
     for (size_t i = 0; i < op.input_shapes.size() && i < op.input_dtypes.size(); ++i)
       if (!op.input_shapes[i].empty() && op.input_dtypes[i].empty())
         op.input_dtypes[i] = std::string(to_string(*dtype));
-  return import_trace(std::move(events), request);
+  return events;
+}
+
+ImportResult NsysImporter::import(const ImportRequest& request) const {
+  return import_trace(read_nsys_for_import(request), request);
 }
 
 }  // namespace ts

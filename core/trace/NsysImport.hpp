@@ -4,8 +4,13 @@
 // ranges around their launches, stored as one run, and with --workload-out the workload of what
 // ran.
 #include "trace/Importer.hpp"
+#include "trace/TraceEvents.hpp"
 
 namespace ts {
+
+// read_nsys_export with the request's `dtype` given to the NVTX operators' tensors: what
+// NsysImporter::import hands the shared step (the GUI's import calls it too).
+TraceEvents read_nsys_for_import(const ImportRequest& request);
 
 // Options: those of every trace import (trace_import_options), and `dtype`: the data type of
 // the NVTX operators' tensors, which NVTX ranges do not record (default fp16).

@@ -122,7 +122,8 @@ KernelNameRules kernel_rules_for(const ImportRequest& request) {
 }
 
 ImportResult import_trace(TraceEvents events, const ImportRequest& request,
-                          const TraceImportProgress& progress) {
+                          const TraceImportProgress& progress,
+                          std::vector<TraceKernelSpan>* spans) {
   const KernelNameRules rules = kernel_rules_for(request);
   report(progress, "match", 0);
   const ResolvedTrace resolved = resolve_trace(events, rules);
@@ -148,6 +149,20 @@ ImportResult import_trace(TraceEvents events, const ImportRequest& request,
           group_of.emplace(std::make_pair(op, std::string_view(name)), groups.size());
       if (fresh) groups.push_back(KernelTimes{op, name, {}});
       groups[it->second].durations_ns.push_back(events.kernels[k].duration_ns);
+    }
+  }
+
+  if (spans) {
+    std::vector<std::string> names;  // the stored name of each resolved operator
+    names.reserve(resolved.operators.size());
+    for (const Operator& op : resolved.operators) names.push_back(operator_key(op, suite).name);
+    spans->reserve(spans->size() + events.kernels.size());
+    for (size_t k = 0; k < events.kernels.size(); ++k) {
+      const TraceKernel& kernel = events.kernels[k];
+      const int op = resolved.kernel_operator[k];
+      spans->push_back({kernel_name(events, kernel),
+                        op < 0 ? std::string() : names[static_cast<size_t>(op)], kernel.start_ns,
+                        kernel.duration_ns, kernel.device, kernel.stream});
     }
   }
 

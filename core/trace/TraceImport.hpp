@@ -6,6 +6,7 @@
 // what ran. What it cannot use (kernels of operators without shapes, of operators tilescope does
 // not model, kernels that match nothing) is counted and reported in ImportResult::notes, never
 // dropped silently. docs/traces.md describes the whole path.
+#include <cstdint>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -27,6 +28,17 @@ class TraceImportCancelled : public std::runtime_error {
   TraceImportCancelled() : std::runtime_error("import cancelled") {}
 };
 
+// A kernel as a timeline draws it (the GUI's trace tracks): when it ran, where, and the
+// tilescope operator whose measurement it joined, so that a prediction can be drawn beside it.
+struct TraceKernelSpan {
+  std::string kernel;
+  std::string op_name;  // the stored operator's name; empty: not stored (the notes say why)
+  double start_ns = 0;  // on the trace's clock
+  double duration_ns = 0;
+  int device = 0;
+  int64_t stream = -1;
+};
+
 // The options every trace importer offers (`--suite`, `--workload-out`, `--kernel-rules`,
 // `--implementation-prefix` ...): a reader's options() returns these plus its own.
 std::vector<ImporterOption> trace_import_options();
@@ -40,7 +52,9 @@ KernelNameRules kernel_rules_for(const ImportRequest& request);
 // and renamed once the store has committed, so a failure leaves neither). Kernels that lack
 // shapes or a match are notes, never an error: a trace without shapes imports as a run without
 // measurements and says why.
+// With `spans`, every kernel of the trace is also appended there, in the trace's order.
 ImportResult import_trace(TraceEvents events, const ImportRequest& request,
-                          const TraceImportProgress& progress = {});
+                          const TraceImportProgress& progress = {},
+                          std::vector<TraceKernelSpan>* spans = nullptr);
 
 }  // namespace ts

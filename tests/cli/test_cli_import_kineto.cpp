@@ -5,6 +5,7 @@
 // fixture's layout (make_fixtures.py's STEP table): 18 kernels of 16 distinct (operator,
 // kernel) pairs, the residual add and its layer norm run twice.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
@@ -16,6 +17,11 @@ using namespace ts::cli_test;
 namespace {
 
 const std::string kKineto = "tests/fixtures/trace/kineto/";
+
+// The operators the step ran twice (the residual add and its layer norm, count: 2).
+bool ran_twice(const std::string& name) {
+  return name == "add_512x768_fp16" || name == "native_layer_norm_layernorm_512x768_fp16";
+}
 
 }  // namespace
 
@@ -127,4 +133,55 @@ TEST_CASE("a truncated Kineto trace exits 2 with one line and leaves the databas
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   CHECK(read_text(db) == before);
   CHECK(dir.names() == std::vector<std::string>{"results.sqlite"});
+}
+
+TEST_CASE("predict --format json and csv honour the count of a workload written from a trace",
+          "[cli][import][kineto]") {
+  ts::test::TempDir dir("import-kineto-counts");
+  const std::string db = dir / "results.sqlite";
+  const std::string workload = dir / "step.yaml";
+  REQUIRE(run_tilescope({"import", "kineto", kKineto + "bert_step.json", "--db", db,
+                         "--workload-out", workload})
+              .status == 0);
+  const std::vector<std::string> base = {"predict",    "--arch",  "samples/arch/nvidia-h200.yaml",
+                                         "--workload", workload,  "--budget",
+                                         "2000",       "--format"};
+  std::vector<std::string> as_json = base, as_csv = base;
+  as_json.push_back("json");
+  as_csv.push_back("csv");
+
+  const RunResult j = run_tilescope(as_json, 300);
+  INFO(j.err);
+  REQUIRE(j.status == 0);
+  const nlohmann::json doc = nlohmann::json::parse(j.out);
+  // The total counts each operator `count` times, as the table's does (summed here by hand
+  // from the rows: 2 x for the add and the layer norm, 1 x for the 14 others).
+  double expected_total = 0;
+  int twice = 0;
+  for (const nlohmann::json& op : doc.at("operators")) {
+    const std::string name = op.at("name");
+    INFO(name);
+    CHECK(op.at("count").get<int>() == (ran_twice(name) ? 2 : 1));
+    twice += ran_twice(name);
+    expected_total += (ran_twice(name) ? 2 : 1) * (op.at("latency_us").get<double>() +
+                                                   op.at("launch_overhead_us").get<double>());
+  }
+  CHECK(twice == 2);
+  CHECK(doc.at("operators").size() == 16);
+  CHECK(doc.at("total_us").get<double>() == Approx(expected_total).epsilon(1e-9));
+
+  const RunResult c = run_tilescope(as_csv, 300);
+  REQUIRE(c.status == 0);
+  const std::vector<std::string> lines = split_lines(c.out);
+  REQUIRE(lines.size() == 17);
+  CHECK(lines[0].substr(lines[0].rfind(',') + 1) == "count");
+  int counted_twice = 0;
+  for (size_t i = 1; i < lines.size(); ++i) {
+    const std::string name = lines[i].substr(0, lines[i].find(','));
+    const std::string count = lines[i].substr(lines[i].rfind(',') + 1);
+    INFO(lines[i]);
+    CHECK(count == (ran_twice(name) ? "2" : "1"));
+    counted_twice += ran_twice(name);
+  }
+  CHECK(counted_twice == 2);
 }

@@ -1,0 +1,239 @@
+#include "TraceImportAction.hpp"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QProgressDialog>
+#include <QPromise>
+#include <QtConcurrent>
+#include <algorithm>
+
+#include "Workbench.hpp"
+#include "correlate/CorrelationData.hpp"
+#include "trace/TraceFileImport.hpp"
+#include "trace/TraceFileKind.hpp"
+#include "views/TraceTimeline.hpp"
+
+namespace ts::gui {
+
+// What the worker hands back: the import, or that it was cancelled, or why it failed.
+struct TraceImportOutcome {
+  TraceFileImport imported;
+  bool cancelled = false;
+  QString error;
+};
+
+namespace {
+
+constexpr int kProgressSteps = 1000;
+
+// The stages of an import (TraceImport.hpp) as one bar: reading is most of the work on a large
+// trace; the SQLite and CSV readers report no reading, so their bar starts at the match.
+int overall_progress(std::string_view stage, double fraction) {
+  double from = 0, span = 0.7;
+  if (stage == "match") from = 0.7, span = 0.1;
+  if (stage == "store") from = 0.8, span = 0.2;
+  return static_cast<int>((from + span * std::clamp(fraction, 0.0, 1.0)) * kProgressSteps);
+}
+
+QString stage_text(std::string_view stage, const QString& trace) {
+  if (stage == "read") return QObject::tr("Reading %1…").arg(trace);
+  if (stage == "match") return QObject::tr("Matching the kernels of %1 to operators…").arg(trace);
+  return QObject::tr("Storing the kernels of %1…").arg(trace);
+}
+
+}  // namespace
+
+TraceImportAction::TraceImportAction(Workbench* workbench, QWidget* window)
+    : QObject(window), workbench_(workbench), window_(window) {
+  connect(workbench, &Workbench::pointsChanged, this, &TraceImportAction::rebuildTimeline);
+}
+
+TraceImportAction::~TraceImportAction() {
+  if (watcher_) {
+    watcher_->cancel();
+    watcher_->waitForFinished();
+  }
+}
+
+void TraceImportAction::setDatabaseChooser(std::function<QString(const QString&)> chooser) {
+  chooser_ = std::move(chooser);
+}
+
+bool TraceImportAction::busy() const { return watcher_ && watcher_->isRunning(); }
+
+void TraceImportAction::cancel() {
+  if (watcher_) watcher_->cancel();
+}
+
+void TraceImportAction::chooseAndImport() {
+  const QString trace = QFileDialog::getOpenFileName(
+      window_, tr("Import a trace"), QString(),
+      tr("Profiler traces (*.json *.json.gz *.gz *.sqlite *.csv);;All files (*)"));
+  if (!trace.isEmpty()) importTrace(trace);
+}
+
+bool TraceImportAction::importIfTrace(const QString& path) {
+  if (trace_format_of(path.toStdString()).empty()) return false;
+  importTrace(path);
+  return true;
+}
+
+QString TraceImportAction::chooseDatabase(const QString& trace) const {
+  if (chooser_) return chooser_(trace);
+  // The open results database takes the trace's run beside its others; an open CSV is no store.
+  const QString open = workbench_->resultsPath();
+  if (!open.isEmpty() && is_sqlite_file(open.toStdString())) return open;
+  const QFileInfo info(trace);
+  return QFileDialog::getSaveFileName(
+      window_, tr("Import %1 into which results database?").arg(info.fileName()),
+      info.dir().filePath(info.completeBaseName().section('.', 0, 0) + ".sqlite"),
+      tr("Results databases (*.sqlite *.sqlite3 *.db)"), nullptr,
+      QFileDialog::DontConfirmOverwrite);  // an existing database is added to, not replaced
+}
+
+bool TraceImportAction::importTrace(const QString& trace) {
+  if (busy()) {
+    Q_EMIT workbench_->message(Workbench::kWarning,
+                               tr("%1: another trace is being imported; wait for it or cancel "
+                                  "it")
+                                   .arg(trace));
+    return false;
+  }
+  const std::string format = trace_format_of(trace.toStdString());
+  if (format.empty()) {
+    Q_EMIT workbench_->message(
+        Workbench::kError,
+        tr("%1: not a trace tilescope reads; expected a PyTorch profiler (Kineto) JSON or "
+           ".json.gz, an Nsight Systems SQLite export or an msprof op_summary CSV")
+            .arg(trace));
+    return false;
+  }
+  const QString database = chooseDatabase(trace);
+  if (database.isEmpty()) return false;
+  if (is_nsys_export(database.toStdString())) {
+    Q_EMIT workbench_->message(
+        Workbench::kError,
+        tr("%1: an Nsight Systems export, not a results database; choose another").arg(database));
+    return false;
+  }
+  database_ = database;
+  trace_name_ = QFileInfo(trace).fileName();
+
+  ImportRequest request;
+  request.file = trace.toStdString();
+  request.db_path = database.toStdString();
+  request.command_line = "tilescope-gui: File > Import trace " + request.file;
+  request.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
+
+  dialog_ = new QProgressDialog(tr("Reading %1…").arg(trace_name_), tr("Cancel"), 0, kProgressSteps,
+                                window_);
+  dialog_->setObjectName("traceImportProgress");
+  dialog_->setWindowTitle(tr("Import trace"));
+  dialog_->setWindowModality(Qt::WindowModal);
+  dialog_->setAutoClose(false);
+  dialog_->setAutoReset(false);
+  dialog_->setMinimumDuration(300);  // a small trace imports before the dialog would flash
+  connect(dialog_, &QProgressDialog::canceled, this, &TraceImportAction::cancel);
+
+  auto* watcher = new QFutureWatcher<TraceImportOutcome>(this);
+  watcher_ = watcher;
+  connect(watcher, &QFutureWatcherBase::progressValueChanged, dialog_, &QProgressDialog::setValue);
+  connect(watcher, &QFutureWatcherBase::progressTextChanged, dialog_,
+          &QProgressDialog::setLabelText);
+  connect(watcher, &QFutureWatcherBase::finished, this, &TraceImportAction::done);
+  Q_EMIT workbench_->message(
+      Workbench::kInfo,
+      tr("importing %1 (%2) into %3").arg(trace, QString::fromStdString(format), database));
+  const QString name = trace_name_;
+  watcher->setFuture(
+      QtConcurrent::run([request, format, name](QPromise<TraceImportOutcome>& promise) {
+        promise.setProgressRange(0, kProgressSteps);
+        TraceImportOutcome out;
+        std::string last_stage;
+        try {
+          out.imported =
+              import_trace_file(format, request, [&](std::string_view stage, double fraction) {
+                // false cancels: import_trace throws before its transaction commits.
+                if (promise.isCanceled()) return false;
+                if (stage != last_stage) {
+                  last_stage = stage;
+                  promise.setProgressValueAndText(overall_progress(stage, fraction),
+                                                  stage_text(stage, name));
+                } else {
+                  promise.setProgressValue(overall_progress(stage, fraction));
+                }
+                return true;
+              });
+        } catch (const TraceImportCancelled&) {
+          out.cancelled = true;
+        } catch (const std::exception& e) {
+          out.error = QString::fromStdString(e.what());
+        }
+        promise.addResult(std::move(out));
+      }));
+  return true;
+}
+
+void TraceImportAction::done() {
+  auto* watcher = watcher_.data();
+  if (!watcher) return;
+  // A cancelled future keeps no result: that, or the worker's own word, is a cancel.
+  TraceImportOutcome out;
+  bool cancelled = watcher->isCanceled() || watcher->future().resultCount() == 0;
+  if (!cancelled) {
+    out = watcher->result();
+    cancelled = out.cancelled;
+  }
+  watcher->deleteLater();
+  watcher_.clear();
+  if (dialog_) {
+    dialog_->hide();
+    dialog_->deleteLater();
+    dialog_ = nullptr;
+  }
+  if (cancelled) {
+    const QString text = tr("import of %1 cancelled; %2 is as it was").arg(trace_name_, database_);
+    Q_EMIT workbench_->message(Workbench::kInfo, text);
+    Q_EMIT finished(false, true, text);
+    return;
+  }
+  if (!out.error.isEmpty()) {
+    Q_EMIT workbench_->message(Workbench::kError, out.error);
+    Q_EMIT finished(false, false, out.error);
+    return;
+  }
+  QStringList lines;
+  report_import(
+      out.imported.result, database_.toStdString(),
+      [&](const std::string& line) {
+        lines << QString::fromStdString(line);
+        Q_EMIT workbench_->message(Workbench::kInfo, QString::fromStdString(line));
+      },
+      [&](const std::string& line) {
+        // The CLI's stderr lines: a "warning: " one is a warning here, the total is news.
+        QString text = QString::fromStdString(line);
+        const bool warning = text.startsWith("warning: ");
+        if (warning) text.remove(0, 9);
+        Q_EMIT workbench_->message(warning ? Workbench::kWarning : Workbench::kInfo, text);
+      });
+  kernels_ = std::move(out.imported.kernels);
+  timeline_ = {};
+  // The database shows the trace's run: its operators on the correlation page, predicted on the
+  // open graph; once they are in, pointsChanged rebuilds the timeline with the predictions.
+  if (workbench_->openResults(database_) && !out.imported.result.runs.empty())
+    workbench_->chooseRunId(out.imported.result.runs.front().id);
+  rebuildTimeline();
+  Q_EMIT finished(true, false, lines.join('\n'));
+}
+
+void TraceImportAction::rebuildTimeline() {
+  if (kernels_.empty()) return;
+  timeline_ = views::trace_timeline(
+      kernels_, QFileInfo(trace_name_).completeBaseName().section('.', 0, 0).toStdString(),
+      workbench_->points());
+  workbench_->setTraceTimeline(timeline_);
+}
+
+}  // namespace ts::gui
