@@ -45,7 +45,7 @@ void quiet_runtime_dir(QtMsgType type, const QMessageLogContext& context, const 
 }
 
 struct ReportArgs {
-  std::string db, arch, simulation, out, figures, diff;
+  std::string db, arch, simulation, sweep, out, figures, diff;
   std::optional<int64_t> run, diff_run;
   std::vector<std::string> fail_if;
   uint64_t budget = MapperOptions{}.budget;
@@ -62,9 +62,11 @@ int run_report(const ReportArgs& a) {
   o.exclude_unstable = a.exclude_unstable;
   views::report_format(a.out);
   // The report never replaces a file it reads (a typo of --out for --db would lose the runs).
-  refuse_output_over_inputs(
-      {"--out", a.out},
-      {{"--db", a.db}, {"--diff", a.diff}, {"--arch", a.arch}, {"--simulation", a.simulation}});
+  refuse_output_over_inputs({"--out", a.out}, {{"--db", a.db},
+                                               {"--diff", a.diff},
+                                               {"--arch", a.arch},
+                                               {"--simulation", a.simulation},
+                                               {"--sweep", a.sweep}});
   const std::filesystem::path folder = std::filesystem::path(a.out).parent_path();
   if (!folder.empty() && !std::filesystem::is_directory(folder))
     throw InputError(
@@ -74,6 +76,7 @@ int run_report(const ReportArgs& a) {
   o.run = a.run;
   o.arch = resolve_architecture_option(a.arch);
   o.simulation = a.simulation;
+  o.sweep = a.sweep;
   o.diff = a.diff;
   o.diff_run = a.diff_run;
   o.mapper.budget = a.budget;
@@ -135,6 +138,9 @@ std::function<int()> add_report_options(CLI::App& cmd) {
                  "run's re-predicts, not stored");
   cmd.add_option("--simulation", a->simulation,
                  "a `tilescope simulate --out` file: its summary and timeline");
+  cmd.add_option("--sweep", a->sweep,
+                 "a `tilescope sweep --db` file: its latest sweep's sensitivities and Pareto "
+                 "front (docs/sweep.md)");
   cmd.add_option("--figures", a->figures, "also write every figure as PNG and SVG into DIR");
   cmd.add_option("--diff", a->diff,
                  "compare with an older results database: per-operator deltas, worse first");
