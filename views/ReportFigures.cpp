@@ -12,6 +12,7 @@
 #include "views/CorrelationPlot.hpp"
 #include "views/QCustomPlotInclude.hpp"
 #include "views/ReportHtmlParts.hpp"
+#include "views/SweepPlots.hpp"
 #include "views/TimelinePlot.hpp"
 
 namespace ts::views {
@@ -181,6 +182,36 @@ ReportFigures render_report_figures(const ReportContent& c) {
                 "task.")
             .arg(QString::fromStdString(c.simulation_file)),
         kMaxPdfPlotWidth, height));
+  }
+
+  if (c.sweep) {
+    const SweepDigest& d = *c.sweep;
+    const QString file = QString::fromStdString(c.sweep_file);
+    QCustomPlot pareto;
+    SweepParetoData data;
+    data.title = QString("%1: %2 points").arg(file).arg(d.points.size());
+    data.cost_label = d.strategy_grid ? "peak memory per GPU (GiB)" : "memory (MiB)";
+    data.cost_unit = d.strategy_grid ? 1024.0 * 1024 * 1024 : 1024.0 * 1024;
+    data.points = d.points;
+    data.front = d.front;
+    fill_pareto_plot(pareto, data, report_palette());
+    out.figures.push_back(plot_figure(
+        pareto, "sweep-pareto",
+        d.strategy_grid ? QString("Iteration time against peak memory per GPU, every point of "
+                                  "the grid; joined: the Pareto front of the points that fit.")
+                        : QString("Suite time against the memory the graph provides, every "
+                                  "point; joined: the Pareto front."),
+        kPlotWidth, kPlotHeight));
+    if (!d.sensitivities.empty()) {
+      QCustomPlot bars;
+      fill_sensitivity_plot(bars, "sensitivity of the total", d.paths, d.sensitivities.front(),
+                            report_palette());
+      out.figures.push_back(plot_figure(
+          bars, "sweep-sensitivity",
+          "Sensitivity of the total time to each varied parameter (d ln time / d ln parameter), "
+          "largest first.",
+          kPlotWidth, 420));
+    }
   }
 
   if (c.comparison) {

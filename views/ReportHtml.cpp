@@ -247,6 +247,7 @@ std::vector<ReportSection> sections(const ReportContent& c) {
   out.push_back({"worst", "The worst predictions"});
   out.push_back({"architecture", "The architecture graph"});
   if (c.simulation) out.push_back({"simulation", "Distributed simulation"});
+  if (c.sweep) out.push_back({"sweep", "Sweep"});
   if (!c.notes.empty()) out.push_back({"notes", "Notes"});
   return out;
 }
@@ -295,6 +296,56 @@ std::string data_block(const ReportContent& c) {
     text.replace(at, 2, "<\\/");
   return "<script type=\"application/json\" id=\"tilescope-report-data\">\n" + text +
          "\n</script>\n";
+}
+
+std::string elasticity_cell(const std::optional<double>& e) {
+  return e ? fmt::format("{:+.3f}", *e) : std::string("-");
+}
+
+// A sweep (docs/sweep.md): the figures, the sensitivities of the total and of each subject to
+// each varied parameter, and the points of the Pareto front.
+void sweep_section(const ReportContent& c, Html& html) {
+  const SweepDigest& d = *c.sweep;
+  std::string& h = html.text;
+  h += "<h2 id=\"sweep\">Sweep</h2>\n";
+  std::string varied;
+  for (const std::string& p : d.paths) varied += (varied.empty() ? "" : ", ") + p;
+  h += fmt::format("<p>{} of {} points ({}), varying {}.{}</p>\n",
+                   d.strategy_grid ? "A strategy grid" : "An architecture sweep", d.points.size(),
+                   esc(c.sweep_file), d.paths.empty() ? std::string("nothing") : esc(varied),
+                   d.strategy_grid
+                       ? fmt::format(" {} points run out of device memory.", d.out_of_memory)
+                       : std::string());
+  html.figure("sweep-pareto");
+  html.figure("sweep-sensitivity");
+  h += "<p>Sensitivity: d ln time / d ln parameter, least squares over the points (-1: time "
+       "halves when the parameter doubles; -: cannot be told).</p>\n<table class=\"stats\">\n";
+  std::vector<std::string> header{"subject"};
+  header.insert(header.end(), d.paths.begin(), d.paths.end());
+  h += cells(header, "th");
+  for (const SweepSensitivity& row : d.sensitivities) {
+    std::vector<std::string> line{row.subject};
+    for (const std::optional<double>& e : row.elasticity) line.push_back(elasticity_cell(e));
+    h += cells(line);
+  }
+  h += "</table>\n<table class=\"stats\">\n";
+  h += cells(
+      {"time (us)", d.strategy_grid ? "peak memory per GPU (GiB)" : "memory (bytes)", "parameters"},
+      "th");
+  for (const SweepPointRecord& p : d.front) {
+    const nlohmann::json values = nlohmann::json::parse(p.parameters_json);
+    std::string parameters;
+    for (const std::string& path : d.paths) {
+      const nlohmann::json& v = values.at(path);
+      parameters += fmt::format("{}{}={}", parameters.empty() ? "" : " ", path,
+                                v.is_string() ? v.get<std::string>() : v.dump());
+    }
+    h += cells({fmt::format("{:.3f}", p.total_s * 1e6),
+                d.strategy_grid ? fmt::format("{:.3f}", p.cost / (1024.0 * 1024 * 1024))
+                                : fmt::format("{:.0f}", p.cost),
+                parameters});
+  }
+  h += "</table>\n";
 }
 
 }  // namespace
@@ -398,6 +449,8 @@ std::string report_html(const ReportContent& c, const ReportFigures& figures, Re
     }
     html.figure("timeline");
   }
+
+  if (c.sweep) sweep_section(c, html);
 
   if (!c.notes.empty()) {
     h += "<h2 id=\"notes\">Notes</h2>\n<ul>\n";

@@ -1,6 +1,7 @@
 // `tilescope sweep`: a workload predicted at every point of a space of architecture parameters,
-// each point stored as it finishes so that a rerun resumes; on local threads, or over MPI ranks
-// under mpirun (SweepRanks). docs/sweep.md.
+// or (--strategy-grid) a training job simulated at every point of a grid of strategies; each
+// point stored as it finishes so that a rerun resumes; on local threads, or over MPI ranks under
+// mpirun (SweepRanks). docs/sweep.md.
 #include <fmt/format.h>
 
 #include <atomic>
@@ -8,15 +9,20 @@
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "Commands.hpp"
+#include "OptionValues.hpp"
 #include "SweepRanks.hpp"
+#include "SweepSummaryText.hpp"
 #include "TerminalProgress.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/InputError.hpp"
 #include "measure/ResultStore.hpp"
 #include "profile/ArchitectureReference.hpp"
+#include "sweep/ArchitectureSweep.hpp"
+#include "sweep/StrategyGrid.hpp"
 #include "sweep/SweepSummary.hpp"
 #include "sweep/SweepThreads.hpp"
 #include "workload/WorkloadLoader.hpp"
@@ -32,6 +38,9 @@ struct SweepArgs {
   uint64_t budget = MapperOptions{}.budget;
   int threads = 0;
   bool summary = false;
+  // --strategy-grid: a training job instead of a graph (docs/sweep.md).
+  std::vector<std::string> strategy_grid;
+  std::string model, strategy, cluster, operator_times = "tile";
 };
 
 std::atomic<bool> g_stop{false};
@@ -68,7 +77,7 @@ std::optional<size_t> crash_after_stored() {
   return static_cast<size_t>(std::atoll(v + 2));
 }
 
-std::vector<size_t> pending_points(const ArchitectureSweep& sweep, const ResultStore& store) {
+std::vector<size_t> pending_points(const SweepSpace& sweep, const ResultStore& store) {
   const std::vector<std::string> keys =
       store.sweep_point_keys(sweep.sweep_key(), sweep.workload_hash());
   const std::set<std::string> stored(keys.begin(), keys.end());
@@ -78,57 +87,74 @@ std::vector<size_t> pending_points(const ArchitectureSweep& sweep, const ResultS
   return pending;
 }
 
-std::string elasticity_text(const std::optional<double>& e) {
-  return e ? fmt::format("{:+.3f}", *e) : std::string("-");
-}
-
-void print_summary(const ArchitectureSweep& sweep, const ResultStore& store) {
-  const std::vector<SweepPointRecord> points =
-      store.sweep_points(sweep.sweep_key(), sweep.workload_hash());
-  // Only the points of this sweep's space: the store may hold other values of the same paths.
+// The points of this sweep's space found in the store: it may hold other values of the same
+// parameters, from a wider sweep.
+std::vector<SweepPointRecord> stored_points_of(const SweepSpace& sweep, const ResultStore& store) {
   std::set<std::string> ours;
   for (size_t i = 0; i < sweep.size(); ++i) ours.insert(sweep.parameters_json(i));
   std::vector<SweepPointRecord> mine;
-  for (const SweepPointRecord& p : points)
-    if (ours.count(p.parameters_json)) mine.push_back(p);
-  std::vector<std::string> paths;
-  for (const SweepAxis& a : sweep.axes()) paths.push_back(a.path);
-
-  std::cout << fmt::format(
-      "\nsensitivity (d ln time / d ln parameter, least squares over {} points; -1: time halves "
-      "when the parameter doubles)\n",
-      mine.size());
-  size_t name_w = 8;
-  for (const Operator& op : sweep.workload().operators) name_w = std::max(name_w, op.name.size());
-  std::string header = fmt::format("{:<{}}", "subject", name_w);
-  for (const std::string& p : paths)
-    header += fmt::format("  {:>{}}", p, std::max<size_t>(p.size(), 8));
-  std::cout << header << "\n";
-  for (const SweepSensitivity& row : sweep_sensitivities(paths, mine)) {
-    std::string line = fmt::format("{:<{}}", row.subject, name_w);
-    for (size_t k = 0; k < paths.size(); ++k)
-      line += fmt::format("  {:>{}}", elasticity_text(row.elasticity[k]),
-                          std::max<size_t>(paths[k].size(), 8));
-    std::cout << line << "\n";
-  }
-  const std::vector<SweepPointRecord> front = pareto_front(mine);
-  std::cout << fmt::format(
-      "\nPareto front, suite time against cost (memory bytes: capacity x instances summed over "
-      "memories), {} of {} points\n",
-      front.size(), mine.size());
-  // Bytes to the byte: a capacity step of a small memory is lost in a rounded figure of the whole.
-  std::cout << fmt::format("{:>14}  {:>16}  {}\n", "total_us", "cost_bytes", "parameters");
-  for (const SweepPointRecord& p : front) {
-    const std::vector<double> values = sweep_parameter_values(p, paths);
-    std::string parameters;
-    for (size_t k = 0; k < paths.size(); ++k)
-      parameters += fmt::format("{}{}={}", k ? " " : "", paths[k],
-                                format_parameter(sweep.axes()[k].resolved.field, values[k]));
-    std::cout << fmt::format("{:>14.3f}  {:>16.0f}  {}\n", p.total_s * 1e6, p.cost, parameters);
-  }
+  for (SweepPointRecord& p : store.sweep_points(sweep.sweep_key(), sweep.workload_hash()))
+    if (ours.count(p.parameters_json)) mine.push_back(std::move(p));
+  return mine;
 }
 
-int run_sweep(const SweepArgs& a) {
+struct PointsRun {
+  std::optional<ResultStore> store;
+  size_t already = 0, computed = 0;
+  bool stopped = false;
+};
+
+// The pending points of `sweep` computed over MPI ranks (under mpirun) or local threads, each
+// stored as it finishes. nullopt on ranks other than 0, which have nothing to report.
+std::optional<PointsRun> run_points(const SweepSpace& sweep, const SweepArgs& a) {
+  const std::optional<int> ranks = launched_ranks();
+  if (ranks && *ranks > 1 && !have_mpi())
+    throw InputError(SourceLocation{"mpirun", 0, 0},
+                     fmt::format("started as {} ranks, but this tilescope was built without MPI; "
+                                 "run it as one process (it uses local threads)",
+                                 *ranks));
+  StopOnInterrupt stop;
+  TerminalProgress progress("sweep");
+  PointsRun run;
+  size_t total_pending = 0;
+  const std::optional<size_t> crash_after = crash_after_stored();
+  const auto finished = [&](const SweepPointRecord& point) {
+    run.store->add_sweep_point(point);
+    ++run.computed;
+    progress.show_bar(run.computed, total_pending, "sweep points");
+    if (crash_after && run.computed >= *crash_after) std::_Exit(3);
+  };
+  const auto open_and_list = [&] {
+    run.store.emplace(a.db);
+    std::vector<size_t> pending = pending_points(sweep, *run.store);
+    total_pending = pending.size();
+    run.already = sweep.size() - pending.size();
+    return pending;
+  };
+  if (ranks && *ranks > 1) {
+    if (run_sweep_on_ranks(sweep, {open_and_list, finished}, &g_stop) != 0) return std::nullopt;
+  } else {
+    evaluate_sweep_points(sweep, open_and_list(), a.threads, &g_stop, finished);
+  }
+  progress.clear();
+  run.stopped = g_stop.load();
+  return run;
+}
+
+std::string counts_text(const SweepSpace& sweep, const PointsRun& run, const std::string& db) {
+  return fmt::format("{} points, {} already in {}, {} computed{}", sweep.size(), run.already, db,
+                     run.computed, run.stopped ? " (stopped: rerun to compute the rest)" : "");
+}
+
+int run_architecture_sweep(const SweepArgs& a) {
+  const std::pair<const std::string*, const char*> required[] = {{&a.arch, "--arch"},
+                                                                 {&a.workload, "--workload"}};
+  for (const auto& [value, flag] : required)
+    if (value->empty())
+      throw InputError(SourceLocation{flag, 0, 0},
+                       fmt::format("a sweep needs {} (or --strategy-grid with --model, "
+                                   "--strategy and --cluster)",
+                                   flag));
   ArchitectureGraph graph = load_architecture(resolve_architecture_option(a.arch));
   Workload workload = load_workload(a.workload);
   if (a.vary.empty())
@@ -145,46 +171,96 @@ int run_sweep(const SweepArgs& a) {
   mapper.parallel = false;
   const ArchitectureSweep sweep(std::move(graph), std::move(workload), std::move(axes),
                                 std::move(points), mapper);
-
-  const std::optional<int> ranks = launched_ranks();
-  if (ranks && *ranks > 1 && !have_mpi())
-    throw InputError(SourceLocation{"mpirun", 0, 0},
-                     fmt::format("started as {} ranks, but this tilescope was built without MPI; "
-                                 "run it as one process (it uses local threads)",
-                                 *ranks));
-  StopOnInterrupt stop;
-  TerminalProgress progress("sweep");
-  size_t computed = 0, total_pending = 0, already = 0;
-  std::optional<ResultStore> store;
-  const std::optional<size_t> crash_after = crash_after_stored();
-  const auto finished = [&](const SweepPointRecord& point) {
-    store->add_sweep_point(point);
-    ++computed;
-    progress.show_bar(computed, total_pending, "sweep points");
-    if (crash_after && computed >= *crash_after) std::_Exit(3);
-  };
-  const auto open_and_list = [&] {
-    store.emplace(a.db);
-    std::vector<size_t> pending = pending_points(sweep, *store);
-    total_pending = pending.size();
-    already = sweep.size() - pending.size();
-    return pending;
-  };
-
-  if (ranks && *ranks > 1) {
-    const int rank = run_sweep_on_ranks(sweep, {open_and_list, finished}, &g_stop);
-    if (rank != 0) return 0;
-  } else {
-    evaluate_sweep_points(sweep, open_and_list(), a.threads, &g_stop, finished);
+  const std::optional<PointsRun> run = run_points(sweep, a);
+  if (!run) return 0;
+  std::cout << fmt::format("sweep of {} on {}: {}\n", sweep.workload().name,
+                           resolve_architecture_option(a.arch), counts_text(sweep, *run, a.db));
+  if (a.summary && !run->stopped) {
+    SweepSummaryText text;
+    for (const SweepAxis& axis : sweep.axes()) text.paths.push_back(axis.path);
+    text.cost_title = "memory bytes: capacity x instances summed over memories";
+    text.cost_header = "cost_bytes";
+    // Bytes to the byte: a capacity step of a small memory is lost in a rounded figure.
+    text.cost_text = [](double cost) { return fmt::format("{:.0f}", cost); };
+    text.parameters_text = [&](const SweepPointRecord& p) {
+      const std::vector<double> values = sweep_parameter_values(p, text.paths);
+      std::string out;
+      for (size_t k = 0; k < values.size(); ++k)
+        out += fmt::format("{}{}={}", k ? " " : "", text.paths[k],
+                           format_parameter(sweep.axes()[k].resolved.field, values[k]));
+      return out;
+    };
+    const std::vector<SweepPointRecord> mine = stored_points_of(sweep, *run->store);
+    print_sweep_summary(std::cout, text, mine, mine);
   }
-  progress.clear();
-  const bool stopped = g_stop.load();
-  std::cout << fmt::format("sweep of {} on {}: {} points, {} already in {}, {} computed{}\n",
-                           sweep.workload().name, resolve_architecture_option(a.arch), sweep.size(),
-                           already, a.db, computed,
-                           stopped ? " (stopped: rerun to compute the rest)" : "");
-  if (a.summary && !stopped) print_summary(sweep, *store);
-  return stopped ? 130 : 0;
+  return run->stopped ? 130 : 0;
+}
+
+int run_strategy_grid(const SweepArgs& a) {
+  const SourceLocation grid{"--strategy-grid", 0, 0};
+  if (!a.arch.empty() || !a.workload.empty() || !a.vary.empty())
+    throw InputError(grid,
+                     "a strategy grid varies a training job (--model, --strategy, --cluster); "
+                     "--arch, --workload and --vary belong to an architecture sweep");
+  if (a.sample != "cross")
+    throw InputError(grid,
+                     "a strategy grid is the cross product of its values; --sample is for "
+                     "an architecture sweep");
+  // The grid first: a bad key is named before any file is read or any point runs.
+  const StrategyGridAxes axes = read_option("strategy grid", "--strategy-grid",
+                                            [&] { return parse_strategy_grid(a.strategy_grid); });
+  const std::pair<const std::string*, const char*> required[] = {
+      {&a.model, "--model"}, {&a.strategy, "--strategy"}, {&a.cluster, "--cluster"}};
+  for (const auto& [value, flag] : required)
+    if (value->empty())
+      throw InputError(SourceLocation{flag, 0, 0},
+                       fmt::format("a strategy grid needs {} (as simulate does)", flag));
+  StrategyGridInputs inputs = read_option("operator times", "--operator-times", [&] {
+    return load_strategy_grid_inputs(a.model, a.strategy, a.operator_times);
+  });
+  const std::string model_name = inputs.model.name;
+  const StrategyGridSweep sweep(std::move(inputs), axes, load_grid_clusters(axes, a.cluster));
+  if (sweep.size() == 0)
+    throw InputError(grid, fmt::format("none of the {} points of the grid fits the model and the "
+                                       "cluster (GPU count, degrees that divide the model, batch)",
+                                       sweep.skipped()));
+  const std::optional<PointsRun> run = run_points(sweep, a);
+  if (!run) return 0;
+  std::cout << fmt::format(
+      "strategy grid of {} from {}: {}; {} grid points left out (do not "
+      "fit)\n",
+      model_name, a.strategy, counts_text(sweep, *run, a.db), sweep.skipped());
+  if (a.summary && !run->stopped) {
+    SweepSummaryText text;
+    text.paths = varied_grid_keys(axes);
+    text.cost_title = "peak memory per GPU; points out of memory left out";
+    text.cost_header = "memory_GiB";
+    text.cost_text = [](double cost) {
+      return fmt::format("{:.3f}", cost / (1024.0 * 1024 * 1024));
+    };
+    text.parameters_text = [&](const SweepPointRecord& p) {
+      const nlohmann::json values = nlohmann::json::parse(p.parameters_json);
+      std::string out;
+      for (const std::string& key : text.paths) {
+        const nlohmann::json& v = values.at(key);
+        out += fmt::format("{}{}={}", out.empty() ? "" : " ", key,
+                           v.is_string() ? v.get<std::string>() : v.dump());
+      }
+      return out;
+    };
+    const std::vector<SweepPointRecord> mine = stored_points_of(sweep, *run->store);
+    std::vector<SweepPointRecord> fitting;
+    for (const SweepPointRecord& p : mine)
+      if (!strategy_point_out_of_memory(p)) fitting.push_back(p);
+    std::cout << fmt::format("{} of {} points run out of device memory\n",
+                             mine.size() - fitting.size(), mine.size());
+    print_sweep_summary(std::cout, text, mine, fitting);
+  }
+  return run->stopped ? 130 : 0;
+}
+
+int run_sweep(const SweepArgs& a) {
+  return a.strategy_grid.empty() ? run_architecture_sweep(a) : run_strategy_grid(a);
 }
 
 }  // namespace
@@ -192,15 +268,28 @@ int run_sweep(const SweepArgs& a) {
 CommandAction add_sweep(CLI::App& app) {
   auto args = std::make_shared<SweepArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "sweep", "Predict a workload over a space of architecture parameters (threads or MPI)");
+      "sweep",
+      "Predict a workload over a space of architecture parameters, or simulate training over "
+      "a grid of strategies (threads or MPI)");
   cmd->add_option("--arch", args->arch,
-                  "architecture graph: a kind: architecture file, or profile:NAME[/VARIANT]")
-      ->required();
-  cmd->add_option("--workload", args->workload, "workload suite (kind: workload)")->required();
+                  "architecture graph: a kind: architecture file, or profile:NAME[/VARIANT]");
+  cmd->add_option("--workload", args->workload, "workload suite (kind: workload)");
   cmd->add_option("--vary", args->vary,
                   "PATH=V1,V2,... a graph parameter and its values (repeatable), e.g. "
-                  "node:L1.capacity=256KiB,512KiB,1MiB")
-      ->required();
+                  "node:L1.capacity=256KiB,512KiB,1MiB");
+  cmd->add_option("--strategy-grid", args->strategy_grid,
+                  "instead of --arch/--workload/--vary: simulate a training job at every point "
+                  "of KEY=V1,V2,... with KEY tp, pp, dp, micro-batch (mbs), schedule or cluster "
+                  "(files), e.g. --strategy-grid tp=1,2,4 pp=1,2; needs --model, --strategy, "
+                  "--cluster");
+  cmd->add_option("--model", args->model, "strategy grid: model (kind: model)");
+  cmd->add_option("--strategy", args->strategy,
+                  "strategy grid: the base strategy (kind: strategy); the grid's keys replace "
+                  "its values");
+  cmd->add_option("--cluster", args->cluster,
+                  "strategy grid: the cluster (kind: cluster), unless the grid varies cluster");
+  cmd->add_option("--operator-times", args->operator_times,
+                  "strategy grid: tile (default), roofline:EFF or db:FILE, as simulate");
   cmd->add_option("--db", args->db, "results database the points are stored in (resumable)")
       ->required();
   cmd->add_option("--sample", args->sample,

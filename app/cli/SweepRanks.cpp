@@ -27,8 +27,7 @@ std::optional<int> launched_ranks() {
 
 bool have_mpi() { return false; }
 
-int run_sweep_on_ranks(const ArchitectureSweep&, const RankSweepCallbacks&,
-                       const std::atomic<bool>*) {
+int run_sweep_on_ranks(const SweepSpace&, const RankSweepCallbacks&, const std::atomic<bool>*) {
   throw std::logic_error("this tilescope was built without MPI");
 }
 
@@ -74,7 +73,7 @@ void send_index(int worker, int64_t index) {
   MPI_Send(&index, 1, MPI_INT64_T, worker, kPoint, MPI_COMM_WORLD);
 }
 
-void coordinate(const ArchitectureSweep& sweep, const RankSweepCallbacks& callbacks,
+void coordinate(const SweepSpace& sweep, const RankSweepCallbacks& callbacks,
                 const std::atomic<bool>* cancel, int ranks) {
   const std::vector<size_t> pending = callbacks.pending();
   std::mutex lock;  // the hand-out counter and the store, shared with the local thread
@@ -119,7 +118,7 @@ void coordinate(const ArchitectureSweep& sweep, const RankSweepCallbacks& callba
   local.join();
 }
 
-void work(const ArchitectureSweep& sweep, const std::atomic<bool>* cancel, int rank) {
+void work(const SweepSpace& sweep, const std::atomic<bool>* cancel, int rank) {
   const std::optional<size_t> stop_after = exit_after(rank);
   size_t computed = 0;
   MPI_Send(nullptr, 0, MPI_CHAR, 0, kAsk, MPI_COMM_WORLD);
@@ -145,7 +144,7 @@ void work(const ArchitectureSweep& sweep, const std::atomic<bool>* cancel, int r
 
 bool have_mpi() { return true; }
 
-int run_sweep_on_ranks(const ArchitectureSweep& sweep, const RankSweepCallbacks& callbacks,
+int run_sweep_on_ranks(const SweepSpace& sweep, const RankSweepCallbacks& callbacks,
                        const std::atomic<bool>* cancel) {
   int provided = 0;
   MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);

@@ -1,6 +1,6 @@
 #pragma once
 // `mpirun -n N tilescope sweep ...`: the points of one sweep shared out over MPI ranks. Every
-// rank builds the same ArchitectureSweep from the same command line (the points are drawn
+// rank builds the same sweep (SweepSpace) from the same command line (the points are drawn
 // deterministically), so only point indices and finished records travel. Rank 0 holds the
 // store: it lists the points not stored yet, hands them out one at a time to any rank that asks
 // (dynamic balancing: points differ in cost by orders of magnitude), evaluates points itself on
@@ -11,7 +11,7 @@
 #include <optional>
 #include <vector>
 
-#include "sweep/ArchitectureSweep.hpp"
+#include "sweep/SweepSpace.hpp"
 
 namespace ts::cli {
 
@@ -30,7 +30,7 @@ struct RankSweepCallbacks {
 
 // Runs the sweep over the ranks of MPI_COMM_WORLD (MPI is started and finished here). Returns
 // this rank's number. Throws std::logic_error in a build without MPI.
-int run_sweep_on_ranks(const ArchitectureSweep& sweep, const RankSweepCallbacks& callbacks,
+int run_sweep_on_ranks(const SweepSpace& sweep, const RankSweepCallbacks& callbacks,
                        const std::atomic<bool>* cancel);
 
 }  // namespace ts::cli

@@ -52,7 +52,7 @@ void quiet_runtime_dir(QtMsgType type, const QMessageLogContext& context, const 
 }
 
 struct ReportArgs {
-  std::string db, simulation, out, figures, diff, workload;
+  std::string db, simulation, sweep, out, figures, diff, workload;
   std::vector<std::string> archs;  // one for a run's report, two or more with --compare
   bool compare = false;
   std::optional<int64_t> run, diff_run;
@@ -162,11 +162,16 @@ int run_report(const ReportArgs& a) {
         read_option("accuracy gate", "--fail-if", [&] { return parse_accuracy_gate(text); }));
   o.exclude_unstable = a.exclude_unstable;
   check_output(
-      a, {{"--db", a.db}, {"--diff", a.diff}, {"--arch", arch}, {"--simulation", a.simulation}});
+      a, {{"--db", a.db},
+          {"--diff", a.diff},
+          {"--arch", arch},
+          {"--simulation", a.simulation},
+          {"--sweep", a.sweep}});
   o.db = a.db;
   o.run = a.run;
   o.arch = resolve_architecture_option(arch);
   o.simulation = a.simulation;
+  o.sweep = a.sweep;
   o.diff = a.diff;
   o.diff_run = a.diff_run;
   o.mapper.budget = a.budget;
@@ -223,6 +228,9 @@ std::function<int()> add_report_options(CLI::App& cmd) {
   auto* simulation = cmd.add_option("--simulation", a->simulation,
                                     "a `tilescope simulate --out` file: its summary and timeline");
   compare->excludes(simulation);
+  compare->excludes(cmd.add_option("--sweep", a->sweep,
+                                    "a `tilescope sweep --db` file: its latest sweep's "
+                                    "sensitivities and Pareto front (docs/sweep.md)"));
   cmd.add_option("--figures", a->figures, "also write every figure as PNG and SVG into DIR");
   compare->excludes(
       cmd.add_option("--diff", a->diff,

@@ -671,4 +671,16 @@ std::vector<SweepPointRecord> ResultStore::sweep_points(const std::string& sweep
   refuse_read(path_, e);
 }
 
+std::vector<std::pair<std::string, std::string>> ResultStore::sweeps() const try {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (file_version_ < kFirstSweepVersion) return out;
+  SQLite::Statement s(*db_,
+                      "SELECT sweep_key, workload_hash FROM sweep_points "
+                      "GROUP BY sweep_key, workload_hash ORDER BY max(id) DESC");
+  while (s.executeStep()) out.emplace_back(s.getColumn(0).getString(), s.getColumn(1).getString());
+  return out;
+} catch (const SQLite::Exception& e) {
+  refuse_read(path_, e);
+}
+
 }  // namespace ts

@@ -74,6 +74,9 @@ class ResultStore {
   // Those points whole, ordered by parameters_json. A file older than schema 3 has none.
   std::vector<SweepPointRecord> sweep_points(const std::string& sweep_key,
                                              const std::string& workload_hash) const;
+  // The sweeps stored, as (sweep_key, workload_hash), the one with the latest point first (what
+  // `report --sweep` shows). A file older than schema 3 has none.
+  std::vector<std::pair<std::string, std::string>> sweeps() const;
   // Ends write-ahead logging for this connection, folding the log into the main file, so that
   // the file alone is the whole database (before it is moved; measure/ImportTransaction).
   void fold_into_one_file();

@@ -203,6 +203,17 @@ std::unique_ptr<ReportContent> gather_report(const ReportOptions& options) {
     c->simulation_file = options.simulation;
   }
 
+  if (!options.sweep.empty()) {
+    // The sweep whose point was stored last: the one just run.
+    const ResultStore store(options.sweep, ResultStore::Mode::read_only);
+    const auto sweeps = store.sweeps();
+    if (sweeps.empty())
+      throw InputError(SourceLocation{options.sweep, 0, 0},
+                       "holds no sweep points (expected a `tilescope sweep --db` file)");
+    c->sweep = digest_sweep(store.sweep_points(sweeps.front().first, sweeps.front().second));
+    c->sweep_file = options.sweep;
+  }
+
   if (!options.diff.empty() || options.diff_run) {
     // The older side: run --diff-run (default: the same id as --run, else the default run) of the
     // --diff file, or of --db itself; its stored predictions, as `correlate --diff` reads them.

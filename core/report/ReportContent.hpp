@@ -17,6 +17,7 @@
 #include "mapper/Mapper.hpp"
 #include "mapper/OperatorEvaluation.hpp"
 #include "measure/ResultStore.hpp"
+#include "sweep/SweepDigest.hpp"
 #include "training/SimulationTimeline.hpp"
 
 namespace ts {
@@ -26,6 +27,7 @@ struct ReportOptions {
   std::optional<int64_t> run;  // the default run (run_to_read) when none
   std::string arch;            // a graph file; empty: the run's recorded graph when it still fits
   std::string simulation;      // a `tilescope simulate --out` file, or empty
+  std::string sweep;  // a database with `tilescope sweep` points: its latest sweep, or empty
   // A comparison: another database (`diff`), another run (`diff_run`), or both.
   std::string diff;
   std::optional<int64_t> diff_run;
@@ -66,6 +68,9 @@ struct ReportContent {
 
   std::optional<SimulationTimeline> simulation;
   std::string simulation_file;
+
+  std::optional<SweepDigest> sweep;
+  std::string sweep_file;
 
   std::optional<ReportRun> before;  // the comparison's older side
   std::optional<RunComparison> comparison;

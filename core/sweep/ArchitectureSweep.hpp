@@ -12,6 +12,7 @@
 #include "mapper/Mapper.hpp"
 #include "measure/SweepPointRecord.hpp"
 #include "sweep/SweepSampling.hpp"
+#include "sweep/SweepSpace.hpp"
 #include "workload/Operator.hpp"
 
 namespace ts {
@@ -20,28 +21,28 @@ namespace ts {
 // and off-chip memory it provides, the sum over memory nodes of capacity x instances.
 double memory_cost_bytes(const ArchitectureGraph& graph);
 
-class ArchitectureSweep {
+class ArchitectureSweep final : public SweepSpace {
  public:
   // Throws InputError located at "--vary" when two axes name the same parameter. Every point's
   // values were checked when the axes were parsed (sampled values lie between checked ones).
   ArchitectureSweep(ArchitectureGraph base, Workload workload, std::vector<SweepAxis> axes,
                     std::vector<SweepValues> points, MapperOptions mapper);
 
-  size_t size() const { return points_.size(); }
+  size_t size() const override { return points_.size(); }
   const std::vector<SweepAxis>& axes() const { return axes_; }
   const Workload& workload() const { return workload_; }
   const SweepValues& values(size_t index) const { return points_[index]; }
   // Keys of the store (measure/SweepPointRecord): the base graph with the mapper's settings,
   // the workload's operators, and a point's values.
-  const std::string& sweep_key() const { return sweep_key_; }
-  const std::string& workload_hash() const { return workload_hash_; }
-  std::string parameters_json(size_t index) const;
+  const std::string& sweep_key() const override { return sweep_key_; }
+  const std::string& workload_hash() const override { return workload_hash_; }
+  std::string parameters_json(size_t index) const override;
 
   ArchitectureGraph graph_at(size_t index) const;
   // Predicts every operator on the point's graph. An operator the mapper finds no valid mapping
   // for (a memory swept too small) takes forever: device_s is infinite and bound_by says why, so
   // that the rest of the sweep still runs. Throws MapperCancelled when `cancel` is set.
-  SweepPointRecord evaluate(size_t index, const std::atomic<bool>* cancel = nullptr) const;
+  SweepPointRecord evaluate(size_t index, const std::atomic<bool>* cancel = nullptr) const override;
 
  private:
   ArchitectureGraph base_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 namespace ts {
@@ -79,7 +80,12 @@ std::vector<double> sweep_parameter_values(const SweepPointRecord& point,
                                            const std::vector<std::string>& paths) {
   const nlohmann::json parameters = nlohmann::json::parse(point.parameters_json);
   std::vector<double> values;
-  for (const std::string& path : paths) values.push_back(parameters.at(path).get<double>());
+  // A value that is no number (a schedule, a cluster file) has no logarithm: NaN, which the
+  // fit leaves out like a value <= 0.
+  for (const std::string& path : paths) {
+    const nlohmann::json& v = parameters.at(path);
+    values.push_back(v.is_number() ? v.get<double>() : std::nan(""));
+  }
   return values;
 }
 
@@ -92,16 +98,39 @@ std::vector<SweepSensitivity> sweep_sensitivities(const std::vector<std::string>
   std::vector<double> times;
   for (const SweepPointRecord& p : points) times.push_back(p.total_s);
   rows.push_back({"total", elasticities(values, times, paths.size())});
-  for (size_t o = 0; o < points.front().operators.size(); ++o) {
-    const std::string& name = points.front().operators[o].name;
+  // Subjects are named by the point with the most of them: a point that failed as a whole (a
+  // strategy the simulator refused) may list fewer; it has no time for the rest.
+  const SweepPointRecord& named = *std::max_element(
+      points.begin(), points.end(), [](const SweepPointRecord& a, const SweepPointRecord& b) {
+        return a.operators.size() < b.operators.size();
+      });
+  for (size_t o = 0; o < named.operators.size(); ++o) {
+    const std::string& name = named.operators[o].name;
     times.clear();
     for (const SweepPointRecord& p : points) {
-      const SweepOperatorTime& t = p.operators.at(o);
+      if (o >= p.operators.size() || p.operators[o].name != name) {
+        times.push_back(std::numeric_limits<double>::infinity());
+        continue;
+      }
+      const SweepOperatorTime& t = p.operators[o];
       times.push_back(t.device_s + t.launch_s);
     }
     rows.push_back({name, elasticities(values, times, paths.size())});
   }
   return rows;
+}
+
+std::vector<RankedSensitivity> rank_sensitivities(const std::vector<std::string>& paths,
+                                                  const SweepSensitivity& row) {
+  std::vector<RankedSensitivity> ranked;
+  for (size_t k = 0; k < paths.size(); ++k) ranked.push_back({paths[k], row.elasticity.at(k)});
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const RankedSensitivity& a, const RankedSensitivity& b) {
+                     if (a.elasticity.has_value() != b.elasticity.has_value())
+                       return a.elasticity.has_value();
+                     return a.elasticity && std::abs(*a.elasticity) > std::abs(*b.elasticity);
+                   });
+  return ranked;
 }
 
 std::vector<SweepPointRecord> pareto_front(std::vector<SweepPointRecord> points) {

@@ -20,11 +20,12 @@ namespace ts {
 struct SweepSensitivity {
   std::string subject;  // "total" (the suite: sum of device + launch time) or an operator's name
   // One per path, in the order given; nullopt where it cannot be told: the parameter took one
-  // value only or a value <= 0 (no logarithm), or the points do not determine the fit.
+  // value only or a value <= 0 or no number (no logarithm), or the points do not determine the fit.
   std::vector<std::optional<double>> elasticity;
 };
 
-// A point's values of `paths`, read back from its parameters_json.
+// A point's values of `paths`, read back from its parameters_json; NaN for a value that is not a
+// number (a strategy grid's schedule or cluster file), whose sensitivity cannot be told.
 std::vector<double> sweep_parameter_values(const SweepPointRecord& point,
                                            const std::vector<std::string>& paths);
 
@@ -32,6 +33,16 @@ std::vector<double> sweep_parameter_values(const SweepPointRecord& point,
 // subject has no valid mapping (an infinite time) are left out of its fit.
 std::vector<SweepSensitivity> sweep_sensitivities(const std::vector<std::string>& paths,
                                                   const std::vector<SweepPointRecord>& points);
+
+struct RankedSensitivity {
+  std::string path;
+  std::optional<double> elasticity;
+};
+
+// The paths ordered by how far the subject's time moves with each (|elasticity|, largest first;
+// ties in the given order), those whose sensitivity cannot be told last: what to vary first.
+std::vector<RankedSensitivity> rank_sensitivities(const std::vector<std::string>& paths,
+                                                  const SweepSensitivity& row);
 
 // The points no other point beats in both total time and cost (lower is better in both; a tie in
 // both keeps the first by parameters_json), ordered by rising cost and so falling time.

@@ -9,7 +9,7 @@
 
 namespace ts {
 
-size_t evaluate_sweep_points(const ArchitectureSweep& sweep, const std::vector<size_t>& pending,
+size_t evaluate_sweep_points(const SweepSpace& sweep, const std::vector<size_t>& pending,
                              int threads, const std::atomic<bool>* cancel,
                              const std::function<void(const SweepPointRecord&)>& finished) {
   std::mutex lock;

@@ -6,7 +6,7 @@
 #include <functional>
 #include <vector>
 
-#include "sweep/ArchitectureSweep.hpp"
+#include "sweep/SweepSpace.hpp"
 
 namespace ts {
 
@@ -14,7 +14,7 @@ namespace ts {
 // points finish: the caller stores it (one transaction per point) and shows progress. Once
 // `cancel` is set no point starts, and the searches under way stop (their points are dropped).
 // `threads` 0: as many as the machine has. Returns how many points finished.
-size_t evaluate_sweep_points(const ArchitectureSweep& sweep, const std::vector<size_t>& pending,
+size_t evaluate_sweep_points(const SweepSpace& sweep, const std::vector<size_t>& pending,
                              int threads, const std::atomic<bool>* cancel,
                              const std::function<void(const SweepPointRecord&)>& finished);
 

@@ -1,0 +1,33 @@
+#include "sweep/SweepDigest.hpp"
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "sweep/StrategyGrid.hpp"
+
+namespace ts {
+
+SweepDigest digest_sweep(std::vector<SweepPointRecord> points) {
+  SweepDigest d;
+  std::map<std::string, std::set<std::string>> values;  // path: its values as JSON text
+  for (const SweepPointRecord& p : points) {
+    const nlohmann::json parameters = nlohmann::json::parse(p.parameters_json);
+    for (const auto& [path, v] : parameters.items()) values[path].insert(v.dump());
+  }
+  d.strategy_grid = values.count("cluster-content") > 0;
+  for (const auto& [path, seen] : values)
+    if (seen.size() > 1 && path != "cluster-content") d.paths.push_back(path);
+  std::vector<SweepPointRecord> candidates;
+  for (const SweepPointRecord& p : points) {
+    const bool out = d.strategy_grid && strategy_point_out_of_memory(p);
+    d.out_of_memory += out ? 1 : 0;
+    if (!out) candidates.push_back(p);
+  }
+  d.front = pareto_front(std::move(candidates));
+  d.sensitivities = sweep_sensitivities(d.paths, points);
+  d.points = std::move(points);
+  return d;
+}
+
+}  // namespace ts

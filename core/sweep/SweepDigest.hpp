@@ -1,0 +1,29 @@
+#pragma once
+// One sweep's points read back from a results database with what the views draw of them: the
+// parameters it varied, the sensitivities, the Pareto front. Works from the stored points alone
+// (no command line): what a report (`tilescope report --sweep DB`) and the GUI show.
+#include <string>
+#include <vector>
+
+#include "measure/SweepPointRecord.hpp"
+#include "sweep/SweepSummary.hpp"
+
+namespace ts {
+
+struct SweepDigest {
+  // A strategy grid (sweep --strategy-grid): cost is the peak memory per GPU and points that run
+  // out of memory are on no front; else an architecture sweep, cost the memory bytes.
+  bool strategy_grid = false;
+  // The parameters that take two values or more over the points, sorted; a strategy grid's
+  // cluster-content (a hash, which moves with cluster) left out.
+  std::vector<std::string> paths;
+  std::vector<SweepPointRecord> points;
+  std::vector<SweepSensitivity> sensitivities;  // total first (sweep_sensitivities)
+  std::vector<SweepPointRecord> front;          // pareto_front of the points that may be on it
+  size_t out_of_memory = 0;                     // strategy grid points
+};
+
+// `points`: one sweep's (one sweep_key and workload_hash), as ResultStore::sweep_points gives.
+SweepDigest digest_sweep(std::vector<SweepPointRecord> points);
+
+}  // namespace ts

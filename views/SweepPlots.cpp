@@ -1,0 +1,143 @@
+#include "views/SweepPlots.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "views/CorrelationPlot.hpp"
+#include "views/QCustomPlotInclude.hpp"
+
+namespace ts::views {
+namespace {
+
+// Okabe-Ito blue and vermillion: the front stands out from the cloud for colour-blind readers.
+const QColor kFront(213, 94, 0);
+const QColor kBars(0, 114, 178);
+
+void reset(QCustomPlot& plot, const QString& title, const QPalette& palette) {
+  plot.clearGraphs();
+  plot.clearPlottables();
+  plot.clearItems();
+  if (plot.plotLayout()->rowCount() > 1) {
+    plot.plotLayout()->removeAt(0);
+    plot.plotLayout()->simplify();
+  }
+  plot.plotLayout()->insertRow(0);
+  plot.plotLayout()->addElement(0, 0, new QCPTextElement(&plot, title, QFont("sans", 11)));
+  plot.xAxis->setScaleType(QCPAxis::stLinear);
+  plot.yAxis->setScaleType(QCPAxis::stLinear);
+  plot.xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+  plot.yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+  apply_plot_palette(plot, palette);
+}
+
+bool drawable(const SweepPointRecord& p) { return std::isfinite(p.total_s) && p.total_s > 0; }
+
+}  // namespace
+
+SweepParetoContents fill_pareto_plot(QCustomPlot& plot, const SweepParetoData& data,
+                                     const QPalette& palette) {
+  reset(plot, data.title, palette);
+  SweepParetoContents out;
+  QColor cloud = palette.color(QPalette::Text);
+  cloud.setAlpha(90);
+  QVector<double> x, y;
+  std::vector<std::pair<double, double>> all;
+  for (const SweepPointRecord& p : data.points) {
+    if (!drawable(p)) {
+      ++out.left_out;
+      continue;
+    }
+    all.emplace_back(p.cost / data.cost_unit, p.total_s * 1e6);
+  }
+  std::sort(all.begin(), all.end());  // sorted keys: QCustomPlot's precondition for lookups
+  for (const auto& [cost, us] : all) {
+    x << cost;
+    y << us;
+  }
+  out.points = plot.addGraph();
+  out.points->setData(x, y, true);
+  out.points->setLineStyle(QCPGraph::lsNone);
+  out.points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, cloud, 5));
+  out.points->setPen(QPen(cloud));
+  out.points->setName(QString("points (%1)").arg(all.size()));
+
+  QVector<double> fx, fy;
+  for (const SweepPointRecord& p : data.front) {  // pareto_front orders them by rising cost
+    fx << p.cost / data.cost_unit;
+    fy << p.total_s * 1e6;
+  }
+  out.front = plot.addGraph();
+  out.front->setData(fx, fy, true);
+  out.front->setLineStyle(QCPGraph::lsStepLeft);
+  out.front->setPen(QPen(kFront, 1.5));
+  out.front->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, kFront, kFront, 7));
+  out.front->setName(QString("Pareto front (%1)").arg(data.front.size()));
+
+  plot.yAxis->setScaleType(QCPAxis::stLogarithmic);
+  plot.yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+  plot.xAxis->setLabel(data.cost_label);
+  plot.yAxis->setLabel("time (us)");
+  plot.rescaleAxes();
+  // A margin so that the extreme points are not cut by the frame (times are positive: log).
+  plot.xAxis->scaleRange(1.1, plot.xAxis->range().center());
+  plot.yAxis->setRange(plot.yAxis->range().lower / 1.2, plot.yAxis->range().upper * 1.2);
+  plot.legend->setVisible(true);
+  plot.setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  return out;
+}
+
+SweepSensitivityContents fill_sensitivity_plot(QCustomPlot& plot, const QString& title,
+                                               const std::vector<std::string>& paths,
+                                               const SweepSensitivity& subject,
+                                               const QPalette& palette) {
+  reset(plot, title, palette);
+  SweepSensitivityContents out;
+  QVector<double> keys, values;
+  QVector<QString> labels;
+  for (const RankedSensitivity& r : rank_sensitivities(paths, subject)) {
+    if (!r.elasticity) {
+      ++out.unknown;
+      continue;
+    }
+    keys << static_cast<double>(keys.size() + 1);
+    values << *r.elasticity;
+    labels << QString::fromStdString(r.path);
+    out.order.push_back(r.path);
+  }
+  out.bars = new QCPBars(plot.xAxis, plot.yAxis);
+  out.bars->setData(keys, values, true);
+  out.bars->setBrush(kBars);
+  out.bars->setPen(QPen(kBars.darker(130)));
+  out.bars->setWidth(0.6);
+  out.bars->setName(QString::fromStdString(subject.subject));
+  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+  ticker->setTicks(keys, labels);
+  plot.xAxis->setTicker(ticker);
+  plot.xAxis->setTickLabelRotation(keys.size() > 3 ? 30 : 0);
+  plot.xAxis->setRange(0.4, keys.size() + 0.6);
+  plot.yAxis->setLabel("d ln time / d ln parameter");
+  double lo = 0, hi = 0;
+  for (double v : values) {
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  const double pad = std::max(0.1, 0.15 * (hi - lo));
+  plot.yAxis->setRange(lo - pad, hi + pad);
+  const QColor text = palette.color(QPalette::Text);
+  auto* zero = new QCPItemStraightLine(&plot);
+  zero->point1->setCoords(0, 0);
+  zero->point2->setCoords(1, 0);
+  zero->setPen(QPen(text, 1));
+  for (int i = 0; i < keys.size(); ++i) {
+    auto* label = new QCPItemText(&plot);
+    label->position->setCoords(keys[i], values[i]);
+    label->setPositionAlignment(values[i] < 0 ? (Qt::AlignHCenter | Qt::AlignTop)
+                                              : (Qt::AlignHCenter | Qt::AlignBottom));
+    label->setText(QString::asprintf("%+.2f", values[i]));
+    label->setColor(text);
+  }
+  plot.legend->setVisible(false);
+  return out;
+}
+
+}  // namespace ts::views

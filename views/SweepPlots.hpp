@@ -1,0 +1,51 @@
+#pragma once
+// The figures of a sweep (`tilescope sweep`, docs/sweep.md): the Pareto scatter of time against
+// the cost proxy, and the sensitivities of the total to each varied parameter as ranked bars.
+// Functions that fill a QCustomPlot from core's values (sweep/SweepSummary), so that the GUI and
+// headless reports draw the same figures.
+#include <QPalette>
+#include <QString>
+#include <string>
+#include <vector>
+
+#include "measure/SweepPointRecord.hpp"
+#include "sweep/SweepSummary.hpp"
+
+class QCustomPlot;
+class QCPGraph;
+class QCPBars;
+
+namespace ts::views {
+
+struct SweepParetoData {
+  QString title;                         // "bert-large on ascend910b3: 27 points"
+  QString cost_label;                    // the x axis: "memory (MiB)", "peak memory per GPU (GiB)"
+  double cost_unit = 1;                  // cost units per unit of the axis (bytes per MiB: 1048576)
+  std::vector<SweepPointRecord> points;  // every point of the sweep
+  std::vector<SweepPointRecord> front;   // pareto_front of the points that may be on it
+};
+
+struct SweepParetoContents {
+  QCPGraph* points = nullptr;  // every drawable point, grey
+  QCPGraph* front = nullptr;   // the front, joined in order of cost
+  size_t left_out = 0;         // points with an infinite or non-positive time (no valid mapping)
+};
+
+// Clears `plot` and draws time (us, log axis) against cost.
+SweepParetoContents fill_pareto_plot(QCustomPlot& plot, const SweepParetoData& data,
+                                     const QPalette& palette);
+
+struct SweepSensitivityContents {
+  QCPBars* bars = nullptr;
+  std::vector<std::string> order;  // the bars' parameters left to right (ranked)
+  size_t unknown = 0;              // parameters whose sensitivity cannot be told (no bar)
+};
+
+// Clears `plot` and draws one bar per parameter, the elasticity of `subject`'s time to it,
+// largest magnitude first (rank_sensitivities), a line at 0 and the value on each bar.
+SweepSensitivityContents fill_sensitivity_plot(QCustomPlot& plot, const QString& title,
+                                               const std::vector<std::string>& paths,
+                                               const SweepSensitivity& subject,
+                                               const QPalette& palette);
+
+}  // namespace ts::views
