@@ -125,10 +125,24 @@ void spread_batch_dims(Mapping& m, const Operator& op) {
     const int r = !has(out, d) ? 2 : has(a, d) && !has(b, d) ? 0 : has(b, d) && !has(a, d) ? 1 : -1;
     if (r >= 0 && role[r].empty()) role[r] = op.dims[static_cast<size_t>(d)].name;
   }
+  // A template name the operator also has keeps naming that dimension, unless the dimension
+  // plays another role here (a prefill attention's context stage mapped alone: its keys N are
+  // the reduced K, so the template's N must become its D). Renamed through placeholders, so
+  // that K -> N does not then catch the template's own N.
   const char* kTemplateNames[3] = {"M", "N", "K"};
+  auto plays_other_role = [&](int r) {
+    for (int o = 0; o < 3; ++o)
+      if (o != r && role[o] == kTemplateNames[r]) return true;
+    return false;
+  };
+  bool renamed[3] = {false, false, false};
   for (int r = 0; r < 3; ++r)
-    if (!role[r].empty() && op.find_dim(kTemplateNames[r]) < 0)
-      rename_dims(m.root, kTemplateNames[r], role[r]);
+    if (!role[r].empty() && (op.find_dim(kTemplateNames[r]) < 0 || plays_other_role(r))) {
+      rename_dims(m.root, kTemplateNames[r], std::string("\x01") + kTemplateNames[r]);
+      renamed[r] = true;
+    }
+  for (int r = 0; r < 3; ++r)
+    if (renamed[r]) rename_dims(m.root, std::string("\x01") + kTemplateNames[r], role[r]);
   std::set<std::string> named;
   collect_dims(m.root, named);
   std::vector<std::string> batch;
@@ -138,6 +152,29 @@ void spread_batch_dims(Mapping& m, const Operator& op) {
   spread_dims(m.root, batch);
 }
 
+// A vector template names rows R and columns C; a one-stage vector operator with other
+// dimensions (rope's T, H, D) takes C as its output's contiguous dimension (what the unit's granule
+// vectorises), R as the output's first other dimension, and its remaining output dimensions
+// become free spatial factors wherever the template spreads R, so that rows of every kind are
+// dealt out over the instances instead of looping on one.
+void name_vector_dims(Mapping& m, const Operator& op) {
+  if (op.stages.size() != 1 || op.stages.front().op_class == OpClass::matmul) return;
+  if (op.find_dim("R") >= 0 || op.find_dim("C") >= 0) return;
+  const auto& out = op.tensors[static_cast<size_t>(op.stages.front().output)].dims;
+  if (out.empty()) return;
+  const std::string cols = op.dims[static_cast<size_t>(out.back())].name;
+  std::vector<std::string> rows;
+  for (int d : out)
+    if (d != out.back()) rows.push_back(op.dims[static_cast<size_t>(d)].name);
+  std::set<std::string> named;
+  collect_dims(m.root, named);
+  if (!named.count("R") || !named.count("C")) return;
+  rename_dims(m.root, "C", cols);
+  if (rows.empty()) return;
+  rename_dims(m.root, "R", rows.front());
+  spread_dims(m.root, std::vector<std::string>(rows.begin() + 1, rows.end()));
+}
+
 }  // namespace
 
 Mapping instantiate_template(const Mapping& tmpl, const Operator& op,
@@ -145,6 +182,7 @@ Mapping instantiate_template(const Mapping& tmpl, const Operator& op,
   Mapping m = tmpl;
   instantiate(m.root, op, graph, {});
   spread_batch_dims(m, op);
+  name_vector_dims(m, op);
   return m;
 }
 

@@ -2,9 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
+#include <set>
 
+#include "analysis/MappingWriter.hpp"
 #include "common/ByteFormat.hpp"
+#include "tile/MappingLoader.hpp"
 
 namespace ts {
 
@@ -14,6 +18,119 @@ MapperCancelled::MapperCancelled(uint64_t evaluations_made, double space, uint64
       evaluations(evaluations_made),
       space_size(space),
       budget(budget_given) {}
+
+namespace {
+
+bool compiles(const Mapping& tmpl, const Operator& op, const ArchitectureGraph& graph) {
+  try {
+    compile_mapping(tmpl, op, graph, true);
+    return true;
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
+// Names the stage at every op leaf of a pass, and drops the loops over dimensions that its stage
+// does not use (the mapper of the stage alone may place them anywhere; in the whole operator a
+// pass must not repeat over another stage's dimension).
+void settle_pass(MappingNode& node, const std::string& stage, const std::set<std::string>& dims) {
+  if (node.kind == MappingNodeKind::op) node.stage = stage;
+  for (auto* list : {&node.temporal, &node.spatial, &node.op_factors, &node.op_warps})
+    std::erase_if(*list, [&](const DimFactor& f) { return !dims.count(f.dim); });
+  for (auto& c : node.children) settle_pass(c, stage, dims);
+}
+
+void collect_factors(MappingNode& node, const std::string& dim, std::vector<Factor*>& out) {
+  for (auto* list : {&node.temporal, &node.spatial, &node.op_factors})
+    for (DimFactor& f : *list)
+      if (f.dim == dim) out.push_back(&f.factor);
+  for (auto& c : node.children) collect_factors(c, dim, out);
+}
+
+// Siblings of a scope must cover the same extents, and a chain with a tail (512 as 7 x 5/2 x
+// 16) covers a larger full extent than one without. Such a chain is rebuilt from the inside out:
+// the inner factors are kept while their product divides the size, the first that does not takes
+// the rest of the size (512 / 16 = 32) and the factors above it become 1: larger inner tiles
+// where the mapper had more outer loops, a valid point if it fits (the composed mapping is
+// evaluated as a whole).
+void drop_tails(MappingNode& root, const Operator& op) {
+  for (const Dimension& d : op.dims) {
+    std::vector<Factor*> factors;  // outermost first
+    collect_factors(root, d.name, factors);
+    if (std::none_of(factors.begin(), factors.end(), [](Factor* f) { return f->has_tail(); }))
+      continue;
+    int64_t covered = 1;
+    bool rest_taken = false;
+    for (auto it = factors.rbegin(); it != factors.rend(); ++it) {
+      Factor& f = **it;
+      if (rest_taken) {
+        f = Factor::exact(1);
+      } else if (!f.has_tail() && d.size % (covered * f.full) == 0) {
+        covered *= f.full;
+      } else {
+        f = Factor::exact(d.size / covered);
+        rest_taken = true;
+      }
+    }
+  }
+}
+
+// A fused operator whose stages the primary class's template cannot serve in one tree (the
+// Ascend 910B3's cube and vector cores are "split": they meet only in L2/HBM, so a fused
+// attention's scores have no buffer between them): its stages run as passes, one after another,
+// each mapped by its own class's template as if it were the operator alone, under a `sharing`
+// scope at the outermost memory (a pass frees its buffers for the next), and the intermediates go
+// through that memory. This is how the 910B runs flash attention: the cube writes the scores to
+// a workspace in global memory, the vector cores read them for the softmax and write the
+// probabilities back for the cube. Null when a stage finds no mapping alone.
+std::optional<MappingProgram> stages_apart(const Operator& op, const ArchitectureGraph& graph,
+                                           const MapperOptions& mapper, SearchSummary* summary) {
+  MappingNode passes;
+  passes.kind = MappingNodeKind::scope;
+  passes.scope = ScopeKind::sharing;
+  std::string root_memory;
+  SearchSummary total{true, true, 0, 0};
+  for (const Stage& st : op.stages) {
+    Operator alone = op;  // the same dimensions and tensors, this stage only
+    alone.stages = {st};
+    const Mapping tmpl = default_template(alone, graph);
+    if (!compiles(tmpl, alone, graph)) return std::nullopt;
+    const MapperResult r = search_mapping(compile_mapping(tmpl, alone, graph, true), mapper);
+    if (r.cancelled) throw MapperCancelled(r.evaluations, r.space_size, mapper.budget);
+    if (!r.found) return std::nullopt;
+    Mapping pass = parse_mapping(mapping_yaml(r.program, op.name + "-" + st.name, "stages apart"),
+                                 "<stages apart>");
+    if (root_memory.empty()) root_memory = pass.root.memory;
+    if (pass.root.kind != MappingNodeKind::tile || pass.root.memory != root_memory)
+      return std::nullopt;
+    std::set<std::string> dims;
+    for (int d : st.dims) dims.insert(op.dims[static_cast<size_t>(d)].name);
+    settle_pass(pass.root, st.name, dims);
+    drop_tails(pass.root, op);
+    passes.children.push_back(std::move(pass.root));
+    total.evaluations += r.evaluations;
+    total.space_size += r.space_size;
+    total.converged = total.converged && r.converged;
+  }
+  Mapping m;
+  m.name = "stages-apart";
+  m.source_file = "<stages apart>";
+  m.root.kind = MappingNodeKind::tile;
+  m.root.memory = root_memory;
+  m.root.children.push_back(std::move(passes));
+  try {
+    MappingProgram program = compile_mapping(m, op, graph, false);
+    Evaluation eval;
+    evaluate(program, eval);
+    if (!eval.valid()) return std::nullopt;  // a pass's tiles, grown by drop_tails, overflow
+    if (summary) *summary = total;
+    return program;
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
 
 MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& graph,
                                const OperatorPredictionOptions& options, std::string* origin,
@@ -28,6 +145,11 @@ MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& grap
     tmpl = instantiate_template(*options.mapping, op);
   } else {
     tmpl = default_template(op, graph);
+    if (op.stages.size() > 1 && !compiles(tmpl, op, graph))
+      if (std::optional<MappingProgram> split = stages_apart(op, graph, options.mapper, summary)) {
+        if (origin) *origin = "mapper (stages apart)";
+        return std::move(*split);
+      }
   }
   MappingProgram program = compile_mapping(tmpl, op, graph, true);
   // Whatever the factors, the root holds whole tensors: say so rather than search in vain.

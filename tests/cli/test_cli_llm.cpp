@@ -25,13 +25,17 @@ json predict_llm(const std::vector<std::string>& args) {
 
 }  // namespace
 
-// Not yet on two families of graphs (issue 24, left open): the Ascend 910B3 GEMM template
-// places its buffers by name (A in L0A, B in L0B, C bypassed), so a fused attention's
-// intermediates get no buffer, and the split chip has no path from the cube's buffers to the
-// vector unit for its softmax; the Eyeriss graph's DRAM cannot hold Llama-3 70B's LM head
-// (1.96 GiB) and its template finds no mapping for prefill GEMMs of 2048 x 12288 x 4096.
-bool llm_ready(const std::string& arch) {
-  return arch.find("ascend910b3") == std::string::npos && arch.find("eyeriss") == std::string::npos;
+// Not yet everywhere (issue 24, left open; docs/llm-inference.md, "Bundled graphs"):
+// - Ascend 910B3: decode predicts, its attention run as passes through HBM (the split chip's
+//   cube and vector cores meet only there); prefill and the DiT step do not yet: at 2048 tokens
+//   the passes find no valid composed mapping (at 512 they do), and the error is exit 2.
+// - Eyeriss: its DRAM (1 GiB, assumed) cannot hold Llama-3 70B's LM head (1.96 GiB; exit 2 with
+//   the capacity named), and the mapper finds no mapping for the 70B prefill GEMMs (2048 x
+//   10240 x 8192) within this budget: with 24 B ifmap scratchpads almost no random point fits.
+bool llm_ready(const std::string& arch, const std::string& suite) {
+  if (arch.find("eyeriss") != std::string::npos) return false;
+  return arch.find("ascend910b3") == std::string::npos ||
+         suite.find("-decode.yaml") != std::string::npos;
 }
 
 TEST_CASE("every LLM suite predicts on every bundled graph", "[cli][predict][llm][slow]") {
@@ -43,8 +47,8 @@ TEST_CASE("every LLM suite predicts on every bundled graph", "[cli][predict][llm
       suites.push_back(f);
   REQUIRE(suites.size() == 11);
   const std::string arch = GENERATE_COPY(from_range(files_in("samples/arch")));
-  if (!llm_ready(arch)) return;
   for (const std::string& suite : suites) {
+    if (!llm_ready(arch, suite)) continue;
     INFO("--arch " << arch << " --workload " << suite);
     const json doc = predict_llm({"--arch", arch, "--workload", suite});
     REQUIRE(doc.contains("forward_pass"));

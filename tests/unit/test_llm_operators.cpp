@@ -9,6 +9,7 @@
 #include "analysis/Prediction.hpp"
 #include "analysis/TileAnalysis.hpp"
 #include "arch/ArchitectureLoader.hpp"
+#include "mapper/OperatorPrediction.hpp"
 #include "tile/MappingLoader.hpp"
 #include "workload/LlmOperators.hpp"
 #include "workload/OperatorBuilders.hpp"
@@ -167,4 +168,47 @@ TEST_CASE("the LLM vector operators count their operations", "[workload][llm]") 
   CHECK(rope.tensor_bytes(rope.find_tensor("Cos")) == 32);
   const Result r = run(rope);
   CHECK(r.in_bytes == Approx(128.0 + 64.0));
+}
+
+TEST_CASE("rope's rows of every kind are spread over the vector cores", "[mapper][llm]") {
+  // The Ascend 910B3's vector template names rows R and columns C; rope has T, H and D. rope
+  // T=4 H=64 D=128 is 32768 elements x 3 operations = 98304 fp16 operations. One vector core
+  // runs 128 a cycle: 768 cycles if the rows stayed on one core (the template read as written
+  // left T and H as loops at its root: the mapper then predicted 98304 cycles). With D as the
+  // columns and T and H as rows spread over the 40 cores, the floor is 98304 / (40 x 128) =
+  // 19.2 cycles, and the prediction must fall below the one-core 768.
+  const ArchitectureGraph g =
+      load_architecture(std::string(TILESCOPE_SAMPLES) + "/arch/ascend910b3.yaml");
+  const Operator op = make_rope("rope", 4, 64, 128, DataType::fp16);
+  OperatorPredictionOptions options;
+  options.mapper.budget = 2000;
+  const Prediction p = predict_operator(op, g, options);
+  CHECK(p.cycles >= 19.2);
+  CHECK(p.cycles < 768);
+}
+
+TEST_CASE("on a split chip a fused attention runs its stages apart, through the outer memory",
+          "[mapper][llm]") {
+  // The Ascend 910B3's cube and vector cores meet only in L2/HBM, so decode attention's scores
+  // cannot stay beside the cube for the softmax: each stage is mapped alone and the
+  // intermediates are written out and read back. 32 sequences x KV heads, context 4096 in 4
+  // splits, head_dim 128, fp16. Written to HBM: the scores Sc 32 x 4 x 1024 fp32 = 524288 B, the
+  // probabilities P (fp16) 262144 B, the partials Op 32 x 4 x 128 fp32 = 65536 B and the output
+  // O 32 x 128 fp16 = 8192 B: 860160 B. Read from HBM at least the KV cache, 2 x 32 x 4096 x
+  // 128 x 2 B = 67108864 B: at 1.6 TB/s 41.94 us, a floor for the device time.
+  const ArchitectureGraph g =
+      load_architecture(std::string(TILESCOPE_SAMPLES) + "/arch/ascend910b3.yaml");
+  const Operator op = make_decode_attention("attention", 32, 1, 4096, 4, 128, DataType::fp16);
+  OperatorPredictionOptions options;
+  options.mapper.budget = 2000;
+  const Prediction p = predict_operator(op, g, options);
+  CHECK(p.mapping_origin == "mapper (stages apart)");
+  double written = 0, read = 0;
+  for (const auto& t : p.traffic) {
+    if (t.edge == "L2->HBM") written += t.bytes;
+    if (t.edge == "HBM->L2") read += t.bytes;
+  }
+  CHECK(written == Approx(860160.0));
+  CHECK(read >= 67108864.0);
+  CHECK(p.latency_us >= 67108864.0 / 1.6e12 * 1e6);
 }
