@@ -195,7 +195,7 @@ ReportFigures render_report_figures(const ReportContent& c) {
     data.points = d.points;
     data.front = d.front;
     fill_pareto_plot(pareto, data, report_palette());
-    out.figures.push_back(plot_figure(
+    out.figures.push_back(plot_report_figure(
         pareto, "sweep-pareto",
         d.strategy_grid ? QString("Iteration time against peak memory per GPU, every point of "
                                   "the grid; joined: the Pareto front of the points that fit.")
@@ -206,7 +206,7 @@ ReportFigures render_report_figures(const ReportContent& c) {
       QCustomPlot bars;
       fill_sensitivity_plot(bars, "sensitivity of the total", d.paths, d.sensitivities.front(),
                             report_palette());
-      out.figures.push_back(plot_figure(
+      out.figures.push_back(plot_report_figure(
           bars, "sweep-sensitivity",
           "Sensitivity of the total time to each varied parameter (d ln time / d ln parameter), "
           "largest first.",
