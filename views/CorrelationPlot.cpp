@@ -39,18 +39,20 @@ void apply_plot_palette(QCustomPlot& plot, const QPalette& palette) {
   QColor grid = text;
   grid.setAlpha(40);
   plot.setBackground(palette.color(QPalette::Base));
-  for (QCPAxis* axis : {plot.xAxis, plot.yAxis}) {
-    axis->setBasePen(QPen(text));
-    axis->setTickPen(QPen(text));
-    axis->setSubTickPen(QPen(text));
-    axis->setTickLabelColor(text);
-    axis->setLabelColor(text);
-    axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
-    axis->grid()->setSubGridVisible(true);
-    QColor sub = grid;
-    sub.setAlpha(18);
-    axis->grid()->setSubGridPen(QPen(sub, 1, Qt::DotLine));
-  }
+  // Every axis rect's (a timeline's memory strip has its own), not only the main one's.
+  for (QCPAxisRect* rect : plot.axisRects())
+    for (QCPAxis* axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)}) {
+      axis->setBasePen(QPen(text));
+      axis->setTickPen(QPen(text));
+      axis->setSubTickPen(QPen(text));
+      axis->setTickLabelColor(text);
+      axis->setLabelColor(text);
+      axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+      axis->grid()->setSubGridVisible(true);
+      QColor sub = grid;
+      sub.setAlpha(18);
+      axis->grid()->setSubGridPen(QPen(sub, 1, Qt::DotLine));
+    }
   plot.legend->setBrush(palette.color(QPalette::Base));
   plot.legend->setBorderPen(QPen(grid));
   plot.legend->setTextColor(text);

@@ -175,12 +175,19 @@ ReportFigures render_report_figures(const ReportContent& c) {
     fill_timeline_plot(plot, *c.simulation, report_palette());
     // A row per track, readable however many devices the iteration spans.
     const int rows = static_cast<int>(c.simulation->tracks.size());
-    const int height = std::clamp(140 + 22 * rows, 320, 2400);
+    // The memory strip under the chart (a third as high again) when the file has counters.
+    const int chart = std::clamp(140 + 22 * rows, 320, 2400);
+    const bool memory = !c.simulation->counters.empty();
+    const int height = memory ? chart + chart * 35 / 100 : chart;
     out.figures.push_back(plot_report_figure(
         plot, "timeline",
         QString("The simulated iteration (%1): one row per device stream and link, one bar per "
-                "task.")
-            .arg(QString::fromStdString(c.simulation_file)),
+                "task%2.")
+            .arg(QString::fromStdString(c.simulation_file))
+            .arg(memory ? QString("; under it, the memory of each pipeline stage's GPU over the "
+                                  "iteration (model state, and activations from each forward "
+                                  "to its backward)")
+                        : QString()),
         kMaxPdfPlotWidth, height));
   }
 

@@ -88,6 +88,7 @@ SimulationTimeline parse_simulation_timeline(const std::string& text, const std:
                      "no `traceEvents` array (expected the output of `tilescope "
                      "simulate --out` or `--timeline`)");
   std::map<int64_t, TimelineTrack> tracks;
+  std::map<std::string, TimelineCounter> counters;
   for (const auto& e : (*trace)["traceEvents"]) {
     const int64_t tid = e.value("tid", int64_t{0});
     const std::string ph = e.value("ph", "");
@@ -97,6 +98,20 @@ SimulationTimeline parse_simulation_timeline(const std::string& text, const std:
       // Chrome traces count microseconds.
       tracks[tid].spans.push_back(
           {e.value("name", ""), e.value("ts", 0.0) * 1e-6, e.value("dur", 0.0) * 1e-6});
+    else if (ph == "C" && e.contains("args") && e["args"].is_object() && !e["args"].empty()) {
+      // A counter event carries its series as arguments; the simulator writes one ("GiB").
+      const auto arg = e["args"].begin();
+      if (!arg.value().is_number()) continue;
+      TimelineCounter& c = counters[e.value("name", "")];
+      c.name = e.value("name", "");
+      c.unit = arg.key();
+      c.samples.emplace_back(e.value("ts", 0.0) * 1e-6, arg.value().get<double>());
+    }
+  }
+  for (auto& [name, counter] : counters) {
+    std::stable_sort(counter.samples.begin(), counter.samples.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    out.counters.push_back(std::move(counter));
   }
   for (auto& [tid, track] : tracks) {
     if (track.spans.empty()) continue;
@@ -106,6 +121,12 @@ SimulationTimeline parse_simulation_timeline(const std::string& text, const std:
   if (out.iteration_s == 0) out.iteration_s = out.end_s();
   if (out.title.empty()) out.title = file;
   return out;
+}
+
+double TimelineCounter::peak() const {
+  double peak = 0;
+  for (const auto& [time, value] : samples) peak = std::max(peak, value);
+  return peak;
 }
 
 std::string span_category(const TimelineSpan& span, const std::string& track) {

@@ -19,6 +19,15 @@ struct TimelineTrack {
   std::vector<TimelineSpan> spans;
 };
 
+// A counter of the trace ("ph": "C"), such as a GPU's memory: a step function, each sample
+// holding from its time to the next one's.
+struct TimelineCounter {
+  std::string name;  // "memory stage 0"
+  std::string unit;  // the counter's argument: "GiB" for the simulator's memory tracks
+  std::vector<std::pair<double, double>> samples;  // time (s), value; in time order
+  double peak() const;
+};
+
 struct SimulationTimeline {
   std::string title;  // "gpt-22b with gpt-22b-full on selene (8 GPUs)"
   double iteration_s = 0;
@@ -27,7 +36,8 @@ struct SimulationTimeline {
   // The summary's figures as `tilescope simulate` prints them, name and value ("peak memory",
   // "59.66 GiB per GPU"), the iteration left out (it has its own field): the report's table.
   std::vector<std::pair<std::string, std::string>> facts;
-  std::vector<TimelineTrack> tracks;  // tracks with no span are left out
+  std::vector<TimelineTrack> tracks;      // tracks with no span are left out
+  std::vector<TimelineCounter> counters;  // memory over time, one per pipeline stage's GPU
   double end_s() const;
 };
 

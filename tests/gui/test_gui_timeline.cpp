@@ -9,6 +9,7 @@
 #include "common/InputError.hpp"
 #include "training/SimulationTimeline.hpp"
 #include "views/QCustomPlotInclude.hpp"
+#include "views/TimelinePlot.hpp"
 #include "views/TimelineView.hpp"
 
 namespace {
@@ -57,4 +58,48 @@ TEST_CASE("the timeline page shows an opened simulation", "[gui][timeline]") {
   CHECK_FALSE(workbench.openFile(QString::fromStdString(kFixtures + "truncated.sim.json")));
   CHECK(window.errorCount() == 1);
   CHECK(view->timeline().tracks.size() == 1);  // the open one stays
+}
+
+TEST_CASE("memory over time draws under the Gantt chart and follows its zoom", "[gui][timeline]") {
+  ts::SimulationTimeline t;
+  t.title = "two stages";
+  t.tracks.push_back({"stage 0 compute", {{"F mb0 c0 s0", 0.0, 0.5}, {"B mb0 c0 s0", 0.5, 1.0}}});
+  // Stage 0 holds 40 GiB, 52 during its forward's activations; stage 1 peaks at 61.5.
+  t.counters.push_back({"memory stage 0", "GiB", {{0.0, 40.0}, {0.5, 52.0}, {1.5, 40.0}}});
+  t.counters.push_back({"memory stage 1", "GiB", {{0.0, 40.0}, {0.7, 61.5}, {1.2, 40.0}}});
+  QCustomPlot plot;
+  plot.resize(900, 600);
+  ts::views::fill_timeline_plot(plot, t, plot.palette());
+  REQUIRE(plot.axisRectCount() == 2);
+  QCPAxisRect* strip = plot.axisRect(1);
+  CHECK(strip->axis(QCPAxis::atLeft)->label() == "memory (GiB)");
+  // One step line per stage, holding the samples as given; the axis shows the highest one.
+  REQUIRE(plot.graphCount() >= 2);
+  int lines = 0;
+  double highest = 0;
+  for (int i = 0; i < plot.graphCount(); ++i) {
+    QCPGraph* g = plot.graph(i);
+    if (g->keyAxis() != strip->axis(QCPAxis::atBottom)) continue;
+    ++lines;
+    CHECK(g->lineStyle() == QCPGraph::lsStepLeft);
+    for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
+      highest = std::max(highest, it->value);
+  }
+  CHECK(lines == 2);
+  CHECK(highest == 61.5);
+  CHECK(strip->axis(QCPAxis::atLeft)->range().upper > 61.5);
+  // Zooming the chart's time axis moves the strip's with it.
+  plot.xAxis->setRange(0.25, 0.75);
+  CHECK(strip->axis(QCPAxis::atBottom)->range().lower == 0.25);
+  CHECK(strip->axis(QCPAxis::atBottom)->range().upper == 0.75);
+  // A timeline without counters (a bare trace) goes back to one rect, nothing left over.
+  t.counters.clear();
+  ts::views::fill_timeline_plot(plot, t, plot.palette());
+  CHECK(plot.axisRectCount() == 1);
+  for (int i = 0; i < plot.graphCount(); ++i) CHECK(plot.graph(i)->keyAxis() == plot.xAxis);
+  // And a second fill with counters again gives one strip, not two.
+  t.counters.push_back({"memory stage 0", "GiB", {{0.0, 40.0}}});
+  ts::views::fill_timeline_plot(plot, t, plot.palette());
+  ts::views::fill_timeline_plot(plot, t, plot.palette());
+  CHECK(plot.axisRectCount() == 2);
 }
