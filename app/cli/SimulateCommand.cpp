@@ -7,6 +7,8 @@
 
 #include "Commands.hpp"
 #include "OptionValues.hpp"
+#include "StopOnInterrupt.hpp"
+#include "TerminalProgress.hpp"
 #include "common/AtomicFile.hpp"
 #include "mapper/Mapper.hpp"
 #include "mapper/SearchConvergence.hpp"
@@ -25,13 +27,31 @@ struct SimulateArgs {
 
 int run_sweep(const SimulateArgs& a, const TransformerModel& model, const ParallelStrategy& base,
               const Cluster& cluster) {
-  const std::vector<SweepPoint> points = sweep_strategies(
-      model, base, cluster,
-      read_option("strategy sweep", "--sweep", [&] { return parse_sweep_axes(a.sweep); }),
-      operator_times(a.operator_times));
+  const SweepAxes axes =
+      read_option("strategy sweep", "--sweep", [&] { return parse_sweep_axes(a.sweep); });
+  // Each point is a whole simulation (seconds with the mapper on large models): progress on
+  // stderr, and Ctrl-C ranks the points done so far instead of losing them.
+  StopOnInterrupt stop;
+  TerminalProgress progress("simulate --sweep");
+  size_t done = 0, total = 0;
+  const std::vector<SweepPoint> points =
+      sweep_strategies(model, base, cluster, axes, operator_times(a.operator_times),
+                       [&](size_t d, size_t t, const ParallelStrategy& s) {
+                         done = d;
+                         total = t;
+                         progress.show_count(d, t, s.name);
+                         return !StopOnInterrupt::requested();
+                       });
+  progress.clear();
+  const bool stopped = done < total;
+  if (stopped)
+    std::cerr << fmt::format(
+        "stopped after {} of {} strategies (interrupted): the ranking "
+        "holds those\n",
+        done, total);
   if (a.format == "json") {
     std::cout << sweep_json(model, points) << "\n";
-    return 0;
+    return stopped ? 130 : 0;
   }
   // Points that run out of memory are not valid strategies: they come after the others (the
   // sweep ranks them so) under their own heading, and are not counted.
@@ -58,7 +78,7 @@ int run_sweep(const SimulateArgs& a, const TransformerModel& model, const Parall
         p.result.iteration_s, p.result.tokens_per_s, p.result.mfu * 100,
         p.result.peak_memory_bytes / gib, p.result.out_of_memory ? "  OUT OF MEMORY" : "");
   }
-  return 0;
+  return stopped ? 130 : 0;  // as `sweep` does when interrupted
 }
 
 int run_simulate(const SimulateArgs& a) {

@@ -14,6 +14,7 @@
 
 #include "Commands.hpp"
 #include "OptionValues.hpp"
+#include "StopOnInterrupt.hpp"
 #include "SweepRanks.hpp"
 #include "SweepSummaryText.hpp"
 #include "TerminalProgress.hpp"
@@ -41,31 +42,6 @@ struct SweepArgs {
   // --strategy-grid: a training job instead of a graph (docs/sweep.md).
   std::vector<std::string> strategy_grid;
   std::string model, strategy, cluster, operator_times = "tile";
-};
-
-std::atomic<bool> g_stop{false};
-extern "C" void on_sweep_interrupt(int) { g_stop.store(true); }
-
-// Ctrl-C (or SIGTERM) stops handing out points and stops the searches under way; every point
-// stored so far stays, and a rerun computes the rest.
-class StopOnInterrupt {
- public:
-  StopOnInterrupt() {
-    g_stop.store(false);
-    struct sigaction sa {};
-    sa.sa_handler = on_sweep_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int_);
-    sigaction(SIGTERM, &sa, &old_term_);
-  }
-  ~StopOnInterrupt() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
 };
 
 // TILESCOPE_SWEEP_EXIT_AFTER=0:K (rank 0, or the one process without MPI) exits abruptly, status
@@ -132,12 +108,13 @@ std::optional<PointsRun> run_points(const SweepSpace& sweep, const SweepArgs& a)
     return pending;
   };
   if (ranks && *ranks > 1) {
-    if (run_sweep_on_ranks(sweep, {open_and_list, finished}, &g_stop) != 0) return std::nullopt;
+    if (run_sweep_on_ranks(sweep, {open_and_list, finished}, &StopOnInterrupt::flag()) != 0)
+      return std::nullopt;
   } else {
-    evaluate_sweep_points(sweep, open_and_list(), a.threads, &g_stop, finished);
+    evaluate_sweep_points(sweep, open_and_list(), a.threads, &StopOnInterrupt::flag(), finished);
   }
   progress.clear();
-  run.stopped = g_stop.load();
+  run.stopped = StopOnInterrupt::requested();
   return run;
 }
 

@@ -37,12 +37,14 @@ SweepAxes parse_sweep_axes(const std::vector<std::string>& texts) {
 
 std::vector<SweepPoint> sweep_strategies(const TransformerModel& model,
                                          const ParallelStrategy& base, const Cluster& cluster,
-                                         const SweepAxes& axes, const OperatorTimeSource& times) {
+                                         const SweepAxes& axes, const OperatorTimeSource& times,
+                                         const StrategySweepProgress& progress) {
   auto or_base = [](const std::vector<int64_t>& v, int64_t fallback) {
     return v.empty() ? std::vector<int64_t>{fallback} : v;
   };
   const int64_t gpus = base.gpus();
-  std::vector<SweepPoint> points;
+  // The valid points first (cheap checks), so that progress can say how many there are.
+  std::vector<ParallelStrategy> grid;
   for (int64_t tp : or_base(axes.tp, base.tp.value))
     for (int64_t pp : or_base(axes.pp, base.pp.value))
       for (int64_t mbs : or_base(axes.micro_batch, base.micro_batch.value)) {
@@ -60,14 +62,24 @@ std::vector<SweepPoint> sweep_strategies(const TransformerModel& model,
                  std::to_string(mbs);
         try {
           check_strategy_fits(s, model, gpus);
-          if (s.schedule.value == PipelineSchedule::interleaved && s.chunks.value > 1 &&
-              s.micro_batches() % pp != 0)
-            continue;  // Megatron's interleaving needs whole groups of p micro-batches
-          points.push_back({s, simulate_training(model, s, cluster, times)});
         } catch (const InputError&) {
           continue;  // not a valid point of the grid
         }
+        if (s.schedule.value == PipelineSchedule::interleaved && s.chunks.value > 1 &&
+            s.micro_batches() % pp != 0)
+          continue;  // Megatron's interleaving needs whole groups of p micro-batches
+        grid.push_back(std::move(s));
       }
+  std::vector<SweepPoint> points;
+  size_t done = 0;
+  for (const ParallelStrategy& s : grid) {
+    try {
+      points.push_back({s, simulate_training(model, s, cluster, times)});
+    } catch (const InputError&) {
+      // not a valid point of the grid
+    }
+    if (progress && !progress(++done, grid.size(), s)) break;
+  }
   std::stable_sort(points.begin(), points.end(), [](const SweepPoint& a, const SweepPoint& b) {
     if (a.result.out_of_memory != b.result.out_of_memory) return !a.result.out_of_memory;
     return a.result.iteration_s < b.result.iteration_s;

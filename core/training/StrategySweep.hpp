@@ -1,7 +1,9 @@
 #pragma once
 // Every valid strategy over a grid of tensor-parallel degrees, pipeline degrees and micro-batch
 // sizes, on the same GPUs and global batch as a base strategy, simulated and ranked.
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,12 +24,18 @@ struct SweepPoint {
   TrainingSimulation result;
 };
 
+// Told after each simulated point: how many are done, how many the grid holds (the valid ones),
+// and the strategy just simulated. Returning false stops the sweep: it ranks what is done.
+using StrategySweepProgress =
+    std::function<bool(size_t done, size_t total, const ParallelStrategy& strategy)>;
+
 // The data-parallel degree of each point makes up the base strategy's GPU count; points whose
 // degrees or batch do not fit the model are left out. Ranked by iteration time, out-of-memory
 // points after all others.
 std::vector<SweepPoint> sweep_strategies(const TransformerModel& model,
                                          const ParallelStrategy& base, const Cluster& cluster,
                                          const SweepAxes& axes,
-                                         const OperatorTimeSource& times = {});
+                                         const OperatorTimeSource& times = {},
+                                         const StrategySweepProgress& progress = {});
 
 }  // namespace ts

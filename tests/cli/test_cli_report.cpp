@@ -389,8 +389,11 @@ TEST_CASE("report --fail-if exits 1 after writing the report, 2 on a malformed e
   CHECK_THAT(crossed.err, Catch::Contains("fail-if: mape"));
   REQUIRE(fs::exists(out));
   CHECK_THAT(read_text(out), Catch::Contains("crossed"));
-  CHECK(run_tilescope({"report", "--db", run.db, "--out", out, "--fail-if", "mape>100"}).status ==
-        0);
+  // A gate no measurement can cross: a host measured under load (quick settings, CI's shared
+  // cores) may well be off by more than 100 %, which is not what this checks.
+  CHECK(
+      run_tilescope({"report", "--db", run.db, "--out", out, "--fail-if", "mape>1000000"}).status ==
+      0);
 
   const std::string bad_out = dir / "bad.html";
   const RunResult bad =

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -198,4 +199,15 @@ TEST_CASE("simulate --sweep lists the strategies that fit first and marks the ot
   REQUIRE(doc["sweep"].size() == 4);
   CHECK(doc["sweep"][1]["out_of_memory"] == false);
   CHECK(doc["sweep"][2]["out_of_memory"] == true);
+
+  // Off a terminal, progress lines count the grid's 4 points (the interval shortened so that
+  // every point writes one; progress_lines_off.cpp turns them off for the other tests).
+  ::setenv("TILESCOPE_PROGRESS_INTERVAL", "0.000001", 1);
+  const RunResult p = run_tilescope(base);
+  ::setenv("TILESCOPE_PROGRESS_INTERVAL", "0", 1);
+  REQUIRE(p.status == 0);
+  CHECK(p.err.find('\r') == std::string::npos);
+  CHECK_THAT(p.err, Catch::Contains("simulate --sweep: 1/4 done"));
+  CHECK_THAT(p.err, Catch::Contains("simulate --sweep: 4/4 done"));
+  CHECK(p.out == r.out);  // progress goes to stderr only
 }

@@ -3,6 +3,7 @@
 // accuracy: the published ordering of the two recomputation strategies, the pipeline bubble of
 // the schedule it runs, the scaling of the work, and its errors. Accuracy against the published
 // times is reported by docs/dist.md, not asserted here.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 
@@ -454,4 +455,40 @@ TEST_CASE("recomputing the first layers of every chunk lands between none and fu
         Approx((none.stage_backward_s + full.stage_backward_s) / 2).epsilon(1e-9));
   CHECK(half.hardware_flops == Approx((none.hardware_flops + full.hardware_flops) / 2));
   CHECK(half.activation_bytes == Approx((none.activation_bytes + full.activation_bytes) / 2));
+}
+
+TEST_CASE("a sweep reports each point and stops when told, ranking what it did",
+          "[dist][simulate]") {
+  const Cluster selene = load_cluster(sample("/dist/clusters/selene.yaml"));
+  const TransformerModel m = load_transformer_model(sample("/dist/models/gpt-22b.yaml"));
+  const ParallelStrategy base =
+      load_parallel_strategy(sample("/dist/strategies/gpt-22b-seq-sel.yaml"));
+  const SweepAxes axes = parse_sweep_axes({"tp=1,2,4,8,16", "pp=1,2,3", "mbs=2,4"});
+  const OperatorTimeSource roofline = parse_operator_time_source("roofline:0.8");
+  // The same grid as above: 6 valid points, so progress counts 1..6 of 6.
+  std::vector<std::pair<size_t, size_t>> calls;
+  const std::vector<SweepPoint> all =
+      sweep_strategies(m, base, selene, axes, roofline, [&](size_t done, size_t total, auto&) {
+        calls.emplace_back(done, total);
+        return true;
+      });
+  REQUIRE(calls.size() == 6);
+  for (size_t i = 0; i < calls.size(); ++i) CHECK(calls[i] == std::pair{i + 1, size_t{6}});
+  CHECK(all.size() == 6);
+  // Stopped after the second point: two points, ranked, each as the full sweep has it.
+  std::vector<std::string> simulated;
+  const std::vector<SweepPoint> two = sweep_strategies(
+      m, base, selene, axes, roofline, [&](size_t done, size_t, const ParallelStrategy& s) {
+        simulated.push_back(s.name);
+        return done < 2;
+      });
+  REQUIRE(two.size() == 2);
+  CHECK(simulated.size() == 2);
+  if (two[0].result.out_of_memory == two[1].result.out_of_memory)
+    CHECK(two[0].result.iteration_s <= two[1].result.iteration_s);
+  for (const SweepPoint& p : two) {
+    CHECK(std::find(simulated.begin(), simulated.end(), p.strategy.name) != simulated.end());
+    for (const SweepPoint& q : all)
+      if (q.strategy.name == p.strategy.name) CHECK(q.result.iteration_s == p.result.iteration_s);
+  }
 }
