@@ -1,5 +1,6 @@
 #include "SweepRanks.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -7,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "common/InputError.hpp"
 #include "mapper/OperatorPrediction.hpp"
@@ -36,10 +38,14 @@ int run_sweep_on_ranks(const SweepSpace&, const RankSweepCallbacks&, const std::
 namespace {
 
 enum Tag : int {
-  kAsk = 1,     // worker -> 0: give me a point (no payload)
-  kResult = 2,  // worker -> 0: a finished point (sweep_point_json), and give me another
-  kPoint = 3,   // 0 -> worker: the index of a point to compute (int64), -1: no more
+  kResult = 2,  // worker -> 0: a finished point (sweep_point_json); empty: one it did not finish
+  kPoint = 3,   // 0 -> worker: the index of a point to compute (int64), -1: no more, stop
 };
+
+// Points a worker holds at once: the one it computes and the next, already in its receive queue,
+// so that it never idles while rank 0 notices a result and hands out another (rank 0 sleeps up
+// to 2 ms between probes, a fifth of a small point). One more would only unbalance the end.
+constexpr int kPointsInHand = 2;
 
 // A rank that waits must leave its core to the ranks that compute: OpenMPI's blocking receive
 // spins at full speed, which on a machine with as many ranks as cores halves the speed of the
@@ -98,46 +104,78 @@ void coordinate(const SweepSpace& sweep, const RankSweepCallbacks& callbacks,
       if (stop_after && ++computed >= *stop_after) std::_Exit(3);
     }
   });
+  // Each worker holds up to kPointsInHand points; it stops once it holds none and none is left.
+  std::vector<int> in_hand(static_cast<size_t>(ranks), 0);
   int working = ranks - 1;
+  const auto hand_out = [&](int worker) {
+    int& held = in_hand[static_cast<size_t>(worker)];
+    while (held < kPointsInHand) {
+      const int64_t index = take();
+      if (index < 0) break;
+      send_index(worker, index);
+      ++held;
+    }
+    if (held == 0) {
+      send_index(worker, -1);
+      --working;
+    }
+  };
+  for (int worker = 1; worker < ranks; ++worker) hand_out(worker);
   while (working > 0) {
-    const MPI_Status status = wait_for_message(MPI_ANY_SOURCE, MPI_ANY_TAG);
+    const MPI_Status status = wait_for_message(MPI_ANY_SOURCE, kResult);
     int bytes = 0;
     MPI_Get_count(&status, MPI_CHAR, &bytes);
     std::string text(static_cast<size_t>(bytes), '\0');
-    MPI_Recv(text.data(), bytes, MPI_CHAR, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD,
+    MPI_Recv(text.data(), bytes, MPI_CHAR, status.MPI_SOURCE, kResult, MPI_COMM_WORLD,
              MPI_STATUS_IGNORE);
-    if (status.MPI_TAG == kResult) {
+    --in_hand[static_cast<size_t>(status.MPI_SOURCE)];
+    if (!text.empty()) {
       const SweepPointRecord point = sweep_point_from_json(text);
       const std::lock_guard<std::mutex> hold(lock);
       callbacks.finished(point);
     }
-    const int64_t index = take();
-    send_index(status.MPI_SOURCE, index);
-    if (index < 0) --working;
+    hand_out(status.MPI_SOURCE);
   }
   local.join();
+}
+
+// Completes a send without spinning (MPI_Wait would, as a blocking receive does).
+void finish_send(MPI_Request& request) {
+  auto pause = std::chrono::microseconds(50);
+  while (request != MPI_REQUEST_NULL) {
+    int done = 0;
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(2000));
+  }
 }
 
 void work(const SweepSpace& sweep, const std::atomic<bool>* cancel, int rank) {
   const std::optional<size_t> stop_after = exit_after(rank);
   size_t computed = 0;
-  MPI_Send(nullptr, 0, MPI_CHAR, 0, kAsk, MPI_COMM_WORLD);
+  // A result is sent without waiting for rank 0 to take it (a large one waits for its receive),
+  // so that the worker goes on with the next point in hand meanwhile.
+  std::string sending;
+  MPI_Request request = MPI_REQUEST_NULL;
   while (true) {
     wait_for_message(0, kPoint);
     int64_t index = -1;
     MPI_Recv(&index, 1, MPI_INT64_T, 0, kPoint, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    if (index < 0) return;
+    if (index < 0) break;
     std::string text;
     try {
       text = sweep_point_json(sweep.evaluate(static_cast<size_t>(index), cancel));
     } catch (const MapperCancelled&) {
-      // Stopped: ask for the next point empty-handed; rank 0 stops handing out once cancelled.
-      MPI_Send(nullptr, 0, MPI_CHAR, 0, kAsk, MPI_COMM_WORLD);
-      continue;
+      // Stopped: given back empty; rank 0 hands out nothing more once cancelled.
     }
-    if (stop_after && ++computed >= *stop_after) std::_Exit(3);
-    MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, 0, kResult, MPI_COMM_WORLD);
+    if (!text.empty() && stop_after && ++computed >= *stop_after) std::_Exit(3);
+    finish_send(request);
+    sending = std::move(text);
+    MPI_Isend(sending.data(), static_cast<int>(sending.size()), MPI_CHAR, 0, kResult,
+              MPI_COMM_WORLD, &request);
   }
+  finish_send(request);
 }
 
 }  // namespace

@@ -189,7 +189,7 @@ Mapping instantiate_template(const Mapping& tmpl, const Operator& op,
 Mapping default_template(const Operator& op, const ArchitectureGraph& graph) {
   const OpClass cls = op.primary_class();
   if (auto it = graph.mapping_templates.find(cls); it != graph.mapping_templates.end())
-    return instantiate_template(load_mapping(it->second), op, &graph);
+    return instantiate_template(load_mapping_cached(it->second), op, &graph);
 
   // Generic: tiles along the shortest path from the largest memory to a unit that runs the class.
   auto units = graph.compute_nodes_for(cls);

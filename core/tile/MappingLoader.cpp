@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
+#include <map>
+#include <mutex>
 
 #include "common/CheckedArithmetic.hpp"
 #include "common/YamlSource.hpp"
@@ -289,6 +292,30 @@ Mapping parse_mapping(const std::string& text, const std::string& file_name) {
 
 Mapping load_mapping(const std::string& path) {
   return MappingReader(YamlSource::load(path)).read();
+}
+
+Mapping load_mapping_cached(const std::string& path) {
+  struct Version {
+    std::filesystem::file_time_type written;
+    std::uintmax_t size = 0;
+    Mapping mapping;
+  };
+  static std::mutex lock;
+  static std::map<std::string, Version> cache;
+  std::error_code error;
+  const auto written = std::filesystem::last_write_time(path, error);
+  const std::uintmax_t size = error ? 0 : std::filesystem::file_size(path, error);
+  if (error) return load_mapping(path);  // says what is wrong with the path
+  {
+    const std::lock_guard<std::mutex> hold(lock);
+    const auto it = cache.find(path);
+    if (it != cache.end() && it->second.written == written && it->second.size == size)
+      return it->second.mapping;
+  }
+  Mapping mapping = load_mapping(path);
+  const std::lock_guard<std::mutex> hold(lock);
+  cache[path] = Version{written, size, mapping};
+  return mapping;
 }
 
 }  // namespace ts

@@ -1,6 +1,9 @@
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 
 #include "InputErrorCapture.hpp"
+#include "TempDir.hpp"
 #include "tile/MappingLoader.hpp"
 
 using namespace ts;
@@ -278,4 +281,20 @@ TEST_CASE("canonical text ignores what carries no meaning", "[mapping][canonical
       "  children: [{op: PE, factors: {M: 1, N: 8}}]\n",
       "e.yaml");
   CHECK(canonical_text(tail) != canonical_text(a));
+}
+
+TEST_CASE("a cached template is read again once its file changes", "[mapping][loader]") {
+  const ts::test::TempDir dir("template-cache");
+  const std::string path = dir / "template.yaml";
+  const auto write = [&](const std::string& name) {
+    std::ofstream(path) << head << "  tile: DRAM\n  temporal: {M: 2}\n  children:\n"
+                        << "    - op: " << name << "\n";
+  };
+  write("PE");
+  CHECK(load_mapping_cached(path).root.children.at(0).compute == "PE");
+  CHECK(load_mapping_cached(path).root.children.at(0).compute == "PE");  // from the cache
+  write("Cube");  // a new size: a new version, whatever the clock's resolution
+  CHECK(load_mapping_cached(path).root.children.at(0).compute == "Cube");
+  std::filesystem::remove(path);
+  CHECK(input_error_of([&] { load_mapping_cached(path); }).where().file == path);
 }
