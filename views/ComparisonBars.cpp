@@ -11,13 +11,6 @@
 namespace ts::views {
 namespace {
 
-// Colour-blind-safe (Okabe-Ito) hues, as the correlation plot's groups.
-QColor graph_colour(size_t index) {
-  static const QColor colours[] = {QColor(0, 114, 178),   QColor(230, 159, 0),  QColor(0, 158, 115),
-                                   QColor(204, 121, 167), QColor(86, 180, 233), QColor(213, 94, 0)};
-  return colours[index % (sizeof(colours) / sizeof(colours[0]))];
-}
-
 // Pixels per bar and between operators: a 9 pt label is about 12 px high.
 constexpr int kBarPx = 14, kGapPx = 10, kFramePx = 150;
 
@@ -27,10 +20,21 @@ QString graph_name(const ComparedGraph& g) {
 
 }  // namespace
 
-int fill_comparison_bars(QCustomPlot& plot, const ArchitectureComparison& c,
-                         ComparisonBarsKind kind, const QString& title, const QPalette& palette) {
+// Colour-blind-safe (Okabe-Ito) hues, as the correlation plot's groups.
+QColor comparison_graph_colour(size_t graph) {
+  static const QColor colours[] = {QColor(0, 114, 178),   QColor(230, 159, 0),  QColor(0, 158, 115),
+                                   QColor(204, 121, 167), QColor(86, 180, 233), QColor(213, 94, 0)};
+  return colours[graph % (sizeof(colours) / sizeof(colours[0]))];
+}
+
+ComparisonBarsContents fill_comparison_bars(QCustomPlot& plot, const ArchitectureComparison& c,
+                                            ComparisonBarsKind kind, const QString& title,
+                                            const QPalette& palette) {
   plot.clearPlottables();
   plot.clearItems();
+  // The previous fill's group is empty now (its bars went with the plottables).
+  for (QCPBarsGroup* old : plot.findChildren<QCPBarsGroup*>(Qt::FindDirectChildrenOnly)) delete old;
+  ComparisonBarsContents out;
   // Undo an earlier fill's layout: the legend back into the axis rect, the title removed.
   if (plot.legend->layout() == plot.plotLayout()) {
     plot.plotLayout()->take(plot.legend);
@@ -43,7 +47,7 @@ int fill_comparison_bars(QCustomPlot& plot, const ArchitectureComparison& c,
   const QColor text = palette.color(QPalette::Text);
   const size_t ops = c.operators.size();
   const size_t first_graph = kind == ComparisonBarsKind::speedup ? 1 : 0;
-  const size_t bars = c.graphs.size() - first_graph;
+  const size_t bars = c.graphs.size() > first_graph ? c.graphs.size() - first_graph : 0;
 
   // The first operator at the top: keys count down.
   QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
@@ -89,20 +93,20 @@ int fill_comparison_bars(QCustomPlot& plot, const ArchitectureComparison& c,
   }
   plot.xAxis->setRange(axis_lo, axis_hi);
 
-  const double width = 0.8 / static_cast<double>(bars);
+  const double width = 0.8 / static_cast<double>(std::max<size_t>(bars, 1));
   QCPBarsGroup* group = new QCPBarsGroup(&plot);
   group->setSpacing(0);
-  // A group stacks its bars upwards in the order added: the last graph first, so that the first
-  // graph's bar is at the top of each operator, as the legend lists it.
-  std::vector<QCPBars*> by_graph(c.graphs.size(), nullptr);
-  for (size_t g = c.graphs.size(); g-- > first_graph;) {
+  // The series are made in the graphs' order (the plot's plottables and the legend list them
+  // so), but grouped in the reverse: a group stacks its bars upwards in the order they join it,
+  // and the first graph's bar belongs at the top of each operator.
+  out.bars.assign(c.graphs.size(), nullptr);
+  for (size_t g = first_graph; g < c.graphs.size(); ++g) {
     auto* b = new QCPBars(plot.yAxis, plot.xAxis);
-    by_graph[g] = b;
-    b->setBarsGroup(group);
+    out.bars[g] = b;
     b->setWidth(width);
     // A log axis has no 0: bars start left of the axis and are clipped at it.
     b->setBaseValue(kind == ComparisonBarsKind::time ? axis_lo / 10 : 0);
-    const QColor colour = graph_colour(g);
+    const QColor colour = comparison_graph_colour(g);
     b->setPen(QPen(colour.darker(130)));
     b->setBrush(colour);
     b->setName(graph_name(c.graphs[g]));
@@ -110,11 +114,17 @@ int fill_comparison_bars(QCustomPlot& plot, const ArchitectureComparison& c,
     for (size_t i = 0; i < ops; ++i) {
       const TimeOnGraph& t = c.operators[i].on_graph[g];
       const double v = kind == ComparisonBarsKind::time ? t.time_us() : t.speedup;
+      if (!std::isfinite(v) || v <= 0) {
+        ++out.left_out;  // no bar; its label says so
+        continue;
+      }
       keys << static_cast<double>(ops - i);
-      values << (std::isfinite(v) ? v : 0);
+      values << v;
     }
-    b->setData(keys, values, true);
+    // The keys count down: not sorted (QCPBars finds what is in view by binary search).
+    b->setData(keys, values, false);
   }
+  for (size_t g = c.graphs.size(); g-- > first_graph;) out.bars[g]->setBarsGroup(group);
 
   // Each bar labelled at its end: the time and its bound, or the speed-up; placed once the bars
   // are grouped (their keys are offset per graph).
@@ -128,14 +138,16 @@ int fill_comparison_bars(QCustomPlot& plot, const ArchitectureComparison& c,
           static_cast<double>(ops - i) +
           (static_cast<double>(bars - 1) / 2.0 - static_cast<double>(g - first_graph)) * width;
       const double v = kind == ComparisonBarsKind::time ? t.time_us() : t.speedup;
+      const bool drawn = std::isfinite(v) && v > 0;
       const QString label =
-          kind == ComparisonBarsKind::time
+          !drawn ? QStringLiteral("no prediction")
+          : kind == ComparisonBarsKind::time
               ? QString::fromStdString(format_quantity(t.time_us() * 1e-6, "s") + "  " + t.bound_by)
               : QString::fromStdString(format_quantity(t.speedup, "") + "x");
       auto* item = new QCPItemText(&plot);
       item->setClipToAxisRect(true);
       item->position->setAxes(plot.xAxis, plot.yAxis);
-      item->position->setCoords(std::isfinite(v) && v > 0 ? v : axis_lo, key);
+      item->position->setCoords(drawn ? v : axis_lo, key);
       item->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
       item->setPadding(QMargins(4, 0, 0, 0));
       item->setFont(small);
@@ -154,7 +166,7 @@ int fill_comparison_bars(QCustomPlot& plot, const ArchitectureComparison& c,
   // The legend in the graphs' order, in a row of its own under the axis, where no bar or label
   // can be under it.
   plot.legend->clearItems();
-  for (QCPBars* b : by_graph)
+  for (QCPBars* b : out.bars)
     if (b) b->addToLegend();
   plot.legend->setVisible(true);
   plot.axisRect()->insetLayout()->take(plot.legend);
@@ -165,8 +177,14 @@ int fill_comparison_bars(QCustomPlot& plot, const ArchitectureComparison& c,
   plot.plotLayout()->setRowStretchFactor(2, 0.001);
   apply_plot_palette(plot, palette);
   plot.yAxis->grid()->setVisible(false);
+  // On screen, a long workload is dragged and zoomed along its operators; the values keep their
+  // axis (a log axis dragged past its decades shows nothing).
+  plot.setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  plot.axisRect()->setRangeDrag(Qt::Vertical);
+  plot.axisRect()->setRangeZoom(Qt::Vertical);
   plot.replot(QCustomPlot::rpQueuedReplot);
-  return kFramePx + static_cast<int>(ops) * (kGapPx + kBarPx * static_cast<int>(bars));
+  out.readable_height = kFramePx + static_cast<int>(ops) * (kGapPx + kBarPx * static_cast<int>(bars));
+  return out;
 }
 
 }  // namespace ts::views

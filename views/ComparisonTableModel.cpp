@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "common/QuantityFormat.hpp"
-#include "views/ComparisonPlot.hpp"
+#include "views/ComparisonBars.hpp"
 
 namespace ts::views {
 

@@ -107,7 +107,7 @@ ReportFigures render_comparison_figures(const ComparisonReport& r) {
     QCustomPlot plot;
     // Wide enough for the labels, narrow enough that A4 shrinks the fonts by at most 7/9.
     const int width = kMaxPdfPlotWidth - 43;
-    const int height = std::clamp(fill_comparison_bars(plot, c, kind, title, palette), 300, 2400);
+    const int height = std::clamp(fill_comparison_bars(plot, c, kind, title, palette).readable_height, 300, 2400);
     out.figures.push_back(plot_report_figure(plot, name, caption, width, height));
   }
   return out;

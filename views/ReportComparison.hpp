@@ -2,7 +2,7 @@
 // `tilescope report --compare`: one workload on two or more architecture graphs as a report
 // (HTML or PDF, no database): a summary box (the graphs, the workload, the totals, the speed-up
 // and what bounds each), the per-operator table of `tilescope compare`, and bars per operator
-// drawn by views/ComparisonBars, the builder the GUI's Compare page can use. See docs/report.md.
+// drawn by views/ComparisonBars, the builder the GUI's Compare page uses. See docs/report.md.
 #include <string>
 #include <vector>
 

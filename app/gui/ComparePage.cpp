@@ -19,7 +19,7 @@
 #include "common/AtomicFile.hpp"
 #include "profile/ProfileRegistry.hpp"
 #include "report/ComparisonExport.hpp"
-#include "views/ComparisonPlot.hpp"
+#include "views/ComparisonBars.hpp"
 #include "views/ComparisonTableModel.hpp"
 #include "views/PlotExport.hpp"
 #include "views/QCustomPlotInclude.hpp"
@@ -130,7 +130,7 @@ void ComparePage::showComparison() {
   remove_->setEnabled(!runner_->addedGraphs().isEmpty());
   if (comparison) {
     model_->setComparison(*comparison);
-    views::fill_comparison_plot(*plot_, *comparison, palette());
+    drawBars();
     table_->resizeColumnsToContents();
   } else {
     model_->setComparison({});
@@ -143,9 +143,17 @@ void ComparePage::showComparison() {
 }
 
 void ComparePage::changeEvent(QEvent* event) {
-  if (event->type() == QEvent::PaletteChange && runner_->comparison())
-    views::fill_comparison_plot(*plot_, *runner_->comparison(), palette());
+  if (event->type() == QEvent::PaletteChange && runner_->comparison()) drawBars();
   QWidget::changeEvent(event);
+}
+
+// The report's time figure (views/ComparisonBars), titled as the GUI's other plots.
+void ComparePage::drawBars() {
+  const ArchitectureComparison& c = *runner_->comparison();
+  QString title = QString::fromStdString(c.workload);
+  if (c.graphs.size() > 1)
+    title += tr(": %1 operators on %2 graphs").arg(c.operators.size()).arg(c.graphs.size());
+  bars_ = views::fill_comparison_bars(*plot_, c, views::ComparisonBarsKind::time, title, palette());
 }
 
 bool ComparePage::saveComparisonCsv(const QString& path, QString* error) const {

@@ -5,6 +5,8 @@
 // live (ComparisonRunner). Until a second graph is added, a message says what to do.
 #include <QWidget>
 
+#include "views/ComparisonBars.hpp"
+
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -29,6 +31,8 @@ class ComparePage : public QWidget {
 
   ComparisonRunner* runner() const { return runner_; }
   QCustomPlot* plot() const { return plot_; }
+  // What the last fill of the plot drew: the bar series per graph.
+  const views::ComparisonBarsContents& bars() const { return bars_; }
   QTableView* table() const { return table_; }
   views::ComparisonTableModel* model() const { return model_; }
   QLabel* emptyState() const { return empty_; }
@@ -40,6 +44,7 @@ class ComparePage : public QWidget {
 
  private:
   void showComparison();
+  void drawBars();
   void fillProfileMenu();
   void fillRemoveMenu();
   Workbench* workbench_;
@@ -49,6 +54,7 @@ class ComparePage : public QWidget {
   QLabel* note_;
   QSplitter* split_;
   QCustomPlot* plot_;
+  views::ComparisonBarsContents bars_;
   QTableView* table_;
   views::ComparisonTableModel* model_;
   QMenu* profiles_;

@@ -2,6 +2,7 @@
 // core's ArchitectureComparison, so they must equal what `tilescope compare` computes (through
 // core here: compare_graph_files, the function the command calls); an edit of the open graph
 // moves its side live; until a second graph is added the page says what to do.
+#include <QApplication>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -19,6 +20,7 @@
 #include "Workbench.hpp"
 #include "common/QuantityFormat.hpp"
 #include "report/GraphComparison.hpp"
+#include "views/ComparisonBars.hpp"
 #include "views/ComparisonTableModel.hpp"
 #include "views/QCustomPlotInclude.hpp"
 
@@ -101,14 +103,29 @@ TEST_CASE("the Compare page equals `tilescope compare` on H100 and H200 for BERT
     CHECK(model->index(o, model->boundColumn(1)).data().toString().toStdString() == b.bound_by);
   }
   CHECK(model->index(13, 0).data().toString() == "total");
+  // The bars are the report's time figure (views/ComparisonBars): one series per graph, in the
+  // graphs' order; operator o's key is 13 - o (the first on top), so the data, sorted by key,
+  // hold the operators last to first.
   QCustomPlot* plot = w.page->plot();
-  REQUIRE(plot->plottableCount() == 2);  // one bar series per graph
-  auto* bars = qobject_cast<QCPBars*>(plot->plottable(1));
-  REQUIRE(bars);
-  REQUIRE(bars->data()->size() == 13);
-  for (int o = 0; o < 13; ++o)
-    CHECK(bars->data()->at(o)->value ==
-          Approx(expected.operators[static_cast<size_t>(o)].on_graph[1].time_us()));
+  REQUIRE(plot->plottableCount() == 2);
+  REQUIRE(w.page->bars().bars.size() == 2);
+  CHECK(w.page->bars().left_out == 0);
+  for (int g = 0; g < 2; ++g) {
+    QCPBars* bars = w.page->bars().bars[static_cast<size_t>(g)];
+    REQUIRE(bars == plot->plottable(g));
+    CHECK(bars->brush().color() == ts::views::comparison_graph_colour(static_cast<size_t>(g)));
+    REQUIRE(bars->data()->size() == 13);
+    for (int o = 0; o < 13; ++o) {
+      const auto bar = bars->data()->at(12 - o);
+      CHECK(bar->key == 13 - o);
+      CHECK(bar->value == Approx(expected.operators[static_cast<size_t>(o)].on_graph[g].time_us()));
+    }
+  }
+  // A second fill (a palette change redraws) leaves one series per graph, not four.
+  QEvent palette_change(QEvent::PaletteChange);
+  QApplication::sendEvent(w.page, &palette_change);
+  CHECK(plot->plottableCount() == 2);
+  CHECK(plot->findChildren<QCPBarsGroup*>(Qt::FindDirectChildrenOnly).size() == 1);
 }
 
 TEST_CASE("an edit of the open graph moves its side of the comparison live",
