@@ -183,7 +183,8 @@ ComparisonBarsContents fill_comparison_bars(QCustomPlot& plot, const Architectur
   plot.axisRect()->setRangeDrag(Qt::Vertical);
   plot.axisRect()->setRangeZoom(Qt::Vertical);
   plot.replot(QCustomPlot::rpQueuedReplot);
-  out.readable_height = kFramePx + static_cast<int>(ops) * (kGapPx + kBarPx * static_cast<int>(bars));
+  out.readable_height =
+      kFramePx + static_cast<int>(ops) * (kGapPx + kBarPx * static_cast<int>(bars));
   return out;
 }
 

@@ -1,16 +1,12 @@
 #include "views/ReportDocument.hpp"
 
-#include <QBuffer>
-#include <QPageSize>
-#include <QPdfWriter>
-#include <QTextDocument>
-#include <QTextOption>
-#include <QUrl>
+#include <QByteArray>
 #include <algorithm>
 #include <filesystem>
 
 #include "common/AtomicFile.hpp"
 #include "common/InputError.hpp"
+#include "views/ReportPdf.hpp"
 
 namespace ts::views {
 namespace {
@@ -44,31 +40,7 @@ void write_report_document(const std::function<std::string(ReportFormat)>& html,
     write_file_atomically(out_path, html(format));
   } else {
     // Qt's rich text paints the same HTML onto PDF pages; the figures are its resources.
-    QTextDocument document;
-    // Lines break between words only, never inside one: Qt's default also breaks anywhere, which
-    // split a mapping tree's "tile L1" into "t" and "ile L1" in a narrow column. A column is now
-    // at least as wide as its longest word.
-    QTextOption wrap = document.defaultTextOption();
-    wrap.setWrapMode(QTextOption::WordWrap);
-    document.setDefaultTextOption(wrap);
-    for (const ReportFigure& f : figures.figures)
-      document.addResource(QTextDocument::ImageResource, QUrl("figure:" + f.name), f.image);
-    document.setHtml(QString::fromStdString(html(format)));
-    QByteArray pdf;
-    QBuffer buffer(&pdf);
-    buffer.open(QIODevice::WriteOnly);
-    QPdfWriter writer(&buffer);
-    writer.setPageSize(QPageSize(QPageSize::A4));
-    writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
-    // Paginated at the page's text area in CSS pixels (96 per inch), so that print() adds no
-    // margins of its own and the figures' widths mean what they say.
-    const QRectF text_area = writer.pageLayout().paintRect(QPageLayout::Point);
-    document.setPageSize(text_area.size() * (96.0 / 72.0));
-    writer.setTitle(QString::fromStdString(title));
-    writer.setCreator(QString::fromStdString(creator));
-    document.print(&writer);
-    buffer.close();
-    write_bytes(out_path, pdf);
+    write_bytes(out_path, paint_report_pdf(html(format), figures, title, creator));
   }
 }
 

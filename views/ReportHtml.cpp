@@ -14,6 +14,7 @@
 #include "views/MappingTreeModel.hpp"
 #include "views/ReportDocument.hpp"
 #include "views/ReportHtmlParts.hpp"
+#include "views/ReportPdf.hpp"
 
 namespace ts::views {
 namespace {
@@ -416,6 +417,10 @@ std::string report_html(const ReportContent& c, const ReportFigures& figures, Re
   if (!c.graph)
     h += "<p class=\"note\">No mapping trees: the graph the predictions were made on is not "
          "known; give it with --arch.</p>\n";
+  // In the PDF the trees are printed on landscape pages (views/ReportPdf): a tree's eight
+  // columns at A4 portrait are narrower than their words, and long trees squeezed.
+  const bool landscape_trees = html.pdf() && c.graph && !c.worst.empty();
+  if (landscape_trees) h += kPdfLandscapeBegin;
   for (const WorstEntry& e : c.worst) {
     if (!c.graph) break;
     const WorstPrediction& w = e.worst;
@@ -423,6 +428,7 @@ std::string report_html(const ReportContent& c, const ReportFigures& figures, Re
                      esc(w.mapping), w.error * 100, esc(w.bound_by));
     h += mapping_tree(e);
   }
+  if (landscape_trees) h += kPdfLandscapeEnd;
 
   h += "<h2 id=\"architecture\">The architecture graph</h2>\n";
   if (figures.find("architecture"))

@@ -261,6 +261,51 @@ TEST_CASE("report PDF: no word of a mapping-tree table is broken across lines",
     INFO(word);
     CHECK(in_pdf[word] >= count);
   }
+
+  // The trees are printed on landscape pages, the rest on portrait ones (views/ReportPdf).
+  // pdftotext ends every page with a form feed; a page with a tree table's header ("footprint
+  // (per instance)": no other text of the report says "footprint") holds a tree, and so does
+  // every page between two of them. pdfinfo gives each page's size: A4 is 595 x 842 pt upright.
+  if (std::system("command -v pdfinfo >/dev/null 2>&1") != 0) {
+    WARN("pdfinfo is missing (poppler-utils): the pages' orientation is not looked at");
+    return;
+  }
+  std::vector<std::string> pages;
+  for (size_t from = 0, end; (end = pdf_text.find('\f', from)) != std::string::npos; from = end + 1)
+    pages.push_back(pdf_text.substr(from, end - from));
+  std::vector<size_t> tree_pages;  // 1-based, as pdfinfo counts
+  for (size_t p = 0; p < pages.size(); ++p)
+    if (pages[p].find("footprint") != std::string::npos) tree_pages.push_back(p + 1);
+  REQUIRE_FALSE(tree_pages.empty());
+  // "The architecture graph": listed in the contents, then its section after the trees.
+  size_t after_trees = 0;
+  for (size_t p = tree_pages.back(); p < pages.size() && after_trees == 0; ++p)
+    if (pages[p].find("The architecture graph") != std::string::npos) after_trees = p + 1;
+  REQUIRE(after_trees > tree_pages.back());
+
+  const std::string info_out = dir / "pages.txt";
+  REQUIRE(std::system(("pdfinfo -f 1 -l " + std::to_string(pages.size()) + " '" + pdf_out +
+                       "' > '" + info_out + "'")
+                          .c_str()) == 0);
+  std::map<size_t, bool> landscape;  // page -> wider than high
+  const std::regex size_line(R"(Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+) pts)");
+  for (const std::string& line : split_lines(read_text(info_out))) {
+    std::smatch m;
+    if (!std::regex_search(line, m, size_line)) continue;
+    const double width = std::stod(m[2]), height = std::stod(m[3]);
+    // A4 either way round: 210 x 297 mm = 595.3 x 841.9 pt.
+    CHECK(std::min(width, height) == Approx(595.3).margin(1));
+    CHECK(std::max(width, height) == Approx(841.9).margin(1));
+    landscape[std::stoul(m[1])] = width > height;
+  }
+  REQUIRE(landscape.size() == pages.size());
+  CHECK_FALSE(landscape[1]);  // the summary and contents
+  for (size_t p = tree_pages.front(); p <= tree_pages.back(); ++p) {
+    INFO("page " << p << " of the trees");
+    CHECK(landscape[p]);
+  }
+  CHECK_FALSE(landscape[tree_pages.front() - 1]);  // the worst predictions' table
+  CHECK_FALSE(landscape[after_trees]);
 }
 
 TEST_CASE("report PDF opens with a summary box and contents, and prints figures readable on A4",
