@@ -177,11 +177,6 @@ ComparisonBarsContents fill_comparison_bars(QCustomPlot& plot, const Architectur
   plot.plotLayout()->setRowStretchFactor(2, 0.001);
   apply_plot_palette(plot, palette);
   plot.yAxis->grid()->setVisible(false);
-  // On screen, a long workload is dragged and zoomed along its operators; the values keep their
-  // axis (a log axis dragged past its decades shows nothing).
-  plot.setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-  plot.axisRect()->setRangeDrag(Qt::Vertical);
-  plot.axisRect()->setRangeZoom(Qt::Vertical);
   plot.replot(QCustomPlot::rpQueuedReplot);
   out.readable_height =
       kFramePx + static_cast<int>(ops) * (kGapPx + kBarPx * static_cast<int>(bars));

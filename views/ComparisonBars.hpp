@@ -36,7 +36,7 @@ struct ComparisonBarsContents {
 QColor comparison_graph_colour(size_t graph);
 
 // Clears `plot` (an earlier fill's bars, labels, title and legend row included) and draws the
-// bars in the palette's colours, `title` above them. Drag and zoom move along the operators.
+// bars in the palette's colours, `title` above them.
 ComparisonBarsContents fill_comparison_bars(QCustomPlot& plot,
                                             const ArchitectureComparison& comparison,
                                             ComparisonBarsKind kind, const QString& title,

@@ -7,6 +7,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
 #include <QToolBar>
@@ -92,10 +93,19 @@ ComparePage::ComparePage(Workbench* workbench, QWidget* parent)
   table_->verticalHeader()->hide();
   table_->horizontalHeader()->setStretchLastSection(true);
   plot_->setMinimumSize(320, 200);
-  split_->addWidget(plot_);
+  // The bars take the height at which every operator's label is readable (drawBars); a long
+  // workload scrolls rather than overlapping its labels.
+  auto* bars_scroll = new QScrollArea;
+  bars_scroll->setWidget(plot_);
+  bars_scroll->setWidgetResizable(true);
+  bars_scroll->setFrameShape(QFrame::NoFrame);
+  split_->addWidget(bars_scroll);
   split_->addWidget(table_);
   split_->setStretchFactor(0, 3);
   split_->setStretchFactor(1, 2);
+  // 3:2 from the start too: stretch shares only the space beyond the size hints, and the
+  // table's (all its rows) dwarfs the scrolled bars'.
+  split_->setSizes({3000, 2000});
   layout->addWidget(split_, 3);
   views::install_plot_export(plot_, "comparison");
   install_table_export(table_, "comparison-table");
@@ -154,6 +164,7 @@ void ComparePage::drawBars() {
   if (c.graphs.size() > 1)
     title += tr(": %1 operators on %2 graphs").arg(c.operators.size()).arg(c.graphs.size());
   bars_ = views::fill_comparison_bars(*plot_, c, views::ComparisonBarsKind::time, title, palette());
+  plot_->setMinimumHeight(bars_.readable_height);
 }
 
 bool ComparePage::saveComparisonCsv(const QString& path, QString* error) const {
