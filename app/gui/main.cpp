@@ -11,6 +11,8 @@
 #include <iostream>
 #include <string_view>
 
+#include "ComparePage.hpp"
+#include "ComparisonRunner.hpp"
 #include "DefaultInputs.hpp"
 #include "MainWindow.hpp"
 #include "Workbench.hpp"
@@ -70,8 +72,12 @@ int main(int argc, char** argv) {
       "load the inputs, wait for the predictions, then exit (errors on stderr, status 2)");
   const QCommandLineOption screenshots(
       "screenshots", "once loaded, save a PNG of every page into DIR, then exit", "DIR");
+  const QCommandLineOption compare(
+      "compare", "add GRAPH (a kind: architecture file) to the Compare page, as Add graph... does",
+      "GRAPH");
   parser.addOption(quit_after_load);
   parser.addOption(screenshots);
+  parser.addOption(compare);
   if (asks_only_for_text(argc, argv)) {
     QCoreApplication text_only(argc, argv);
     name_application();
@@ -86,20 +92,29 @@ int main(int argc, char** argv) {
   // Without a window to look at, the errors go to stderr as the CLI prints them, one line each
   // (`file:line:col: what was expected`), and the exit status is the CLI's for bad input.
   const bool unattended = parser.isSet(quit_after_load) || parser.isSet(screenshots);
-  if (unattended)
-    QObject::connect(&workbench, &ts::gui::Workbench::message, &app,
-                     [](int severity, const QString& text) {
-                       if (severity == ts::gui::Workbench::kError)
-                         std::cerr << text.toStdString() << "\n";
-                     });
+  ts::gui::ComparisonRunner* comparison = window.comparePage()->runner();
+  int compare_errors = 0;
+  if (unattended) {
+    auto to_stderr = [](int severity, const QString& text) {
+      if (severity == ts::gui::Workbench::kError) std::cerr << text.toStdString() << "\n";
+    };
+    QObject::connect(&workbench, &ts::gui::Workbench::message, &app, to_stderr);
+    QObject::connect(comparison, &ts::gui::ComparisonRunner::message, &app, to_stderr);
+  }
   QStringList files = parser.positionalArguments();
   if (files.isEmpty()) files = ts::gui::default_inputs(QDir::currentPath());
   for (const QString& file : files) workbench.openFile(file);
+  for (const QString& graph : parser.values(compare))
+    if (!comparison->addGraph(graph)) ++compare_errors;
   window.show();
 
   if (unattended) {
     QTimer::singleShot(0, &app, [&] {
+      // The added graphs are predicted once the open graph's predictions are in.
       workbench.waitForIdle();
+      comparison->waitForIdle();
+      workbench.waitForIdle();
+      comparison->waitForIdle();
       if (parser.isSet(screenshots)) {
         const QDir dir(parser.value(screenshots));
         QDir().mkpath(dir.path());
@@ -110,7 +125,7 @@ int main(int argc, char** argv) {
           window.grab().save(dir.filePath("gui-" + name + ".png"));
         }
       }
-      app.exit(window.errorCount() > 0 ? 2 : 0);
+      app.exit(window.errorCount() > 0 || compare_errors > 0 ? 2 : 0);
     });
   }
   return app.exec();

@@ -1,5 +1,6 @@
 // scripts/screenshots, which makes the README's pictures, runs on the build and writes every
-// picture the README shows, each a PNG that decodes to a picture with something drawn on it.
+// picture the README shows, each a PNG that decodes to a picture with something drawn on it;
+// the Compare page's with a second graph added.
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
@@ -49,5 +50,13 @@ TEST_CASE("scripts/screenshots writes the README's pictures as PNGs that decode"
         if (image.pixel(x, y) != background) ++different;
     CHECK(different > 100);
   }
-  CHECK(named >= 6);
+  CHECK(named >= 7);
+  // The Compare page (H100 against H200 on BERT-large) is among them, drawn by a second run of
+  // the GUI with --compare: its picture is not the first run's empty state.
+  CHECK(text.contains("(docs/screenshots/gui-compare.png)"));
+  const QImage compare(QDir(dir.filePath("pictures")).filePath("gui-compare.png"));
+  const QImage empty(QDir(dir.filePath("work")).filePath("gui/gui-compare.png"));
+  REQUIRE_FALSE(compare.isNull());
+  REQUIRE_FALSE(empty.isNull());
+  CHECK(compare != empty);
 }
