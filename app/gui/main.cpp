@@ -13,6 +13,7 @@
 
 #include "DefaultInputs.hpp"
 #include "MainWindow.hpp"
+#include "SweepPage.hpp"
 #include "Workbench.hpp"
 #include "profile/ProfileCostHooks.hpp"
 
@@ -100,6 +101,7 @@ int main(int argc, char** argv) {
   if (unattended) {
     QTimer::singleShot(0, &app, [&] {
       workbench.waitForIdle();
+      window.sweepPage()->waitForIdle();  // its own read of the store's sweeps
       if (parser.isSet(screenshots)) {
         const QDir dir(parser.value(screenshots));
         QDir().mkpath(dir.path());
