@@ -216,7 +216,9 @@ void SweepPage::accept(const SweepStoreRead& read) {
       showEmpty(tr("%1 holds no sweep.\n").arg(file) + how_to_sweep(file));
     return;
   }
-  Q_EMIT message(Workbench::kInfo, tr("%1: %2 sweeps").arg(read.path).arg(sweeps_.size()));
+  Q_EMIT message(Workbench::kInfo, sweeps_.size() == 1
+                                       ? tr("%1: 1 sweep").arg(read.path)
+                                       : tr("%1: %2 sweeps").arg(read.path).arg(sweeps_.size()));
   int index = 0;
   for (size_t i = 0; i < sweeps_.size(); ++i)
     if (sweeps_[i].sweep_key + sweeps_[i].workload_hash == chosen) index = static_cast<int>(i);
