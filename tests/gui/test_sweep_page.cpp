@@ -228,7 +228,10 @@ TEST_CASE("the Sweep page reads a 1\\,000-point store off the GUI thread", "[gui
     });
   }
   SweepWindow w;
+  QElapsedTimer clock;
+  clock.start();
   REQUIRE(w.workbench.openFile(db));
+  const qint64 open_ms = clock.elapsed();
   // openFile returned with the read still pending: the page's result arrives through the event
   // loop, so nothing of it was read on this (the GUI) thread.
   CHECK(w.page->busy());
@@ -237,6 +240,8 @@ TEST_CASE("the Sweep page reads a 1\\,000-point store off the GUI thread", "[gui
   w.workbench.waitForIdle();
   w.page->waitForIdle();
   CHECK_FALSE(w.page->busy());
+  WARN("1,004 sweep points: openFile returned after "
+       << open_ms << " ms, the page showed them after " << clock.elapsed() << " ms");
 
   // Two sweeps: the choice lists them, the one with the latest point first and shown.
   REQUIRE(w.page->sweeps().size() == 2);
@@ -265,4 +270,61 @@ TEST_CASE("the Sweep page reads a 1\\,000-point store off the GUI thread", "[gui
   w.page->waitForIdle();
   CHECK(choice->currentIndex() == 1);
   CHECK(w.page->model()->rowCount() == 1000);
+}
+
+TEST_CASE("the Sweep page shows a strategy grid's memory and the points that do not fit",
+          "[gui][sweep]") {
+  // Hand-made points of a grid (test values): tp 1, 2, 4 x schedule 1f1b, gpipe; time tp x 1 s,
+  // peak memory 16 GiB / tp, and tp 1 runs out of memory (the simulator's bound_by). Every tp is
+  // a trade of time against memory, so tp 1 would be on the front if it fitted.
+  QTemporaryDir dir;
+  const QString db = dir.filePath("grid.sqlite");
+  {
+    ts::ResultStore store(db.toStdString());
+    for (int tp : {1, 2, 4})
+      for (const char* schedule : {"1f1b", "gpipe"}) {
+        ts::SweepPointRecord p;
+        p.sweep_key = "grid";
+        p.workload_hash = "model";
+        p.parameters_json = "{\"cluster-content\":\"c\",\"schedule\":\"" + std::string(schedule) +
+                            "\",\"tp\":" + std::to_string(tp) + "}";
+        p.total_s = 1.0 * tp;
+        p.cost = 16.0 * 1024 * 1024 * 1024 / tp;
+        p.operators = {{"compute", p.total_s, 0,
+                        tp == 1 ? "out of memory: 17179869184 bytes per GPU at the peak, the "
+                                  "device has 8589934592"
+                                : ""}};
+        store.add_sweep_point(p);
+      }
+  }
+  SweepWindow w;
+  w.open(db);
+  REQUIRE(w.page->sweeps().size() == 1);
+  const ts::SweepDigest& d = w.page->sweeps()[0].digest;
+  REQUIRE(d.strategy_grid);
+  CHECK(w.page->summary()->text().contains("strategy grid: 6 points, varying schedule, tp"));
+  CHECK(w.page->summary()->text().contains("2 out of memory"));
+  CHECK(w.page->subjectChoice()->itemText(0) == "iteration total");
+  // The schedule is a name: no sensitivity, no bar; T = tp x 1 s at every point, so tp's is
+  // d ln T / d ln tp = +1.
+  CHECK(w.page->sensitivityContents().order == std::vector<std::string>{"tp"});
+  CHECK(w.page->sensitivityContents().unknown == 1);
+  REQUIRE(bar_values(w.page->sensitivityContents()).size() == 1);
+  CHECK(bar_values(w.page->sensitivityContents())[0] == Approx(1.0));
+  // The front: tp 2 (2 s, 8 GiB) and tp 4 (4 s, 4 GiB), one of each pair tied in both; tp 1 is
+  // left out, as it does not fit.
+  CHECK(w.page->paretoContents().front->data()->size() == 2);
+  const ts::views::SweepPointTableModel* model = w.page->model();
+  CHECK(model->headerData(model->costColumn(), Qt::Horizontal).toString() ==
+        "peak memory per GPU (GiB)");
+  int out_of_memory = 0;
+  for (int r = 0; r < model->rowCount(); ++r) {
+    const QString note = model->data(model->index(r, model->noteColumn())).toString();
+    if (!note.startsWith("out of memory")) continue;
+    ++out_of_memory;
+    CHECK(model->data(model->index(r, model->frontColumn())).toString() == "no");
+    CHECK(model->data(model->index(r, model->costColumn())).toString() == "16.000");
+    CHECK(model->data(model->index(r, 1)).toString() == "1");  // tp, a plain number
+  }
+  CHECK(out_of_memory == 2);
 }
