@@ -195,13 +195,9 @@ ReportFigures render_report_figures(const ReportContent& c) {
     const SweepDigest& d = *c.sweep;
     const QString file = QString::fromStdString(c.sweep_file);
     QCustomPlot pareto;
-    SweepParetoData data;
-    data.title = QString("%1: %2 points").arg(file).arg(d.points.size());
-    data.cost_label = d.strategy_grid ? "peak memory per GPU (GiB)" : "memory (MiB)";
-    data.cost_unit = d.strategy_grid ? 1024.0 * 1024 * 1024 : 1024.0 * 1024;
-    data.points = d.points;
-    data.front = d.front;
-    fill_pareto_plot(pareto, data, report_palette());
+    fill_pareto_plot(pareto,
+                     sweep_pareto_data(d, QString("%1: %2 points").arg(file).arg(d.points.size())),
+                     report_palette());
     out.figures.push_back(plot_report_figure(
         pareto, "sweep-pareto",
         d.strategy_grid ? QString("Iteration time against peak memory per GPU, every point of "

@@ -34,6 +34,16 @@ bool drawable(const SweepPointRecord& p) { return std::isfinite(p.total_s) && p.
 
 }  // namespace
 
+SweepParetoData sweep_pareto_data(const SweepDigest& digest, const QString& title) {
+  SweepParetoData data;
+  data.title = title;
+  data.cost_label = digest.strategy_grid ? "peak memory per GPU (GiB)" : "memory (MiB)";
+  data.cost_unit = digest.strategy_grid ? 1024.0 * 1024 * 1024 : 1024.0 * 1024;
+  data.points = digest.points;
+  data.front = digest.front;
+  return data;
+}
+
 SweepParetoContents fill_pareto_plot(QCustomPlot& plot, const SweepParetoData& data,
                                      const QPalette& palette) {
   reset(plot, data.title, palette);

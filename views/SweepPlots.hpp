@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "measure/SweepPointRecord.hpp"
+#include "sweep/SweepDigest.hpp"
 #include "sweep/SweepSummary.hpp"
 
 class QCustomPlot;
@@ -24,6 +25,10 @@ struct SweepParetoData {
   std::vector<SweepPointRecord> points;  // every point of the sweep
   std::vector<SweepPointRecord> front;   // pareto_front of the points that may be on it
 };
+
+// A digested sweep's points and front, with the axis a report and the GUI give its cost:
+// memory in MiB (an architecture sweep's proxy) or peak memory per GPU in GiB (a strategy grid).
+SweepParetoData sweep_pareto_data(const SweepDigest& digest, const QString& title);
 
 struct SweepParetoContents {
   QCPGraph* points = nullptr;  // every drawable point, grey

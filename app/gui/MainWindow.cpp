@@ -30,6 +30,7 @@
 #include "ComparisonRunner.hpp"
 #include "MappingPage.hpp"
 #include "OperatorsPage.hpp"
+#include "SweepPage.hpp"
 #include "TableExport.hpp"
 #include "TraceImportAction.hpp"
 #include "Workbench.hpp"
@@ -62,6 +63,7 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
   pages_->addTab(correlation_, tr("Correlation"));
   pages_->addTab(timeline_, tr("Timeline"));
   addComparePage();
+  addSweepPage();
   setCentralWidget(pages_);
 
   log_->setReadOnly(true);
@@ -143,6 +145,12 @@ void MainWindow::addComparePage() {
   compare_ = new ComparePage(workbench_);
   pages_->addTab(compare_, tr("Compare"));
   connect(compare_->runner(), &ComparisonRunner::message, this, &MainWindow::log);
+}
+
+void MainWindow::addSweepPage() {
+  sweep_ = new SweepPage(workbench_);
+  pages_->addTab(sweep_, tr("Sweep"));
+  connect(sweep_, &SweepPage::message, this, &MainWindow::log);
 }
 
 void MainWindow::installExports() {

@@ -24,6 +24,7 @@ class OperatorsPage;
 class ArchitecturePage;
 class MappingPage;
 class ComparePage;
+class SweepPage;
 class TraceImportAction;
 
 class MainWindow : public QMainWindow {
@@ -38,6 +39,7 @@ class MainWindow : public QMainWindow {
   views::CorrelationView* correlationView() const { return correlation_; }
   views::TimelineView* timelineView() const { return timeline_; }
   ComparePage* comparePage() const { return compare_; }
+  SweepPage* sweepPage() const { return sweep_; }
   QPlainTextEdit* logPanel() const { return log_; }
   TraceImportAction* traceImport() const { return traces_; }
   int errorCount() const { return errors_; }
@@ -62,6 +64,8 @@ class MainWindow : public QMainWindow {
   void fillProfileMenu(QMenu* menu);
   // The Compare page (issue 22): its tab, its log and progress lines.
   void addComparePage();
+  // The Sweep page (issue 23): the open database's sweeps; its log lines.
+  void addSweepPage();
   // Context menus on every plot (PNG / SVG / PDF) and table (copy, CSV).
   void installExports();
   // Help > Documentation, Help > About tilescope.
@@ -75,6 +79,7 @@ class MainWindow : public QMainWindow {
   views::CorrelationView* correlation_;
   views::TimelineView* timeline_;
   ComparePage* compare_ = nullptr;
+  SweepPage* sweep_ = nullptr;
   QPlainTextEdit* log_;
   QLabel* status_;
   QProgressBar* progress_;

@@ -15,6 +15,7 @@
 #include "ComparisonRunner.hpp"
 #include "DefaultInputs.hpp"
 #include "MainWindow.hpp"
+#include "SweepPage.hpp"
 #include "Workbench.hpp"
 #include "profile/ProfileCostHooks.hpp"
 
@@ -115,6 +116,7 @@ int main(int argc, char** argv) {
       comparison->waitForIdle();
       workbench.waitForIdle();
       comparison->waitForIdle();
+      window.sweepPage()->waitForIdle();  // its own read of the store's sweeps
       if (parser.isSet(screenshots)) {
         const QDir dir(parser.value(screenshots));
         QDir().mkpath(dir.path());

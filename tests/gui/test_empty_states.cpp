@@ -11,6 +11,7 @@
 #include "MainWindow.hpp"
 #include "MappingPage.hpp"
 #include "OperatorsPage.hpp"
+#include "SweepPage.hpp"
 #include "Workbench.hpp"
 #include "views/CorrelationView.hpp"
 #include "views/QCustomPlotInclude.hpp"
@@ -38,6 +39,7 @@ TEST_CASE("every page of an empty workspace shows what to open", "[gui][empty]")
        "No measurements open"},
       {window.comparePage(), window.comparePage()->emptyState(),
        "Open an architecture graph and a workload first"},
+      {window.sweepPage(), window.sweepPage()->emptyState(), "No sweep to show"},
   };
   for (const Page& p : pages) {
     INFO(p.says.toStdString());

@@ -72,8 +72,8 @@ TEST_CASE("the window opens the defaults and shows every page", "[gui]") {
   CHECK(w.window.currentOperator() == 0);
   CHECK(w.window.mappingPage()->model()->rowCount() == 1);
 
-  const QStringList names = {"operators",   "architecture", "mapping",
-                             "correlation", "timeline",     "compare"};
+  const QStringList names = {"operators", "architecture", "mapping", "correlation",
+                             "timeline",  "compare",      "sweep"};
   REQUIRE(w.window.pages()->count() == names.size());
   for (int i = 0; i < w.window.pages()->count(); ++i) {
     w.window.pages()->setCurrentIndex(i);

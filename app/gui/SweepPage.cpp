@@ -1,0 +1,306 @@
+#include "SweepPage.hpp"
+
+#include <QComboBox>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
+
+#include "TableExport.hpp"
+#include "Workbench.hpp"
+#include "correlate/CorrelationData.hpp"
+#include "measure/ResultStore.hpp"
+#include "views/PlotExport.hpp"
+#include "views/QCustomPlotInclude.hpp"
+#include "views/SweepPointTableModel.hpp"
+
+namespace ts::gui {
+namespace {
+
+// Every sweep of the store, digested: on a worker thread (thousands of points are read from
+// SQLite and fitted), so it touches nothing of the page.
+SweepStoreRead read_sweeps(const QString& path) {
+  SweepStoreRead read;
+  read.path = path;
+  try {
+    const ResultStore store(path.toStdString(), ResultStore::Mode::read_only);
+    for (const auto& [key, workload] : store.sweeps())
+      read.sweeps.push_back({key, workload, digest_sweep(store.sweep_points(key, workload))});
+  } catch (const std::exception& e) {
+    read.error = QString::fromStdString(e.what());
+  }
+  return read;
+}
+
+QString joined(const std::vector<std::string>& paths) {
+  QStringList out;
+  for (const std::string& p : paths) out << QString::fromStdString(p);
+  return out.isEmpty() ? QObject::tr("nothing") : out.join(", ");
+}
+
+// "architecture sweep: 27 points, 13 operators, varying node:L1.capacity, ..."
+QString sweep_title(const SweepDigest& d) {
+  const size_t subjects = d.sensitivities.empty() ? 0 : d.sensitivities.size() - 1;
+  return d.strategy_grid ? QObject::tr("strategy grid: %1 points, varying %2")
+                               .arg(d.points.size())
+                               .arg(joined(d.paths))
+                         : QObject::tr("architecture sweep: %1 points, %2 operators, varying %3")
+                               .arg(d.points.size())
+                               .arg(subjects)
+                               .arg(joined(d.paths));
+}
+
+QString how_to_sweep(const QString& db) {
+  return QObject::tr(
+             "Make one with `tilescope sweep --arch A.yaml --workload W.yaml --vary "
+             "PATH=V1,V2,... --db %1` (or `--strategy-grid` over training strategies; "
+             "docs/sweep.md), then open %1 here (File > Open, or on the command line).")
+      .arg(db);
+}
+
+}  // namespace
+
+SweepPage::SweepPage(Workbench* workbench, QWidget* parent)
+    : QWidget(parent),
+      workbench_(workbench),
+      sweep_choice_(new QComboBox),
+      subject_choice_(new QComboBox),
+      sweep_label_(new QLabel(tr("Sweep:"))),
+      summary_(new QLabel),
+      empty_(new QLabel),
+      split_(new QSplitter(Qt::Vertical)),
+      pareto_(new QCustomPlot),
+      sensitivity_(new QCustomPlot),
+      table_(new QTableView),
+      model_(new views::SweepPointTableModel(this)),
+      proxy_(new QSortFilterProxyModel(this)) {
+  auto* layout = new QVBoxLayout(this);
+  auto* choices = new QHBoxLayout;
+  auto* reload_button = new QPushButton(tr("Reload"));
+  reload_button->setObjectName("sweepReload");
+  reload_button->setToolTip(tr("Read the database again (a sweep still running adds points)"));
+  choices->addWidget(reload_button);
+  sweep_choice_->setObjectName("sweepChoice");
+  sweep_choice_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  subject_choice_->setObjectName("sweepSubject");
+  subject_choice_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  subject_choice_->setToolTip(tr("Whose sensitivity the bars show: the total or one operator"));
+  choices->addWidget(sweep_label_);
+  choices->addWidget(sweep_choice_);
+  choices->addWidget(new QLabel(tr("Subject:")));
+  choices->addWidget(subject_choice_);
+  choices->addStretch(1);
+  layout->addLayout(choices);
+  summary_->setObjectName("sweepSummary");
+  summary_->setWordWrap(true);
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(summary_);
+  empty_->setObjectName("emptyState");
+  empty_->setWordWrap(true);
+  empty_->setAlignment(Qt::AlignCenter);
+  empty_->setTextInteractionFlags(Qt::TextSelectableByMouse);  // the command, to copy
+  layout->addWidget(empty_, 1);
+
+  auto* figures = new QSplitter(Qt::Horizontal);
+  pareto_->setMinimumSize(320, 200);
+  sensitivity_->setMinimumSize(240, 200);
+  figures->addWidget(pareto_);
+  figures->addWidget(sensitivity_);
+  figures->setStretchFactor(0, 3);
+  figures->setStretchFactor(1, 2);
+  proxy_->setSourceModel(model_);
+  proxy_->setSortRole(views::SweepPointTableModel::SortRole);
+  table_->setModel(proxy_);
+  table_->setSortingEnabled(true);
+  table_->setAlternatingRowColors(true);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setStretchLastSection(true);
+  split_->addWidget(figures);
+  split_->addWidget(table_);
+  split_->setStretchFactor(0, 3);
+  split_->setStretchFactor(1, 2);
+  layout->addWidget(split_, 3);
+  views::install_plot_export(pareto_, "sweep-pareto");
+  views::install_plot_export(sensitivity_, "sweep-sensitivity");
+  install_table_export(table_, "sweep-points");
+
+  connect(reload_button, &QPushButton::clicked, this, &SweepPage::reload);
+  connect(sweep_choice_, &QComboBox::currentIndexChanged, this, &SweepPage::showSweep);
+  connect(subject_choice_, &QComboBox::currentIndexChanged, this, &SweepPage::drawSensitivity);
+  // A results database opened (File > Open, the command line, a workspace) announces its runs.
+  connect(workbench_, &Workbench::runsChanged, this, &SweepPage::resultsMaybeReplaced);
+  resultsMaybeReplaced();
+  if (shown_path_.isEmpty()) reload();
+}
+
+void SweepPage::resultsMaybeReplaced() {
+  const QString path = workbench_->resultsPath();
+  if (path == shown_path_) return;  // the same database, another run or device chosen
+  shown_path_ = path;
+  reload();
+}
+
+void SweepPage::reload() {
+  const int generation = ++generation_;
+  if (shown_path_.isEmpty() || !is_sqlite_file(shown_path_.toStdString())) {
+    accept({QString(), {}, {}});  // nothing open, or a CSV of measurements: no store
+    return;
+  }
+  showEmpty(tr("Reading the sweeps of %1…").arg(QFileInfo(shown_path_).fileName()));
+  auto* watcher = new QFutureWatcher<SweepStoreRead>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+    watcher->deleteLater();
+    if (generation != generation_) return;  // a newer read is under way
+    accept(watcher->result());
+  });
+  reading_ = watcher;
+  watcher->setFuture(QtConcurrent::run(read_sweeps, shown_path_));
+}
+
+bool SweepPage::busy() const { return !reading_.isNull(); }
+
+void SweepPage::waitForIdle() {
+  // The read's result comes through a queued signal: spin the event loop until it is shown.
+  while (!reading_.isNull()) {
+    QEventLoop loop;
+    QTimer::singleShot(20, &loop, &QEventLoop::quit);
+    loop.exec();
+  }
+}
+
+void SweepPage::accept(const SweepStoreRead& read) {
+  reading_ = nullptr;
+  // Keep the sweep chosen before a reload when it is still there.
+  const int before = sweep_choice_->currentIndex();
+  const std::string chosen = before >= 0 && static_cast<size_t>(before) < sweeps_.size()
+                                 ? sweeps_[static_cast<size_t>(before)].sweep_key +
+                                       sweeps_[static_cast<size_t>(before)].workload_hash
+                                 : std::string();
+  sweeps_ = read.sweeps;
+  const QString file = QFileInfo(read.path).fileName();
+  if (!read.error.isEmpty())
+    Q_EMIT message(Workbench::kError, tr("sweeps of %1: %2").arg(read.path, read.error));
+  {
+    const QSignalBlocker block(sweep_choice_);
+    sweep_choice_->clear();
+    for (size_t i = 0; i < sweeps_.size(); ++i)
+      sweep_choice_->addItem(tr("%1%2: %3")
+                                 .arg(i + 1)
+                                 .arg(i == 0 ? tr(" (latest)") : QString())
+                                 .arg(sweep_title(sweeps_[i].digest)));
+  }
+  // One sweep needs no choice; several are listed, the one with the latest point first.
+  sweep_choice_->setVisible(sweeps_.size() > 1);
+  sweep_label_->setVisible(sweeps_.size() > 1);
+  if (sweeps_.empty()) {
+    model_->setSweep({}, {}, 1);
+    subject_choice_->clear();
+    summary_->clear();
+    if (read.path.isEmpty())
+      showEmpty(tr("No sweep to show: no results database is open.\n") +
+                how_to_sweep("sweep.sqlite"));
+    else if (!read.error.isEmpty())
+      showEmpty(tr("The sweeps of %1 cannot be read: %2").arg(file, read.error));
+    else
+      showEmpty(tr("%1 holds no sweep.\n").arg(file) + how_to_sweep(file));
+    return;
+  }
+  Q_EMIT message(Workbench::kInfo, sweeps_.size() == 1
+                                       ? tr("%1: 1 sweep").arg(read.path)
+                                       : tr("%1: %2 sweeps").arg(read.path).arg(sweeps_.size()));
+  int index = 0;
+  for (size_t i = 0; i < sweeps_.size(); ++i)
+    if (sweeps_[i].sweep_key + sweeps_[i].workload_hash == chosen) index = static_cast<int>(i);
+  {
+    const QSignalBlocker block(sweep_choice_);
+    sweep_choice_->setCurrentIndex(index);
+  }
+  empty_->hide();
+  summary_->show();
+  split_->show();
+  showSweep(index);
+}
+
+void SweepPage::showEmpty(const QString& text) {
+  empty_->setText(text);
+  empty_->show();
+  summary_->hide();
+  split_->hide();
+}
+
+void SweepPage::showSweep(int index) {
+  if (index < 0 || static_cast<size_t>(index) >= sweeps_.size()) return;
+  const SweepDigest& d = sweeps_[static_cast<size_t>(index)].digest;
+  // Keep the subject by name: the same operator in another sweep of the workload.
+  const QString subject =
+      subject_choice_->currentIndex() > 0 ? subject_choice_->currentText() : QString();
+  {
+    const QSignalBlocker block(subject_choice_);
+    subject_choice_->clear();
+    for (size_t i = 0; i < d.sensitivities.size(); ++i)
+      subject_choice_->addItem(i == 0
+                                   ? (d.strategy_grid ? tr("iteration total") : tr("suite total"))
+                                   : QString::fromStdString(d.sensitivities[i].subject));
+    const int found = subject.isEmpty() ? -1 : subject_choice_->findText(subject);
+    subject_choice_->setCurrentIndex(std::max(found, 0));
+  }
+  const views::SweepParetoData data = views::sweep_pareto_data(d, {});
+  model_->setSweep(d, data.cost_label, data.cost_unit);
+  table_->sortByColumn(model_->timeColumn(), Qt::AscendingOrder);  // fastest first
+  table_->resizeColumnsToContents();
+  drawPareto();
+  drawSensitivity();
+  QString text = sweep_title(d) + tr("; %1 on the Pareto front").arg(d.front.size());
+  if (pareto_contents_.left_out > 0)
+    text += tr("; %1 without a valid mapping, not drawn (the table's note says why)")
+                .arg(pareto_contents_.left_out);
+  if (d.strategy_grid) text += tr("; %1 out of memory, on no front").arg(d.out_of_memory);
+  summary_->setText(text + ".");
+}
+
+void SweepPage::drawPareto() {
+  const int index = sweep_choice_->currentIndex();
+  if (index < 0 || static_cast<size_t>(index) >= sweeps_.size()) return;
+  const SweepDigest& d = sweeps_[static_cast<size_t>(index)].digest;
+  pareto_contents_ = views::fill_pareto_plot(
+      *pareto_,
+      views::sweep_pareto_data(
+          d, tr("%1: %2 points").arg(QFileInfo(shown_path_).fileName()).arg(d.points.size())),
+      palette());
+  pareto_->replot();
+}
+
+void SweepPage::drawSensitivity() {
+  const int index = sweep_choice_->currentIndex();
+  const int subject = subject_choice_->currentIndex();
+  if (index < 0 || static_cast<size_t>(index) >= sweeps_.size()) return;
+  const SweepDigest& d = sweeps_[static_cast<size_t>(index)].digest;
+  if (subject < 0 || static_cast<size_t>(subject) >= d.sensitivities.size()) return;
+  sensitivity_contents_ = views::fill_sensitivity_plot(
+      *sensitivity_,
+      subject == 0 ? tr("sensitivity of the total")
+                   : tr("sensitivity of %1").arg(subject_choice_->currentText()),
+      d.paths, d.sensitivities[static_cast<size_t>(subject)], palette());
+  sensitivity_->replot();
+}
+
+void SweepPage::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::PaletteChange) {
+    drawPareto();
+    drawSensitivity();
+  }
+  QWidget::changeEvent(event);
+}
+
+}  // namespace ts::gui

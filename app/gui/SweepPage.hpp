@@ -1,0 +1,107 @@
+#pragma once
+// The Sweep page: the sweeps stored in the open results database (`tilescope sweep --db`,
+// docs/sweep.md). For the chosen sweep, the Pareto figure of time against the cost proxy and the
+// sensitivity bars of the chosen subject (the suite total or one operator), drawn by
+// views/SweepPlots as `tilescope report --sweep` draws them, and the table of its points. The
+// store is read and digested off the GUI thread; a newer read makes an older one stale. Without
+// a sweep in the store a message says how to make one.
+#include <QPointer>
+#include <QWidget>
+#include <string>
+#include <vector>
+
+#include "sweep/SweepDigest.hpp"
+#include "views/SweepPlots.hpp"
+
+class QComboBox;
+class QLabel;
+class QSortFilterProxyModel;
+class QSplitter;
+class QTableView;
+class QCustomPlot;
+template <typename T>
+class QFutureWatcher;
+
+namespace ts::views {
+class SweepPointTableModel;
+}
+
+namespace ts::gui {
+
+class Workbench;
+
+// One sweep of a store: its keys and what the views draw of its points.
+struct StoredSweep {
+  std::string sweep_key, workload_hash;
+  SweepDigest digest;
+};
+
+// What a read of a store gives: its sweeps, latest point first (ResultStore::sweeps), or why
+// it could not be read.
+struct SweepStoreRead {
+  QString path;
+  std::vector<StoredSweep> sweeps;
+  QString error;
+};
+
+class SweepPage : public QWidget {
+  Q_OBJECT
+ public:
+  explicit SweepPage(Workbench* workbench, QWidget* parent = nullptr);
+
+  QComboBox* sweepChoice() const { return sweep_choice_; }
+  QComboBox* subjectChoice() const { return subject_choice_; }
+  QCustomPlot* paretoPlot() const { return pareto_; }
+  QCustomPlot* sensitivityPlot() const { return sensitivity_; }
+  QTableView* table() const { return table_; }
+  views::SweepPointTableModel* model() const { return model_; }
+  QLabel* emptyState() const { return empty_; }
+  QLabel* summary() const { return summary_; }
+  // What the figures hold now (their graphs and bars belong to the plots).
+  const views::SweepParetoContents& paretoContents() const { return pareto_contents_; }
+  const views::SweepSensitivityContents& sensitivityContents() const {
+    return sensitivity_contents_;
+  }
+  const std::vector<StoredSweep>& sweeps() const { return sweeps_; }
+
+  // Reads the open results database's sweeps again (a sweep still running adds points).
+  void reload();
+  // A read is under way, or its result has not come back to the GUI thread yet.
+  bool busy() const;
+  void waitForIdle();  // tests
+
+ Q_SIGNALS:
+  void message(int severity, const QString& text);
+
+ protected:
+  void changeEvent(QEvent* event) override;
+
+ private:
+  void resultsMaybeReplaced();
+  void accept(const SweepStoreRead& read);
+  void showSweep(int index);
+  void drawPareto();
+  void drawSensitivity();
+  void showEmpty(const QString& text);
+
+  Workbench* workbench_;
+  QString shown_path_;                                // the store read last (or being read)
+  int generation_ = 0;                                // a read of an older one is stale
+  QPointer<QFutureWatcher<SweepStoreRead>> reading_;  // the latest read, while it runs
+  std::vector<StoredSweep> sweeps_;
+  QComboBox* sweep_choice_;
+  QComboBox* subject_choice_;
+  QLabel* sweep_label_;
+  QLabel* summary_;
+  QLabel* empty_;
+  QSplitter* split_;
+  QCustomPlot* pareto_;
+  QCustomPlot* sensitivity_;
+  QTableView* table_;
+  views::SweepPointTableModel* model_;
+  QSortFilterProxyModel* proxy_;
+  views::SweepParetoContents pareto_contents_;
+  views::SweepSensitivityContents sensitivity_contents_;
+};
+
+}  // namespace ts::gui
