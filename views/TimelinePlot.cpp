@@ -135,7 +135,12 @@ void fill_timeline_plot(QCustomPlot& plot, const SimulationTimeline& timeline,
       bar->bottomRight->setCoords(span.start_s + span.duration_s, y - half);
       const QColor c = timeline_category_colour(category);
       bar->setBrush(c);
-      bar->setPen(QPen(palette.color(QPalette::Base), 0.5));
+      // A faint hairline a shade darker than the fill: it parts bars that touch, and bars
+      // narrower than a pixel (0.9 ms all-reduces at an 18 s iteration's scale) show as a light
+      // band, neither vanishing under a background-coloured outline nor posing as solid work.
+      QColor edge = c.darker(140);
+      edge.setAlpha(70);
+      bar->setPen(QPen(edge, 0));
       bar->setSelectable(false);
       legend[category] = true;
     }
