@@ -22,6 +22,11 @@ QColor timeline_category_colour(const std::string& category) {
   return it == colours.end() ? QColor(128, 128, 128) : it->second;
 }
 
+double timeline_whole_range_s(const SimulationTimeline& timeline) {
+  // A seventh more than the last bar's end: the legend's room at the right, off the bars.
+  return std::max(timeline.end_s(), 1e-9) * 1.15;
+}
+
 namespace {
 
 std::string category_of(const TimelineSpan& span, const std::string& track) {
@@ -87,7 +92,7 @@ void add_counter_rect(QCustomPlot& plot, const SimulationTimeline& timeline) {
 
 void fill_timeline_plot(QCustomPlot& plot, const SimulationTimeline& timeline,
                         const QPalette& palette) {
-  const double end = std::max(timeline.end_s(), 1e-9) * 1.02;
+  const double end = timeline_whole_range_s(timeline);
   fill_timeline_plot(plot, timeline,
                      timeline_rows(timeline, 0, end, nominal_pixels(plot) / end, false), palette);
 }
@@ -160,12 +165,12 @@ void fill_timeline_plot(QCustomPlot& plot, const SimulationTimeline& timeline,
   plot.xAxis->setScaleType(QCPAxis::stLinear);
   plot.xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
   plot.xAxis->setLabel("time in the iteration (s)");
-  plot.xAxis->setRange(0, std::max(timeline.end_s(), 1e-9) * 1.02);
+  plot.xAxis->setRange(0, timeline_whole_range_s(timeline));
   plot.setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot.axisRect()->setRangeDrag(Qt::Horizontal);
   plot.axisRect()->setRangeZoom(Qt::Horizontal);
   plot.legend->setVisible(!legend.empty());
-  plot.axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+  plot.axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignVCenter | Qt::AlignRight);
   add_counter_rect(plot, timeline);
   plot.plotLayout()->insertRow(0);
   plot.plotLayout()->addElement(0, 0,

@@ -29,6 +29,10 @@ void fill_timeline_plot(QCustomPlot& plot, const SimulationTimeline& timeline,
 int label_timeline_spans(QCustomPlot& plot, const SimulationTimeline& timeline,
                          const std::vector<TimelineRow>& rows, int max_labels = 400);
 
+// The end of the time axis when the whole iteration shows: past the last bar, so that the legend
+// (at the right, half-way down) sits beside the bars rather than over them.
+double timeline_whole_range_s(const SimulationTimeline& timeline);
+
 // The colour of a kind of work (span_category, trace_span_category): Okabe-Ito hues, which stay
 // apart for the common colour-vision deficiencies.
 QColor timeline_category_colour(const std::string& category);

@@ -113,7 +113,7 @@ double TimelineView::pixelsPerSecond() const {
 void TimelineView::showWholeIteration() {
   // As fill_timeline_plot frames the iteration; the rows for that range, then one fill.
   filling_ = true;
-  plot_->xAxis->setRange(0, std::max(timeline_.end_s(), 1e-9) * 1.02);
+  plot_->xAxis->setRange(0, timeline_whole_range_s(timeline_));
   filling_ = false;
   const QCPRange range = plot_->xAxis->range();
   rows_ = timeline_rows(timeline_, range.lower, range.upper, pixelsPerSecond(),
