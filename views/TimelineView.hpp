@@ -17,7 +17,6 @@ class QMouseEvent;
 class QPushButton;
 class QSpinBox;
 class QTimer;
-class QWidget;
 
 namespace ts::views {
 
