@@ -202,8 +202,15 @@ QVariant MappingTreeModel::data(const QModelIndex& index, int role) const {
       return failing;
     case Qt::ForegroundRole:
       return failing ? QVariant(QBrush(QColor(220, 50, 47))) : QVariant();
-    case Qt::ToolTipRole:
-      return failing ? QVariant(QString::fromStdString(evaluation_.error)) : QVariant();
+    case Qt::ToolTipRole: {
+      if (failing) return QString::fromStdString(evaluation_.error);
+      // The whole text, for a cell the page has cut short to keep "bound by" in view.
+      QString tip = text(node, index.column());
+      if (index.column() == kLoops && tip.contains('/'))
+        tip += "\n" + tr("N/T: N iterations, T on the last (the size is not a multiple of the "
+                         "tile)");
+      return tip.isEmpty() ? QVariant() : QVariant(tip);
+    }
   }
   return {};
 }

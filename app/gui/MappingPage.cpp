@@ -1,10 +1,12 @@
 #include "MappingPage.hpp"
 
 #include <QCheckBox>
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "Workbench.hpp"
 #include "analysis/Prediction.hpp"
@@ -24,6 +26,10 @@ MappingPage::MappingPage(Workbench* workbench, QWidget* parent)
                            "re-mapped) instead of the mapping chosen on the graph as loaded"))),
       problem_(new QLabel),
       tree_(new QTreeView),
+      legend_(new QLabel(
+          tr("Loops: M=10/2 means 10 iterations of M (instances, for a spatial loop), 2 on the "
+             "last: the tail, as the size is not a multiple of the tile; \"?\" is left to the "
+             "mapper. Long cells are cut short: hover one for all of it."))),
       traffic_(new QLabel),
       model_(new views::MappingTreeModel(this)) {
   auto* layout = new QVBoxLayout(this);
@@ -39,6 +45,13 @@ MappingPage::MappingPage(Workbench* workbench, QWidget* parent)
   tree_->setModel(model_);
   tree_->setAlternatingRowColors(true);
   tree_->setUniformRowHeights(true);
+  tree_->setTextElideMode(Qt::ElideRight);
+  tree_->viewport()->installEventFilter(this);
+  legend_->setObjectName("loopsLegend");
+  legend_->setWordWrap(true);
+  QFont small = legend_->font();
+  small.setPointSizeF(small.pointSizeF() * 0.9);
+  legend_->setFont(small);
   empty_->setObjectName("emptyState");
   empty_->setWordWrap(true);
   empty_->setAlignment(Qt::AlignCenter);
@@ -47,6 +60,7 @@ MappingPage::MappingPage(Workbench* workbench, QWidget* parent)
   layout->addWidget(remapped_);
   layout->addWidget(problem_);
   layout->addWidget(tree_, 1);
+  layout->addWidget(legend_);
   layout->addWidget(traffic_);
   connect(workbench, &Workbench::fixedReady, this, &MappingPage::refresh);
   connect(workbench, &Workbench::baselineReady, this, &MappingPage::refresh);
@@ -66,7 +80,7 @@ void MappingPage::refresh() {
   problem_->setVisible(!evaluation.error.empty());
   const bool empty = row_ < 0 || row_ >= workbench_->operators()->rowCount();
   empty_->setVisible(empty);
-  for (QWidget* w : std::initializer_list<QWidget*>{heading_, remapped_, tree_, traffic_})
+  for (QWidget* w : std::initializer_list<QWidget*>{heading_, remapped_, tree_, legend_, traffic_})
     w->setVisible(!empty);
   if (empty) {
     empty_->setText(
@@ -109,10 +123,57 @@ void MappingPage::refresh() {
   traffic_->setText(lines.join('\n'));
   model_->setEvaluation(std::move(keep), std::move(evaluation));
   tree_->expandAll();
-  for (int c = 0; c < model_->columnCount(); ++c) tree_->resizeColumnToContents(c);
+  content_widths_.clear();
+  for (int c = 0; c < model_->columnCount(); ++c) {
+    tree_->resizeColumnToContents(c);
+    content_widths_.push_back(tree_->columnWidth(c));
+  }
+  fitColumns();
   if (const QModelIndex failing = model_->failingIndex(); failing.isValid()) {
     tree_->setCurrentIndex(failing);
     tree_->scrollTo(failing);
+  }
+}
+
+bool MappingPage::eventFilter(QObject* watched, QEvent* event) {
+  // The viewport's own size, not the page's: a hidden page's tree gets its size only once shown,
+  // after the page's resize event.
+  if (watched == tree_->viewport() && event->type() == QEvent::Resize) fitColumns();
+  return QWidget::eventFilter(watched, event);
+}
+
+void MappingPage::fitColumns() {
+  using Model = views::MappingTreeModel;
+  if (static_cast<int>(content_widths_.size()) != model_->columnCount()) return;
+  const int available = tree_->viewport()->width();
+  const auto shrinkable = [](int c) {
+    return c == Model::kLoops || c == Model::kFootprint || c == Model::kSplit || c == Model::kNode;
+  };
+  // A long column keeps at least this much (or its content, when less): enough to recognise it.
+  const auto floor_of = [&](int c) {
+    return std::min(content_widths_[static_cast<size_t>(c)], 90);
+  };
+  // The total with the long columns capped at `cap` pixels.
+  const auto total = [&](int cap) {
+    int sum = 0;
+    for (int c = 0; c < model_->columnCount(); ++c) {
+      const int w = content_widths_[static_cast<size_t>(c)];
+      sum += shrinkable(c) ? std::max(std::min(w, cap), floor_of(c)) : w;
+    }
+    return sum;
+  };
+  // The widest cap that fits, found by halving (widths are a few thousand pixels at most).
+  int low = 0, high = *std::max_element(content_widths_.begin(), content_widths_.end());
+  while (low < high) {
+    const int mid = (low + high + 1) / 2;
+    if (total(mid) <= available)
+      low = mid;
+    else
+      high = mid - 1;
+  }
+  for (int c = 0; c < model_->columnCount(); ++c) {
+    const int w = content_widths_[static_cast<size_t>(c)];
+    tree_->setColumnWidth(c, shrinkable(c) ? std::max(std::min(w, low), floor_of(c)) : w);
   }
 }
 
