@@ -33,11 +33,19 @@ bool compiles(const Mapping& tmpl, const Operator& op, const ArchitectureGraph& 
 // Names the stage at every op leaf of a pass, and drops the loops over dimensions that its stage
 // does not use (the mapper of the stage alone may place them anywhere; in the whole operator a
 // pass must not repeat over another stage's dimension).
-void settle_pass(MappingNode& node, const std::string& stage, const std::set<std::string>& dims) {
+// A tile takes memory for every tensor it buffers, whether or not a stage below it uses it, and
+// buffers by default what it does not place: a pass's tiles bypass the other stages' tensors.
+void settle_pass(MappingNode& node, const std::string& stage, const std::set<std::string>& dims,
+                 const std::set<std::string>& foreign) {
   if (node.kind == MappingNodeKind::op) node.stage = stage;
+  if (node.kind == MappingNodeKind::tile)
+    for (const std::string& t : foreign)
+      if (std::none_of(node.placements.begin(), node.placements.end(),
+                       [&](const TensorPlacement& pl) { return pl.tensor == t; }))
+        node.placements.push_back(TensorPlacement{t, "bypass", node.where});
   for (auto* list : {&node.temporal, &node.spatial, &node.op_factors, &node.op_warps})
     std::erase_if(*list, [&](const DimFactor& f) { return !dims.count(f.dim); });
-  for (auto& c : node.children) settle_pass(c, stage, dims);
+  for (auto& c : node.children) settle_pass(c, stage, dims, foreign);
 }
 
 void collect_factors(MappingNode& node, const std::string& dim, std::vector<Factor*>& out) {
@@ -117,8 +125,27 @@ std::optional<MappingProgram> stages_apart(const Operator& op, const Architectur
   std::string root_memory;
   SearchSummary total{true, true, 0, 0};
   for (const Stage& st : op.stages) {
-    Operator alone = op;  // the same dimensions and tensors, this stage only
-    alone.stages = {st};
+    // The same dimensions, this stage and its tensors only: the others would take room in
+    // the search's tiles (above) and make it choose smaller blocks than the stage needs.
+    Operator alone = op;
+    alone.tensors.clear();
+    Stage own = st;
+    std::set<std::string> foreign;
+    for (size_t t = 0; t < op.tensors.size(); ++t) {
+      const int index = static_cast<int>(t);
+      const bool used = st.output == index ||
+                        std::find(st.inputs.begin(), st.inputs.end(), index) != st.inputs.end();
+      if (!used) {
+        foreign.insert(op.tensors[t].name);
+        continue;
+      }
+      const int now = static_cast<int>(alone.tensors.size());
+      if (st.output == index) own.output = now;
+      for (int& in : own.inputs)
+        if (in == index) in = now;
+      alone.tensors.push_back(op.tensors[t]);
+    }
+    alone.stages = {own};
     const Mapping tmpl = default_template(alone, graph);
     if (!compiles(tmpl, alone, graph)) return std::nullopt;
     const MapperResult r = search_mapping(compile_mapping(tmpl, alone, graph, true), mapper);
@@ -131,7 +158,7 @@ std::optional<MappingProgram> stages_apart(const Operator& op, const Architectur
       return std::nullopt;
     std::set<std::string> dims;
     for (int d : st.dims) dims.insert(op.dims[static_cast<size_t>(d)].name);
-    settle_pass(pass.root, st.name, dims);
+    settle_pass(pass.root, st.name, dims, foreign);
     pass_roots.push_back(std::move(pass.root));
     total.evaluations += r.evaluations;
     total.space_size += r.space_size;
