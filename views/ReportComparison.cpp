@@ -66,6 +66,7 @@ std::vector<std::pair<std::string, std::string>> summary_facts(const ComparisonR
                          c.operators.size());
   }
   facts.push_back({"total time", totals});
+  if (!r.time_per_token.empty()) facts.push_back({"time per token", r.time_per_token});
   facts.push_back({"speed-up", speedups});
   facts.push_back({"what bounds each", bounds + " (the bound whose operators take the most time)"});
   facts.push_back(

@@ -17,6 +17,9 @@ struct ComparisonReport {
   std::string workload_file;
   std::string tool_version, command_line, generated_at;  // generated_at: ISO 8601 UTC
   std::vector<std::string> notes;                        // e.g. searches that ran out of budget
+  // A decode step's time per token on each graph ("A 3224.657 us per token, ...; B ..."), as
+  // predict prints it (TimePerToken.hpp); empty for other workloads.
+  std::string time_per_token;
 };
 
 // "comparison-time" (each operator's time on each graph, labelled with its bound) and

@@ -12,6 +12,7 @@
 #include "analysis/ForwardPass.hpp"
 #include "analysis/MappingWriter.hpp"
 #include "analysis/PredictionJson.hpp"
+#include "analysis/TimePerToken.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/AtomicFile.hpp"
 #include "common/CsvField.hpp"
@@ -32,18 +33,6 @@ struct PredictArgs {
   int64_t batch = 0, context = 0, tokens = 0;  // 0: not given
   uint64_t budget = MapperOptions{}.budget;
 };
-
-// The graph's largest memory (HBM, DRAM): off-chip traffic is what goes in and out of it.
-std::string main_memory_of(const ArchitectureGraph& g) {
-  std::string main_memory;
-  double largest = -1;
-  for (const auto& n : g.nodes)
-    if (n.kind == NodeKind::memory && n.capacity_bytes > largest) {
-      largest = n.capacity_bytes;
-      main_memory = n.name;
-    }
-  return main_memory;
-}
 
 void print_forward_pass(const ForwardPass& pass) {
   std::cout << fmt::format(

@@ -7,8 +7,10 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <vector>
 
 #include "Workbench.hpp"
+#include "analysis/TimePerToken.hpp"
 #include "common/QuantityFormat.hpp"
 
 namespace ts::gui {
@@ -121,6 +123,17 @@ void OperatorsPage::updateSummary() {
                 .arg((now / before - 1) * 100, 0, 'f', 1)
                 .arg(changed_bound);
   if (pending > 0) text += tr("; re-mapping %1 pending").arg(pending);
+  // A decode step, once every operator is in: its time per token, as predict prints it.
+  const auto workload = workbench_->workload();
+  const auto graph = workbench_->graph();
+  if (workload && graph && done == model->rowCount() &&
+      workload->operators.size() == static_cast<size_t>(done)) {
+    std::vector<Prediction> predictions;
+    for (int i = 0; i < model->rowCount(); ++i)
+      predictions.push_back(model->row(i).fixed->prediction);
+    if (const auto pass = decode_step(*workload, predictions, *graph))
+      text += tr("; time per token %1").arg(QString::fromStdString(time_per_token_text(*pass)));
+  }
   summary_->setText(text);
 }
 

@@ -26,6 +26,8 @@
 #include "OptionValues.hpp"
 #include "ReportForward.hpp"
 #include "TerminalProgress.hpp"
+#include "analysis/TimePerToken.hpp"
+#include "arch/ArchitectureLoader.hpp"
 #include "common/InputError.hpp"
 #include "common/OutputPath.hpp"
 #include "common/UtcTime.hpp"
@@ -39,6 +41,7 @@
 #include "views/ReportComparison.hpp"
 #include "views/ReportDocument.hpp"
 #include "views/ReportFigures.hpp"
+#include "workload/WorkloadLoader.hpp"
 
 namespace ts::cli {
 namespace {
@@ -114,6 +117,17 @@ int run_comparison_report(const ReportArgs& a) {
         });
   }
   report.workload_file = a.workload;
+  {  // A decode step: its time per token on each graph, from the predictions just made.
+    const Workload workload = load_workload(a.workload);
+    for (size_t g = 0; g < graphs.size(); ++g) {
+      const ComparedGraph& compared = report.comparison.graphs[g];
+      const std::optional<ForwardPass> pass =
+          decode_step(workload, compared.predictions, load_architecture(graphs[g].file));
+      if (!pass) break;
+      report.time_per_token +=
+          fmt::format("{}{} {}", g == 0 ? "" : "; ", compared.label, time_per_token_text(*pass));
+    }
+  }
   report.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
   report.command_line = command_line();
   report.generated_at = utc_now_iso();

@@ -248,6 +248,14 @@ class Compiler {
     const Stage& st = op_.stages[n.stage];
     DataType dtype = op_.tensors[st.output].dtype;
     n.capability = unit.capability(st.op_class, dtype);
+    // A matmul whose result is kept at its unit's accumulator type (attention's fp32 scores of
+    // fp16 Q and K) runs at its operands' rate, not at that of a unit for the result's type (the
+    // Ascend cube's fp32 mode is a quarter of its fp16 one).
+    if (st.op_class == OpClass::matmul && !st.inputs.empty()) {
+      const ComputeCapability* operands =
+          unit.capability(st.op_class, op_.tensors[static_cast<size_t>(st.inputs[0])].dtype);
+      if (operands && operands->accumulator == dtype) n.capability = operands;
+    }
     if (!n.capability) n.capability = unit.capability(st.op_class);
     if (!n.capability) {
       std::vector<std::string> classes;

@@ -233,28 +233,38 @@ class Evaluator {
     return -1;
   }
 
+  // The unit's block pads the product of a side's dimensions, as op_share counts its work: a
+  // prefill attention's Q block is heads x rows on the cube's M side (1 x 128 of them, 128 rows,
+  // not 16 x 128 with the one head padded to 16 on its own).
   double granule_footprint(const NodeScratch& s, int t, int op) const {
     const ProgramNode& o = p_.nodes[op];
     const ComputeCapability& cap = *o.capability;
     double bytes = p_.element_bytes[t];
+    int64_t side[3] = {1, 1, 1};  // m, n, k
+    bool named[3] = {false, false, false};
     for (DimMask m = p_.tensor_dims[t]; m; m &= m - 1) {
       const int d = std::countr_zero(m);
-      int64_t x = ext_at(s, d, 0);
+      const int64_t x = ext_at(s, d, 0);
       switch (o.role[d]) {
         case GranuleRole::m:
-          x = pad_to(x, cap.granule[0]);
+          side[0] *= x;
+          named[0] = true;
           break;
         case GranuleRole::n:
-          x = pad_to(x, cap.granule[1]);
+          side[1] *= x;
+          named[1] = true;
           break;
         case GranuleRole::k:
-          x = pad_to(x, cap.granule[2]);
+          side[2] *= x;
+          named[2] = true;
           break;
         default:
+          bytes *= static_cast<double>(x);
           break;
       }
-      bytes *= static_cast<double>(x);
     }
+    for (int r = 0; r < 3; ++r)
+      if (named[r]) bytes *= static_cast<double>(pad_to(side[r], cap.granule[r]));
     return p_.element_bytes[t] < 1 ? std::ceil(bytes) : bytes;  // whole bytes, as footprint
   }
 

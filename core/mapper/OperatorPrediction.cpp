@@ -33,11 +33,19 @@ bool compiles(const Mapping& tmpl, const Operator& op, const ArchitectureGraph& 
 // Names the stage at every op leaf of a pass, and drops the loops over dimensions that its stage
 // does not use (the mapper of the stage alone may place them anywhere; in the whole operator a
 // pass must not repeat over another stage's dimension).
-void settle_pass(MappingNode& node, const std::string& stage, const std::set<std::string>& dims) {
+// A tile takes memory for every tensor it buffers, whether or not a stage below it uses it, and
+// buffers by default what it does not place: a pass's tiles bypass the other stages' tensors.
+void settle_pass(MappingNode& node, const std::string& stage, const std::set<std::string>& dims,
+                 const std::set<std::string>& foreign) {
   if (node.kind == MappingNodeKind::op) node.stage = stage;
+  if (node.kind == MappingNodeKind::tile)
+    for (const std::string& t : foreign)
+      if (std::none_of(node.placements.begin(), node.placements.end(),
+                       [&](const TensorPlacement& pl) { return pl.tensor == t; }))
+        node.placements.push_back(TensorPlacement{t, "bypass", node.where});
   for (auto* list : {&node.temporal, &node.spatial, &node.op_factors, &node.op_warps})
     std::erase_if(*list, [&](const DimFactor& f) { return !dims.count(f.dim); });
-  for (auto& c : node.children) settle_pass(c, stage, dims);
+  for (auto& c : node.children) settle_pass(c, stage, dims, foreign);
 }
 
 void collect_factors(MappingNode& node, const std::string& dim, std::vector<Factor*>& out) {
@@ -48,17 +56,45 @@ void collect_factors(MappingNode& node, const std::string& dim, std::vector<Fact
 }
 
 // Siblings of a scope must cover the same extents, and a chain with a tail (512 as 7 x 5/2 x
-// 16) covers a larger full extent than one without. Such a chain is rebuilt from the inside out:
-// the inner factors are kept while their product divides the size, the first that does not takes
-// the rest of the size (512 / 16 = 32) and the factors above it become 1: larger inner tiles
-// where the mapper had more outer loops, a valid point if it fits (the composed mapping is
-// evaluated as a whole).
-void drop_tails(MappingNode& root, const Operator& op) {
+// 16) covers a larger full extent than one without. Such a chain is rebuilt without tails in one
+// of two ways, and the caller keeps the faster valid one:
+// - grow: from the inside out, the inner factors are kept while their product divides the size,
+//   the first that does not takes the rest of the size (512 / 16 = 32) and the factors above it
+//   become 1: larger inner tiles where the mapper had more outer loops. Where the mapper's outer
+//   loops were what made a tile fit (prefill attention at 2048 tokens: the probabilities' tile
+//   in L2 grows from a block of query rows to all 256 MiB of them), it overflows.
+// - shrink: from the inside out, each factor becomes the largest divisor of the size left that
+//   is not above its full count (512: 16, then 5/2 -> 4), so that no tile grows, and a loop at
+//   the pass's root takes the rest (512 / 64 = 8): what fitted alone still fits.
+enum class TailRebuild { grow, shrink };
+
+void drop_tails(MappingNode& root, const Operator& op, TailRebuild how) {
   for (const Dimension& d : op.dims) {
     std::vector<Factor*> factors;  // outermost first
     collect_factors(root, d.name, factors);
     if (std::none_of(factors.begin(), factors.end(), [](Factor* f) { return f->has_tail(); }))
       continue;
+    if (how == TailRebuild::shrink) {
+      // The root's own loop over d takes the rest: add one if the pass has none (before the
+      // pointers are taken again, as the vector may move).
+      const auto own = [&](const DimFactor& f) { return f.dim == d.name; };
+      if (std::none_of(root.temporal.begin(), root.temporal.end(), own))
+        root.temporal.push_back(DimFactor{d.name, Factor::exact(1), root.where});
+      factors.clear();
+      collect_factors(root, d.name, factors);
+      Factor* rest = &std::find_if(root.temporal.begin(), root.temporal.end(), own)->factor;
+      int64_t covered = 1;
+      for (auto it = factors.rbegin(); it != factors.rend(); ++it) {
+        if (*it == rest) continue;
+        const int64_t left = d.size / covered;
+        int64_t g = std::min((*it)->full, left);
+        while (left % g != 0) --g;
+        **it = Factor::exact(g);
+        covered *= g;
+      }
+      *rest = Factor::exact(d.size / covered);
+      continue;
+    }
     int64_t covered = 1;
     bool rest_taken = false;
     for (auto it = factors.rbegin(); it != factors.rend(); ++it) {
@@ -85,14 +121,31 @@ void drop_tails(MappingNode& root, const Operator& op) {
 // probabilities back for the cube. Null when a stage finds no mapping alone.
 std::optional<MappingProgram> stages_apart(const Operator& op, const ArchitectureGraph& graph,
                                            const MapperOptions& mapper, SearchSummary* summary) {
-  MappingNode passes;
-  passes.kind = MappingNodeKind::scope;
-  passes.scope = ScopeKind::sharing;
+  std::vector<MappingNode> pass_roots;
   std::string root_memory;
   SearchSummary total{true, true, 0, 0};
   for (const Stage& st : op.stages) {
-    Operator alone = op;  // the same dimensions and tensors, this stage only
-    alone.stages = {st};
+    // The same dimensions, this stage and its tensors only: the others would take room in
+    // the search's tiles (above) and make it choose smaller blocks than the stage needs.
+    Operator alone = op;
+    alone.tensors.clear();
+    Stage own = st;
+    std::set<std::string> foreign;
+    for (size_t t = 0; t < op.tensors.size(); ++t) {
+      const int index = static_cast<int>(t);
+      const bool used = st.output == index ||
+                        std::find(st.inputs.begin(), st.inputs.end(), index) != st.inputs.end();
+      if (!used) {
+        foreign.insert(op.tensors[t].name);
+        continue;
+      }
+      const int now = static_cast<int>(alone.tensors.size());
+      if (st.output == index) own.output = now;
+      for (int& in : own.inputs)
+        if (in == index) in = now;
+      alone.tensors.push_back(op.tensors[t]);
+    }
+    alone.stages = {own};
     const Mapping tmpl = default_template(alone, graph);
     if (!compiles(tmpl, alone, graph)) return std::nullopt;
     const MapperResult r = search_mapping(compile_mapping(tmpl, alone, graph, true), mapper);
@@ -105,29 +158,43 @@ std::optional<MappingProgram> stages_apart(const Operator& op, const Architectur
       return std::nullopt;
     std::set<std::string> dims;
     for (int d : st.dims) dims.insert(op.dims[static_cast<size_t>(d)].name);
-    settle_pass(pass.root, st.name, dims);
-    drop_tails(pass.root, op);
-    passes.children.push_back(std::move(pass.root));
+    settle_pass(pass.root, st.name, dims, foreign);
+    pass_roots.push_back(std::move(pass.root));
     total.evaluations += r.evaluations;
     total.space_size += r.space_size;
     total.converged = total.converged && r.converged;
   }
-  Mapping m;
-  m.name = "stages-apart";
-  m.source_file = "<stages apart>";
-  m.root.kind = MappingNodeKind::tile;
-  m.root.memory = root_memory;
-  m.root.children.push_back(std::move(passes));
-  try {
-    MappingProgram program = compile_mapping(m, op, graph, false);
-    Evaluation eval;
-    evaluate(program, eval);
-    if (!eval.valid()) return std::nullopt;  // a pass's tiles, grown by drop_tails, overflow
-    if (summary) *summary = total;
-    return program;
-  } catch (const InputError&) {
-    return std::nullopt;
+  std::optional<MappingProgram> best;
+  double best_s = 0;
+  for (TailRebuild how : {TailRebuild::grow, TailRebuild::shrink}) {
+    MappingNode passes;
+    passes.kind = MappingNodeKind::scope;
+    passes.scope = ScopeKind::sharing;
+    for (const MappingNode& pass : pass_roots) {
+      passes.children.push_back(pass);
+      drop_tails(passes.children.back(), op, how);
+    }
+    Mapping m;
+    m.name = "stages-apart";
+    m.source_file = "<stages apart>";
+    m.root.kind = MappingNodeKind::tile;
+    m.root.memory = root_memory;
+    m.root.children.push_back(std::move(passes));
+    try {
+      MappingProgram program = compile_mapping(m, op, graph, false);
+      Evaluation eval;
+      evaluate(program, eval);
+      if (!eval.valid()) continue;  // grown tiles overflow, or a shrunk op factor misses a granule
+      if (!best || eval.device_s < best_s) {
+        best_s = eval.device_s;
+        best = std::move(program);
+      }
+    } catch (const InputError&) {
+      continue;
+    }
   }
+  if (best && summary) *summary = total;
+  return best;
 }
 
 }  // namespace

@@ -246,6 +246,55 @@ TEST_CASE("report --compare PDF renders, opens with its summary, breaks no word 
   CHECK(images >= 2);
 }
 
+// A decode step's report says its time per token on each graph in the summary box, the figure
+// predict prints (the same forward_pass); other workloads have no such line.
+TEST_CASE("report --compare of a decode step: time per token in the summary",
+          "[cli][report][compare][llm][slow]") {
+  TempDir dir;
+  const std::string out = dir / "decode.html";
+  const std::string decode = "samples/workloads/llm/llama2-7b-decode.yaml";
+  const RunResult r =
+      run_tilescope(with({"report", "--compare"},
+                         with(kGraphs, {"--workload", decode, "--budget", "2000", "--out", out})));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::string line;
+  for (const auto& row : table_rows(read_text(out), "summary"))
+    if (row.size() == 2 && row[0] == "time per token") line = row[1];
+  REQUIRE_FALSE(line.empty());
+  // predict's own figure on each graph, at the same budget: "time per token: 3224.657 us ..."
+  for (const auto& [label, arch] :
+       {std::pair<std::string, std::string>{"A", "samples/arch/nvidia-h100.yaml"},
+        {"B", "samples/arch/nvidia-h200.yaml"}}) {
+    const RunResult p =
+        run_tilescope({"predict", "--arch", arch, "--workload", decode, "--budget", "2000"});
+    REQUIRE(p.status == 0);
+    const std::smatch m = [&] {
+      std::smatch found;
+      std::regex_search(p.out, found, std::regex("time per token: ([0-9.]+) us"));
+      return found;
+    }();
+    REQUIRE(m.size() == 2);
+    INFO(line);
+    CHECK_THAT(line, Catch::Contains(label + " " + m[1].str() + " us per token, "));
+  }
+  // Llama-2 7B at batch 1 reads its 13214154752 B of fp16 weights once per token: on the H200
+  // (4.8 TB/s) no less than 2752.95 us, on the H100 (3.35 TB/s) no less than 3944.52 us.
+  std::smatch a, b;
+  REQUIRE(std::regex_search(line, a, std::regex("A ([0-9.]+) us per token")));
+  REQUIRE(std::regex_search(line, b, std::regex("B ([0-9.]+) us per token")));
+  CHECK(std::stod(a[1].str()) >= 13214154752.0 / 3.35e12 * 1e6);
+  CHECK(std::stod(b[1].str()) >= 13214154752.0 / 4.8e12 * 1e6);
+
+  // Not a decode step: no such line.
+  const std::string bert = dir / "bert.html";
+  REQUIRE(run_tilescope(
+              with({"report", "--compare"},
+                   with(kGraphs, {"--workload", kWorkload, "--budget", "2000", "--out", bert})))
+              .status == 0);
+  for (const auto& row : table_rows(read_text(bert), "summary")) CHECK(row[0] != "time per token");
+}
+
 TEST_CASE("report --compare refuses bad input with exit status 2 and writes nothing",
           "[cli][report][compare]") {
   TempDir dir;
