@@ -103,7 +103,8 @@ TEST_CASE("a Kineto trace imported from the GUI shows on the correlation page an
   REQUIRE(runs.size() == 1);
   REQUIRE(runs[0].measurement_count > 0);
   CHECK(workbench.points().size() == static_cast<size_t>(runs[0].measurement_count));
-  CHECK(window.correlationView()->contents().count == static_cast<int>(runs[0].measurement_count));
+  CHECK(static_cast<long long>(window.correlationView()->contents().count) ==
+        static_cast<long long>(runs[0].measurement_count));
   for (const ts::ComparedPoint& p : workbench.points()) {
     CHECK(p.measured_s > 0);
     CHECK(std::isfinite(p.predicted_s));
