@@ -188,6 +188,9 @@ CorrelationPlotContents fill_correlation_plot(QCustomPlot& plot, const Correlati
     axis->setTicker(QSharedPointer<QCPAxisTicker>(new DecadeTicker(1e-6, "s")));
     axis->setRange(lo_us, hi_us);
   }
+  // Room on the right for the last decade's label: QCustomPlot drops a tick label that the
+  // widget's border would cut, and the axes end on a labelled decade.
+  plot.axisRect()->setMinimumMargins(QMargins(0, 0, 36, 0));
   plot.xAxis->setLabel("measured latency");
   plot.yAxis->setLabel("predicted latency");
   plot.legend->setVisible(true);
