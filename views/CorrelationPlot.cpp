@@ -6,6 +6,7 @@
 
 #include "correlate/FigureText.hpp"
 #include "correlate/Statistics.hpp"
+#include "views/DecadeTicker.hpp"
 #include "views/QCustomPlotInclude.hpp"
 
 namespace ts::views {
@@ -102,8 +103,10 @@ CorrelationPlotContents fill_correlation_plot(QCustomPlot& plot, const Correlati
     lo = 1e-6;
     hi = 1e-5;
   }
-  // Axes in microseconds, the unit people read kernel times in.
-  const double lo_us = lo * 1e6 / 1.5, hi_us = hi * 1e6 * 1.5;
+  // Axes hold microseconds (hover and selection read them); they run from decade to decade, so
+  // that both ends carry a label and 3 decades of data show at least 4 labelled ticks.
+  const QCPRange axis_us = decade_range(lo * 1e6 / 1.1, hi * 1e6 * 1.1);
+  const double lo_us = axis_us.lower, hi_us = axis_us.upper;
 
   // The band and the diagonal first, so that points draw over them.
   auto line = [&](double factor, const QPen& pen) {
@@ -180,14 +183,16 @@ CorrelationPlotContents fill_correlation_plot(QCustomPlot& plot, const Correlati
 
   for (QCPAxis* axis : {plot.xAxis, plot.yAxis}) {
     axis->setScaleType(QCPAxis::stLogarithmic);
-    QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
-    axis->setTicker(ticker);
-    axis->setNumberFormat("gb");
-    axis->setNumberPrecision(3);
+    // Every decade labelled as a time with its unit ("1 us", "10 us", "1 ms"), minor ticks
+    // between: one notation, never "100" beside "10^3".
+    axis->setTicker(QSharedPointer<QCPAxisTicker>(new DecadeTicker(1e-6, "s")));
     axis->setRange(lo_us, hi_us);
   }
-  plot.xAxis->setLabel("measured latency (µs)");
-  plot.yAxis->setLabel("predicted latency (µs)");
+  // Room on the right for the last decade's label: QCustomPlot drops a tick label that the
+  // widget's border would cut, and the axes end on a labelled decade.
+  plot.axisRect()->setMinimumMargins(QMargins(0, 0, 36, 0));
+  plot.xAxis->setLabel("measured latency");
+  plot.yAxis->setLabel("predicted latency");
   plot.legend->setVisible(true);
   plot.axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
 

@@ -16,6 +16,7 @@
 #include "correlate/CorrelationData.hpp"
 #include "measure/ComparedTime.hpp"
 #include "measure/ResultStore.hpp"
+#include "measure/RunLabels.hpp"
 
 namespace ts::cli {
 namespace {
@@ -79,10 +80,14 @@ int run_info(const DbArgs& a) {
 int run_runs(const DbArgs& a) {
   const ResultStore store(a.db, ResultStore::Mode::read_only);
   const std::vector<RunInfo> runs = store.runs();
+  // What tells each run from the others (the GUI's Run box says the same).
+  const std::vector<std::string> labels = run_labels(runs);
   if (a.format == "json") {
     nlohmann::json rows = nlohmann::json::array();
-    for (const RunInfo& r : runs)
+    for (size_t i = 0; i < runs.size(); ++i) {
+      const RunInfo& r = runs[i];
       rows.push_back({{"id", r.id},
+                      {"label", labels[i]},
                       {"started_at", r.started_at},
                       {"finished_at", text_or_null(r.finished_at)},
                       {"status", std::string(to_string(r.status))},
@@ -94,6 +99,7 @@ int run_runs(const DbArgs& a) {
                         {"kind", r.start.device.kind},
                         {"arch_hash", r.start.device.arch_hash}}},
                       {"measurements", r.measurement_count}});
+    }
     std::cout << nlohmann::json{{"database", a.db}, {"runs", rows}}.dump(2) << "\n";
     return 0;
   }
@@ -103,14 +109,17 @@ int run_runs(const DbArgs& a) {
     workload_w = std::max(workload_w, r.start.workload.size());
     device_w = std::max(device_w, device_text(r.start.device).size());
   }
-  std::cout << fmt::format("{:>4}  {:<20}  {:<10}  {:<{}}  {:<{}}  {:<{}}  {:>12}\n", "id",
+  // The label last, unpadded: it is the widest column and the one read for a run's identity.
+  std::cout << fmt::format("{:>4}  {:<20}  {:<10}  {:<{}}  {:<{}}  {:<{}}  {:>12}  {}\n", "id",
                            "started", "status", "collector", collector_w, "workload", workload_w,
-                           "device", device_w, "measurements");
-  for (const RunInfo& r : runs)
-    std::cout << fmt::format("{:>4}  {:<20}  {:<10}  {:<{}}  {:<{}}  {:<{}}  {:>12}\n", r.id,
+                           "device", device_w, "measurements", "label");
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const RunInfo& r = runs[i];
+    std::cout << fmt::format("{:>4}  {:<20}  {:<10}  {:<{}}  {:<{}}  {:<{}}  {:>12}  {}\n", r.id,
                              r.started_at, to_string(r.status), r.start.collector, collector_w,
                              r.start.workload, workload_w, device_text(r.start.device), device_w,
-                             r.measurement_count);
+                             r.measurement_count, labels[i]);
+  }
   if (runs.empty()) std::cout << "(no runs)\n";
   return 0;
 }

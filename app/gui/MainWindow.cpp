@@ -81,6 +81,19 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
   cancel_->setObjectName("cancel");
   cancel_->hide();
   statusBar()->addWidget(status_, 1);
+  // Why "measured" / "error" are blank or what they compare with; stays while it holds (the
+  // status text above is replaced by every progress step).
+  auto* measurement_note = new QLabel;
+  measurement_note->setObjectName("measurementNote");
+  measurement_note->setWordWrap(true);
+  measurement_note->setVisible(false);
+  statusBar()->addWidget(measurement_note, 2);
+  connect(workbench, &Workbench::measurementNoteChanged, measurement_note,
+          [measurement_note](const QString& note) {
+            measurement_note->setText(note);
+            measurement_note->setToolTip(note);
+            measurement_note->setVisible(!note.isEmpty());
+          });
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(cancel_);
   connect(cancel_, &QPushButton::clicked, workbench, &Workbench::cancel);

@@ -19,6 +19,8 @@
 #include "common/YamlSource.hpp"
 #include "correlate/CorrelationData.hpp"
 #include "measure/ResultStore.hpp"
+#include "measure/RunLabels.hpp"
+#include "measure/RunSettings.hpp"
 #include "profile/ArchitectureReference.hpp"
 #include "views/ArchitectureParameter.hpp"
 #include "views/TraceTimeline.hpp"
@@ -429,7 +431,11 @@ bool Workbench::openResults(const QString& path) {
   try {
     ResultStore store(path.toStdString(), ResultStore::Mode::read_only);
     runs = store.runs();
-    default_run = store.default_run();
+    // The open graph's own runs first (their "measured" and "error" columns fill), then any
+    // predicted run, then the newest (issue 22: never an empty run or an unpredicted import
+    // while a better one is there).
+    default_run = most_interesting_run(
+        runs, baseline_graph_ ? hash_text(baseline_graph_->content_hash()) : std::string());
   } catch (const std::exception& e) {
     report(kError, QString::fromStdString(e.what()));
     return false;
@@ -439,7 +445,9 @@ bool Workbench::openResults(const QString& path) {
   device_names_.clear();
   // A device is a row of the devices table: the same name, kind, graph and properties.
   std::vector<std::string> device_keys;
-  for (const RunInfo& r : runs) {
+  const std::vector<std::string> labels = run_labels(runs);  // what tells the runs apart
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const RunInfo& r = runs[i];
     const DeviceInfo& d = r.start.device;
     const std::string key =
         d.name + '\x1f' + d.kind + '\x1f' + d.arch_hash + '\x1f' + d.properties_json;
@@ -450,16 +458,18 @@ bool Workbench::openResults(const QString& path) {
                                          QString::fromStdString(d.kind));
       it = device_keys.end() - 1;
     }
-    all_runs_.push_back(
-        {r.id,
-         tr("run %1: %2 on %3, %4, %5 measurements (%6)")
-             .arg(r.id)
-             .arg(QString::fromStdString(r.start.workload), QString::fromStdString(d.name),
-                  QString::fromStdString(r.start.collector))
-             .arg(r.measurement_count)
-             .arg(QString::fromStdString(std::string(to_string(r.status)))),
-         static_cast<int>(it - device_keys.begin()), static_cast<size_t>(r.measurement_count),
-         d.arch_hash.empty()});
+    all_runs_.push_back({r.id,
+                         tr("run %1: %2, %3 measurements (%4)")
+                             .arg(r.id)
+                             .arg(QString::fromStdString(labels[i]))
+                             .arg(r.measurement_count)
+                             .arg(QString::fromStdString(std::string(to_string(r.status)))),
+                         static_cast<int>(it - device_keys.begin()),
+                         static_cast<size_t>(r.measurement_count), d.arch_hash.empty(),
+                         QString::fromStdString(r.start.workload),
+                         QString::fromStdString(
+                             read_run_settings(r.start.settings_json).workload_file.value_or("")),
+                         QString::fromStdString(d.arch_hash), QString::fromStdString(d.name)});
   }
   // Two devices of one name (another graph or other properties): tell them apart.
   for (int i = 0; i < device_names_.size(); ++i)
@@ -469,8 +479,8 @@ bool Workbench::openResults(const QString& path) {
                     .arg(runs.size())
                     .arg(device_names_.size()));
   overlay_points_.clear();
-  // The device of the default run (the latest with a measurement: an empty run left by a kill
-  // is never opened by default; the latest run when none has one), and that run.
+  // The device of the default run (most_interesting_run: an empty run left by a kill is never
+  // opened by default; the latest run when none has a measurement), and that run.
   const auto opened = std::find_if(all_runs_.begin(), all_runs_.end(), [&](const RunEntry& r) {
     return default_run && r.id == *default_run;
   });
@@ -699,6 +709,40 @@ void Workbench::matchMeasurements() {
     operators_->setMeasured(static_cast<int>(i),
                             best[i] ? std::optional(best[i]->measured_s) : std::nullopt,
                             best[i] ? best[i]->scope : TimingScope::device);
+
+  // Blank columns need a reason on screen: a run of another suite, or errors against a graph
+  // the run was not predicted on (issue 22: Ascend + BERT open over a host database).
+  const auto matched = std::count_if(best.begin(), best.end(), [](auto* p) { return p; });
+  const RunEntry* run = shownRun();
+  const QString what = run ? tr("run %1").arg(run->id) : points_source_;
+  QString note;
+  if (!points_.empty() && workload_ && matched == 0) {
+    note =
+        tr("None of the %1 measurements of %2 (%3) is an operator of the open workload %4: "
+           "\"measured\" and \"error\" stay blank.")
+            .arg(points_.size())
+            .arg(what, run ? run->workload : tr("a CSV"), QString::fromStdString(workload_->name));
+    if (run && !run->workload_file.isEmpty())
+      note += tr(" Open %1, the workload it measured.").arg(run->workload_file);
+  } else if (matched > 0 && run && !run->arch_hash.isEmpty() && baseline_graph_ &&
+             run->arch_hash != QString::fromStdString(hash_text(baseline_graph_->content_hash()))) {
+    note = tr("%1 was measured on %2, not on the open graph %3: its \"error\" compares with "
+              "the open graph's predictions.")
+               .arg(what, run->device_name, QString::fromStdString(baseline_graph_->name));
+  }
+  if (note != measurement_note_) {
+    measurement_note_ = note;
+    if (!note.isEmpty()) report(kWarning, note);
+    Q_EMIT measurementNoteChanged(note);
+  }
+}
+
+const Workbench::RunEntry* Workbench::shownRun() const {
+  if (current_run_ < 0 || static_cast<size_t>(current_run_) >= run_ids_.size()) return nullptr;
+  const int64_t id = run_ids_[static_cast<size_t>(current_run_)];
+  for (const RunEntry& r : all_runs_)
+    if (r.id == id) return &r;
+  return nullptr;
 }
 
 std::pair<std::shared_ptr<const void>, MappingEvaluation> Workbench::mappingOf(

@@ -90,6 +90,10 @@ class Workbench : public QObject {
   int currentDevice() const { return current_device_; }
   void chooseDevice(int index);  // offers its runs and shows the latest of them
   QStringList runs() const { return run_names_; }
+  // Why the shown run's measurements do not fill the Operators page's "measured" and "error"
+  // columns, or what their errors compare with (a run of another workload or graph); empty when
+  // they fit the open graph and workload or nothing is shown.
+  QString measurementNote() const { return measurement_note_; }
   int currentRun() const { return current_run_; }
   void chooseRun(int index);         // into runs()
   void chooseRunId(int64_t run_id);  // chooses its device, then it; an unknown id does nothing
@@ -130,6 +134,7 @@ class Workbench : public QObject {
   void simulationChanged();
   void progressChanged(const QString& what, int done, int total);
   void runsChanged();  // devices(), runs() or overlayRuns()
+  void measurementNoteChanged(const QString& note);
   void busyChanged(bool busy);
   void baselineReady();
   void fixedReady();
@@ -169,6 +174,7 @@ class Workbench : public QObject {
   QUndoStack* undo_;
   std::vector<ComparedPoint> points_, overlay_points_;
   QString points_source_;
+  QString measurement_note_;
   struct RunEntry {
     int64_t id = 0;
     QString name;
@@ -177,7 +183,12 @@ class Workbench : public QObject {
     // The run's device names no graph (an imported trace): it has no stored predictions, so its
     // measurements are predicted on the open graph.
     bool predict_on_open_graph = false;
+    QString workload;       // the suite it measured
+    QString workload_file;  // as the run recorded it; empty when it did not
+    QString arch_hash;      // the graph its predictions were stored for; empty: none
+    QString device_name;
   };
+  const RunEntry* shownRun() const;  // of current_run_, null for a CSV or none
   std::vector<RunEntry> all_runs_;
   QStringList device_names_;
   int current_device_ = -1;

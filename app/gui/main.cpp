@@ -59,8 +59,10 @@ int main(int argc, char** argv) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
       "The tilescope workbench: architecture graphs, predictions, mappings and measurements.\n"
-      "Without files it opens samples/arch/ascend910b3.yaml, samples/workloads/bert-base.yaml "
-      "and the newest *.sqlite in the working folder (or its out/).");
+      "Without files it opens what scripts/run wrote in the working folder (out/host.yaml, the "
+      "workload its newest host run measured, out/host-results.sqlite); when those are not "
+      "there, samples/arch/ascend910b3.yaml, samples/workloads/bert-base.yaml and the newest "
+      "*.sqlite in the working folder (or its out/).");
   parser.addHelpOption();
   parser.addVersionOption();
   parser.addPositionalArgument(

@@ -93,9 +93,13 @@ TEST_CASE("db runs: one line per run, oldest first", "[cli][db]") {
   REQUIRE(lines.size() == 4);
   CHECK_THAT(lines[0], Catch::Contains("started") && Catch::Contains("measurements"));
   CHECK_THAT(lines[1], Catch::StartsWith("   1  2026-11-29T17:30:00Z  complete"));
-  CHECK_THAT(lines[1], Catch::Contains("Test CPU (host-cpu)") && Catch::EndsWith(" 4"));
-  CHECK_THAT(lines[2], Catch::Contains("incomplete") && Catch::EndsWith(" 1"));
-  CHECK_THAT(lines[3], Catch::Contains("cancelled") && Catch::EndsWith(" 0"));
+  // The measurement count, then the label: the three runs differ only by when they started.
+  CHECK_THAT(lines[1], Catch::Contains("Test CPU (host-cpu)") &&
+                           Catch::EndsWith(" 4  host-suite, 2026-11-29 17:30"));
+  CHECK_THAT(lines[2],
+             Catch::Contains("incomplete") && Catch::EndsWith(" 1  host-suite, 2026-11-30 08:00"));
+  CHECK_THAT(lines[3],
+             Catch::Contains("cancelled") && Catch::EndsWith(" 0  host-suite, 2026-11-30 09:00"));
 
   const RunResult json = run_tilescope({"db", "runs", "--db", db.path(), "--format", "json"});
   CHECK_RAN(json);
@@ -105,6 +109,7 @@ TEST_CASE("db runs: one line per run, oldest first", "[cli][db]") {
   CHECK(runs[0]["finished_at"] == "2026-11-29T17:31:00Z");
   CHECK(runs[0]["device"]["arch_hash"] == "00112233445566aa");
   CHECK(runs[0]["measurements"] == 4);
+  CHECK(runs[0]["label"] == "host-suite, 2026-11-29 17:30");
   CHECK(runs[1]["status"] == "incomplete");
   CHECK(runs[1]["finished_at"].is_null());
   CHECK(runs[2]["status"] == "cancelled");
