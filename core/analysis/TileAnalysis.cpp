@@ -802,6 +802,12 @@ class Evaluator {
                                       unit.clock_hz};
       compute_s = std::max(compute_s, unit.cost_hook_seconds(&call, unit.cost_hook_user));
     }
+    // More calls at once than the unit has instances (a graph with fewer compute units than the
+    // memories that feed them, as a sweep of the unit's count alone makes): the calls take turns
+    // on the instances there are. A warp-fed unit's sharing is in its issue rate already.
+    const int64_t busy = e_.nodes[c].par;
+    if (!cap.issue && unit.instances > 0 && busy > unit.instances)
+      compute_s *= static_cast<double>((busy - 1) / unit.instances + 1);
     u.compute = compute_s;
     u.compute_bound = BoundBy::compute(node.compute);
     // A SIMD FMA unit (granule [1, lanes, 1]) broadcasts each element of an operand that has no
