@@ -59,4 +59,11 @@ TEST_CASE("scripts/screenshots writes the README's pictures as PNGs that decode"
   REQUIRE_FALSE(compare.isNull());
   REQUIRE_FALSE(empty.isNull());
   CHECK(compare != empty);
+  // So is the Sweep page, on a sweep the script runs: not the first run's "holds no sweep".
+  CHECK(text.contains("(docs/screenshots/gui-sweep.png)"));
+  const QImage sweep(QDir(dir.filePath("pictures")).filePath("gui-sweep.png"));
+  const QImage no_sweep(QDir(dir.filePath("work")).filePath("gui/gui-sweep.png"));
+  REQUIRE_FALSE(sweep.isNull());
+  REQUIRE_FALSE(no_sweep.isNull());
+  CHECK(sweep != no_sweep);
 }
