@@ -170,6 +170,10 @@ class ArchitectureGraph {
   std::vector<ArchEdge> edges;
   // Default mapping templates per operation class, as paths resolved against the graph file.
   std::map<OpClass, std::string> mapping_templates;
+  // Templates for one operator type (`rmsnorm`, `silu_mul`, ...), which take precedence over
+  // its class's: the kernels a library ships for that operator are written their own way (one
+  // thread block per row, say) where the class's template describes another library's kernel.
+  std::map<std::string, std::string> operator_templates;
 
   // Call after nodes and edges are filled; builds the adjacency used by the queries.
   void finalize();

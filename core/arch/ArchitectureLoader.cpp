@@ -8,6 +8,7 @@
 #include "common/CheckedArithmetic.hpp"
 #include "common/OperationMap.hpp"
 #include "common/YamlSource.hpp"
+#include "workload/OperatorType.hpp"
 
 namespace ts {
 namespace {
@@ -437,12 +438,20 @@ void ArchitectureReader::read_reduction(ArchEdge& edge, const YAML::Node& e,
         bandwidth_at(src_, b, "reduction_bandwidth", source_clock_hz);
 }
 
+// Keys are operation classes (the template of every operator of the class) or operator types
+// (that type's own, e.g. `rmsnorm`), so one list names what may appear.
 void ArchitectureReader::read_templates(const YAML::Node& t) {
-  src_.check_keys(t, {"matmul", "elementwise", "reduction"}, "`mapping_templates`");
+  std::vector<std::string> known{"matmul", "elementwise", "reduction"};
+  for (const std::string& type : operator_type_names()) known.push_back(type);
+  src_.check_keys(t, known, "`mapping_templates`");
   for (const auto& entry : t) {
-    OpClass cls = *parse_op_class(entry.first.Scalar());
+    const std::string key = entry.first.Scalar();
     // A template is read only when the mapper needs it; a wrong path must fail here, at its line.
-    g_.mapping_templates[cls] = src_.existing_path(entry.second, "mapping template");
+    std::string path = src_.existing_path(entry.second, "mapping template");
+    if (auto cls = parse_op_class(key))
+      g_.mapping_templates[*cls] = std::move(path);
+    else
+      g_.operator_templates[key] = std::move(path);
   }
 }
 

@@ -254,10 +254,12 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
     y += "}\n";
   }
 
-  if (!graph.mapping_templates.empty()) {
+  if (!graph.mapping_templates.empty() || !graph.operator_templates.empty()) {
     y += "mapping_templates:\n";
     for (const auto& [cls, path] : graph.mapping_templates)
       y += fmt::format("  {}: {}\n", to_string(cls), scalar(template_path(path, out_file)));
+    for (const auto& [type, path] : graph.operator_templates)
+      y += fmt::format("  {}: {}\n", type, scalar(template_path(path, out_file)));
   }
   return y;
 }

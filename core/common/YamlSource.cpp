@@ -102,6 +102,11 @@ void YamlSource::check_header(std::string_view kind) const {
 
 void YamlSource::check_keys(const YAML::Node& map, std::initializer_list<std::string_view> allowed,
                             std::string_view what) const {
+  check_keys(map, std::vector<std::string>(allowed.begin(), allowed.end()), what);
+}
+
+void YamlSource::check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
+                            std::string_view what) const {
   expect_map(map, what);
   std::map<std::string, int> seen;  // key -> line
   for (auto entry : map) {

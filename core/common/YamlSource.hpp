@@ -39,6 +39,8 @@ class YamlSource {
   // messages, e.g. "edge HBM->L2".
   void check_keys(const YAML::Node& map, std::initializer_list<std::string_view> allowed,
                   std::string_view what) const;
+  void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
+                  std::string_view what) const;
 
   void expect_map(const YAML::Node& node, std::string_view what) const;
   void expect_sequence(const YAML::Node& node, std::string_view what) const;

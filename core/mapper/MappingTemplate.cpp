@@ -188,6 +188,9 @@ Mapping instantiate_template(const Mapping& tmpl, const Operator& op,
 
 Mapping default_template(const Operator& op, const ArchitectureGraph& graph) {
   const OpClass cls = op.primary_class();
+  if (auto it = graph.operator_templates.find(std::string(to_string(op.type)));
+      it != graph.operator_templates.end())
+    return instantiate_template(load_mapping_cached(it->second), op, &graph);
   if (auto it = graph.mapping_templates.find(cls); it != graph.mapping_templates.end())
     return instantiate_template(load_mapping_cached(it->second), op, &graph);
 

@@ -81,6 +81,31 @@ TEST_CASE("the example architecture of docs/formats.md loads in SI units", "[arc
   CHECK(g.mapping_templates.at(OpClass::matmul) == expected);
 }
 
+TEST_CASE("mapping_templates names operation classes and operator types", "[arch][loader]") {
+  // A type's template (vLLM's one block per token for rmsnorm) is kept apart from its class's;
+  // a key that is neither is an error at the key, listing both kinds.
+  const std::string tmpl = fixture("mapping/tiny-gemm-template.yaml");
+  const std::string text =
+      "version: 1\nkind: architecture\nname: t\nclock: 1GHz\nnodes:\n"
+      "  - {name: M, type: memory, capacity: 1MiB}\n"
+      "  - {name: P, type: compute, operations: [{class: reduction, dtype: "
+      "fp16, ops_per_cycle: 1}]}\n"
+      "edges:\n  - {from: M, to: P, bandwidth: 1GB/s}\n"
+      "  - {from: P, to: M, bandwidth: 1GB/s}\n"
+      "mapping_templates:\n  reduction: " +
+      tmpl + "\n  rmsnorm: " + tmpl + "\n";
+  const ArchitectureGraph g = parse_architecture(text, "t.yaml");
+  CHECK(g.mapping_templates.count(OpClass::reduction) == 1);
+  REQUIRE(g.operator_templates.count("rmsnorm") == 1);
+  CHECK(std::filesystem::equivalent(g.operator_templates.at("rmsnorm"), tmpl));
+  std::string bad = text;
+  bad.replace(bad.find("  rmsnorm: "), 11, "  rms_norm: ");
+  InputError e = input_error_of([&] { parse_architecture(bad, "t.yaml"); });
+  CHECK(e.where().line == 13);
+  CHECK(e.message().find("unknown key 'rms_norm' in `mapping_templates`") != std::string::npos);
+  CHECK(e.message().find("silu_mul") != std::string::npos);
+}
+
 TEST_CASE("broken YAML syntax is reported where the parser stopped", "[arch][loader]") {
   std::string path = fixture("arch/malformed.yaml");
   InputError e = input_error_of([&] { load_architecture(path); });

@@ -57,6 +57,11 @@ void check_same_graph(const ArchitectureGraph& a, const ArchitectureGraph& b) {
     REQUIRE(b.mapping_templates.count(cls));
     CHECK(fs::equivalent(path, b.mapping_templates.at(cls)));
   }
+  REQUIRE(a.operator_templates.size() == b.operator_templates.size());
+  for (const auto& [type, path] : a.operator_templates) {
+    REQUIRE(b.operator_templates.count(type));
+    CHECK(fs::equivalent(path, b.operator_templates.at(type)));
+  }
 }
 
 }  // namespace
