@@ -160,6 +160,7 @@ class Compiler {
     n.double_buffer_free = m.double_buffer_free;
     n.streamed = m.streamed;
     n.pipeline_restarts = m.pipeline_restarts;
+    n.concurrent_loads = m.concurrent_loads;
     n.order_free = m.order_free;
     for (int t = 0; t < p_.ntensors; ++t) n.buffer[t] = n.memory;
     n.buffer_scale.fill(1.0);
@@ -307,8 +308,16 @@ class Compiler {
       }
     } else {
       for (int d : st.dims) n.role[d] = GranuleRole::batch;
+      // The lanes run along the output's contiguous dimension, or, for a reduction along the
+      // input's (a row's sum of squares into one value per row), along what they reduce: a warp
+      // reads 32 consecutive elements and adds them, it does not pad one row to 32.
       const auto& odims = op_.tensors[st.output].dims;
-      if (!odims.empty()) n.role[odims.back()] = GranuleRole::vector;
+      const std::vector<int>* idims =
+          st.inputs.empty() ? nullptr : &op_.tensors[static_cast<size_t>(st.inputs.front())].dims;
+      if (idims && !idims->empty() && !((out >> idims->back()) & 1u))
+        n.role[idims->back()] = GranuleRole::vector;
+      else if (!odims.empty())
+        n.role[odims.back()] = GranuleRole::vector;
     }
   }
 

@@ -76,6 +76,7 @@ struct ProgramNode {
   bool double_buffer_free = false;  // the mapper chooses double_buffer
   bool streamed = false;            // loads and stores overlap the children (MappingNode::streamed)
   bool pipeline_restarts = false;   // children fill and drain every iteration (MappingNode)
+  bool concurrent_loads = false;    // a step waits for max(latency, transfer) (MappingNode)
   std::vector<Flow> loads;          // into this tile's buffers from the nearest buffer above
   std::vector<Flow> stores;         // out of this tile's buffers to the nearest buffer above
   std::vector<EdgeId> local_edges;  // graph edges used by loads and stores, deduplicated

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace ts {
@@ -31,6 +32,33 @@ std::string keep_text(const MappingProgram& p, const ProgramNode& n) {
   return text.empty() ? text : "keep: {" + text + "}";
 }
 
+// Whether an intermediate has no buffer at tile `id` because the analysis keeps it below (the
+// tile encloses the innermost tile around its producer and consumers: place_intermediates), not
+// because the mapping bypasses it there, as a pass of a fused operator mapped stages apart does.
+bool placed_below(const MappingProgram& p, int id, int t) {
+  auto encloses = [&](int a, int b) {
+    for (int x = b; x >= 0; x = p.nodes[static_cast<size_t>(x)].parent)
+      if (x == a) return true;
+    return false;
+  };
+  int lca = -1;
+  for (size_t k = 0; k < p.nodes.size(); ++k) {
+    const ProgramNode& op = p.nodes[k];
+    if (op.kind != MappingNodeKind::op) continue;
+    const Stage& st = p.op->stages[static_cast<size_t>(op.stage)];
+    if (st.output != t && std::find(st.inputs.begin(), st.inputs.end(), t) == st.inputs.end())
+      continue;
+    const int here = static_cast<int>(k);
+    if (lca < 0) lca = here;
+    while (!encloses(lca, here)) lca = p.nodes[static_cast<size_t>(lca)].parent;
+  }
+  // Uses outside this tile put the intermediate's home above it: then no buffer here is a bypass.
+  if (lca < 0 || !encloses(id, lca)) return false;
+  for (int x = lca; x >= 0 && x != id; x = p.nodes[static_cast<size_t>(x)].parent)
+    if (p.nodes[static_cast<size_t>(x)].kind == MappingNodeKind::tile) return true;
+  return false;
+}
+
 void write_node(std::ostringstream& out, const MappingProgram& p, int id, int indent,
                 bool first_key_dash) {
   const ProgramNode& n = p.nodes[static_cast<size_t>(id)];
@@ -46,7 +74,6 @@ void write_node(std::ostringstream& out, const MappingProgram& p, int id, int in
       std::string buffers;
       for (int t = 0; t < p.ntensors; ++t) {
         if (n.buffer[t] == n.memory) continue;
-        if (!n.buffer[t].valid() && p.op->is_intermediate(t)) continue;  // placed by the analysis
         // A tile that never holds a tensor because no stage below uses it needs no entry.
         bool used = false;
         for (size_t k = static_cast<size_t>(id); k < p.nodes.size(); ++k) {
@@ -58,6 +85,7 @@ void write_node(std::ostringstream& out, const MappingProgram& p, int id, int in
           for (int in : st.inputs) used = used || in == t;
         }
         if (!used) continue;
+        if (!n.buffer[t].valid() && p.op->is_intermediate(t) && placed_below(p, id, t)) continue;
         buffers +=
             fmt::format("{}{}: {}", buffers.empty() ? "" : ", ", p.op->tensors[t].name,
                         !n.buffer[t].valid() ? std::string("bypass") : g.node(n.buffer[t]).name);
@@ -67,6 +95,7 @@ void write_node(std::ostringstream& out, const MappingProgram& p, int id, int in
       if (n.double_buffer) line("double_buffer: true");
       if (n.streamed) line("streamed: true");
       if (n.pipeline_restarts) line("pipeline_restarts: true");
+      if (n.concurrent_loads) line("concurrent_loads: true");
       std::string temporal = factors_text(p, n.temporal, &n.order, false);
       if (!temporal.empty()) line("temporal: {" + temporal + "}");
       std::string spatial = factors_text(p, n.spatial, nullptr, false);

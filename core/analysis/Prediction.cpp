@@ -67,6 +67,7 @@ std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
         if (n.double_buffer) line += "  [double-buffered]";
         if (n.streamed) line += "  [streamed]";
         if (n.pipeline_restarts) line += "  [pipeline restarts]";
+        if (n.concurrent_loads) line += "  [concurrent loads]";
         std::string buffers;
         if (i < e.nodes.size())
           for (int k = 0; k < p.ntensors; ++k) {

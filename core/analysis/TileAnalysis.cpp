@@ -650,8 +650,15 @@ class Evaluator {
     const bool pooled = cs.pooled_parts > 0;
     if (pooled) u.overlapped = u.restarts = true;
     apply_ports(parent, c, mode, u);
+    // Concurrent loads wait for the longer of latency and transfer: where the latency is longer,
+    // it is what bounds the step.
+    auto wait = [&](double l) {
+      if (!child.concurrent_loads) return u.load + l;
+      if (l > u.load && latency_edge.valid()) u.load_bound = BoundBy::edge(latency_edge);
+      return std::max(u.load, l);
+    };
     if (!u.overlapped) {
-      u.load += latency;
+      u.load = wait(latency);
       u.store += store_latency;
       if (u.load_bound.is_none() && latency_edge.valid())
         u.load_bound = BoundBy::edge(latency_edge);
@@ -660,7 +667,7 @@ class Evaluator {
       // this one's work starts and must have arrived when it ends, so a step lasts at least the
       // load's latency plus its transfer (Little's law with one tile in flight). A streamed
       // cache has many requests in flight and hides it.
-      u.load += step_latency;
+      u.load = wait(step_latency);
       if (u.load_bound.is_none() && latency_edge.valid())
         u.load_bound = BoundBy::edge(latency_edge);
     }

@@ -177,6 +177,22 @@ class SearchSpace {
         factor_at(p, c.sites[static_cast<size_t>(c.absorb) + k], c.dim) = f;
       }
     }
+    // Tiles of a scope beside the primary path's one, in the same memory, run its tile: the
+    // chains follow the primary path alone, so a tail the chain puts there (2 rows as 2/1 where
+    // the problem has 1) must reach the siblings too.
+    for (size_t k = 1; k < path_.size(); ++k) {
+      const ProgramNode& on = p.nodes[static_cast<size_t>(path_[k])];
+      const ProgramNode& parent = p.nodes[static_cast<size_t>(path_[k - 1])];
+      if (on.kind != MappingNodeKind::tile || parent.kind != MappingNodeKind::scope) continue;
+      for (int sibling : parent.children) {
+        ProgramNode& other = p.nodes[static_cast<size_t>(sibling)];
+        if (sibling == path_[k] || other.kind != MappingNodeKind::tile ||
+            other.memory != on.memory || !same_factors(sibling, path_[k]))
+          continue;
+        other.temporal = on.temporal;
+        other.spatial = on.spatial;
+      }
+    }
     // Ops off the primary path run the same block as the primary op.
     if (primary_op_ >= 0)
       for (size_t i = 0; i < p.nodes.size(); ++i) {
@@ -277,6 +293,18 @@ class SearchSpace {
           fixed_.push_back({chain_index, static_cast<int>(k), v.values[0]});
       }
     }
+  }
+
+  // Whether two tiles of the template have the same loops (and may run the same tile).
+  bool same_factors(int a, int b) const {
+    const ProgramNode& x = tmpl_.nodes[static_cast<size_t>(a)];
+    const ProgramNode& y = tmpl_.nodes[static_cast<size_t>(b)];
+    auto same = [](const Factor& f, const Factor& g) {
+      return f.full == g.full && f.tail == g.tail && f.free == g.free;
+    };
+    for (int d = 0; d < tmpl_.ndims; ++d)
+      if (!same(x.temporal[d], y.temporal[d]) || !same(x.spatial[d], y.spatial[d])) return false;
+    return true;
   }
 
   std::string dimension_name(int d) const {

@@ -89,7 +89,7 @@ void MappingReader::read_tile(MappingNode& node, const YAML::Node& n) {
   std::string label = "tile '" + node.memory + "'";
   src_.check_keys(n,
                   {"tile", "temporal", "spatial", "order", "double_buffer", "streamed",
-                   "pipeline_restarts", "buffers", "keep", "children"},
+                   "pipeline_restarts", "concurrent_loads", "buffers", "keep", "children"},
                   label);
   if (n["temporal"].IsDefined()) node.temporal = read_factors(n["temporal"], "temporal");
   if (n["spatial"].IsDefined()) {
@@ -110,6 +110,7 @@ void MappingReader::read_tile(MappingNode& node, const YAML::Node& n) {
     node.double_buffer = src_.boolean_or(n, "double_buffer", false);
   node.streamed = src_.boolean_or(n, "streamed", false);
   node.pipeline_restarts = src_.boolean_or(n, "pipeline_restarts", false);
+  node.concurrent_loads = src_.boolean_or(n, "concurrent_loads", false);
   if (YAML::Node buffers = n["buffers"]; buffers.IsDefined()) {
     src_.expect_map(buffers, "`buffers`");
     for (const auto& entry : buffers) {

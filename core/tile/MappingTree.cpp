@@ -71,6 +71,7 @@ std::string render_line(const MappingNode& n) {
         line += "  [db]";
       if (n.streamed) line += "  [streamed]";
       if (n.pipeline_restarts) line += "  [restarts]";
+      if (n.concurrent_loads) line += "  [concurrent loads]";
       break;
     case MappingNodeKind::op:
       line = "op " + n.compute;
@@ -113,6 +114,7 @@ std::string canonical_line(const MappingNode& n) {
               : n.double_buffer    ? "1"
                                    : "0") +
              ";b=" + buffers + (n.streamed ? ";st=1" : "") + (n.pipeline_restarts ? ";rs=1" : "") +
+             (n.concurrent_loads ? ";cl=1" : "") +
              // Absent when the file says nothing, so that older mappings keep their hashes.
              (n.keeps.empty() ? "" : ";keep=" + keeps_text(keeps_by_tensor(n.keeps), ",")) + ")";
     }

@@ -77,6 +77,11 @@ struct MappingNode {
   // iteration instead of flowing from one iteration into the next: a kernel that synchronises
   // its engines once per block pays the fill and drain per block even when double-buffered.
   bool pipeline_restarts = false;
+  // Every load of a step is asked for at once, by the many threads of the blocks resident on
+  // an instance: the bytes stream in under the latency, so a step waits for the longer of its
+  // loads' latency and their transfer, not for their sum (Little's law with all of them in
+  // flight). Without it a step pays the latency on top of the transfer.
+  bool concurrent_loads = false;
 
   // op: the leaf computation on a compute node, optionally processing a block per call
   std::string compute;

@@ -14,6 +14,7 @@
 #include "common/InputError.hpp"
 #include "common/NameList.hpp"
 #include "common/Utf8.hpp"
+#include "workload/LlmOperators.hpp"
 #include "workload/OperatorBuilders.hpp"
 
 namespace ts {
@@ -188,9 +189,13 @@ CsvTable read_csv(const std::string& path) {
   return parse_csv(s.str(), path);
 }
 
+// The LLM kernels with shapes of their own (rmsnorm and silu_mul R,C; rope T,H,D), so that a
+// measured vLLM kernel is predicted as that operator, with the graph's template for its type.
 std::vector<std::string> csv_operator_types() {
   std::vector<std::string> types{"gemm", "batched_gemm"};
   for (const std::string& step : vector_steps()) types.push_back(step);
+  for (OperatorType t : {OperatorType::rmsnorm, OperatorType::silu_mul, OperatorType::rope})
+    types.emplace_back(to_string(t));
   return types;
 }
 
@@ -201,6 +206,9 @@ Operator build_operator(const std::string& op_type, const std::string& name,
   if (op_type == "batched_gemm")
     return make_batched_gemm(name, size(0), size(1), size(2), size(3), dtype);
   if (is_vector_step(op_type)) return make_vector_op(name, op_type, size(0), size(1), dtype);
+  if (op_type == "rmsnorm") return make_rmsnorm(name, size(0), size(1), dtype);
+  if (op_type == "silu_mul") return make_silu_mul(name, size(0), size(1), dtype);
+  if (op_type == "rope") return make_rope(name, size(0), size(1), size(2), dtype);
   throw InputError(SourceLocation{"operator class", 0, 0},
                    fmt::format("unknown operator class '{}'; expected one of {}", op_type,
                                join_names(csv_operator_types())));

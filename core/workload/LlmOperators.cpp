@@ -40,12 +40,16 @@ constexpr DataType kAttentionAccumulator = DataType::fp32;
 }  // namespace
 
 Operator make_rmsnorm(std::string name, int64_t rows, int64_t cols, DataType dtype) {
-  // dims R=0 C=1. Per element: square and accumulate (2), normalise and scale by gamma (2); the
-  // mean's division and the reciprocal square root come once per row.
+  // dims R=0 C=1. Two stages, as every kernel of it runs: the sum of squares of a row (square and
+  // accumulate, 2 an element) into S (fp32), then the row scaled by rsqrt(S / C) and by gamma (2
+  // an element; the division and the square root come once per row). A kernel that keeps the row
+  // on chip fuses them; one that streams it reads X twice (the GPU templates' two passes).
   OperatorDraft d = draft(std::move(name), OperatorType::rmsnorm, {{"R", rows}, {"C", cols}});
   const int x = d.tensor("X", {0, 1}, dtype), gamma = d.tensor("gamma", {1}, dtype);
-  d.stage("rmsnorm", OpClass::reduction, {x, gamma}, d.tensor("Y", {0, 1}, dtype), {0, 1},
-          {4, 0, 0, 0});
+  const int s = d.tensor("S", {0}, DataType::fp32);
+  d.stage("sum_squares", OpClass::reduction, {x}, s, {0, 1}, {2, 0, 0, 0});
+  d.stage("normalize", OpClass::elementwise, {x, s, gamma}, d.tensor("Y", {0, 1}, dtype), {0, 1},
+          {2, 0, 0, 0});
   return std::move(d.op);
 }
 

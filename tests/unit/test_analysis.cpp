@@ -435,6 +435,37 @@ TEST_CASE("a double-buffered step lasts at least its load's latency plus its tra
   CHECK(bound_text(exposed.graph, exposed.eval.bound) == "edge:DRAM->BUF");
 }
 
+TEST_CASE("concurrent loads wait for the longer of their latency and transfer, not the sum",
+          "[analysis]") {
+  // The flowing add above with a DRAM latency of 600 cycles: a BUF step loads 256 cycles of
+  // bytes under 512 of work. One load in flight: a step lasts latency + load = 856 > 512:
+  //   16 x 856 + (856 + 512 + 10 + 128 - 856) = 13696 + 650 = 14346.
+  // Every load of the step asked for at once (`concurrent_loads`, a GPU block's threads): the
+  // bytes stream in under the latency, a step lasts max(512, max(600, 256)) = 600, and only the
+  // first load waits for both, 856:
+  //   16 x 600 + (856 + 512 + 10 + 128 - 600) = 9600 + 906 = 10506.
+  const std::string plain = three_level_add(false);
+  const std::string concurrent =
+      replace_once(plain, "      double_buffer: true\n      temporal: {R: 4, C: 8}",
+                   "      double_buffer: true\n      concurrent_loads: true\n"
+                   "      temporal: {R: 4, C: 8}");
+  Case one, all;
+  run_case(one, three_level_eltwise(600), "add", plain);
+  run_case(all, three_level_eltwise(600), "add", concurrent);
+  REQUIRE(one.eval.valid());
+  REQUIRE(all.eval.valid());
+  CHECK(one.cycles() == Approx(14346.0));
+  CHECK(all.cycles() == Approx(10506.0));
+  CHECK(bound_text(all.graph, all.eval.bound) == "edge:DRAM->BUF");
+  // Under the work (latency 200 < 512) it changes nothing.
+  Case hidden;
+  run_case(hidden, three_level_eltwise(200), "add", concurrent);
+  CHECK(hidden.cycles() == Approx(8786.0));
+  // Written back out, the flag stays.
+  const std::string text = mapping_yaml(all.program, "m", "");
+  CHECK(parse_mapping(text, "again.yaml").root.children.at(0).concurrent_loads);
+}
+
 TEST_CASE("a wider accumulator widens C only where the unit writes it", "[analysis]") {
   // mm64 on one PE, SRAM double-buffered: A, B and C are 64 x 64 fp16 = 8 KiB each, so SRAM
   // holds 2 x 24 KiB = 48 KiB. With fp32 partial sums in SRAM (the PE writes SRAM over its own
