@@ -388,6 +388,32 @@ void run_calibration(int device, ActivitySession& session, const LibraryHandles&
               chain, slots, false, steps);
     }
   }
+  {  // kernel floor: the device time of a kernel that moves almost nothing, 8 KiB copied by one
+     // block (a residual add of a token), which no kernel goes under: the grid's start, the
+     // block's loads and stores, its retirement
+    DeviceBuffer src(8192), dst(8192);
+    fill_uniform(src.get(), 8192 / 4, "fp32", 11, stream);
+    const JobTiming t = time_job(
+        session,
+        [&](cudaStream_t s) {
+          copy_kernel<<<1, 512, 0, s>>>(src.as<float4>(), dst.as<float4>(), 8192 / 16);
+        },
+        50, 5, nullptr, stream);
+    JsonLine j;
+    j.add("record", "calibration")
+        .add("runner_version", kRunnerVersion)
+        .add("figure", "kernel_floor")
+        .add("value", t.device_ns.median * 1e-9)
+        .add("unit", "s")
+        .add("method",
+             "median CUPTI duration of one block of 512 threads copying 8 KiB, 50 "
+             "repetitions")
+        .add("repetitions", 50);
+    char line[160];
+    std::snprintf(line, sizeof line, "calibration kernel_floor %.2f us", t.device_ns.median * 1e-3);
+    log(line);
+    emit(j.str());
+  }
   {  // launch overhead: host wall clock of an empty kernel less its device time
     const JobTiming t = time_job(
         session, [&](cudaStream_t s) { empty_kernel<<<1, 32, 0, s>>>(); }, 50, 5, nullptr, stream);

@@ -160,6 +160,14 @@ GpuCalibration calibrate_gpu_graph(const RunnerResults& results, ArchitectureGra
     note(fmt::format("HBM latency {:.0f} ns; {:.0f} cycles beyond L2's, on edge HBM->L2 ({})",
                      c->value * 1e9, beyond_l2 * clock_hz, c->method));
   }
+  // The shortest kernel's device time bounds every kernel's, on whichever unit it runs.
+  if (const auto* c = find_figure(results, "kernel_floor")) {
+    expect_unit(results, *c, "s");
+    for (ArchNode& n : g.nodes)
+      if (n.kind == NodeKind::compute) n.min_kernel_time_s = c->value;
+    note(fmt::format("kernel floor {:.3g} us on every compute node ({})", c->value * 1e6,
+                     c->method));
+  }
   if (const auto* c = find_figure(results, "launch_overhead")) {
     expect_unit(results, *c, "s");
     g.launch_overhead_s = c->value;

@@ -156,6 +156,11 @@ TEST_CASE("calibrate --from-runner writes a graph with the measured figures", "[
   CHECK(text.find("{from: L2, to: SMEM, bandwidth: 10TB/s") != std::string::npos);
   CHECK(text.find("clock: 1.98GHz") != std::string::npos);
   CHECK(text.find("launch_overhead: 5.5us") != std::string::npos);
+  // The 8 KiB copy's device time is the floor of both units' kernels.
+  CHECK(text.find("    min_kernel_time: 2500ns\n    operations:\n      - {class: matmul") !=
+        std::string::npos);
+  CHECK(text.find("    min_kernel_time: 2500ns\n    operations:\n      - {class: elementwise") !=
+        std::string::npos);
   // 700 TFLOP/s / 2 / 132 SMs / 1.98 GHz = 1339 MACs per cycle per SM
   CHECK(text.find("{class: matmul, dtype: fp16, ops_per_cycle: 1339.") != std::string::npos);
   CHECK(text.find("{class: matmul, dtype: bf16, ops_per_cycle: 2048,") != std::string::npos);
