@@ -25,6 +25,7 @@ OperatorsPage::OperatorsPage(Workbench* workbench, QWidget* parent)
       table_(new QTableView) {
   auto* layout = new QVBoxLayout(this);
   empty_->setObjectName("emptyState");
+  summary_->setObjectName("operatorsSummary");
   empty_->setWordWrap(true);
   layout->addWidget(empty_);
   filter_->setPlaceholderText(tr("Filter operators (name, class, shape, bound)…"));

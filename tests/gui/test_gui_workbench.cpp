@@ -5,8 +5,10 @@
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -304,4 +306,30 @@ TEST_CASE("a file that cannot be read is logged with its line, never a crash", "
   // What was open stays open.
   CHECK(w.workbench.graph()->name == "ascend910b3");
   CHECK(w.workbench.operators()->rowCount() == 13);
+}
+
+TEST_CASE("a decode step's summary says its time per token", "[gui][llm]") {
+  // Llama-2 7B decode, batch 1, context 4096, on the H200: a step reads every weight once but
+  // the embedding table's (6.74e9 - 32000 x 4096 = 6.61e9 parameters), x 2 B = 13.2 GB at
+  // 4.8 TB/s, 2750 us at least; the KV cache and the small kernels add less than as much again.
+  ts::gui::Workbench workbench;
+  ts::gui::MainWindow window(&workbench);
+  REQUIRE(workbench.openArchitecture(sample("arch/nvidia-h200.yaml")));
+  REQUIRE(workbench.openWorkload(sample("workloads/llm/llama2-7b-decode.yaml")));
+  workbench.waitForIdle();
+  QCoreApplication::processEvents();
+  auto* summary = window.operatorsPage()->findChild<QLabel*>("operatorsSummary");
+  REQUIRE(summary);
+  const QString text = summary->text();
+  INFO(text.toStdString());
+  const auto match = QRegularExpression(
+                         "time per token ([0-9.]+) us per token, ([0-9.]+) tokens per second "
+                         "\\(decode, 1 sequence\\)")
+                         .match(text);
+  REQUIRE(match.hasMatch());
+  const double us = match.captured(1).toDouble();
+  const double weights_us = 6.61e9 * 2 / 4.8e12 * 1e6;
+  CHECK(us >= weights_us);
+  CHECK(us <= 2 * weights_us);
+  CHECK(match.captured(2).toDouble() == Approx(1e6 / us).epsilon(1e-3));
 }

@@ -227,6 +227,63 @@ TEST_CASE("on the A100 a row kernel of one token waits on memory once per stride
   CHECK(two_waves.latency_us >= 8 * stride_us);
 }
 
+TEST_CASE("identical tiles of a scope take the factors the mapper chose for the first, tails too",
+          "[mapper][llm]") {
+  // Two passes of an RMSNorm as two register tiles under one scope, each fixed at 2 rows (two
+  // resident blocks). The mapper's chains follow the first; with one row the chain makes the
+  // first tile's 2 a tail of 1, and the second must run the same tile, or it covers 2 rows of a
+  // 1-row problem and nothing maps.
+  const ArchitectureGraph g =
+      load_architecture(std::string(TILESCOPE_SAMPLES) + "/arch/nvidia-a100-fitted.yaml");
+  const Mapping tmpl = parse_mapping(R"(version: 1
+kind: mapping
+name: two-passes
+tree:
+  tile: HBM
+  temporal: {R: "?"}
+  spatial: {R: "?"}
+  children:
+    - tile: SMEM
+      buffers: {X: bypass, S: bypass, gamma: bypass, Y: bypass}
+      temporal: {C: "?"}
+      children:
+        - scope: sequential
+          children:
+            - tile: RF
+              temporal: {R: 2, C: 32}
+              children:
+                - op: CUDACores
+                  stage: sum_squares
+                  factors: {C: 32}
+            - tile: RF
+              temporal: {R: 2, C: 32}
+              children:
+                - op: CUDACores
+                  stage: normalize
+                  factors: {C: 32}
+)",
+                                     "two-passes.yaml");
+  OperatorPredictionOptions options;
+  options.mapping = &tmpl;
+  options.mapper.budget = 200;
+  for (int64_t rows : {1, 3, 216}) {
+    INFO(rows << " rows");
+    const Operator op = make_rmsnorm("norm", rows, 4096, DataType::fp16);
+    MappingProgram program;
+    const Prediction p = predict_operator(op, g, options, &program);
+    CHECK(p.latency_us > 0);
+    std::vector<const ProgramNode*> rf;
+    for (const ProgramNode& n : program.nodes)
+      if (n.kind == MappingNodeKind::tile && g.node(n.memory).name == "RF") rf.push_back(&n);
+    REQUIRE(rf.size() == 2);
+    const int r = op.find_dim("R");
+    CHECK(rf[0]->temporal[static_cast<size_t>(r)].full ==
+          rf[1]->temporal[static_cast<size_t>(r)].full);
+    CHECK(rf[0]->temporal[static_cast<size_t>(r)].tail ==
+          rf[1]->temporal[static_cast<size_t>(r)].tail);
+  }
+}
+
 TEST_CASE("a fused attention mapped stages apart is written with its bypasses and reloads the same",
           "[mapper][llm]") {
   // Each pass of the stages-apart mapping keeps its stage's own mapping, whose output (an
