@@ -100,32 +100,44 @@ void YamlSource::check_header(std::string_view kind) const {
     fail(found, "wrong kind " + describe(found) + "; expected `kind: " + std::string(kind) + "`");
 }
 
+namespace {
+
+// One check for both lists of allowed keys: every key allowed and none twice. The list is only
+// joined into a message on failure, so the common path copies nothing.
+template <typename Allowed>
+void check_keys_in(const YamlSource& src, const YAML::Node& map, const Allowed& allowed,
+                   std::string_view what) {
+  src.expect_map(map, what);
+  std::map<std::string, int> seen;  // key -> line
+  for (auto entry : map) {
+    const YAML::Node& key = entry.first;
+    if (!key.IsScalar()) src.fail(key, "expected a plain key in " + std::string(what));
+    const std::string& name = key.Scalar();
+    bool known = false;
+    for (const auto& a : allowed) known = known || std::string_view(a) == name;
+    if (!known) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+      src.fail(key,
+               "unknown key '" + name + "' in " + std::string(what) + "; expected one of: " + list);
+    }
+    auto [it, inserted] = seen.emplace(name, src.where(key).line);
+    if (!inserted)
+      src.fail(key, "duplicate key '" + name + "' in " + std::string(what) + " (first at line " +
+                        std::to_string(it->second) + ")");
+  }
+}
+
+}  // namespace
+
 void YamlSource::check_keys(const YAML::Node& map, std::initializer_list<std::string_view> allowed,
                             std::string_view what) const {
-  check_keys(map, std::vector<std::string>(allowed.begin(), allowed.end()), what);
+  check_keys_in(*this, map, allowed, what);
 }
 
 void YamlSource::check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
                             std::string_view what) const {
-  expect_map(map, what);
-  std::map<std::string, int> seen;  // key -> line
-  for (auto entry : map) {
-    const YAML::Node& key = entry.first;
-    if (!key.IsScalar()) fail(key, "expected a plain key in " + std::string(what));
-    const std::string& name = key.Scalar();
-    bool known = false;
-    for (auto a : allowed) known = known || a == name;
-    if (!known) {
-      std::string list;
-      for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      fail(key,
-           "unknown key '" + name + "' in " + std::string(what) + "; expected one of: " + list);
-    }
-    auto [it, inserted] = seen.emplace(name, where(key).line);
-    if (!inserted)
-      fail(key, "duplicate key '" + name + "' in " + std::string(what) + " (first at line " +
-                    std::to_string(it->second) + ")");
-  }
+  check_keys_in(*this, map, allowed, what);
 }
 
 void YamlSource::expect_map(const YAML::Node& node, std::string_view what) const {

@@ -106,6 +106,7 @@ class SearchSpace {
  public:
   explicit SearchSpace(const MappingProgram& t) : tmpl_(t) {
     build_path();
+    build_twin_tiles();
     build_chains();
     build_orders();
     build_buffering();
@@ -180,18 +181,11 @@ class SearchSpace {
     // Tiles of a scope beside the primary path's one, in the same memory, run its tile: the
     // chains follow the primary path alone, so a tail the chain puts there (2 rows as 2/1 where
     // the problem has 1) must reach the siblings too.
-    for (size_t k = 1; k < path_.size(); ++k) {
-      const ProgramNode& on = p.nodes[static_cast<size_t>(path_[k])];
-      const ProgramNode& parent = p.nodes[static_cast<size_t>(path_[k - 1])];
-      if (on.kind != MappingNodeKind::tile || parent.kind != MappingNodeKind::scope) continue;
-      for (int sibling : parent.children) {
-        ProgramNode& other = p.nodes[static_cast<size_t>(sibling)];
-        if (sibling == path_[k] || other.kind != MappingNodeKind::tile ||
-            other.memory != on.memory || !same_factors(sibling, path_[k]))
-          continue;
-        other.temporal = on.temporal;
-        other.spatial = on.spatial;
-      }
+    for (const auto& [from, to] : twin_tiles_) {
+      const ProgramNode& on = p.nodes[static_cast<size_t>(from)];
+      ProgramNode& other = p.nodes[static_cast<size_t>(to)];
+      other.temporal = on.temporal;
+      other.spatial = on.spatial;
     }
     // Ops off the primary path run the same block as the primary op.
     if (primary_op_ >= 0)
@@ -295,6 +289,22 @@ class SearchSpace {
     }
   }
 
+  // Tiles of a scope on the primary path paired with their identical siblings (same memory,
+  // same loops in the template): fixed by the template, so found once, not at every point.
+  void build_twin_tiles() {
+    for (size_t k = 1; k < path_.size(); ++k) {
+      const ProgramNode& on = tmpl_.nodes[static_cast<size_t>(path_[k])];
+      const ProgramNode& parent = tmpl_.nodes[static_cast<size_t>(path_[k - 1])];
+      if (on.kind != MappingNodeKind::tile || parent.kind != MappingNodeKind::scope) continue;
+      for (int sibling : parent.children) {
+        const ProgramNode& other = tmpl_.nodes[static_cast<size_t>(sibling)];
+        if (sibling != path_[k] && other.kind == MappingNodeKind::tile &&
+            other.memory == on.memory && same_factors(sibling, path_[k]))
+          twin_tiles_.emplace_back(path_[k], sibling);
+      }
+    }
+  }
+
   // Whether two tiles of the template have the same loops (and may run the same tile).
   bool same_factors(int a, int b) const {
     const ProgramNode& x = tmpl_.nodes[static_cast<size_t>(a)];
@@ -387,6 +397,7 @@ class SearchSpace {
   const MappingProgram& tmpl_;
   std::vector<int> path_;
   int primary_op_ = -1;
+  std::vector<std::pair<int, int>> twin_tiles_;  // (primary-path tile, identical sibling)
   std::vector<DimChain> chains_;
   std::vector<Variable> vars_;
   std::vector<std::vector<size_t>> groups_;
