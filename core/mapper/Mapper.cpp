@@ -572,6 +572,19 @@ class Search {
         best_s_ = std::min(best_s_, times[order.front()]);
         last_improvement_ = evaluations_;
       }
+      // Where no draw fits (scratchpads of a few words against a GEMM of 10^13 points: almost
+      // every random tile overflows one), start from the smallest tiles: every free factor 1
+      // under the outermost level, which takes the dimension whole, single buffers, nothing
+      // kept. If any point fits that one does, and the descent grows the tiles from there.
+      if (order.empty() && start_point.empty() && !cancelled()) {
+        last_improvement_ = evaluations_;  // patience counts from this start
+        Worker& w = workers_.local();
+        w.point = smallest_point();
+        const double t = score(w, std::numeric_limits<double>::infinity());
+        collect();
+        note(t);
+        if (std::isfinite(t)) descend_from(w.point, t);
+      }
       std::vector<uint32_t> next(vars.size());
       for (size_t s = 0; s < std::min(order.size(), kStarts) && running(); ++s) {
         draw(order[s], next);
@@ -733,6 +746,22 @@ class Search {
                                                static_cast<double>(std::max<int64_t>(1, value))));
         if (gap < nearest) nearest = gap, pt[k] = static_cast<uint32_t>(j);
       }
+    }
+    return pt;
+  }
+
+  // The point of the smallest footprint: each factor's smallest candidate, buffers single and
+  // tensors refetched rather than kept, the first loop order.
+  std::vector<uint32_t> smallest_point() const {
+    const auto& vars = space_.variables();
+    std::vector<uint32_t> pt(vars.size(), 0);
+    for (size_t k = 0; k < vars.size(); ++k) {
+      const Variable& v = vars[k];
+      if (v.is_order) continue;
+      const auto& values = v.values;
+      const int64_t want =
+          v.is_buffering || v.is_keep ? 0 : *std::min_element(values.begin(), values.end());
+      pt[k] = static_cast<uint32_t>(std::find(values.begin(), values.end(), want) - values.begin());
     }
     return pt;
   }
