@@ -6,16 +6,24 @@
 
 namespace ts {
 
-const ComputeCapability* ArchNode::capability(OpClass cls, DataType dtype) const {
+const ComputeCapability* ArchNode::declared_capability(OpClass cls, DataType dtype) const {
   for (const auto& c : capabilities)
     if (c.op_class == cls && c.dtype == dtype) return &c;
   return nullptr;
 }
 
+// A GPU's lookup-table GEMM reads its tables from shared memory on the CUDA cores, a CPU's with
+// a byte shuffle (TBL, PSHUFB) on its SIMD lanes: where a graph declares no lookup rate, a lookup
+// runs at the unit's elementwise one.
+const ComputeCapability* ArchNode::capability(OpClass cls, DataType dtype) const {
+  if (const ComputeCapability* c = declared_capability(cls, dtype)) return c;
+  return cls == OpClass::lookup ? declared_capability(OpClass::elementwise, dtype) : nullptr;
+}
+
 const ComputeCapability* ArchNode::capability(OpClass cls) const {
   for (const auto& c : capabilities)
     if (c.op_class == cls) return &c;
-  return nullptr;
+  return cls == OpClass::lookup ? capability(OpClass::elementwise) : nullptr;
 }
 
 double ArchNode::port_share_bytes_per_s(double figure, double users) const {

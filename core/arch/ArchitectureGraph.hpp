@@ -107,8 +107,12 @@ struct ArchNode {
   double min_kernel_time_s = 0;
   SourceLocation where;
 
+  // The capability that runs a class: the one declared for it or, for lookup on a unit that
+  // declares none, its elementwise one (a table read from its local memory and an add per lane).
   const ComputeCapability* capability(OpClass cls, DataType dtype) const;
   const ComputeCapability* capability(OpClass cls) const;  // any data type
+  // The capability written for exactly this class and type, without the lookup fallback.
+  const ComputeCapability* declared_capability(OpClass cls, DataType dtype) const;
 };
 
 enum class EdgeSharing {

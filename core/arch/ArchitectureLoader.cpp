@@ -203,7 +203,7 @@ void ArchitectureReader::read_compute(ArchNode& node, const YAML::Node& n) {
     src_.fail(ops, "compute node '" + node.name + "' has no operations; expected at least one");
   for (const auto& o : ops) {
     ComputeCapability c = read_operation(node, o);
-    if (const ComputeCapability* prior = node.capability(c.op_class, c.dtype))
+    if (const ComputeCapability* prior = node.declared_capability(c.op_class, c.dtype))
       src_.fail(o, "'" + node.name + "' already has a " + std::string(to_string(c.op_class)) + " " +
                        std::string(to_string(c.dtype)) + " operation (line " +
                        std::to_string(prior->where.line) + ")");
@@ -240,7 +240,7 @@ ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const
   auto op_class = parse_op_class(src_.text(cls, "class"));
   if (!op_class)
     src_.fail(cls,
-              "unknown class " + describe(cls) + "; expected matmul, elementwise or reduction");
+              "unknown class " + describe(cls) + "; expected matmul, elementwise, reduction or lookup");
   c.op_class = *op_class;
   YAML::Node dtype = src_.require(o, "dtype", label);
   auto type = parse_data_type(src_.text(dtype, "dtype"));
@@ -441,7 +441,7 @@ void ArchitectureReader::read_reduction(ArchEdge& edge, const YAML::Node& e,
 // Keys are operation classes (the template of every operator of the class) or operator types
 // (that type's own, e.g. `rmsnorm`), so one list names what may appear.
 void ArchitectureReader::read_templates(const YAML::Node& t) {
-  std::vector<std::string> known{"matmul", "elementwise", "reduction"};
+  std::vector<std::string> known{"matmul", "elementwise", "reduction", "lookup"};
   for (const std::string& type : operator_type_names()) known.push_back(type);
   src_.check_keys(t, known, "`mapping_templates`");
   for (const auto& entry : t) {

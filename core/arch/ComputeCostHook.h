@@ -25,6 +25,7 @@ extern "C" {
 #define TILESCOPE_OP_MATMUL 0u
 #define TILESCOPE_OP_ELEMENTWISE 1u
 #define TILESCOPE_OP_REDUCTION 2u
+#define TILESCOPE_OP_LOOKUP 3u
 
 /* dtype */
 #define TILESCOPE_DTYPE_FP32 0u

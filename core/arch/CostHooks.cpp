@@ -12,6 +12,7 @@ namespace ts {
 static_assert(static_cast<uint32_t>(OpClass::matmul) == TILESCOPE_OP_MATMUL);
 static_assert(static_cast<uint32_t>(OpClass::elementwise) == TILESCOPE_OP_ELEMENTWISE);
 static_assert(static_cast<uint32_t>(OpClass::reduction) == TILESCOPE_OP_REDUCTION);
+static_assert(static_cast<uint32_t>(OpClass::lookup) == TILESCOPE_OP_LOOKUP);
 static_assert(static_cast<uint32_t>(DataType::fp32) == TILESCOPE_DTYPE_FP32);
 static_assert(static_cast<uint32_t>(DataType::fp16) == TILESCOPE_DTYPE_FP16);
 static_assert(static_cast<uint32_t>(DataType::bf16) == TILESCOPE_DTYPE_BF16);

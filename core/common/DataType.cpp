@@ -76,12 +76,14 @@ std::string_view to_string(OpClass cls) {
       return "elementwise";
     case OpClass::reduction:
       return "reduction";
+    case OpClass::lookup:
+      return "lookup";
   }
   return "matmul";
 }
 
 std::optional<OpClass> parse_op_class(std::string_view text) {
-  for (auto c : {OpClass::matmul, OpClass::elementwise, OpClass::reduction})
+  for (auto c : {OpClass::matmul, OpClass::elementwise, OpClass::reduction, OpClass::lookup})
     if (to_string(c) == text) return c;
   return std::nullopt;
 }

@@ -25,8 +25,9 @@ std::optional<DataType> parse_data_type(std::string_view text);
 std::string_view data_type_names();
 
 // What a compute unit is asked to do. Throughput is counted in these operations:
-// one multiply-accumulate for matmul, one element operation for the vector classes.
-enum class OpClass { matmul, elementwise, reduction };
+// one multiply-accumulate for matmul, one element operation for the vector classes, one table
+// read and its accumulate for lookup (a lookup-table GEMM: LUT-GEMM, T-MAC).
+enum class OpClass { matmul, elementwise, reduction, lookup };
 
 std::string_view to_string(OpClass cls);
 std::optional<OpClass> parse_op_class(std::string_view text);

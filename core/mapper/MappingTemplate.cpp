@@ -92,6 +92,15 @@ void rename_dims(MappingNode& node, const std::string& from, const std::string& 
   for (auto& c : node.children) rename_dims(c, from, to);
 }
 
+// Free temporal factors of `dims` at every tile that loops over `along`.
+void loop_with(MappingNode& node, const std::string& along, const std::vector<std::string>& dims) {
+  if (node.kind == MappingNodeKind::tile &&
+      std::any_of(node.temporal.begin(), node.temporal.end(),
+                  [&](const DimFactor& f) { return f.dim == along; }))
+    for (const std::string& d : dims) node.temporal.push_back(free_factor(d));
+  for (auto& c : node.children) loop_with(c, along, dims);
+}
+
 void spread_dims(MappingNode& node, const std::vector<std::string>& dims) {
   if (node.kind == MappingNodeKind::tile && !node.spatial.empty())
     for (const std::string& d : dims) node.spatial.push_back(free_factor(d));
@@ -106,7 +115,7 @@ void spread_dims(MappingNode& node, const std::vector<std::string>& dims) {
 // keep their templates as written.
 void spread_batch_dims(Mapping& m, const Operator& op) {
   if (op.type != OperatorType::decode_attention && op.type != OperatorType::prefill_attention &&
-      op.type != OperatorType::grouped_gemm)
+      op.type != OperatorType::grouped_gemm && op.type != OperatorType::quant_gemm)
     return;
   const auto first = std::find_if(op.stages.begin(), op.stages.end(),
                                   [](const Stage& st) { return st.op_class == OpClass::matmul; });
@@ -145,6 +154,14 @@ void spread_batch_dims(Mapping& m, const Operator& op) {
     if (renamed[r]) rename_dims(m.root, std::string("\x01") + kTemplateNames[r], role[r]);
   std::set<std::string> named;
   collect_dims(m.root, named);
+  // A reduction split over two dimensions (quant_gemm's K as groups KG of KI): the template's K
+  // loops name the first; the others loop wherever it does, so that partial sums stay on chip
+  // across them instead of going out to memory at the root.
+  std::vector<std::string> reduced;
+  for (int d : first->dims)
+    if (!has(out, d) && !named.count(op.dims[static_cast<size_t>(d)].name))
+      reduced.push_back(op.dims[static_cast<size_t>(d)].name);
+  if (!role[2].empty() && op.type == OperatorType::quant_gemm) loop_with(m.root, role[2], reduced);
   std::vector<std::string> batch;
   for (int d : out)
     if (!named.count(op.dims[static_cast<size_t>(d)].name))
@@ -175,6 +192,25 @@ void name_vector_dims(Mapping& m, const Operator& op) {
   spread_dims(m.root, std::vector<std::string>(rows.begin() + 1, rows.end()));
 }
 
+// A lookup reads one entry of its table at every point, which one the key says: the
+// dimensions only the table indexes (not the keys, not the output) are gathered, never looped
+// over, so each op takes them whole and every tile holds whole tables. A table's entry sums
+// every activation of its key's group, so the stage that builds it takes the group whole too.
+void take_gathered_whole(MappingNode& node, const Operator& op) {
+  for (auto& c : node.children) take_gathered_whole(c, op);
+  if (node.kind != MappingNodeKind::op) return;
+  const Stage* st = op.stages.size() == 1 ? &op.stages.front() : nullptr;
+  for (const Stage& s : op.stages)
+    if (s.name == node.stage) st = &s;
+  if (st == nullptr || (op.type != OperatorType::lut_gemm && st->op_class != OpClass::lookup))
+    return;
+  for (int d : gathered_dims(op, *st)) {
+    const Dimension& dim = op.dims[static_cast<size_t>(d)];
+    std::erase_if(node.op_factors, [&](const DimFactor& f) { return f.dim == dim.name; });
+    node.op_factors.push_back({dim.name, Factor::exact(dim.size), {}});
+  }
+}
+
 }  // namespace
 
 Mapping instantiate_template(const Mapping& tmpl, const Operator& op,
@@ -183,6 +219,7 @@ Mapping instantiate_template(const Mapping& tmpl, const Operator& op,
   instantiate(m.root, op, graph, {});
   spread_batch_dims(m, op);
   name_vector_dims(m, op);
+  take_gathered_whole(m.root, op);
   return m;
 }
 
@@ -225,7 +262,10 @@ Mapping default_template(const Operator& op, const ArchitectureGraph& graph) {
     if (graph.node(to).kind == NodeKind::memory) levels.push_back(to);
   }
   const ComputeCapability* cap = graph.node(unit).capability(cls);
-  const Stage& first = op.stages.front();
+  // The stage of the primary class shapes the tree: its output is spread over the instances
+  // (a lookup GEMM's columns, not the tables its first stage builds).
+  const Stage& first = *std::find_if(op.stages.begin(), op.stages.end(),
+                                     [&](const Stage& st) { return st.op_class == cls; });
   const auto& out = op.tensors[first.output];
 
   auto tile_at = [&](NodeId level, size_t index) {

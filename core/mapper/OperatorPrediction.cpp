@@ -212,7 +212,12 @@ MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& grap
     tmpl = instantiate_template(*options.mapping, op);
   } else {
     tmpl = default_template(op, graph);
-    if (op.stages.size() > 1 && !compiles(tmpl, op, graph))
+    // A lookup GEMM that the graph gives no template of its own builds its tables in a pass of
+    // their own, as T-MAC does (once per group of activations, written out and read by every
+    // column's lookups): under one tree every tile of columns would build them again.
+    const bool tables_apart = op.primary_class() == OpClass::lookup &&
+                              !graph.operator_templates.count(std::string(to_string(op.type)));
+    if (op.stages.size() > 1 && (tables_apart || !compiles(tmpl, op, graph)))
       if (std::optional<MappingProgram> split = stages_apart(op, graph, options.mapper, summary)) {
         if (origin) *origin = "mapper (stages apart)";
         return std::move(*split);

@@ -11,7 +11,7 @@ OpClass class_at(const YamlSource& src, const YAML::Node& node) {
   auto cls = parse_op_class(src.text(node, "class"));
   if (!cls)
     src.fail(node,
-             "unknown class " + describe(node) + "; expected matmul, elementwise or reduction");
+             "unknown class " + describe(node) + "; expected matmul, elementwise, reduction or lookup");
   return *cls;
 }
 

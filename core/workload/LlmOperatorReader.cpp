@@ -32,6 +32,24 @@ Operator read_llm_operator(const YamlSource& src, const YAML::Node& node, const 
                                     "; expected a group size that divides K (one scale per group)");
       return make_quant_gemm(name, size("M"), size("N"), k, group, dtype);
     }
+    case OperatorType::lut_gemm: {
+      src.check_keys(node,
+                     {"name", "type", "dtype", "count", "M", "N", "K", "bits", "group", "key_bits"},
+                     label);
+      const int64_t k = size("K"), bits = src.positive_integer_or(node, "bits", 4),
+                    group = src.positive_integer_or(node, "group", 128),
+                    key_bits = src.positive_integer_or(node, "key_bits", 8);
+      if (key_bits != 4 && key_bits != 8)
+        src.fail(node["key_bits"], "`key_bits` " + std::to_string(key_bits) +
+                                       "; expected 4 or 8 (keys packed as int4 or int8)");
+      if (bits > 8) src.fail(node["bits"], "`bits` " + std::to_string(bits) + "; expected 1 to 8");
+      if (group % key_bits != 0 || k % group != 0)
+        src.fail(node["group"].IsDefined() ? node["group"] : node["K"],
+                 "`group` " + std::to_string(group) + " with `K` " + std::to_string(k) +
+                     " and `key_bits` " + std::to_string(key_bits) +
+                     "; expected a group that is a multiple of key_bits and divides K");
+      return make_lut_gemm(name, size("M"), size("N"), k, bits, group, key_bits, dtype);
+    }
     case OperatorType::grouped_gemm: {
       src.check_keys(node, {"name", "type", "dtype", "count", "tokens", "N", "K"}, label);
       const YAML::Node tokens = src.require(node, "tokens", label);

@@ -92,6 +92,42 @@ Operator make_quant_gemm(std::string name, int64_t m, int64_t n, int64_t k, int6
   return std::move(d.op);
 }
 
+Operator make_lut_gemm(std::string name, int64_t m, int64_t n, int64_t k, int64_t bits,
+                       int64_t group, int64_t key_bits, DataType dtype) {
+  if (key_bits != 4 && key_bits != 8)
+    throw std::invalid_argument("lut_gemm: a key covers 4 or 8 activations");
+  if (group <= 0 || group % key_bits != 0 || k % group != 0)
+    throw std::invalid_argument(
+        "lut_gemm: the scale group must be a multiple of the key width and divide K");
+  if (bits <= 0 || bits > 8) throw std::invalid_argument("lut_gemm: 1 to 8 weight bits");
+  // dims M=0 N=1 Q=2 KS=3 KB=4 KI=5 E=6. The weights are binary-coded, W = sum over the bit
+  // planes q of S_q B_q with B_q in {-1, +1}: each key_bits weights of a plane form a key, which
+  // picks one of the 2^key_bits signed sums of the activations they multiply. The tables are
+  // built once per row and key position; every column and every plane reads them.
+  const int64_t entries = int64_t(1) << key_bits;
+  OperatorDraft d = draft(std::move(name), OperatorType::lut_gemm,
+                          {{"M", m},
+                           {"N", n},
+                           {"Q", bits},
+                           {"KS", k / group},
+                           {"KB", group / key_bits},
+                           {"KI", key_bits},
+                           {"E", entries}});
+  const DataType keys = key_bits == 8 ? DataType::int8 : DataType::int4;
+  const int a = d.tensor("A", {0, 3, 4, 5}, dtype), t = d.tensor("T", {0, 3, 4, 6}, dtype);
+  // A table in Gray-code order adds or subtracts one activation (twice) per entry: one
+  // operation an entry, over an iteration space that also spans the key's KI activations.
+  d.stage("table", OpClass::elementwise, {a}, t, {0, 3, 4, 6, 5},
+          {1.0 / static_cast<double>(key_bits), 0, 0, 0});
+  const int w = d.tensor("W", {2, 3, 4, 1}, keys), s = d.tensor("S", {2, 3, 1}, DataType::fp16);
+  // One read and accumulate per key over a space that spans the table's E entries, and one
+  // scaling per scale group of a plane (every KB keys).
+  const double per_key = 1.0 + 1.0 / static_cast<double>(group / key_bits);
+  d.stage("lookup", OpClass::lookup, {t, w, s}, d.tensor("C", {0, 1}, dtype), {0, 1, 2, 3, 4, 6},
+          {per_key / static_cast<double>(entries), 0, 0, 0});
+  return std::move(d.op);
+}
+
 Operator make_grouped_gemm(std::string name, const std::vector<int64_t>& rows_per_group, int64_t n,
                            int64_t k, DataType dtype) {
   // An expert that receives no token is skipped by the kernel: its weights are never read.

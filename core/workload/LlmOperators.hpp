@@ -7,6 +7,10 @@
 //   silu_mul           X[R,C] (gate), Z[R,C] (up) -> Y[R,C] = SiLU(X) Z  elementwise
 //   quant_gemm         A[M,KG,KI], W[KG,KI,N] int4, S[KG,N] fp16 -> C[M,N]
 //                      K = KG x KI, KI the quantization group: one scale per group and column
+//   lut_gemm           A[M,KS,KB,KI] -> T[M,KS,KB,E] tables (elementwise), then
+//                      T, W[Q,KS,KB,N] keys, S[Q,KS,N] fp16 -> C[M,N] (lookup): K = KS x KB x KI,
+//                      KI the activations one key covers (mu), E = 2^mu table entries, Q the
+//                      weights' bit planes, KS the scale groups, KB the keys of a scale group
 //   grouped_gemm       A[B,M,K], W[B,K,N] -> C[B,M,N]: B experts that receive tokens, M the
 //                      largest count, since each expert's grid covers the largest group
 //   decode_attention   Q[B,H,D], K[B,S,L,D], V[B,S,L,D] -> O[B,H,D], split-KV (flash-decoding)
@@ -27,6 +31,12 @@ Operator make_silu_mul(std::string name, int64_t rows, int64_t cols, DataType dt
 // Weight-only int4 GEMM with fp16 scales per `group` rows of K; k must be a multiple of group.
 Operator make_quant_gemm(std::string name, int64_t m, int64_t n, int64_t k, int64_t group,
                          DataType dtype);
+// Lookup-table GEMM (LUT-GEMM, T-MAC) with `bits`-bit binary-coded weights: a table of the
+// 2^key_bits signed sums of each key_bits activations, then per weight bit plane one table read
+// per key_bits weights, scaled per `group` of K. key_bits 4 or 8 (keys packed as int4 or int8);
+// group a multiple of key_bits that divides k.
+Operator make_lut_gemm(std::string name, int64_t m, int64_t n, int64_t k, int64_t bits,
+                       int64_t group, int64_t key_bits, DataType dtype);
 // rows_per_group: the tokens each expert receives (0 allowed; at least one above 0).
 Operator make_grouped_gemm(std::string name, const std::vector<int64_t>& rows_per_group, int64_t n,
                            int64_t k, DataType dtype);

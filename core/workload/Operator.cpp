@@ -42,9 +42,25 @@ int Operator::find_tensor(std::string_view tensor_name) const {
   return -1;
 }
 
+std::vector<int> gathered_dims(const Operator& op, const Stage& stage) {
+  std::vector<int> out;
+  if (stage.inputs.empty()) return out;
+  auto indexes = [&](int tensor, int d) {
+    const auto& dims = op.tensors[static_cast<size_t>(tensor)].dims;
+    return std::find(dims.begin(), dims.end(), d) != dims.end();
+  };
+  for (int d : op.tensors[static_cast<size_t>(stage.inputs.front())].dims) {
+    bool other = indexes(stage.output, d);
+    for (size_t i = 1; i < stage.inputs.size() && !other; ++i) other = indexes(stage.inputs[i], d);
+    if (!other) out.push_back(d);
+  }
+  return out;
+}
+
 OpClass Operator::primary_class() const {
-  for (const Stage& s : stages)
-    if (s.op_class == OpClass::matmul) return OpClass::matmul;
+  for (OpClass cls : {OpClass::matmul, OpClass::lookup})
+    for (const Stage& s : stages)
+      if (s.op_class == cls) return cls;
   return stages.empty() ? OpClass::matmul : stages.front().op_class;
 }
 

@@ -74,7 +74,7 @@ struct Operator {
   int find_dim(std::string_view dim_name) const;        // -1 when absent
   int find_tensor(std::string_view tensor_name) const;  // -1 when absent
   bool is_fused() const { return stages.size() > 1; }
-  OpClass primary_class() const;  // matmul if any stage is, else the first stage's class
+  OpClass primary_class() const;  // matmul if any stage is, else lookup, else the first stage's
   DataType primary_dtype() const;
   double total_ops() const;                       // sum over stages of points x ops_per_point
   double total_flops() const;                     // 2 x MACs for matmul stages, ops otherwise
@@ -89,6 +89,11 @@ struct Operator {
   int producer(int tensor) const;  // stage index or -1
   std::string shape_text() const;  // "M=4096 N=768 K=768"
 };
+
+// The dimensions of a stage's first input that neither its other inputs nor its output index:
+// for a lookup, the table's entries (gathered by key); for the stage of a lookup GEMM that builds
+// the tables, the activations each entry sums.
+std::vector<int> gathered_dims(const Operator& op, const Stage& stage);
 
 // A matrix product (gemm or batched_gemm): the operators with a tiled kernel, a library (BLAS)
 // call and several mappings in a measured suite, where other operators have one vector kernel.

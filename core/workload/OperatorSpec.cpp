@@ -24,6 +24,10 @@ std::string operator_spec(const Operator& op) {
   } else if (op.type == OperatorType::quant_gemm) {
     text += fmt::format(", M: {}, N: {}, K: {}, group: {}", size("M"), size("N"),
                         size("KG") * size("KI"), size("KI"));
+  } else if (op.type == OperatorType::lut_gemm) {
+    text += fmt::format(", M: {}, N: {}, K: {}, bits: {}, group: {}, key_bits: {}", size("M"),
+                        size("N"), size("KS") * size("KB") * size("KI"), size("Q"),
+                        size("KB") * size("KI"), size("KI"));
   } else if (op.type == OperatorType::grouped_gemm) {
     text += fmt::format(", tokens: [{}], N: {}, K: {}", fmt::join(op.group_rows, ", "), size("N"),
                         size("K"));

@@ -7,7 +7,7 @@ namespace ts {
 namespace {
 
 // The names the file formats use; an entry per enumerator, in its order.
-constexpr std::array<std::pair<OperatorType, std::string_view>, 20> kNames{{
+constexpr std::array<std::pair<OperatorType, std::string_view>, 21> kNames{{
     {OperatorType::gemm, "gemm"},
     {OperatorType::batched_gemm, "batched_gemm"},
     {OperatorType::add, "add"},
@@ -23,6 +23,7 @@ constexpr std::array<std::pair<OperatorType, std::string_view>, 20> kNames{{
     {OperatorType::rope, "rope"},
     {OperatorType::silu_mul, "silu_mul"},
     {OperatorType::quant_gemm, "quant_gemm"},
+    {OperatorType::lut_gemm, "lut_gemm"},
     {OperatorType::grouped_gemm, "grouped_gemm"},
     {OperatorType::decode_attention, "decode_attention"},
     {OperatorType::prefill_attention, "prefill_attention"},

@@ -27,6 +27,7 @@ enum class OperatorType {
   rope,
   silu_mul,
   quant_gemm,
+  lut_gemm,
   grouped_gemm,
   decode_attention,
   prefill_attention,

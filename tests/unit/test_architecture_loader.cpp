@@ -363,3 +363,28 @@ TEST_CASE("an edge whose `from:` lost its colon is an unknown key, not a crash",
   CHECK(e.where().line == 8);
   CHECK(e.message().find("unknown key 'from M'") != std::string::npos);
 }
+
+TEST_CASE("a lookup rate is its own capability beside the elementwise one", "[arch][loader]") {
+  const std::string unit =
+      "nodes:\n"
+      "  - name: SM\n"
+      "    type: compute\n"
+      "    operations:\n"
+      "      - {class: elementwise, dtype: fp16, ops_per_cycle: 256}\n"
+      "      - {class: lookup, dtype: fp16, ops_per_cycle: 11.5}\n";
+  const ArchitectureGraph g = parse_architecture(head + unit, "t.yaml");
+  const ArchNode& sm = g.node(NodeId{0});
+  CHECK(sm.capability(OpClass::lookup, DataType::fp16)->ops_per_cycle == 11.5);
+  CHECK(sm.capability(OpClass::elementwise, DataType::fp16)->ops_per_cycle == 256);
+  // Declared twice: the second is refused at its line.
+  const InputError twice =
+      arch_error(unit + "      - {class: lookup, dtype: fp16, ops_per_cycle: 32}\n");
+  CHECK(twice.where().line == 11);
+  CHECK(std::string(twice.what()).find("already has a lookup fp16") != std::string::npos);
+  // A class that does not exist lists the four that do.
+  const InputError unknown = arch_error(
+      "nodes:\n  - name: SM\n    type: compute\n    operations:\n"
+      "      - {class: gather, dtype: fp16, ops_per_cycle: 1}\n");
+  CHECK(std::string(unknown.what()).find("expected matmul, elementwise, reduction or lookup") !=
+        std::string::npos);
+}

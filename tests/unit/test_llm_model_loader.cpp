@@ -58,6 +58,13 @@ TEST_CASE("llm-model errors point at the key", "[workload][llm]") {
     CHECK(e.where().line == 5);
     CHECK(e.message().find("`group` 64 does not divide `K` 96") != std::string::npos);
   }
+  SECTION("a lut_gemm's keys are packed 4 or 8 to a word") {
+    const InputError e =
+        input_error_of([] { load_workload(fixture("workload/llm/lut-key-bits.yaml")); });
+    CHECK(e.where().line == 5);
+    CHECK(e.where().column == 84);  // at the value of `key_bits`
+    CHECK(e.message().find("`key_bits` 6; expected 4 or 8") != std::string::npos);
+  }
   SECTION("--batch is refused for a kind: workload file") {
     LlmPassOverride o;
     o.batch = 2;

@@ -2,6 +2,7 @@
 // bounds: DRAM <-> BUF at 64 B/cycle, BUF <-> PE at 1024 B/cycle, 1 GHz (a cycle is a
 // nanosecond). One BUF tile holds each operator whole, so that its time is its loads, the PE's
 // calls and its stores in turn, and the DRAM traffic is each tensor's bytes exactly once.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 
@@ -98,6 +99,66 @@ TEST_CASE("int4 weights take a quarter of the fp16 bytes plus their scales", "[a
   // Written back as the line that built it.
   CHECK(operator_spec(op) ==
         "{name: w4a16, type: quant_gemm, M: 1, N: 256, K: 256, group: 128, dtype: fp16}");
+  CHECK(operator_spec(operator_from_spec(operator_spec(op), "spec")) == operator_spec(op));
+}
+
+TEST_CASE("a lookup-table GEMM reads its weights' bit planes and looks up tables it builds",
+          "[analysis][llm]") {
+  // lut_gemm 1 x 256 x 256, 2 weight bits, scale groups of 64, keys of 8 activations: K = KS 4
+  // x KB 8 x KI 8, E = 256 entries. Tensors: A 256 fp16 = 512 B; the tables T, 32 keys x 256
+  // entries fp16 = 16384 B (built, kept in BUF); W, 2 planes x 32 keys x 256 columns int8 =
+  // 16384 B, an eighth of the fp16 weights' 131072 (2 bits a weight); S, 2 planes x 4 groups x
+  // 256 columns fp16 = 4096 B; C 512 B.
+  const Operator op = make_lut_gemm("lut", 1, 256, 256, 2, 64, 8, DataType::fp16);
+  CHECK(op.primary_class() == OpClass::lookup);
+  CHECK(op.tensor_bytes(op.find_tensor("T")) == 16384);
+  CHECK(op.tensor_bytes(op.find_tensor("W")) == 16384);
+  CHECK(op.tensor_bytes(op.find_tensor("S")) == 4096);
+  CHECK(op.is_intermediate(op.find_tensor("T")));
+  // Operations: the tables, one an entry, 32 x 256 = 8192; the lookups, one a key of each plane
+  // and column, 2 x 32 x 256 = 16384, and one scaling a plane, group and column, 2 x 4 x 256 =
+  // 2048. 26624 in all.
+  CHECK(op.total_flops() == Approx(8192.0 + 16384.0 + 2048.0));
+  // The table is gathered by key: the lookup's only gathered dimension is E; the tables' builder
+  // sums the key's 8 activations (KI).
+  REQUIRE(gathered_dims(op, op.stages[1]) == std::vector<int>{op.find_dim("E")});
+  REQUIRE(gathered_dims(op, op.stages[0]) == std::vector<int>{op.find_dim("KI")});
+
+  // From DRAM: A + W + S = 20992 B at 64 B/cycle, 328 cycles. The calls (1024 B/cycle, reads and
+  // writes in parallel, the larger counts): table reads A 512 B, writes T 16384 B: 16; lookup
+  // reads T + W + S = 36864 B: 36, writes C 512 B. The store, C at 64: 8. 328 + 16 + 36 + 8 =
+  // 388. The PE declares no lookup rate: lookups run at its elementwise one (10^9 a cycle).
+  const Result r = run(op);
+  CHECK(r.in_bytes == Approx(20992.0));
+  CHECK(r.out_bytes == Approx(512.0));
+  CHECK(r.cycles == Approx(388.0));
+
+  // A unit that declares a lookup rate runs lookups at it: 16 a cycle (shared memory's banks),
+  // 18432 lookups and scalings take 1152 cycles, above the call's 36 of transfer:
+  // 328 + 16 + 1152 + 8 = 1504.
+  std::string text = test::llm_ops_graph();
+  const std::string reduction =
+      "      - {class: reduction, dtype: fp16, ops_per_cycle: 1000000000, granule: [1]}\n";
+  REQUIRE(text.find(reduction) != std::string::npos);
+  text.replace(
+      text.find(reduction), reduction.size(),
+      reduction + "      - {class: lookup, dtype: fp16, ops_per_cycle: 16, granule: [1]}\n");
+  const ArchitectureGraph banked = parse_architecture(text, "banked.yaml");
+  const NodeId pe = *banked.find_node("PE");
+  CHECK(banked.node(pe).capability(OpClass::lookup, DataType::fp16)->ops_per_cycle == 16);
+  CHECK(graph()
+            .node(*graph().find_node("PE"))
+            .capability(OpClass::lookup, DataType::fp16)
+            ->op_class == OpClass::elementwise);
+  const MappingProgram p = compile_mapping(parse_mapping(whole_tile(op), "m.yaml"), op, banked);
+  Evaluation e;
+  evaluate(p, e);
+  REQUIRE(e.valid());
+  CHECK(e.device_s * 1e9 == Approx(1504.0));
+
+  CHECK(operator_spec(op) ==
+        "{name: lut, type: lut_gemm, M: 1, N: 256, K: 256, bits: 2, group: 64, key_bits: 8, "
+        "dtype: fp16}");
   CHECK(operator_spec(operator_from_spec(operator_spec(op), "spec")) == operator_spec(op));
 }
 
@@ -332,4 +393,46 @@ TEST_CASE("on a split chip a fused attention runs its stages apart, through the 
   CHECK(written == Approx(860160.0));
   CHECK(read >= 67108864.0);
   CHECK(p.latency_us >= 67108864.0 / 1.6e12 * 1e6);
+}
+
+TEST_CASE("a lookup-table GEMV on the A100 is bound by its lookups and its weight bytes",
+          "[mapper][llm]") {
+  // lut_gemm 1 x 4096 x 4096, 4 bit planes, scale groups of 128, 8-bit keys, on the A100 graph
+  // (the base one: no HBM latency). Its lookups: 4 planes x 512 keys x 4096 columns = 8388608,
+  // and a scaling per plane, group and column, 4 x 32 x 4096 = 524288: 8912896 at 11.5 a cycle
+  // on each of 108 SMs at 1.41 GHz, 5.089 us. Its weights, 4 x 4096 x 4096 / 8 = 8 MiB, and
+  // scales, 4 x 32 x 4096 x 2 B = 1 MiB, at 2.0 TB/s: 4.719 us. The tables are built apart and
+  // read back; the prediction is above both bounds and, at this budget, under twice the larger.
+  const ArchitectureGraph g =
+      load_architecture(std::string(TILESCOPE_SAMPLES) + "/arch/nvidia-a100.yaml");
+  const Operator op = make_lut_gemm("lut", 1, 4096, 4096, 4, 128, 8, DataType::fp16);
+  OperatorPredictionOptions options;
+  options.mapper.budget = 2000;
+  const Prediction p = predict_operator(op, g, options);
+  const double lookups_us = 8912896.0 / (11.5 * 108 * 1.41e9) * 1e6;
+  const double bytes_us = (8388608.0 + 1048576.0) / 2.0e12 * 1e6;
+  CHECK(p.latency_us >= lookups_us);
+  CHECK(p.latency_us >= bytes_us);
+  CHECK(p.latency_us < 2 * std::max(lookups_us, bytes_us));
+  CHECK(p.mapping_origin == "mapper (stages apart)");
+}
+
+TEST_CASE("a W4A16 GEMV on the A100 reads its int4 weights once and beats the fp16 one",
+          "[mapper][llm]") {
+  // quant_gemm 1 x 4096 x 4096, groups of 128: W 4096 x 4096 int4 = 8 MiB, S 32 x 4096 fp16 =
+  // 256 KiB, A and C 8 KiB each: 8.41 MB, 4.206 us at 2.0 TB/s. The GEMM template names K; the
+  // operator splits it into groups KG of KI: both must loop on chip, or each group's partial
+  // sums go out to HBM and back (the prediction was 37.9 us, 75.8 MB through HBM, above the
+  // fp16 GEMV's 16.8 us).
+  const ArchitectureGraph g =
+      load_architecture(std::string(TILESCOPE_SAMPLES) + "/arch/nvidia-a100.yaml");
+  OperatorPredictionOptions options;
+  options.mapper.budget = 2000;
+  const Prediction w4 =
+      predict_operator(make_quant_gemm("w4a16", 1, 4096, 4096, 128, DataType::fp16), g, options);
+  const Prediction fp16 = predict_operator(make_gemm("fp16", 1, 4096, 4096), g, options);
+  const double bytes = 8388608.0 + 262144.0 + 2 * 8192.0;
+  CHECK(w4.latency_us >= bytes / 2.0e12 * 1e6);
+  CHECK(w4.latency_us <= 1.25 * bytes / 2.0e12 * 1e6);
+  CHECK(w4.latency_us < fp16.latency_us / 3);
 }

@@ -163,7 +163,8 @@ TEST_CASE("an unknown operator type lists the known ones", "[workload][loader]")
   CHECK(e.where().column == 11);
   CHECK(e.message() ==
         "unknown operator type 'conv2d' (known: gemm, batched_gemm, add, mul, bias, scale, mask, "
-        "relu, gelu, softmax, layernorm, rmsnorm, rope, silu_mul, quant_gemm, grouped_gemm, "
+        "relu, gelu, softmax, layernorm, rmsnorm, rope, silu_mul, quant_gemm, lut_gemm, "
+        "grouped_gemm, "
         "decode_attention, prefill_attention, fused, einsum)");
 }
 
