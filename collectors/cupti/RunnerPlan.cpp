@@ -49,9 +49,9 @@ bool known_step(const std::string& s) {
   return false;
 }
 
-// A job's type: a GEMM, a fused chain, or one vector step alone.
+// A job's type: a GEMM, a fused chain, one vector step alone, or an LLM row kernel.
 bool known_type(const std::string& t) {
-  return t == "gemm" || t == "batched_gemm" || t == "fused" || known_step(t);
+  return t == "gemm" || t == "batched_gemm" || t == "fused" || known_step(t) || is_llm_row_type(t);
 }
 
 PlanJob parse_job(const std::string& text, const std::string& file, int line) {
@@ -74,8 +74,9 @@ PlanJob parse_job(const std::string& text, const std::string& file, int line) {
       if (!known_type(value))
         fail(file, line,
              "type '" + value +
-                 "': expected gemm, batched_gemm, fused or a vector step (add, mul, bias, scale, "
-                 "mask, relu, gelu, softmax, layernorm)");
+                 "': expected gemm, batched_gemm, fused, a vector step (add, mul, bias, scale, "
+                 "mask, relu, gelu, softmax, layernorm) or an LLM row kernel (rmsnorm, silu_mul, "
+                 "rope)");
       job.type = value;
     } else if (key == "steps") {
       job.steps = split(value, ',');
@@ -155,8 +156,12 @@ PlanJob parse_job(const std::string& text, const std::string& file, int line) {
     fail(file, line, "a vector operator needs impl=vector");
   if (gemm && (job.dim("M") == 0 || job.dim("N") == 0 || job.dim("K") == 0))
     fail(file, line, "a GEMM shape needs M, N and K");
-  if (!gemm && (job.dim("rows") == 0 || job.dim("cols") == 0))
+  if (job.type == "rope") {
+    if (job.dim("T") == 0 || job.dim("H") == 0 || job.dim("D") == 0 || job.dim("D") % 2 != 0)
+      fail(file, line, "a rope shape needs T, H and an even D");
+  } else if (!gemm && (job.dim("rows") == 0 || job.dim("cols") == 0)) {
     fail(file, line, "a vector shape needs rows and cols");
+  }
   if (job.type == "fused" && job.steps.empty()) fail(file, line, "a fused job needs steps=");
   if (job.impl == Implementation::tilescope) {
     if (job.block_m == 0) fail(file, line, "a tilescope GEMM needs block=MxNxK");

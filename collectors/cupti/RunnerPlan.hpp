@@ -57,6 +57,12 @@ struct Plan {
 // a `%` not followed by two hex digits.
 std::string percent_decode(const std::string& text, const std::string& file, int line);
 
+// The LLM row kernels the runner has (vLLM's rmsnorm, silu_mul and rope): types of their own, not
+// chain steps.
+inline bool is_llm_row_type(const std::string& type) {
+  return type == "rmsnorm" || type == "silu_mul" || type == "rope";
+}
+
 // Throws PlanError("file:line: what is wrong, what was expected").
 Plan parse_plan(std::istream& in, const std::string& file_name);
 Plan read_plan(const std::string& path);

@@ -64,6 +64,13 @@ std::string percent_encode(const std::string& text) {
 // reader keeps a copy of the names because it builds without core.
 bool runner_has_step(const std::string& s) { return is_vector_step(s); }
 
+// The runner's kernels as vLLM writes them (collectors/cupti/LlmRowJob.cu), whole operators
+// rather than chain steps.
+bool runner_has_kernel(OperatorType type) {
+  return type == OperatorType::rmsnorm || type == OperatorType::silu_mul ||
+         type == OperatorType::rope;
+}
+
 }  // namespace
 
 std::optional<GpuGemmTiling> gpu_gemm_tiling(const MappingProgram& p, std::string* why) {
@@ -203,16 +210,17 @@ GpuSuite gpu_suite(const Workload& workload, const ArchitectureGraph& graph,
         runnable = runnable && runner_has_step(s.name);
         steps += (steps.empty() ? "" : ",") + s.name;
       }
+      runnable = runnable || runner_has_kernel(op.type);
       if (!runnable) {
         suite.notes.push_back(fmt::format("{} ({}: {}): the runner has no kernel for a step of it",
                                           op.name, to_string(op.type), steps));
         continue;
       }
     }
-    const std::string head =
-        fmt::format("job suite={} op={} type={}{} shape={} dtype={}", workload.name, op.name,
-                    to_string(op.type), op.is_fused() ? " steps=" + steps : std::string(),
-                    shape_field(op), dtype);
+    const std::string head = fmt::format(
+        "job suite={} op={} type={}{} shape={} dtype={}", workload.name, op.name,
+        to_string(op.type), op.type == OperatorType::fused ? " steps=" + steps : std::string(),
+        shape_field(op), dtype);
     if (gemm && dt != DataType::fp32) {
       // More candidates than wanted: many mappings do not suit the WMMA kernel.
       bool converged = true;

@@ -37,7 +37,9 @@ std::string operator_spec(const Operator& op) {
   } else if (op.type == OperatorType::prefill_attention) {
     text += fmt::format(", batch_heads: {}, group: {}, queries: {}, keys: {}, head_dim: {}",
                         size("B"), size("H"), size("M"), size("N"), size("D"));
-  } else if (!op.stages.empty() && (op.type == OperatorType::fused || op.stages.size() == 1) &&
+  } else if (!op.stages.empty() &&
+             (op.type == OperatorType::fused || op.type == OperatorType::rmsnorm ||
+              op.stages.size() == 1) &&
              op.find_dim("R") >= 0 && op.find_dim("C") >= 0) {
     if (op.type == OperatorType::fused) {
       std::string steps;

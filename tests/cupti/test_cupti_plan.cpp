@@ -71,8 +71,13 @@ TEST_CASE("plan errors name the file, the line and what was expected", "[cupti][
   CHECK(error_of(kHeader + "gemm\n") ==
         "test.plan:3: expected a line 'job key=value ...' or a comment");
   CHECK(error_of(kHeader + "job op=x type=conv shape=M:1 dtype=fp16 impl=cublas\n") ==
-        "test.plan:3: type 'conv': expected gemm, batched_gemm, fused or a vector step (add, mul, "
-        "bias, scale, mask, relu, gelu, softmax, layernorm)");
+        "test.plan:3: type 'conv': expected gemm, batched_gemm, fused, a vector step (add, mul, "
+        "bias, scale, mask, relu, gelu, softmax, layernorm) or an LLM row kernel (rmsnorm, "
+        "silu_mul, rope)");
+  CHECK(error_of(kHeader + "job op=x type=rope shape=T:4,H:8,D:127 dtype=fp16 impl=vector\n") ==
+        "test.plan:3: a rope shape needs T, H and an even D");
+  CHECK(error_of(kHeader + "job op=x type=rope shape=rows:4,cols:8 dtype=fp16 impl=vector\n") ==
+        "test.plan:3: a rope shape needs T, H and an even D");
   CHECK(error_of(kHeader + "job op=x type=gemm shape=M:0,N:1,K:1 dtype=fp16 impl=cublas\n") ==
         "test.plan:3: 'shape=0': expected an integer >= 1");
   CHECK(error_of(kHeader + "job op=x type=gemm shape=M:8,N:8,K:8 dtype=fp64 impl=cublas\n") ==
@@ -104,6 +109,19 @@ TEST_CASE("plan errors name the file, the line and what was expected", "[cupti][
         "test.plan:3: 'block=12x4': expected 3 sizes joined by 'x'");
 }
 
+TEST_CASE("the LLM row kernels are jobs of their own types", "[cupti][plan]") {
+  const Plan p = parse(kHeader +
+                       "job op=norm type=rmsnorm shape=rows:4,cols:4096 dtype=fp16 impl=vector\n"
+                       "job op=act type=silu_mul shape=rows:4,cols:11008 dtype=bf16 impl=vector\n"
+                       "job op=rope type=rope shape=T:4,H:64,D:128 dtype=fp16 impl=vector\n");
+  REQUIRE(p.jobs.size() == 3);
+  CHECK(p.jobs[0].type == "rmsnorm");
+  CHECK(p.jobs[1].dim("cols") == 11008);
+  CHECK(p.jobs[2].dim("H") == 64);
+  CHECK(is_llm_row_type("rope"));
+  CHECK_FALSE(is_llm_row_type("layernorm"));
+}
+
 TEST_CASE("opaque values are percent-encoded", "[cupti][plan]") {
   const Plan p = parse(kHeader +
                        "job op=x type=add shape=rows:2,cols:2 dtype=fp32 impl=vector "
@@ -128,5 +146,15 @@ TEST_CASE("the committed GPU plans parse as the runner reads them", "[cupti][pla
     INFO(name);
     const Plan p = read_plan(dir + name);
     CHECK(p.jobs.size() >= 40);
+  }
+  // The decode suites at batch 1: cuBLAS and cuBLASLt GEMVs, and vLLM's row kernels (two
+  // RMSNorms and a final one, the rotary embedding, SiLU-and-multiply, two residual adds).
+  for (const char* name : {"h200-llama2-7b-decode.plan", "h200-llama3-8b-decode.plan"}) {
+    INFO(name);
+    const Plan p = read_plan(dir + name);
+    int row_kernels = 0;
+    for (const PlanJob& j : p.jobs) row_kernels += is_llm_row_type(j.type) ? 1 : 0;
+    CHECK(p.jobs.size() == 17);
+    CHECK(row_kernels == 5);
   }
 }

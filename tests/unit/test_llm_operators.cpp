@@ -225,6 +225,16 @@ TEST_CASE("the LLM vector operators count their operations", "[workload][llm]") 
   CHECK(make_rmsnorm("n", 2, 8, DataType::fp16).total_flops() == 2 * 8 * 4);
   CHECK(make_silu_mul("a", 2, 8, DataType::fp16).total_flops() == 2 * 8 * 4);
   CHECK(make_rope("r", 2, 4, 8, DataType::fp16).total_flops() == 2 * 4 * 8 * 3);
+  // Each is stored and planned by its one-line spec, and rebuilt from it (rmsnorm, two stages
+  // since the sum of squares became one of its own, lost its spec: stored empty, planned as
+  // `spec=`, which the runner refuses).
+  for (const Operator& op :
+       {make_rmsnorm("n", 2, 8, DataType::fp16), make_silu_mul("a", 2, 8, DataType::fp16),
+        make_rope("r", 2, 4, 8, DataType::fp16)}) {
+    INFO(op.name);
+    REQUIRE_FALSE(operator_spec(op).empty());
+    CHECK(operator_spec(operator_from_spec(operator_spec(op), "spec")) == operator_spec(op));
+  }
   // rope reads X (2 x 4 x 8 x 2 B = 128) and its tables (2 x 8 x 2 B = 32 each).
   const Operator rope = make_rope("r", 2, 4, 8, DataType::fp16);
   CHECK(rope.tensor_bytes(rope.find_tensor("Cos")) == 32);
