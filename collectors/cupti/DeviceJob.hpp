@@ -40,6 +40,8 @@ std::unique_ptr<DeviceJob> make_gemm_job(const PlanJob& job, const LibraryHandle
 std::unique_ptr<DeviceJob> make_vector_job(const PlanJob& job);
 // rmsnorm, silu_mul and rope as vLLM's kernels run them (LlmRowJob.cu).
 std::unique_ptr<DeviceJob> make_llm_row_job(const PlanJob& job);
+// Split-KV decode attention and its combine (DecodeAttentionJob.cu).
+std::unique_ptr<DeviceJob> make_decode_attention_job(const PlanJob& job);
 
 // Shared by the jobs: device buffers, deterministic operand values, the error reduction.
 class DeviceBuffer {

@@ -262,10 +262,15 @@ int run(const Options& o) {
     std::snprintf(head, sizeof head, "[%zu/%zu] %s %s %s", i + 1, plan.jobs.size(), job.op.c_str(),
                   to_string(job.impl).c_str(), job.dtype.c_str());
     try {
-      std::unique_ptr<DeviceJob> dj = job.impl != Implementation::vector
-                                          ? make_gemm_job(job, handles)
-                                      : is_llm_row_type(job.type) ? make_llm_row_job(job)
-                                                                  : make_vector_job(job);
+      std::unique_ptr<DeviceJob> dj;
+      if (job.impl != Implementation::vector)
+        dj = make_gemm_job(job, handles);
+      else if (is_llm_row_type(job.type))
+        dj = make_llm_row_job(job);
+      else if (job.type == "decode_attention")
+        dj = make_decode_attention_job(job);
+      else
+        dj = make_vector_job(job);
       if (o.launch_only) {
         for (int r = 0; r < o.warmup + job.repetitions; ++r) {
           if (job.cold_l2) flusher.flush(stream);

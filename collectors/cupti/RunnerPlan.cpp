@@ -51,7 +51,8 @@ bool known_step(const std::string& s) {
 
 // A job's type: a GEMM, a fused chain, one vector step alone, or an LLM row kernel.
 bool known_type(const std::string& t) {
-  return t == "gemm" || t == "batched_gemm" || t == "fused" || known_step(t) || is_llm_row_type(t);
+  return t == "gemm" || t == "batched_gemm" || t == "fused" || known_step(t) ||
+         is_llm_row_type(t) || t == "decode_attention";
 }
 
 PlanJob parse_job(const std::string& text, const std::string& file, int line) {
@@ -75,8 +76,8 @@ PlanJob parse_job(const std::string& text, const std::string& file, int line) {
         fail(file, line,
              "type '" + value +
                  "': expected gemm, batched_gemm, fused, a vector step (add, mul, bias, scale, "
-                 "mask, relu, gelu, softmax, layernorm) or an LLM row kernel (rmsnorm, silu_mul, "
-                 "rope)");
+                 "mask, relu, gelu, softmax, layernorm), an LLM row kernel (rmsnorm, silu_mul, "
+                 "rope) or decode_attention");
       job.type = value;
     } else if (key == "steps") {
       job.steps = split(value, ',');
@@ -156,7 +157,10 @@ PlanJob parse_job(const std::string& text, const std::string& file, int line) {
     fail(file, line, "a vector operator needs impl=vector");
   if (gemm && (job.dim("M") == 0 || job.dim("N") == 0 || job.dim("K") == 0))
     fail(file, line, "a GEMM shape needs M, N and K");
-  if (job.type == "rope") {
+  if (job.type == "decode_attention") {
+    for (const char* d : {"B", "H", "S", "L", "D"})
+      if (job.dim(d) == 0) fail(file, line, "a decode_attention shape needs B, H, S, L and D");
+  } else if (job.type == "rope") {
     if (job.dim("T") == 0 || job.dim("H") == 0 || job.dim("D") == 0 || job.dim("D") % 2 != 0)
       fail(file, line, "a rope shape needs T, H and an even D");
   } else if (!gemm && (job.dim("rows") == 0 || job.dim("cols") == 0)) {

@@ -64,11 +64,11 @@ std::string percent_encode(const std::string& text) {
 // reader keeps a copy of the names because it builds without core.
 bool runner_has_step(const std::string& s) { return is_vector_step(s); }
 
-// The runner's kernels as vLLM writes them (collectors/cupti/LlmRowJob.cu), whole operators
-// rather than chain steps.
+// The runner's kernels for whole LLM operators rather than chain steps: vLLM's row kernels
+// (collectors/cupti/LlmRowJob.cu) and split-KV decode attention (DecodeAttentionJob.cu).
 bool runner_has_kernel(OperatorType type) {
   return type == OperatorType::rmsnorm || type == OperatorType::silu_mul ||
-         type == OperatorType::rope;
+         type == OperatorType::rope || type == OperatorType::decode_attention;
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 // The runner's plan reader: a valid plan, and every error naming file:line and what was expected.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <sstream>
 
@@ -72,8 +73,11 @@ TEST_CASE("plan errors name the file, the line and what was expected", "[cupti][
         "test.plan:3: expected a line 'job key=value ...' or a comment");
   CHECK(error_of(kHeader + "job op=x type=conv shape=M:1 dtype=fp16 impl=cublas\n") ==
         "test.plan:3: type 'conv': expected gemm, batched_gemm, fused, a vector step (add, mul, "
-        "bias, scale, mask, relu, gelu, softmax, layernorm) or an LLM row kernel (rmsnorm, "
-        "silu_mul, rope)");
+        "bias, scale, mask, relu, gelu, softmax, layernorm), an LLM row kernel (rmsnorm, "
+        "silu_mul, rope) or decode_attention");
+  CHECK(error_of(kHeader + "job op=x type=decode_attention shape=B:32,H:1,S:4,D:128 dtype=fp16 "
+                           "impl=vector\n") ==
+        "test.plan:3: a decode_attention shape needs B, H, S, L and D");
   CHECK(error_of(kHeader + "job op=x type=rope shape=T:4,H:8,D:127 dtype=fp16 impl=vector\n") ==
         "test.plan:3: a rope shape needs T, H and an even D");
   CHECK(error_of(kHeader + "job op=x type=rope shape=rows:4,cols:8 dtype=fp16 impl=vector\n") ==
@@ -113,8 +117,11 @@ TEST_CASE("the LLM row kernels are jobs of their own types", "[cupti][plan]") {
   const Plan p = parse(kHeader +
                        "job op=norm type=rmsnorm shape=rows:4,cols:4096 dtype=fp16 impl=vector\n"
                        "job op=act type=silu_mul shape=rows:4,cols:11008 dtype=bf16 impl=vector\n"
-                       "job op=rope type=rope shape=T:4,H:64,D:128 dtype=fp16 impl=vector\n");
-  REQUIRE(p.jobs.size() == 3);
+                       "job op=rope type=rope shape=T:4,H:64,D:128 dtype=fp16 impl=vector\n"
+                       "job op=attn type=decode_attention shape=B:32,H:1,S:4,L:1024,D:128 "
+                       "dtype=fp16 impl=vector\n");
+  REQUIRE(p.jobs.size() == 4);
+  CHECK(p.jobs[3].dim("L") == 1024);
   CHECK(p.jobs[0].type == "rmsnorm");
   CHECK(p.jobs[1].dim("cols") == 11008);
   CHECK(p.jobs[2].dim("H") == 64);
@@ -147,14 +154,17 @@ TEST_CASE("the committed GPU plans parse as the runner reads them", "[cupti][pla
     const Plan p = read_plan(dir + name);
     CHECK(p.jobs.size() >= 40);
   }
-  // The decode suites at batch 1: cuBLAS and cuBLASLt GEMVs, and vLLM's row kernels (two
-  // RMSNorms and a final one, the rotary embedding, SiLU-and-multiply, two residual adds).
+  // The decode suites at batch 1: cuBLAS and cuBLASLt GEMVs, vLLM's row kernels (two RMSNorms
+  // and a final one, the rotary embedding, SiLU-and-multiply), two residual adds and the split-KV
+  // attention.
   for (const char* name : {"h200-llama2-7b-decode.plan", "h200-llama3-8b-decode.plan"}) {
     INFO(name);
     const Plan p = read_plan(dir + name);
     int row_kernels = 0;
     for (const PlanJob& j : p.jobs) row_kernels += is_llm_row_type(j.type) ? 1 : 0;
-    CHECK(p.jobs.size() == 17);
+    CHECK(p.jobs.size() == 18);
     CHECK(row_kernels == 5);
+    CHECK(std::count_if(p.jobs.begin(), p.jobs.end(),
+                        [](const PlanJob& j) { return j.type == "decode_attention"; }) == 1);
   }
 }
