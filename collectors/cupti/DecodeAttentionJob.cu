@@ -163,28 +163,18 @@ class DecodeAttentionJob : public DeviceJob {
   }
 
   void launch(cudaStream_t stream) override {
-    if (job_.dtype == "fp16")
-      run<__half>(stream);
-    else if (job_.dtype == "bf16")
-      run<__nv_bfloat16>(stream);
-    else
-      run<float>(stream);
+    with_device_type(job_.dtype, [&](auto type) { run<decltype(type)>(stream); });
   }
 
   CheckOutcome check(cudaStream_t stream) override {
     const size_t n = size_t(sh_.b) * sh_.h * sh_.d;
     DeviceBuffer ref(n * sizeof(float));
     const int blocks = (sh_.b * sh_.h + 127) / 128;
-    if (job_.dtype == "fp16")
-      reference_attention<__half><<<blocks, 128, 0, stream>>>(
-          q_->as<__half>(), k_->as<__half>(), v_->as<__half>(), ref.as<float>(), sh_);
-    else if (job_.dtype == "bf16")
-      reference_attention<__nv_bfloat16>
-          <<<blocks, 128, 0, stream>>>(q_->as<__nv_bfloat16>(), k_->as<__nv_bfloat16>(),
-                                       v_->as<__nv_bfloat16>(), ref.as<float>(), sh_);
-    else
-      reference_attention<float><<<blocks, 128, 0, stream>>>(q_->as<float>(), k_->as<float>(),
-                                                             v_->as<float>(), ref.as<float>(), sh_);
+    with_device_type(job_.dtype, [&](auto type) {
+      using T = decltype(type);
+      reference_attention<T>
+          <<<blocks, 128, 0, stream>>>(q_->as<T>(), k_->as<T>(), v_->as<T>(), ref.as<float>(), sh_);
+    });
     TS_CUDA(cudaGetLastError());
     CheckOutcome out;
     out.reference = "sequential fp32 softmax attention, one thread per query head";

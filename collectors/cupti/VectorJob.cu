@@ -217,34 +217,20 @@ class VectorJob : public DeviceJob {
         TS_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(smem_)));
       };
-      if (job.dtype == "fp16")
-        set(row_chain<__half>);
-      else if (job.dtype == "bf16")
-        set(row_chain<__nv_bfloat16>);
-      else
-        set(row_chain<float>);
+      with_device_type(job.dtype, [&](auto type) { set(row_chain<decltype(type)>); });
     }
     TS_CUDA(cudaDeviceSynchronize());
   }
 
   void launch(cudaStream_t stream) override {
-    if (job_.dtype == "fp16")
-      run<__half>(stream);
-    else if (job_.dtype == "bf16")
-      run<__nv_bfloat16>(stream);
-    else
-      run<float>(stream);
+    with_device_type(job_.dtype, [&](auto type) { run<decltype(type)>(stream); });
   }
 
   CheckOutcome check(cudaStream_t stream) override {
     const size_t n = size_t(rows_) * cols_;
     DeviceBuffer ref(n * sizeof(float));
-    if (job_.dtype == "fp16")
-      reference<__half>(ref.as<float>(), stream);
-    else if (job_.dtype == "bf16")
-      reference<__nv_bfloat16>(ref.as<float>(), stream);
-    else
-      reference<float>(ref.as<float>(), stream);
+    with_device_type(job_.dtype,
+                     [&](auto type) { reference<decltype(type)>(ref.as<float>(), stream); });
     CheckOutcome out;
     out.reference = "sequential fp32 kernel, one thread per row (exact erf GELU)";
     out.max_error = normalized_max_error(out_->get(), ref.as<float>(), n, job_.dtype, stream);
