@@ -203,8 +203,13 @@ GpuSuite gpu_suite(const Workload& workload, const ArchitectureGraph& graph,
     const std::string dtype = dtype_text(dt);
     const OperatorKey key = operator_key(op, workload.name);
     const bool gemm = is_gemm(op);
+    // A grouped GEMM (a mixture of experts' expert GEMMs) is the libraries' strided batched GEMM
+    // over its B experts with tokens, each over M = the largest group's rows, as the operator
+    // counts it (LlmOperators.hpp): measured by cuBLAS and cuBLASLt, not by the WMMA kernel.
+    const bool grouped = op.type == OperatorType::grouped_gemm;
+    const bool library_gemm = gemm || grouped;
     std::string steps;
-    if (!gemm) {
+    if (!library_gemm) {
       bool runnable = true;
       for (const Stage& s : op.stages) {
         runnable = runnable && runner_has_step(s.name);
@@ -219,8 +224,8 @@ GpuSuite gpu_suite(const Workload& workload, const ArchitectureGraph& graph,
     }
     const std::string head = fmt::format(
         "job suite={} op={} type={}{} shape={} dtype={}", workload.name, op.name,
-        to_string(op.type), op.type == OperatorType::fused ? " steps=" + steps : std::string(),
-        shape_field(op), dtype);
+        grouped ? std::string_view("batched_gemm") : to_string(op.type),
+        op.type == OperatorType::fused ? " steps=" + steps : std::string(), shape_field(op), dtype);
     if (gemm && dt != DataType::fp32) {
       // More candidates than wanted: many mappings do not suit the WMMA kernel.
       bool converged = true;
@@ -280,7 +285,7 @@ GpuSuite gpu_suite(const Workload& workload, const ArchitectureGraph& graph,
     }
     const std::string chosen_yaml = mapping_yaml(chosen, op.name + "-mapper", "");
     std::vector<std::string> impls;
-    if (gemm) {
+    if (library_gemm) {
       impls.push_back("cublas");
       if (options.cublaslt) impls.push_back("cublaslt");
     } else {

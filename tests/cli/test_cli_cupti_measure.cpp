@@ -52,6 +52,30 @@ TEST_CASE("measure --collector cupti --plan writes a runner plan", "[cli][cupti]
   CHECK(fused_bias == 1);
 }
 
+TEST_CASE("a decode plan measures every operator of a mixture-of-experts layer", "[cli][cupti]") {
+  // Mixtral 8x7B decode at batch 1: the router GEMV, the two experts a token is routed to as a
+  // strided batched GEMM (B = 2 experts of M = 1 row), vLLM's RMSNorm, rotary embedding and
+  // SiLU-and-multiply kernels, the residual adds and the split-KV attention. Nothing is left out
+  // for want of a kernel.
+  ts::test::TempDir dir("cupti-moe");
+  const std::string plan = dir / "moe.plan";
+  const RunResult r = run_tilescope({"measure", "--collector", "cupti", "--workload",
+                                     "samples/workloads/llm/mixtral-8x7b-decode.yaml", "--arch",
+                                     "samples/arch/nvidia-h200.yaml", "--plan", plan});
+  REQUIRE(r.status == 0);
+  const std::string text = read_text(plan);
+  CHECK(text.find("the runner has no kernel") == std::string::npos);
+  for (const char* job :
+       {"op=experts_gate_up type=batched_gemm shape=B:2,M:1,N:28672,K:4096 dtype=fp16 impl=cublas ",
+        "op=experts_down type=batched_gemm shape=B:2,M:1,N:4096,K:14336 dtype=fp16 impl=cublaslt ",
+        "op=attn_norm type=rmsnorm shape=rows:1,cols:4096 ", "op=rope type=rope shape=T:1,H:40,",
+        "op=experts_act type=silu_mul shape=rows:2,cols:14336 ",
+        "op=attention type=decode_attention shape=B:8,H:4,"}) {
+    INFO(job);
+    CHECK(text.find(job) != std::string::npos);
+  }
+}
+
 TEST_CASE("measure --collector cupti leaves out grid parts that a lockstep graph would misjudge",
           "[cli][cupti]") {
   // The same graph with its SMs in lockstep (no `dispatch: dynamic`): the model would run each
