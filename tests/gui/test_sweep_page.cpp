@@ -43,14 +43,15 @@ operators:
 )";
 
 // A 3 x 2 cross product on the Ascend graph, every point predicted with the mapper as `tilescope
-// sweep --budget 200` does, stored one point at a time. An L1 of 4 KiB holds no tile the mapper
-// can use: those two points have no valid mapping (an infinite time).
+// sweep --budget 200` does, stored one point at a time. An L1 of 256 B holds no tile at all (the
+// cube's smallest block of A is 16 x 16 fp16, 512 B): those two points have no valid mapping (an
+// infinite time).
 void make_sweep_store(const QString& db) {
   const ts::ArchitectureGraph graph =
       ts::load_architecture(sample("arch/ascend910b3.yaml").toStdString());
   const ts::Workload workload = ts::parse_workload(kWorkload, "two-gemms.yaml");
   std::vector<ts::SweepAxis> axes{
-      ts::parse_sweep_axis("node:L1.capacity=4KiB,64KiB,512KiB", graph),
+      ts::parse_sweep_axis("node:L1.capacity=256B,64KiB,512KiB", graph),
       ts::parse_sweep_axis("edge:HBM->L2.bandwidth=0.8TB/s,3.2TB/s", graph)};
   const std::vector<ts::SweepValues> points = ts::sweep_points(axes, ts::SweepSampling{});
   ts::MapperOptions mapper;
@@ -123,7 +124,7 @@ TEST_CASE("the Sweep page draws the open store's sweep as core digests it", "[gu
   for (const ts::SweepPointRecord& p : stored) valid += std::isfinite(p.total_s) && p.total_s > 0;
   REQUIRE(expected.paths == std::vector<std::string>{"edge:HBM->L2.bandwidth", "node:L1.capacity"});
   REQUIRE(expected.sensitivities.size() == 3);  // total, skinny, square
-  REQUIRE(valid == 4);                          // the two 4 KiB points have no time
+  REQUIRE(valid == 4);                          // the two 256 B points have no time
 
   SweepWindow w;
   CHECK(w.page->emptyState()->isVisibleTo(w.page));  // nothing open yet
@@ -181,7 +182,7 @@ TEST_CASE("the Sweep page draws the open store's sweep as core digests it", "[gu
     CHECK(model->data(model->index(r, model->noteColumn())).toString().isEmpty() == timed);
   }
   CHECK(yes == static_cast<int>(expected.front.size()));
-  // 4 KiB, 64 KiB and 512 KiB each appear in two rows, written in the parameter's unit.
+  // 256 B, 64 KiB and 512 KiB each appear in two rows, written in the parameter's unit.
   const QString csv = ts::gui::table_csv(*w.page->table()->model());
   CHECK(csv.startsWith("edge:HBM->L2.bandwidth,node:L1.capacity,suite time (us),memory (MiB)"));
   CHECK(csv.count("512 KiB") == 2);
