@@ -75,6 +75,7 @@ std::vector<double> reference_step(VectorStep step, const std::vector<double>& x
       case OperatorType::rope:
       case OperatorType::silu_mul:
       case OperatorType::quant_gemm:
+      case OperatorType::lut_gemm:
       case OperatorType::grouped_gemm:
       case OperatorType::decode_attention:
       case OperatorType::prefill_attention:

@@ -114,6 +114,7 @@ void apply_stage(VectorStep step, const float* in, const float* full, const floa
     case OperatorType::rope:
     case OperatorType::silu_mul:
     case OperatorType::quant_gemm:
+    case OperatorType::lut_gemm:
     case OperatorType::grouped_gemm:
     case OperatorType::decode_attention:
     case OperatorType::prefill_attention:
