@@ -265,6 +265,7 @@ class HostCollector final : public Collector {
           session.progress({CollectorProgress::Stage::planning, i + 1, count, op.name});
         });
     session.progress({CollectorProgress::Stage::planning, 0, 0, ""});
+    for (const std::string& note : suite.notes) std::cerr << "note: " << note << "\n";
     std::vector<host::HostJob> jobs;
     std::vector<std::pair<std::string, std::string>> saved;  // written together, or none
     for (const SuiteEntry& e : suite.entries) {

@@ -98,9 +98,9 @@ CalibrationFiles write_host_calibration(HostCalibration& cal, const std::string&
   cal.graph.name = stem;
   write_file_atomically(files.gemm_template, host_gemm_template_yaml(cal.graph));
   write_file_atomically(files.vector_template, host_vector_template_yaml(cal.graph));
-  cal.graph.mapping_templates = {{OpClass::matmul, files.gemm_template},
-                                 {OpClass::elementwise, files.vector_template},
-                                 {OpClass::reduction, files.vector_template}};
+  cal.graph.mapping_templates = {{OpClass::matmul, {files.gemm_template}},
+                                 {OpClass::elementwise, {files.vector_template}},
+                                 {OpClass::reduction, {files.vector_template}}};
   write_architecture(cal.graph, calibration_header(cal, command), out_file);
   return files;
 }

@@ -100,7 +100,8 @@ PreparedJob prepare(const HostJob& job, int threads) {
       break;
     }
     case HostKernel::openblas:
-      if (!is_gemm(op))
+      // A linear's bias is a second kernel that the host does not time with the GEMM.
+      if (!is_gemm(op) || op.type == OperatorType::linear)
         throw InputError(op.where, fmt::format("OpenBLAS runs gemm and batched_gemm; '{}' is {}",
                                                op.name, to_string(op.type)));
       p.tolerance = kGemmTolerance;

@@ -69,6 +69,7 @@ std::vector<double> reference_step(VectorStep step, const std::vector<double>& x
       }
       case OperatorType::gemm:
       case OperatorType::batched_gemm:
+      case OperatorType::linear:
       case OperatorType::fused:
       case OperatorType::einsum:
       case OperatorType::rmsnorm:

@@ -108,6 +108,7 @@ void apply_stage(VectorStep step, const float* in, const float* full, const floa
       return;
     case OperatorType::gemm:
     case OperatorType::batched_gemm:
+    case OperatorType::linear:
     case OperatorType::fused:
     case OperatorType::einsum:
     case OperatorType::rmsnorm:

@@ -1,5 +1,7 @@
 #include "plan/HostSuitePlan.hpp"
 
+#include <fmt/format.h>
+
 #include "analysis/MappingWriter.hpp"
 #include "analysis/Prediction.hpp"
 #include "analysis/TileAnalysis.hpp"
@@ -18,6 +20,14 @@ HostSuite host_suite(const Workload& workload, const ArchitectureGraph& graph,
   for (size_t i = 0; i < workload.operators.size(); ++i) {
     const Operator& op = workload.operators[i];
     if (on_operator) on_operator(i, workload.operators.size(), op);
+    // The host collector's kernels are the tiled GEMM, OpenBLAS and the vector steps: a linear
+    // layer (GEMM with a bias epilogue) has none, and is left out rather than fail the run.
+    if (op.type == OperatorType::linear) {
+      suite.notes.push_back(fmt::format(
+          "{}: a linear layer (GEMM with its bias) has no host kernel; measure it as a gemm",
+          op.name));
+      continue;
+    }
     const OperatorKey key = operator_key(op, workload.name);
     const std::string dtype(to_string(op.primary_dtype()));
     if (is_gemm(op)) {

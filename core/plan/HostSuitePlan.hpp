@@ -28,6 +28,7 @@ struct HostSuiteOptions {
 struct HostSuite {
   std::vector<SuiteEntry> entries;  // in workload order; a GEMM's tiled entries first
   std::string arch_hash;
+  std::vector<std::string> notes;  // operators left out, and why
 };
 
 // `on_operator(index, count, op)` is called before each operator is planned (prediction takes

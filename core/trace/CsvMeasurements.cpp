@@ -14,6 +14,7 @@
 #include "common/InputError.hpp"
 #include "common/NameList.hpp"
 #include "common/Utf8.hpp"
+#include "trace/NeuSightTable.hpp"
 #include "workload/LlmOperators.hpp"
 #include "workload/OperatorBuilders.hpp"
 
@@ -68,7 +69,7 @@ CsvTable parse_csv(const std::string& text, const std::string& file_name) {
     if (const size_t bad = first_invalid_utf8(field.text); bad != std::string::npos)
       throw InputError(SourceLocation{file_name, field.quoted ? quote_line : line, field.column},
                        utf8_fault(field.text, bad) + "; expected UTF-8 text");
-    row.fields.push_back(field.quoted ? field.text : trimmed(field.text));
+    row.fields.push_back(field.quoted ? std::move(field.text) : trimmed(field.text));
     // An unquoted field starts at its first non-blank character.
     int start = field.column;
     if (!field.quoted)
@@ -90,6 +91,12 @@ CsvTable parse_csv(const std::string& text, const std::string& file_name) {
                                    kCsvRowLimit, kCsvRowLimit));
     if (!blank) records.push_back(std::move(row));
     row = CsvRow{};
+    // Rows have the header's width: one allocation each for their fields and columns (a table
+    // of 100,000 rows otherwise spends a good part of its reading growing them).
+    if (!records.empty()) {
+      row.fields.reserve(records.front().fields.size());
+      row.columns.reserve(records.front().fields.size());
+    }
   };
 
   for (size_t i = start; i < text.size(); ++i) {
@@ -192,7 +199,7 @@ CsvTable read_csv(const std::string& path) {
 // The LLM kernels with shapes of their own (rmsnorm and silu_mul R,C; rope T,H,D), so that a
 // measured vLLM kernel is predicted as that operator, with the graph's template for its type.
 std::vector<std::string> csv_operator_types() {
-  std::vector<std::string> types{"gemm", "batched_gemm"};
+  std::vector<std::string> types{"gemm", "batched_gemm", "linear"};
   for (const std::string& step : vector_steps()) types.push_back(step);
   for (OperatorType t : {OperatorType::rmsnorm, OperatorType::silu_mul, OperatorType::rope})
     types.emplace_back(to_string(t));
@@ -205,6 +212,7 @@ Operator build_operator(const std::string& op_type, const std::string& name,
   if (op_type == "gemm") return make_gemm(name, size(0), size(1), size(2), dtype);
   if (op_type == "batched_gemm")
     return make_batched_gemm(name, size(0), size(1), size(2), size(3), dtype);
+  if (op_type == "linear") return make_linear(name, size(0), size(1), size(2), dtype);
   if (is_vector_step(op_type)) return make_vector_op(name, op_type, size(0), size(1), dtype);
   if (op_type == "rmsnorm") return make_rmsnorm(name, size(0), size(1), dtype);
   if (op_type == "silu_mul") return make_silu_mul(name, size(0), size(1), dtype);
@@ -324,9 +332,32 @@ CsvColumnMap parse_csv_column_map(const std::string& text, const std::vector<std
   return map;
 }
 
+namespace {
+
+// Whether the table is read as a NeuSight table: named so, or recognised by its header where the
+// caller names no class (empty) or each row names its own (by-row), and no column map renames
+// the columns (a map describes a table of tilescope's format with other names).
+bool read_as_neusight(const CsvTable& table, const std::string& op_type,
+                      const CsvColumnMap& column_map) {
+  if (op_type == kOpClassNeuSight) return true;
+  return (op_type.empty() || op_type == kOpClassByRow) && column_map.file_columns.empty() &&
+         is_neusight_header(table.header);
+}
+
+}  // namespace
+
 std::vector<CsvShapeMeasurement> shape_measurements(const CsvTable& table,
                                                     const std::string& op_type, DataType dtype,
                                                     const CsvColumnMap& column_map) {
+  if (read_as_neusight(table, op_type, column_map)) return neusight_measurements(table);
+  if (op_type.empty())
+    throw InputError(
+        SourceLocation{table.file, 1, 1},
+        fmt::format("no operator class given, and the header is not one that says "
+                    "its own format (a NeuSight table: op, device, latency_us, and "
+                    "B, M, N, K or B, H); expected the class of the rows (--op): one of {}, "
+                    "or {} (found {})",
+                    join_names(csv_operator_types()), kOpClassByRow, join_names(table.header)));
   const bool by_row = op_type == kOpClassByRow;
   const int op_column = by_row ? table.column_index(column_map.file_column("op")) : -1;
   if (by_row && op_column < 0)
@@ -337,15 +368,24 @@ std::vector<CsvShapeMeasurement> shape_measurements(const CsvTable& table,
                                  kOpClassByRow, join_names(table.header)));
   const LatencyUnit* unit = latency_unit(column_map.latency);
   if (!unit) throw std::invalid_argument("unknown latency key " + column_map.latency);
-  std::map<std::string, std::vector<int>> columns_of;  // per class met so far
-  auto columns = [&](const std::string& type) -> const std::vector<int>& {
+  // Per class met so far: where its shape columns and latency are, and the shape columns' names.
+  struct ClassColumns {
+    std::vector<int> index;
+    std::vector<std::string> names;
+  };
+  std::map<std::string, ClassColumns> columns_of;
+  auto columns = [&](const std::string& type) -> const ClassColumns& {
     auto it = columns_of.find(type);
     if (it == columns_of.end())
-      it = columns_of.emplace(type, measurement_columns(table, type, column_map)).first;
+      it = columns_of
+               .emplace(type, ClassColumns{measurement_columns(table, type, column_map),
+                                           shape_columns(type)})
+               .first;
     return it->second;
   };
   if (!by_row) columns(op_type);  // a missing column is named even in a table without rows
   const int name_column = table.column_index(column_map.file_column("name"));
+  const std::vector<std::string> types = by_row ? csv_operator_types() : std::vector<std::string>{};
 
   std::vector<CsvShapeMeasurement> out;
   out.reserve(table.rows.size());
@@ -354,14 +394,14 @@ std::vector<CsvShapeMeasurement> shape_measurements(const CsvTable& table,
     if (by_row) {
       const size_t oc = static_cast<size_t>(op_column);
       type = row.fields[oc];
-      const std::vector<std::string> types = csv_operator_types();
       if (std::find(types.begin(), types.end(), type) == types.end())
         throw InputError(SourceLocation{table.file, row.line, row.columns[oc]},
                          fmt::format("'{}' is not an operator class; expected one of {}", type,
                                      join_names(types)));
     }
-    const std::vector<int>& index = columns(type);
-    const std::vector<std::string> names = shape_columns(type);
+    const ClassColumns& class_columns = columns(type);
+    const std::vector<int>& index = class_columns.index;
+    const std::vector<std::string>& names = class_columns.names;
     std::vector<int64_t> sizes;
     for (size_t c = 0; c < names.size(); ++c) {
       const std::string& text = row.fields[static_cast<size_t>(index[c])];
@@ -384,8 +424,12 @@ std::vector<CsvShapeMeasurement> shape_measurements(const CsvTable& table,
                                    column_map.latency, unit->unit));
     std::string name = name_column >= 0 ? row.fields[static_cast<size_t>(name_column)] : "";
     if (name.empty()) name = fmt::format("{}@{}", type, row.line);
-    out.push_back(CsvShapeMeasurement{build_operator(type, name, sizes, dtype), type,
-                                      measured * unit->seconds, row.line});
+    CsvShapeMeasurement m;
+    m.op = build_operator(type, name, sizes, dtype);
+    m.op_type = type;
+    m.measured_s = measured * unit->seconds;
+    m.line = row.line;
+    out.push_back(std::move(m));
   }
   return out;
 }
@@ -394,8 +438,25 @@ std::vector<CsvShapeMeasurement> read_shape_measurements(const std::string& path
                                                          const std::string& op_type, DataType dtype,
                                                          const CsvColumnMap& columns) {
   // The class is checked before the file is read, so a typo in --op is named as such.
-  if (op_type != kOpClassByRow) shape_columns(op_type);
+  if (!op_type.empty() && op_type != kOpClassByRow && op_type != kOpClassNeuSight)
+    shape_columns(op_type);
   return shape_measurements(read_csv(path), op_type, dtype, columns);
+}
+
+std::string KernelLaunch::text() const {
+  if (!recorded()) return {};
+  return fmt::format("grid {}x{}x{} block {}x{}x{}", grid[0], grid[1], grid[2], block[0], block[1],
+                     block[2]);
+}
+
+std::vector<std::string> measurement_devices(const std::vector<CsvShapeMeasurement>& rows) {
+  // A table names a handful of GPUs: a linear search over those seen is the cheapest set.
+  std::vector<std::string> devices;
+  for (const CsvShapeMeasurement& row : rows)
+    if (!row.device.empty() &&
+        std::find(devices.begin(), devices.end(), row.device) == devices.end())
+      devices.push_back(row.device);
+  return devices;
 }
 
 }  // namespace ts

@@ -95,8 +95,9 @@ struct Operator {
 // the tables, the activations each entry sums.
 std::vector<int> gathered_dims(const Operator& op, const Stage& stage);
 
-// A matrix product (gemm or batched_gemm): the operators with a tiled kernel, a library (BLAS)
-// call and several mappings in a measured suite, where other operators have one vector kernel.
+// A matrix product (gemm, batched_gemm, or linear: a GEMM and its bias): the operators with a tiled
+// kernel, a library (BLAS) call and several mappings in a measured suite, where other operators
+// have one vector kernel. The spec of one lists its dims (OperatorSpec.hpp).
 inline bool is_gemm(const Operator& op) { return is_gemm(op.type); }
 
 struct Workload {

@@ -37,16 +37,20 @@ Operator make_matmul(std::string name, OperatorType type, std::vector<Dimension>
   op.name = std::move(name);
   op.type = type;
   op.dims = std::move(dims);
-  for (auto& [tensor, tdims] : tensors) add_tensor(op, tensor, tdims, dtype);
+  // Room for a linear's bias and output too: tables of measurements build 100,000 of these.
+  op.tensors.reserve(tensors.size() + 2);
+  for (auto& [tensor, tdims] : tensors) add_tensor(op, std::move(tensor), std::move(tdims), dtype);
   op.tensors[2].dtype = out_dtype.value_or(dtype);
   Stage stage;
   stage.name = std::string(to_string(type));
   stage.op_class = OpClass::matmul;
   stage.inputs = {0, 1};
   stage.output = 2;
-  for (size_t d = 0; d < op.dims.size(); ++d) stage.dims.push_back(static_cast<int>(d));
+  stage.dims.resize(op.dims.size());
+  for (size_t d = 0; d < op.dims.size(); ++d) stage.dims[d] = static_cast<int>(d);
   set_operations(stage, {1, 0, 0, 0});  // one multiply-accumulate
-  op.stages.push_back(stage);
+  op.stages.reserve(2);
+  op.stages.push_back(std::move(stage));
   return op;
 }
 
@@ -65,6 +69,25 @@ Operator make_batched_gemm(std::string name, int64_t batch, int64_t m, int64_t n
   return make_matmul(std::move(name), OperatorType::batched_gemm,
                      {{"B", batch}, {"M", m}, {"N", n}, {"K", k}},
                      {{"A", {0, 1, 3}}, {"W", {0, 3, 2}}, {"C", {0, 1, 2}}}, dtype, out_dtype);
+}
+
+Operator make_linear(std::string name, int64_t m, int64_t n, int64_t k, DataType dtype) {
+  // dims M=0 N=1 K=2, the gemm's stage and tensors A, W, C (W: the layer's weight, as PyTorch
+  // names it), then the bias step of a fused chain over R = M, C = N: it reads the product and a
+  // row input and writes the output Y.
+  Operator op = make_matmul(std::move(name), OperatorType::linear, {{"M", m}, {"N", n}, {"K", k}},
+                            {{"A", {0, 2}}, {"W", {2, 1}}, {"C", {0, 1}}}, dtype, std::nullopt);
+  op.stages.front().name = "gemm";
+  const VectorStepInfo& info = step_info("bias");
+  Stage bias;
+  bias.name = std::string(info.name);
+  bias.op_class = info.op_class;
+  set_operations(bias, info.operations);
+  bias.dims = {0, 1};
+  bias.inputs = {op.stages.front().output, add_tensor(op, "bias", {1}, dtype)};
+  bias.output = add_tensor(op, "Y", {0, 1}, dtype);
+  op.stages.push_back(std::move(bias));
+  return op;
 }
 
 Operator make_vector_op(std::string name, std::string_view step, int64_t rows, int64_t cols,
@@ -100,7 +123,7 @@ Operator make_fused_chain(std::string name, const std::vector<std::string>& step
     if (!last) output += std::to_string(i + 1);
     stage.output = add_tensor(op, output, full, dtype);
     previous = stage.output;
-    op.stages.push_back(stage);
+    op.stages.push_back(std::move(stage));
   }
   return op;
 }

@@ -3,6 +3,7 @@
 // so that mappings and measurements can name them:
 //   gemm                C[M,N] += A[M,K] * B[K,N]
 //   batched_gemm        C[B,M,N] += A[B,M,K] * B[B,K,N]   (tensors A, W, C; dims B, M, N, K)
+//   linear              Y[M,N] = A[M,K] * W[K,N] + bias[N]  (stages gemm -> C, bias -> Y)
 //   vector operators    over rows R and columns C (C contiguous); X is the input, Y the output
 #include <optional>
 #include <string>
@@ -18,6 +19,16 @@ Operator make_gemm(std::string name, int64_t m, int64_t n, int64_t k,
                    DataType dtype = DataType::fp16, std::optional<DataType> out_dtype = {});
 Operator make_batched_gemm(std::string name, int64_t batch, int64_t m, int64_t n, int64_t k,
                            DataType dtype = DataType::fp16, std::optional<DataType> out_dtype = {});
+
+// torch.nn.Linear(K, N, bias=True) on M rows, as PyTorch runs it (addmm): a GEMM and the bias add.
+// dims M=0 N=1 K=2; tensors A[M,K], W[K,N], C[M,N], bias[N], Y[M,N] (A, W, C first, as a gemm's);
+// stages `gemm` (matmul: A, W -> C, 1 MAC a point) and `bias` (elementwise: C, bias -> Y, 1 op a
+// point), so its FLOPs are 2MNK + MN. C is the GEMM's product, an intermediate: a mapping that
+// runs the stages as one kernel keeps it on chip (a bias epilogue); one that runs them apart, as
+// addmm does (the bias broadcast into the output, then a GEMM with beta = 1 that reads the output
+// back and writes it), moves it through memory: the same bytes, M x N written twice and read once.
+Operator make_linear(std::string name, int64_t m, int64_t n, int64_t k,
+                     DataType dtype = DataType::fp16);
 
 // One vector operator over R x C.
 Operator make_vector_op(std::string name, std::string_view step, int64_t rows, int64_t cols,

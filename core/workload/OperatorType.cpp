@@ -7,9 +7,10 @@ namespace ts {
 namespace {
 
 // The names the file formats use; an entry per enumerator, in its order.
-constexpr std::array<std::pair<OperatorType, std::string_view>, 21> kNames{{
+constexpr std::array<std::pair<OperatorType, std::string_view>, 22> kNames{{
     {OperatorType::gemm, "gemm"},
     {OperatorType::batched_gemm, "batched_gemm"},
+    {OperatorType::linear, "linear"},
     {OperatorType::add, "add"},
     {OperatorType::mul, "mul"},
     {OperatorType::bias, "bias"},
@@ -55,7 +56,8 @@ std::vector<std::string> operator_type_names() {
 }
 
 bool is_gemm(OperatorType type) {
-  return type == OperatorType::gemm || type == OperatorType::batched_gemm;
+  return type == OperatorType::gemm || type == OperatorType::batched_gemm ||
+         type == OperatorType::linear;
 }
 
 bool is_vector_step(OperatorType type) {

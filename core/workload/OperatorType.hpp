@@ -12,6 +12,8 @@ namespace ts {
 enum class OperatorType {
   gemm,
   batched_gemm,
+  // torch.nn.Linear: a GEMM and its bias (make_linear); a matrix product, not a chain step
+  linear,
   // vector steps, usable alone or chained in a fused operator (OperatorBuilders.hpp)
   add,
   mul,
@@ -40,7 +42,8 @@ std::optional<OperatorType> parse_operator_type(std::string_view text);
 // Every name, in the order of the enum, for messages that list what is known.
 std::vector<std::string> operator_type_names();
 
-bool is_gemm(OperatorType type);  // gemm or batched_gemm
+// gemm, batched_gemm or linear: the matrix products with a tiled kernel and a library call.
+bool is_gemm(OperatorType type);
 bool is_vector_step(OperatorType type);
 
 }  // namespace ts

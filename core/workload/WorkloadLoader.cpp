@@ -115,6 +115,11 @@ Operator read_operator(const YamlSource& src, const YAML::Node& node, DataType d
     op = make_batched_gemm(name, size_at(src, node, "B", label), size_at(src, node, "M", label),
                            size_at(src, node, "N", label), size_at(src, node, "K", label), dtype,
                            out_dtype);
+  } else if (*type == OperatorType::linear) {
+    // torch.nn.Linear on M rows: C = A[M,K] x W[K,N], then + bias[N] (make_linear).
+    src.check_keys(node, {"name", "type", "dtype", "count", "M", "N", "K"}, label);
+    op = make_linear(name, size_at(src, node, "M", label), size_at(src, node, "N", label),
+                     size_at(src, node, "K", label), dtype);
   } else if (is_llm_operator(*type)) {
     op = read_llm_operator(src, node, name, *type, dtype, label);
   } else if (is_vector_step(*type)) {

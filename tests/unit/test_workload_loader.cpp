@@ -162,10 +162,9 @@ TEST_CASE("an unknown operator type lists the known ones", "[workload][loader]")
   CHECK(e.where().line == 7);
   CHECK(e.where().column == 11);
   CHECK(e.message() ==
-        "unknown operator type 'conv2d' (known: gemm, batched_gemm, add, mul, bias, scale, mask, "
-        "relu, gelu, softmax, layernorm, rmsnorm, rope, silu_mul, quant_gemm, lut_gemm, "
-        "grouped_gemm, "
-        "decode_attention, prefill_attention, fused, einsum)");
+        "unknown operator type 'conv2d' (known: gemm, batched_gemm, linear, add, mul, bias, "
+        "scale, mask, relu, gelu, softmax, layernorm, rmsnorm, rope, silu_mul, quant_gemm, "
+        "lut_gemm, grouped_gemm, decode_attention, prefill_attention, fused, einsum)");
 }
 
 TEST_CASE("workload errors", "[workload][loader]") {
@@ -205,7 +204,8 @@ TEST_CASE("workload errors", "[workload][loader]") {
     InputError e = workload_error("  - {name: g, type: gemm, dtype: fp64, M: 1, N: 2, K: 3}\n");
     CHECK(e.where().column == 34);
     CHECK(e.message() ==
-          "unknown dtype 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int16, int32, int4");
+          "unknown dtype 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int16, int32, int4, "
+          "tf32");
   }
   SECTION("no operators") {
     InputError e = input_error_of(
