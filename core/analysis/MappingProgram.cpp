@@ -159,6 +159,8 @@ class Compiler {
     n.double_buffer = m.double_buffer;
     n.double_buffer_free = m.double_buffer_free;
     n.streamed = m.streamed;
+    n.footprint_step = m.footprint_step;
+    n.resident_parts = m.resident_parts;
     n.pipeline_restarts = m.pipeline_restarts;
     n.concurrent_loads = m.concurrent_loads;
     n.order_free = m.order_free;
@@ -270,6 +272,18 @@ class Compiler {
                                             join_names(classes)));
     }
     n.priced_ops_per_point = priced_ops_per_point(st, *n.capability);
+    // An input that a stage produced by reducing a dimension this stage does not iterate is
+    // ready once the reduction is: this stage is its epilogue.
+    for (int in : st.inputs) {
+      const int producer = op_.producer(in);
+      if (producer < 0) continue;
+      const Stage& from = op_.stages[static_cast<size_t>(producer)];
+      const auto& out_dims = op_.tensors[static_cast<size_t>(from.output)].dims;
+      for (int d : from.dims)
+        if (std::find(out_dims.begin(), out_dims.end(), d) == out_dims.end() &&
+            std::find(st.dims.begin(), st.dims.end(), d) == st.dims.end())
+          n.epilogue_dims |= DimMask{1} << d;
+    }
     for (const auto& f : m.op_factors) {
       int d = dim_index(f);
       if (d < 0) continue;

@@ -75,6 +75,8 @@ struct ProgramNode {
   bool double_buffer = false;
   bool double_buffer_free = false;  // the mapper chooses double_buffer
   bool streamed = false;            // loads and stores overlap the children (MappingNode::streamed)
+  bool footprint_step = false;      // buffers hold one step of its own loops (MappingNode)
+  int64_t resident_parts = 1;       // parts an instance holds at once (MappingNode)
   bool pipeline_restarts = false;   // children fill and drain every iteration (MappingNode)
   bool concurrent_loads = false;    // a step waits for max(latency, transfer) (MappingNode)
   std::vector<Flow> loads;          // into this tile's buffers from the nearest buffer above
@@ -87,6 +89,10 @@ struct ProgramNode {
   const ComputeCapability* capability = nullptr;
   // The stage's operations per point in the capability's basic operations (OperationPrice.hpp).
   double priced_ops_per_point = 1;
+  // op: dimensions the stage finishes a reduction over without iterating them itself (a GEMM's
+  // epilogue, a linear's bias after K): loops over them above the op end in one call, on their
+  // last iteration, not one per iteration (docs/analysis.md, "Epilogues").
+  DimMask epilogue_dims = 0;
   std::array<Factor, kMaxDims> op_factor{};
   std::array<bool, kMaxDims> op_free{};
   // Warps per dimension (MappingNode::op_warps; 1 where none is written) and their product.

@@ -96,6 +96,8 @@ void write_node(std::ostringstream& out, const MappingProgram& p, int id, int in
       if (n.streamed) line("streamed: true");
       if (n.pipeline_restarts) line("pipeline_restarts: true");
       if (n.concurrent_loads) line("concurrent_loads: true");
+      if (n.footprint_step) line("footprint: step");
+      if (n.resident_parts > 1) line(fmt::format("resident_parts: {}", n.resident_parts));
       std::string temporal = factors_text(p, n.temporal, &n.order, false);
       if (!temporal.empty()) line("temporal: {" + temporal + "}");
       std::string spatial = factors_text(p, n.spatial, nullptr, false);

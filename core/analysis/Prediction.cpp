@@ -121,10 +121,11 @@ Prediction make_prediction(const MappingProgram& p, const Evaluation& e) {
   r.shape = p.op->shape_text();
   r.mapping_name = p.mapping_name;
   r.latency_us = e.device_s * 1e6;
-  r.launch_overhead_us = g.launch_overhead_s * 1e6;
+  const double launch_s = g.launch_overhead_for(to_string(p.op->type));
+  r.launch_overhead_us = launch_s * 1e6;
   r.cycles = e.device_s * g.clock_hz;
   r.flops = p.op->total_flops();
-  r.bound_by = g.launch_overhead_s > e.device_s ? "launch" : bound_text(g, e.bound);
+  r.bound_by = launch_s > e.device_s ? "launch" : bound_text(g, e.bound);
   // Utilisation of the compute node that bounds, or else of the one running the heaviest stage.
   NodeId unit = e.bound.compute_node();
   double ideal_s = 0;

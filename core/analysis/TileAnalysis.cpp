@@ -268,6 +268,17 @@ class Evaluator {
     return p_.element_bytes[t] < 1 ? std::ceil(bytes) : bytes;  // whole bytes, as footprint
   }
 
+  // One iteration of the tile's own temporal loops: its extent over their full counts.
+  double step_footprint(const ProgramNode& node, const NodeScratch& s, int t) const {
+    double bytes = p_.element_bytes[t];
+    for (DimMask m = p_.tensor_dims[t]; m; m &= m - 1) {
+      const int d = std::countr_zero(m);
+      bytes *= static_cast<double>(s.ext_full[d]) /
+               static_cast<double>(std::max<int64_t>(1, node.temporal[d].full));
+    }
+    return p_.element_bytes[t] < 1 ? std::ceil(bytes) : bytes;
+  }
+
   bool residency() {
     const size_t m = p_.memories.size();
     std::fill(e_.memory_usage_scratch.begin(), e_.memory_usage_scratch.end(), 0.0);
@@ -283,8 +294,12 @@ class Evaluator {
           if (node.buffer[t].valid())
             usage[e_.memory_index[node.buffer[t].index()]] +=
                 copies * node.buffer_scale[t] *
-                (op >= 0 ? granule_footprint(s, t, op) : footprint(p_, s, t, 0));
+                (op >= 0               ? granule_footprint(s, t, op)
+                 : node.footprint_step ? step_footprint(node, s, t)
+                                       : footprint(p_, s, t, 0));
       }
+      if (node.kind == MappingNodeKind::tile && node.resident_parts > 1)
+        for (size_t k = 0; k < m; ++k) usage[k] *= static_cast<double>(node.resident_parts);
       if (node.parent >= 0) {
         double* up = &e_.memory_usage_scratch[static_cast<size_t>(node.parent) * m];
         const ProgramNode& parent = p_.nodes[node.parent];
@@ -790,6 +805,13 @@ class Evaluator {
     else
       ops = static_cast<double>(pad_to(vec, cap.granule[0])) * static_cast<double>(batch);
     ops *= node.priced_ops_per_point;  // exp, div, ... at their cost (OperationPrice.hpp)
+    // An epilogue runs once per walk of the reduction it finishes: its calls inside the walk's
+    // loops share one (the extent of such a dimension at the op is its factor there, 1 at most).
+    for (DimMask d = node.epilogue_dims; d; d &= d - 1) {
+      const int dim = std::countr_zero(d);
+      const int64_t here = std::max<int64_t>(1, ext_at(s, dim, mode));
+      ops /= static_cast<double>((p_.size[dim] - 1) / here + 1);
+    }
     const double ops_per_cycle = cap.issue ? warp_fed_ops_per_cycle(c) : cap.ops_per_cycle;
     const ArchNode& unit = g_.node(node.compute);
     double compute_s = ops / ops_per_cycle / unit.clock_hz;
@@ -987,7 +1009,10 @@ class Evaluator {
           }
         }
         const double it = count * waves;
-        const double step = iteration_time(u);
+        // Parts resident together keep the instance busy with one's transfers while another
+        // computes: a step takes the longest of its loads, work and stores, not their sum.
+        const double step =
+            node.resident_parts > 1 ? std::max({u.load, u.compute, u.store}) : iteration_time(u);
         total += it * step;
         load_sum += it * u.load;
         compute_sum += it * (u.compute + (u.overlapped && u.restarts ? u.fill_drain : 0.0));
@@ -998,9 +1023,13 @@ class Evaluator {
       if (sub == 0) break;
       sub = (sub - 1) & mode;
     }
-    // Fill and drain: the first load and the last store are not hidden behind anything.
+    // Fill and drain: the first load and the last store are not hidden behind anything, unless
+    // another resident part's work hides them (resident_parts: it runs while this one fills and
+    // drains, and the instance is busy with one part's steady work or another's transfers).
     double fill_drain;
-    if (last.streamed)
+    if (node.resident_parts > 1)
+      fill_drain = 0;
+    else if (last.streamed)
       fill_drain = last.load_first + last.store_drain;
     else if (last.overlapped)
       fill_drain = last.load_first + last.compute + last.fill_drain + last.store_drain -

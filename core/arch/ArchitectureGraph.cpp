@@ -39,6 +39,11 @@ int64_t ArchEdge::reduction_hops(int64_t partials) const {
   return std::bit_width(static_cast<uint64_t>(partials - 1));  // ceil(log2 partials)
 }
 
+double ArchitectureGraph::launch_overhead_for(std::string_view operator_type) const {
+  const auto it = launch_overheads.find(std::string(operator_type));
+  return it == launch_overheads.end() ? launch_overhead_s : it->second;
+}
+
 void ArchitectureGraph::finalize() {
   out_.assign(nodes.size(), {});
   for (size_t e = 0; e < edges.size(); ++e) {

@@ -170,14 +170,23 @@ class ArchitectureGraph {
   std::string source_file;
   double clock_hz = 1e9;
   double launch_overhead_s = 0;  // host-side cost of starting an operator, apart from device time
+  // The same cost for one operator type where it differs (`launch_overheads: {linear: 45us}`): a
+  // framework dispatches some operators through more host work, or more kernels, than others
+  // (PyTorch's linear is addmm: the bias copied out, then the GEMM). Keyed by the type's name.
+  std::map<std::string, double> launch_overheads;
   std::vector<ArchNode> nodes;
   std::vector<ArchEdge> edges;
-  // Default mapping templates per operation class, as paths resolved against the graph file.
-  std::map<OpClass, std::string> mapping_templates;
+  // Default mapping templates per operation class, as paths resolved against the graph file. A
+  // class may name several (a kernel menu: a library's kernels for it, of which the mapper takes
+  // the one it predicts fastest among those whose unit runs the operator's data type).
+  std::map<OpClass, std::vector<std::string>> mapping_templates;
   // Templates for one operator type (`rmsnorm`, `silu_mul`, ...), which take precedence over
   // its class's: the kernels a library ships for that operator are written their own way (one
   // thread block per row, say) where the class's template describes another library's kernel.
-  std::map<std::string, std::string> operator_templates;
+  std::map<std::string, std::vector<std::string>> operator_templates;
+
+  // The launch overhead of an operator of this type: its own entry, else launch_overhead_s.
+  double launch_overhead_for(std::string_view operator_type) const;
 
   // Call after nodes and edges are filled; builds the adjacency used by the queries.
   void finalize();

@@ -12,6 +12,10 @@ uint64_t ArchitectureGraph::content_hash() const {
   h.add_string("tilescope-architecture-1");
   h.add_double(clock_hz);
   h.add_double(launch_overhead_s);
+  for (const auto& [type, seconds] : launch_overheads) {  // only when set, as below
+    h.add_string("launch_overhead:" + type);
+    h.add_double(seconds);
+  }
   h.add_u64(nodes.size());
   for (const ArchNode& n : nodes) {
     h.add_string(n.name);
@@ -28,7 +32,7 @@ uint64_t ArchitectureGraph::content_hash() const {
     // Only when set, so that the hashes of graphs without it stay what they were.
     if (n.port_scope == PortScope::per_instance) h.add_string("port_scope:per_instance");
     if (!n.cost_hook.empty()) h.add_string("cost_hook:" + n.cost_hook);  // likewise
-    if (n.min_kernel_time_s > 0) {  // likewise only when set
+    if (n.min_kernel_time_s > 0) {                                       // likewise only when set
       h.add_string("min_kernel_time");
       h.add_double(n.min_kernel_time_s);
     }

@@ -82,8 +82,8 @@ ArchitectureGraph ArchitectureReader::read() {
   src_.check_header("architecture");
   const YAML::Node& root = src_.root();
   src_.check_keys(root,
-                  {"version", "kind", "name", "description", "clock", "launch_overhead", "nodes",
-                   "edges", "mapping_templates"},
+                  {"version", "kind", "name", "description", "clock", "launch_overhead",
+                   "launch_overheads", "nodes", "edges", "mapping_templates"},
                   "an architecture");
   g_.source_file = src_.file();
   g_.name = src_.text_or(root, "name", file_stem(src_.file()));
@@ -93,6 +93,13 @@ ArchitectureGraph ArchitectureReader::read() {
   g_.clock_hz = frequency_at(src_, root["clock"], "clock");
   if (root["launch_overhead"].IsDefined())
     g_.launch_overhead_s = duration_at(src_, root["launch_overhead"], "launch_overhead");
+  if (YAML::Node per_type = root["launch_overheads"]; per_type.IsDefined()) {
+    src_.expect_map(per_type, "`launch_overheads` (operator type: duration)");
+    src_.check_keys(per_type, operator_type_names(), "`launch_overheads`");
+    for (const auto& entry : per_type)
+      g_.launch_overheads[entry.first.Scalar()] =
+          duration_at(src_, entry.second, "launch_overheads");
+  }
 
   YAML::Node nodes = src_.require(root, "nodes", "an architecture");
   src_.expect_sequence(nodes, "`nodes`");
@@ -239,8 +246,8 @@ ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const
   YAML::Node cls = src_.require(o, "class", label);
   auto op_class = parse_op_class(src_.text(cls, "class"));
   if (!op_class)
-    src_.fail(cls,
-              "unknown class " + describe(cls) + "; expected matmul, elementwise, reduction or lookup");
+    src_.fail(cls, "unknown class " + describe(cls) +
+                       "; expected matmul, elementwise, reduction or lookup");
   c.op_class = *op_class;
   YAML::Node dtype = src_.require(o, "dtype", label);
   auto type = parse_data_type(src_.text(dtype, "dtype"));
@@ -439,19 +446,30 @@ void ArchitectureReader::read_reduction(ArchEdge& edge, const YAML::Node& e,
 }
 
 // Keys are operation classes (the template of every operator of the class) or operator types
-// (that type's own, e.g. `rmsnorm`), so one list names what may appear.
+// (that type's own, e.g. `rmsnorm`), so one list names what may appear. A value is one path or a
+// list of them: a kernel menu, from which the mapper takes the fastest (docs/formats.md).
 void ArchitectureReader::read_templates(const YAML::Node& t) {
+  src_.expect_map(t, "`mapping_templates` (class or operator type: template path or list)");
   std::vector<std::string> known{"matmul", "elementwise", "reduction", "lookup"};
   for (const std::string& type : operator_type_names()) known.push_back(type);
   src_.check_keys(t, known, "`mapping_templates`");
   for (const auto& entry : t) {
     const std::string key = entry.first.Scalar();
     // A template is read only when the mapper needs it; a wrong path must fail here, at its line.
-    std::string path = src_.existing_path(entry.second, "mapping template");
+    std::vector<std::string> paths;
+    if (entry.second.IsSequence()) {
+      if (entry.second.size() == 0)
+        src_.fail(entry.second, "an empty kernel menu for `" + key +
+                                    "`; expected a template path or a list of them");
+      for (const auto& item : entry.second)
+        paths.push_back(src_.existing_path(item, "mapping template"));
+    } else {
+      paths.push_back(src_.existing_path(entry.second, "mapping template"));
+    }
     if (auto cls = parse_op_class(key))
-      g_.mapping_templates[*cls] = std::move(path);
+      g_.mapping_templates[*cls] = std::move(paths);
     else
-      g_.operator_templates[key] = std::move(path);
+      g_.operator_templates[key] = std::move(paths);
   }
 }
 

@@ -10,15 +10,17 @@
 #include "common/ByteFormat.hpp"
 #include "common/InputError.hpp"
 #include "common/NameList.hpp"
+#include "workload/OperatorType.hpp"
 
 namespace ts {
 namespace {
 
 constexpr std::string_view kForms =
-    "launch_overhead, clock, edge:FROM->TO.bandwidth, edge:FROM->TO.latency, "
+    "launch_overhead, launch_overhead:TYPE, clock, edge:FROM->TO.bandwidth, edge:FROM->TO.latency, "
     "edge:FROM->TO.reduction_latency, edge:FROM->TO.reduction_bandwidth, node:NAME.capacity, "
     "node:NAME.bandwidth, node:NAME.read_bandwidth, "
     "node:NAME.write_bandwidth, node:NAME.instances, node:NAME.efficiency, "
+    "node:NAME.min_kernel_time, "
     "node:NAME.issue_latency, node:NAME.instructions_per_step, "
     "node:NAME.instructions_per_fragment";
 
@@ -38,6 +40,7 @@ constexpr NodeFieldName kNodeFields[] = {
     {"write_bandwidth", ParameterField::node_write_bandwidth, NodeRequirement::memory},
     {"instances", ParameterField::node_instances, NodeRequirement::any},
     {"efficiency", ParameterField::node_efficiency, NodeRequirement::compute},
+    {"min_kernel_time", ParameterField::node_min_kernel_time, NodeRequirement::compute},
     {"issue_latency", ParameterField::node_issue_latency, NodeRequirement::compute},
     {"instructions_per_step", ParameterField::node_issue_instructions_per_step,
      NodeRequirement::compute},
@@ -62,6 +65,7 @@ double& issue_figure(IssueLimit& issue, ParameterField field) {
 struct PathText {
   enum class Subject { graph, edge, node } subject = Subject::graph;
   std::string_view node, from, to;  // node:NODE, edge:FROM->TO
+  std::string_view operator_type;   // launch_overhead:TYPE
   std::string_view field;           // the part after the last '.', or the whole graph field
 };
 
@@ -69,6 +73,11 @@ std::optional<PathText> split_path(std::string_view text) {
   PathText p;
   if (text == "launch_overhead" || text == "clock") {
     p.field = text;
+    return p;
+  }
+  if (text.starts_with("launch_overhead:")) {
+    p.field = "launch_overhead";
+    p.operator_type = text.substr(16);
     return p;
   }
   const size_t dot = text.rfind('.');
@@ -94,7 +103,9 @@ std::optional<PathText> split_path(std::string_view text) {
 std::optional<ParameterField> field_of(const PathText& p) {
   switch (p.subject) {
     case PathText::Subject::graph:
-      return p.field == "clock" ? ParameterField::clock : ParameterField::launch_overhead;
+      if (p.field == "clock") return ParameterField::clock;
+      return p.operator_type.empty() ? ParameterField::launch_overhead
+                                     : ParameterField::launch_overhead_of_type;
     case PathText::Subject::edge:
       if (p.field == "bandwidth") return ParameterField::edge_bandwidth;
       if (p.field == "latency") return ParameterField::edge_latency;
@@ -179,6 +190,12 @@ ParameterPath parse_parameter_path(std::string_view text, const ArchitectureGrap
   switch (split->subject) {
     case PathText::Subject::graph:
       path.field = *field_of(*split);
+      if (path.field == ParameterField::launch_overhead_of_type) {
+        if (!parse_operator_type(split->operator_type))
+          fail(input, fmt::format("'{}': unknown operator type '{}'; expected one of {}", text,
+                                  split->operator_type, join_names(operator_type_names())));
+        path.operator_type = std::string(split->operator_type);
+      }
       return path;
     case PathText::Subject::edge: {
       const auto from = g.find_node(split->from);
@@ -252,6 +269,8 @@ double parameter_value(const ArchitectureGraph& g, const ParameterPath& path) {
   switch (path.field) {
     case ParameterField::launch_overhead:
       return g.launch_overhead_s;
+    case ParameterField::launch_overhead_of_type:
+      return g.launch_overhead_for(path.operator_type);
     case ParameterField::clock:
       return g.clock_hz;
     case ParameterField::edge_bandwidth:
@@ -276,6 +295,8 @@ double parameter_value(const ArchitectureGraph& g, const ParameterPath& path) {
       return g.node(path.node).write_port_bytes_per_s;
     case ParameterField::node_instances:
       return static_cast<double>(g.node(path.node).instances);
+    case ParameterField::node_min_kernel_time:
+      return g.node(path.node).min_kernel_time_s;
     case ParameterField::node_efficiency: {
       // The ratio of the current throughput to the baseline's, read on the first capability
       // that has one (set_parameter_value scales every capability alike).
@@ -303,6 +324,9 @@ void set_parameter_value(ArchitectureGraph& g, const ParameterPath& path, double
   switch (path.field) {
     case ParameterField::launch_overhead:
       g.launch_overhead_s = value;
+      return;
+    case ParameterField::launch_overhead_of_type:
+      g.launch_overheads[path.operator_type] = value;
       return;
     case ParameterField::clock: {
       // Nodes that run at the graph clock follow it; a node with its own clock keeps it.
@@ -338,6 +362,9 @@ void set_parameter_value(ArchitectureGraph& g, const ParameterPath& path, double
       return;
     case ParameterField::node_instances:
       node->instances = std::llround(value);
+      return;
+    case ParameterField::node_min_kernel_time:
+      node->min_kernel_time_s = value;
       return;
     case ParameterField::node_efficiency:
       for (size_t i = 0; i < node->capabilities.size(); ++i) {
@@ -382,6 +409,8 @@ std::optional<double> parse_parameter_value(std::string_view text, const Archite
   if (auto v = plain_number(text)) return v;
   switch (path.field) {
     case ParameterField::launch_overhead:
+    case ParameterField::launch_overhead_of_type:
+    case ParameterField::node_min_kernel_time:
       return parse_duration_seconds(text);
     case ParameterField::clock:
       return parse_frequency_hz(text);
@@ -417,6 +446,10 @@ std::string_view parameter_value_example(ParameterField field) {
   switch (field) {
     case ParameterField::launch_overhead:
       return "`launch_overhead=2us:30us`";
+    case ParameterField::launch_overhead_of_type:
+      return "`launch_overhead:linear=2us:60us`";
+    case ParameterField::node_min_kernel_time:
+      return "`...min_kernel_time=500ns:10us`";
     case ParameterField::clock:
       return "`clock=1GHz:2GHz`";
     case ParameterField::edge_bandwidth:
@@ -446,6 +479,8 @@ std::string_view parameter_value_example(ParameterField field) {
 std::string_view parameter_unit(ParameterField field) {
   switch (field) {
     case ParameterField::launch_overhead:
+    case ParameterField::launch_overhead_of_type:
+    case ParameterField::node_min_kernel_time:
       return "s";
     case ParameterField::clock:
       return "Hz";

@@ -3,6 +3,8 @@
 // each value of an architecture graph that `fit`, `correlate --fit`, the GUI inspector and sweeps
 // read or change.
 //   launch_overhead                 seconds
+//   launch_overhead:TYPE            seconds, for operators of one type (`launch_overheads:`);
+//                                   reads launch_overhead where the type has none of its own
 //   clock                           Hz (the graph clock)
 //   edge:FROM->TO.bandwidth         bytes/s
 //   edge:FROM->TO.latency           cycles of the source clock
@@ -13,6 +15,7 @@
 //   node:NAME.read_bandwidth / node:NAME.write_bandwidth
 //   node:NAME.instances             a count (any node)
 //   node:NAME.efficiency            a factor on every throughput of a compute node
+//   node:NAME.min_kernel_time       seconds (a compute node's kernel floor)
 //   node:NAME.issue_latency, node:NAME.instructions_per_step, node:NAME.instructions_per_fragment
 //                                   the `issue:` figures of a compute node's operations
 //
@@ -36,6 +39,7 @@ namespace ts {
 
 enum class ParameterField {
   launch_overhead,
+  launch_overhead_of_type,
   clock,
   edge_bandwidth,
   edge_latency,
@@ -47,6 +51,7 @@ enum class ParameterField {
   node_write_bandwidth,
   node_instances,
   node_efficiency,
+  node_min_kernel_time,
   // The issue limit of every operation of a compute node that has one (ComputeCapability::issue).
   node_issue_latency,
   node_issue_instructions_per_step,
@@ -58,8 +63,9 @@ enum class ParameterField {
 struct ParameterPath {
   std::string text;  // as written
   ParameterField field = ParameterField::launch_overhead;
-  NodeId node;  // node fields
-  EdgeId edge;  // edge fields
+  NodeId node;                // node fields
+  EdgeId edge;                // edge fields
+  std::string operator_type;  // launch_overhead:TYPE
   // node:NAME.efficiency only: ops_per_cycle of each of the node's capabilities at resolution.
   std::vector<double> baseline_ops_per_cycle;
 };

@@ -194,6 +194,11 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
   y += "clock: " + frequency_text(graph.clock_hz) + "\n";
   if (graph.launch_overhead_s != 0)
     y += "launch_overhead: " + duration_text(graph.launch_overhead_s) + "\n";
+  if (!graph.launch_overheads.empty()) {
+    y += "launch_overheads:\n";
+    for (const auto& [type, seconds] : graph.launch_overheads)
+      y += fmt::format("  {}: {}\n", type, duration_text(seconds));
+  }
 
   y += "nodes:\n";
   for (const ArchNode& n : graph.nodes) {
@@ -256,10 +261,17 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
 
   if (!graph.mapping_templates.empty() || !graph.operator_templates.empty()) {
     y += "mapping_templates:\n";
-    for (const auto& [cls, path] : graph.mapping_templates)
-      y += fmt::format("  {}: {}\n", to_string(cls), scalar(template_path(path, out_file)));
-    for (const auto& [type, path] : graph.operator_templates)
-      y += fmt::format("  {}: {}\n", type, scalar(template_path(path, out_file)));
+    auto menu = [&](const std::vector<std::string>& paths) {
+      if (paths.size() == 1) return scalar(template_path(paths.front(), out_file));
+      std::string list;
+      for (const std::string& path : paths)
+        list += (list.empty() ? "[" : ", ") + scalar(template_path(path, out_file));
+      return list + "]";
+    };
+    for (const auto& [cls, paths] : graph.mapping_templates)
+      y += fmt::format("  {}: {}\n", to_string(cls), menu(paths));
+    for (const auto& [type, paths] : graph.operator_templates)
+      y += fmt::format("  {}: {}\n", type, menu(paths));
   }
   return y;
 }

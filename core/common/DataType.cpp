@@ -8,7 +8,7 @@ namespace {
 
 constexpr DataType kDataTypes[] = {DataType::fp32,  DataType::fp16, DataType::bf16,
                                    DataType::fp8,   DataType::int8, DataType::int16,
-                                   DataType::int32, DataType::int4};
+                                   DataType::int32, DataType::int4, DataType::tf32};
 
 }  // namespace
 
@@ -16,6 +16,7 @@ int bits_of(DataType type) {
   switch (type) {
     case DataType::fp32:
     case DataType::int32:
+    case DataType::tf32:
       return 32;
     case DataType::fp16:
     case DataType::bf16:
@@ -56,6 +57,8 @@ std::string_view to_string(DataType type) {
       return "int32";
     case DataType::int4:
       return "int4";
+    case DataType::tf32:
+      return "tf32";
   }
   return "fp32";
 }
@@ -66,7 +69,9 @@ std::optional<DataType> parse_data_type(std::string_view text) {
   return std::nullopt;
 }
 
-std::string_view data_type_names() { return "fp32, fp16, bf16, fp8, int8, int16, int32, int4"; }
+std::string_view data_type_names() {
+  return "fp32, fp16, bf16, fp8, int8, int16, int32, int4, tf32";
+}
 
 std::string_view to_string(OpClass cls) {
   switch (cls) {

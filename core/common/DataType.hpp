@@ -8,7 +8,10 @@ namespace ts {
 
 // int4 is packed two elements per byte (the low nibble first), as weight-only quantized GEMMs
 // store their weights (AWQ, GPTQ, Marlin).
-enum class DataType { fp32, fp16, bf16, fp8, int8, int16, int32, int4 };
+// tf32 is an fp32 tensor (4 bytes an element) whose products a tensor core rounds to TF32's 10-bit
+// mantissa: what an fp32 GEMM runs as where TF32 is allowed (cuBLAS's CUBLAS_TF32_TENSOR_OP_MATH,
+// PyTorch's allow_tf32), where plain fp32 runs on the CUDA cores (docs/gpus.md).
+enum class DataType { fp32, fp16, bf16, fp8, int8, int16, int32, int4, tf32 };
 
 int bits_of(DataType type);
 // Bytes per element: 0.5 for int4. A whole tensor or tile of n elements takes packed_bytes.
@@ -20,7 +23,7 @@ double packed_bytes(DataType type, double elements);
 int64_t whole_bytes_of(DataType type);
 std::string_view to_string(DataType type);
 std::optional<DataType> parse_data_type(std::string_view text);
-// "fp32, fp16, bf16, fp8, int8, int16, int32, int4": every name parse_data_type takes, for
+// "fp32, fp16, bf16, fp8, int8, int16, int32, int4, tf32": every name parse_data_type takes, for
 // messages.
 std::string_view data_type_names();
 

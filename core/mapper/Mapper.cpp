@@ -37,6 +37,10 @@ struct DimChain {
   // depend on which thread evaluated what before.
   std::vector<int> site_var;
   std::vector<int64_t> base_full;
+  // Per site: inside a part of a `tails: padded` memory (at or below such a tile), where a
+  // factor the template fixes is the block's extent whatever the problem's size (a thread block
+  // of 128 rows computes 128 where M is 24).
+  std::vector<bool> in_padded_part;
 };
 
 struct Variable {
@@ -175,7 +179,13 @@ class SearchSpace {
       for (size_t k = 0; k < n; ++k) {
         Factor f = chain[k];
         f.free = false;
-        factor_at(p, c.sites[static_cast<size_t>(c.absorb) + k], c.dim) = f;
+        // Where every level above runs once, the chain makes a fixed factor the problem's size
+        // (only its tail runs); in a padded part it stays the block's extent, with that tail.
+        const size_t site = static_cast<size_t>(c.absorb) + k;
+        if (c.in_padded_part[site] && !site_free(tmpl_, c.sites[site], c.dim) &&
+            f.full < c.base_full[site])
+          f.full = c.base_full[site];
+        factor_at(p, c.sites[site], c.dim) = f;
       }
     }
     // Tiles of a scope beside the primary path's one, in the same memory, run its tile: the
@@ -229,13 +239,17 @@ class SearchSpace {
     for (int d = 0; d < tmpl_.ndims; ++d) {
       DimChain c;
       c.dim = d;
+      bool padded = false;
       for (int node : path_) {
         const ProgramNode& n = tmpl_.nodes[static_cast<size_t>(node)];
         if (n.kind == MappingNodeKind::tile) {
+          padded = padded || n.padded_tails;
           c.sites.push_back({node, FactorKind::temporal});
           c.sites.push_back({node, FactorKind::spatial});
+          c.in_padded_part.insert(c.in_padded_part.end(), 2, padded);
         } else if (n.kind == MappingNodeKind::op) {
           c.sites.push_back({node, FactorKind::op});
+          c.in_padded_part.push_back(padded);
         }
       }
       for (size_t k = 0; k < c.sites.size(); ++k) {

@@ -87,6 +87,11 @@ std::vector<MappingProgram> sample_valid_mappings(const MappingProgram& template
 // class when it names one, else a chain of tiles along the shortest memory path to a compute node
 // able to run it. Multi-stage operators get one op per stage in a sequential scope.
 Mapping default_template(const Operator& op, const ArchitectureGraph& graph);
+// Every template the graph names for the operator (its type's list, else its class's: a kernel
+// menu, docs/formats.md), instantiated, keeping those whose units declare the operator's class at
+// its data type (all of them when none does); the generic chain when the graph names none. The
+// first of it is default_template's.
+std::vector<Mapping> template_menu(const Operator& op, const ArchitectureGraph& graph);
 // Makes a template fit an operator: a single op node expands into one per stage. With a graph,
 // a stage whose class the op's unit does not run goes to a unit that does (unit_for_stage).
 Mapping instantiate_template(const Mapping& tmpl, const Operator& op,

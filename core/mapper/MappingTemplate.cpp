@@ -42,8 +42,17 @@ void instantiate(MappingNode& node, const Operator& op, const ArchitectureGraph*
   if (node.kind == MappingNodeKind::tile) {
     std::vector<TensorPlacement> kept;
     for (auto pl : node.placements) {
+      const bool result_role = pl.tensor == "C" && op.find_tensor("C") < 0;
       pl.tensor = role_tensor(op, pl.tensor);
-      if (!pl.tensor.empty()) kept.push_back(pl);
+      if (pl.tensor.empty()) continue;
+      kept.push_back(pl);
+      // A GEMM's epilogue (a linear's bias) computes on the result where it is: the fused
+      // chain's outputs go where the template sends the product.
+      if (pl.tensor == "C" || result_role)
+        for (size_t t = 0; t < op.tensors.size(); ++t)
+          if (op.is_output(static_cast<int>(t)) && op.tensors[t].name != pl.tensor &&
+              op.find_tensor(pl.tensor) >= 0 && op.is_intermediate(op.find_tensor(pl.tensor)))
+            kept.push_back(TensorPlacement{op.tensors[t].name, pl.memory, pl.where});
     }
     node.placements = kept;
   }
@@ -223,13 +232,74 @@ Mapping instantiate_template(const Mapping& tmpl, const Operator& op,
   return m;
 }
 
-Mapping default_template(const Operator& op, const ArchitectureGraph& graph) {
-  const OpClass cls = op.primary_class();
+namespace {
+
+// Whether every op leaf of a template that runs the operator's primary class sits on a unit that
+// declares that class at the operator's data type (fp32 GEMMs are not run on tensor cores that
+// declare fp16 alone, while TF32 is off), and there is one such leaf.
+bool runs_its_type(const MappingNode& node, const Operator& op, const ArchitectureGraph& graph,
+                   OpClass cls, DataType dtype, bool& seen) {
+  if (node.kind == MappingNodeKind::op) {
+    const Stage* st = op.stages.size() == 1 ? &op.stages.front() : nullptr;
+    for (const Stage& s : op.stages)
+      if (s.name == node.stage) st = &s;
+    if (st != nullptr && st->op_class == cls) {
+      seen = true;
+      const std::optional<NodeId> unit = graph.find_node(node.compute);
+      return unit && graph.node(*unit).declared_capability(cls, dtype) != nullptr;
+    }
+    return true;
+  }
+  for (const MappingNode& c : node.children)
+    if (!runs_its_type(c, op, graph, cls, dtype, seen)) return false;
+  return true;
+}
+
+const std::vector<std::string>* menu_paths(const Operator& op, const ArchitectureGraph& graph) {
+  // A batched GEMM of one batch is a GEMM to the libraries: cuBLAS hands a strided-batched call
+  // of batchCount 1 to its GEMM heuristics (the measured bmm kernels of B = 1 are its GEMM
+  // kernels, split-K included; docs/gpus.md).
+  if (op.type == OperatorType::batched_gemm && op.find_dim("B") >= 0 &&
+      op.dims[static_cast<size_t>(op.find_dim("B"))].size == 1)
+    if (auto it = graph.operator_templates.find("gemm"); it != graph.operator_templates.end())
+      return &it->second;
   if (auto it = graph.operator_templates.find(std::string(to_string(op.type)));
       it != graph.operator_templates.end())
-    return instantiate_template(load_mapping_cached(it->second), op, &graph);
-  if (auto it = graph.mapping_templates.find(cls); it != graph.mapping_templates.end())
-    return instantiate_template(load_mapping_cached(it->second), op, &graph);
+    return &it->second;
+  // A linear layer is the library's GEMM with the bias as its epilogue (PyTorch's addmm).
+  if (op.type == OperatorType::linear)
+    if (auto it = graph.operator_templates.find("gemm"); it != graph.operator_templates.end())
+      return &it->second;
+  if (auto it = graph.mapping_templates.find(op.primary_class());
+      it != graph.mapping_templates.end())
+    return &it->second;
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<Mapping> template_menu(const Operator& op, const ArchitectureGraph& graph) {
+  const std::vector<std::string>* paths = menu_paths(op, graph);
+  if (paths == nullptr || paths->empty()) return {default_template(op, graph)};
+  std::vector<Mapping> all, fitting;
+  for (const std::string& path : *paths) {
+    all.push_back(instantiate_template(load_mapping_cached(path), op, &graph));
+    bool seen = false;
+    if (runs_its_type(all.back().root, op, graph, op.primary_class(), op.primary_dtype(), seen) &&
+        seen)
+      fitting.push_back(all.back());
+  }
+  // A menu none of whose kernels runs the type keeps them all, as a single template does (the
+  // unit then runs the class at the rate it declares for another type).
+  return fitting.empty() ? all : fitting;
+}
+
+Mapping default_template(const Operator& op, const ArchitectureGraph& graph) {
+  const OpClass cls = op.primary_class();
+  if (const std::vector<std::string>* paths = menu_paths(op, graph); paths && !paths->empty()) {
+    std::vector<Mapping> menu = template_menu(op, graph);
+    return std::move(menu.front());
+  }
 
   // Generic: tiles along the shortest path from the largest memory to a unit that runs the class.
   auto units = graph.compute_nodes_for(cls);

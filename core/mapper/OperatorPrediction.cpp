@@ -197,32 +197,11 @@ std::optional<MappingProgram> stages_apart(const Operator& op, const Architectur
   return best;
 }
 
-}  // namespace
-
-MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& graph,
+// The mapper's search of one template: its best point, or an InputError saying why there is none.
+MappingProgram search_template(const Mapping& tmpl, bool from_file, const Operator& op,
+                               const ArchitectureGraph& graph,
                                const OperatorPredictionOptions& options, std::string* origin,
                                SearchSummary* summary) {
-  Mapping tmpl;
-  bool from_file = options.mapping != nullptr;
-  if (from_file) {
-    if (!options.mapping->has_free_factors()) {
-      if (origin) *origin = "file";
-      return compile_mapping(*options.mapping, op, graph, false);
-    }
-    tmpl = instantiate_template(*options.mapping, op);
-  } else {
-    tmpl = default_template(op, graph);
-    // A lookup GEMM that the graph gives no template of its own builds its tables in a pass of
-    // their own, as T-MAC does (once per group of activations, written out and read by every
-    // column's lookups): under one tree every tile of columns would build them again.
-    const bool tables_apart = op.primary_class() == OpClass::lookup &&
-                              !graph.operator_templates.count(std::string(to_string(op.type)));
-    if (op.stages.size() > 1 && (tables_apart || !compiles(tmpl, op, graph)))
-      if (std::optional<MappingProgram> split = stages_apart(op, graph, options.mapper, summary)) {
-        if (origin) *origin = "mapper (stages apart)";
-        return std::move(*split);
-      }
-  }
   MappingProgram program = compile_mapping(tmpl, op, graph, true);
   // Whatever the factors, the root holds whole tensors: say so rather than search in vain.
   const ProgramNode& root = program.nodes.front();
@@ -261,6 +240,64 @@ MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& grap
   if (summary)
     *summary = SearchSummary{true, result.converged, result.evaluations, result.space_size};
   return std::move(result.program);
+}
+
+}  // namespace
+
+MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& graph,
+                               const OperatorPredictionOptions& options, std::string* origin,
+                               SearchSummary* summary) {
+  if (options.mapping != nullptr) {
+    if (!options.mapping->has_free_factors()) {
+      if (origin) *origin = "file";
+      return compile_mapping(*options.mapping, op, graph, false);
+    }
+    return search_template(instantiate_template(*options.mapping, op), true, op, graph, options,
+                           origin, summary);
+  }
+  std::vector<Mapping> menu = template_menu(op, graph);
+  if (menu.size() == 1) {
+    const Mapping& tmpl = menu.front();
+    // A lookup GEMM that the graph gives no template of its own builds its tables in a pass of
+    // their own, as T-MAC does (once per group of activations, written out and read by every
+    // column's lookups): under one tree every tile of columns would build them again.
+    const bool tables_apart = op.primary_class() == OpClass::lookup &&
+                              !graph.operator_templates.count(std::string(to_string(op.type)));
+    if (op.stages.size() > 1 && (tables_apart || !compiles(tmpl, op, graph)))
+      if (std::optional<MappingProgram> split = stages_apart(op, graph, options.mapper, summary)) {
+        if (origin) *origin = "mapper (stages apart)";
+        return std::move(*split);
+      }
+    return search_template(tmpl, false, op, graph, options, origin, summary);
+  }
+  // A kernel menu: the library's kernels for the operator, each searched (its free factors, if
+  // any) and evaluated; the fastest is taken, as a library's heuristic aims to take it.
+  std::optional<MappingProgram> best;
+  double best_s = 0;
+  std::optional<InputError> first_error;
+  SearchSummary total{true, true, 0, 0};
+  for (const Mapping& tmpl : menu) {
+    try {
+      SearchSummary one;
+      MappingProgram program = search_template(tmpl, false, op, graph, options, nullptr, &one);
+      total.evaluations += one.evaluations;
+      total.space_size += one.space_size;
+      total.converged = total.converged && one.converged;
+      Evaluation eval;
+      evaluate(program, eval);
+      if (!eval.valid()) continue;
+      if (!best || eval.device_s < best_s) {
+        best_s = eval.device_s;
+        best = std::move(program);
+      }
+    } catch (const InputError& e) {
+      if (!first_error) first_error = e;
+    }
+  }
+  if (!best) throw *first_error;
+  if (origin) *origin = fmt::format("mapper (fastest of {} kernels)", menu.size());
+  if (summary) *summary = total;
+  return std::move(*best);
 }
 
 Prediction predict_operator(const Operator& op, const ArchitectureGraph& graph,

@@ -39,6 +39,8 @@ std::string sweep_value_problem(ParameterField field, double value) {
   }
   switch (field) {
     case ParameterField::launch_overhead:
+    case ParameterField::launch_overhead_of_type:
+    case ParameterField::node_min_kernel_time:
     case ParameterField::edge_latency:
     case ParameterField::edge_reduction_latency:
     case ParameterField::node_issue_latency:

@@ -87,10 +87,11 @@ void MappingReader::read_tile(MappingNode& node, const YAML::Node& n) {
   node.kind = MappingNodeKind::tile;
   node.memory = src_.text(n["tile"], "tile");
   std::string label = "tile '" + node.memory + "'";
-  src_.check_keys(n,
-                  {"tile", "temporal", "spatial", "order", "double_buffer", "streamed",
-                   "pipeline_restarts", "concurrent_loads", "buffers", "keep", "children"},
-                  label);
+  src_.check_keys(
+      n,
+      {"tile", "temporal", "spatial", "order", "double_buffer", "streamed", "pipeline_restarts",
+       "concurrent_loads", "footprint", "resident_parts", "buffers", "keep", "children"},
+      label);
   if (n["temporal"].IsDefined()) node.temporal = read_factors(n["temporal"], "temporal");
   if (n["spatial"].IsDefined()) {
     node.spatial = read_factors(n["spatial"], "spatial");
@@ -111,6 +112,16 @@ void MappingReader::read_tile(MappingNode& node, const YAML::Node& n) {
   node.streamed = src_.boolean_or(n, "streamed", false);
   node.pipeline_restarts = src_.boolean_or(n, "pipeline_restarts", false);
   node.concurrent_loads = src_.boolean_or(n, "concurrent_loads", false);
+  if (const YAML::Node f = n["footprint"]; f.IsDefined()) {
+    const std::string value = src_.text(f, "footprint");
+    if (value != "step" && value != "whole")
+      src_.fail(f, "unknown footprint '" + value + "' for " + label +
+                       "; expected whole (the buffers hold everything the tile covers) or step "
+                       "(one iteration of its own temporal loops at a time)");
+    node.footprint_step = value == "step";
+  }
+  if (const YAML::Node r = n["resident_parts"]; r.IsDefined())
+    node.resident_parts = src_.positive_integer(r, "resident_parts");
   if (YAML::Node buffers = n["buffers"]; buffers.IsDefined()) {
     src_.expect_map(buffers, "`buffers`");
     for (const auto& entry : buffers) {

@@ -72,6 +72,8 @@ std::string render_line(const MappingNode& n) {
       if (n.streamed) line += "  [streamed]";
       if (n.pipeline_restarts) line += "  [restarts]";
       if (n.concurrent_loads) line += "  [concurrent loads]";
+      if (n.footprint_step) line += "  [footprint: step]";
+      if (n.resident_parts > 1) line += "  [" + std::to_string(n.resident_parts) + " resident]";
       break;
     case MappingNodeKind::op:
       line = "op " + n.compute;
@@ -114,7 +116,8 @@ std::string canonical_line(const MappingNode& n) {
               : n.double_buffer    ? "1"
                                    : "0") +
              ";b=" + buffers + (n.streamed ? ";st=1" : "") + (n.pipeline_restarts ? ";rs=1" : "") +
-             (n.concurrent_loads ? ";cl=1" : "") +
+             (n.concurrent_loads ? ";cl=1" : "") + (n.footprint_step ? ";fs=1" : "") +
+             (n.resident_parts > 1 ? ";rp=" + std::to_string(n.resident_parts) : "") +
              // Absent when the file says nothing, so that older mappings keep their hashes.
              (n.keeps.empty() ? "" : ";keep=" + keeps_text(keeps_by_tensor(n.keeps), ",")) + ")";
     }

@@ -82,6 +82,15 @@ struct MappingNode {
   // loads' latency and their transfer, not for their sum (Little's law with all of them in
   // flight). Without it a step pays the latency on top of the transfer.
   bool concurrent_loads = false;
+  // The tile's buffers hold one iteration of its own temporal loops at a time, not the whole
+  // walk (`footprint: step`): a cache that a walk streams through, such as a GPU's L2 under the
+  // thread blocks walking K, holds the blocks' current slices; what it moves is still the whole
+  // walk. Default (`whole`): a buffer holds everything its tile covers.
+  bool footprint_step = false;
+  // Parts of this tile an instance holds at once (`resident_parts: 2`: a GPU SM running two
+  // thread blocks of a kernel): each takes its own buffers, and one part's first loads and last
+  // stores overlap another's work instead of adding to it. 1: one part at a time.
+  int64_t resident_parts = 1;
 
   // op: the leaf computation on a compute node, optionally processing a block per call
   std::string compute;

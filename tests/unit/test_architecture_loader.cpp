@@ -78,7 +78,7 @@ TEST_CASE("the example architecture of docs/formats.md loads in SI units", "[arc
                       .lexically_normal()
                       .string();
   REQUIRE(g.mapping_templates.count(OpClass::matmul) == 1);
-  CHECK(g.mapping_templates.at(OpClass::matmul) == expected);
+  CHECK(g.mapping_templates.at(OpClass::matmul) == std::vector<std::string>{expected});
 }
 
 TEST_CASE("mapping_templates names operation classes and operator types", "[arch][loader]") {
@@ -97,7 +97,7 @@ TEST_CASE("mapping_templates names operation classes and operator types", "[arch
   const ArchitectureGraph g = parse_architecture(text, "t.yaml");
   CHECK(g.mapping_templates.count(OpClass::reduction) == 1);
   REQUIRE(g.operator_templates.count("rmsnorm") == 1);
-  CHECK(std::filesystem::equivalent(g.operator_templates.at("rmsnorm"), tmpl));
+  CHECK(std::filesystem::equivalent(g.operator_templates.at("rmsnorm").front(), tmpl));
   std::string bad = text;
   bad.replace(bad.find("  rmsnorm: "), 11, "  rms_norm: ");
   InputError e = input_error_of([&] { parse_architecture(bad, "t.yaml"); });
@@ -280,7 +280,7 @@ TEST_CASE("architecture structure errors name the key and the place", "[arch][lo
     CHECK(e.where().line == 8);
     CHECK(e.message() ==
           "unknown accumulator 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int16, int32, "
-          "int4");
+          "int4, tf32");
   }
   SECTION("unknown data type") {
     InputError e = arch_error(
@@ -288,7 +288,8 @@ TEST_CASE("architecture structure errors name the key and the place", "[arch][lo
         "    operations: [{class: matmul, dtype: fp64, ops_per_cycle: 1}]\n");
     CHECK(e.where().column == 41);
     CHECK(e.message() ==
-          "unknown dtype 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int16, int32, int4");
+          "unknown dtype 'fp64'; expected one of: fp32, fp16, bf16, fp8, int8, int16, int32, int4, "
+          "tf32");
   }
   SECTION("duplicate edge") {
     InputError e = arch_error(

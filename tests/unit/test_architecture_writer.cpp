@@ -53,14 +53,18 @@ void check_same_graph(const ArchitectureGraph& a, const ArchitectureGraph& b) {
   for (size_t i = 0; i < a.edges.size(); ++i)
     CHECK(a.edges[i].bandwidth_bytes_per_s == b.edges[i].bandwidth_bytes_per_s);
   REQUIRE(a.mapping_templates.size() == b.mapping_templates.size());
-  for (const auto& [cls, path] : a.mapping_templates) {
+  for (const auto& [cls, paths] : a.mapping_templates) {
     REQUIRE(b.mapping_templates.count(cls));
-    CHECK(fs::equivalent(path, b.mapping_templates.at(cls)));
+    REQUIRE(paths.size() == b.mapping_templates.at(cls).size());
+    for (size_t i = 0; i < paths.size(); ++i)
+      CHECK(fs::equivalent(paths[i], b.mapping_templates.at(cls)[i]));
   }
   REQUIRE(a.operator_templates.size() == b.operator_templates.size());
-  for (const auto& [type, path] : a.operator_templates) {
+  for (const auto& [type, paths] : a.operator_templates) {
     REQUIRE(b.operator_templates.count(type));
-    CHECK(fs::equivalent(path, b.operator_templates.at(type)));
+    REQUIRE(paths.size() == b.operator_templates.at(type).size());
+    for (size_t i = 0; i < paths.size(); ++i)
+      CHECK(fs::equivalent(paths[i], b.operator_templates.at(type)[i]));
   }
 }
 

@@ -139,7 +139,7 @@ TEST_CASE("fan-out notation errors name the line and what was expected", "[arch]
     const InputError e = input_error_of([&] { parse_architecture(text, "fan.yaml"); });
     CHECK(e.message() ==
           "unknown dtype 'int2'; expected one of: fp32, fp16, bf16, fp8, int8, "
-          "int16, int32, int4");
+          "int16, int32, int4, tf32");
   }
 }
 

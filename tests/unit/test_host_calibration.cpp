@@ -22,8 +22,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // One calibration for the whole test process (ctest runs each test case in its own process, so
-// the checks are sections of one test case below): it takes a few seconds (the DRAM working set must
-// be larger than the last-level cache whatever the timing).
+// the checks are sections of one test case below): it takes a few seconds (the DRAM working set
+// must be larger than the last-level cache whatever the timing).
 const host::HostCalibration& calibration() {
   static const host::HostCalibration cal = [] {
     host::HostCalibrationOptions options;
@@ -146,8 +146,8 @@ static void written_read_back_and_mapped() {
   CHECK(g.content_hash() == cal.graph.content_hash());
   CHECK(g.name == "box");
   REQUIRE(g.mapping_templates.count(OpClass::matmul));
-  CHECK(fs::equivalent(g.mapping_templates.at(OpClass::matmul), files.gemm_template));
-  CHECK(fs::equivalent(g.mapping_templates.at(OpClass::reduction), files.vector_template));
+  CHECK(fs::equivalent(g.mapping_templates.at(OpClass::matmul).front(), files.gemm_template));
+  CHECK(fs::equivalent(g.mapping_templates.at(OpClass::reduction).front(), files.vector_template));
 
   // The mapper fills the templates for real operators (the graph's default templates).
   OperatorPredictionOptions options;
