@@ -1,10 +1,12 @@
 // `tilescope profiles list|show NAME`: the hardware profiles found on the search path
 // (core/profile), where each came from, what it provides, and those that failed to load and why.
+// `tilescope profiles new gpu` writes a new one from a GPU's specification (ProfilesNewGpu.cpp).
 #include <fmt/format.h>
 
 #include <iostream>
 
 #include "Commands.hpp"
+#include "ProfilesNewGpu.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/InputError.hpp"
 #include "profile/ArchitectureReference.hpp"
@@ -105,9 +107,14 @@ CommandAction add_profiles(CLI::App& app) {
   auto name = std::make_shared<std::string>();
   CLI::App* show = cmd->add_subcommand("show", "one profile: its variants, graphs and files");
   show->add_option("name", *name, "the profile's name")->required();
-  return [list, show, name] {
+  CLI::App* add = cmd->add_subcommand(
+      "new", "write a new profile: `new gpu` from a GPU's specification (its datasheet figures)");
+  add->require_subcommand(1);
+  const CommandAction new_gpu = add_profiles_new_gpu(*add);
+  return [list, show, name, add, new_gpu] {
     if (list->parsed()) return run_list();
     if (show->parsed()) return run_show(*name);
+    if (add->parsed()) return new_gpu();
     return 0;
   };
 }

@@ -86,4 +86,11 @@ std::optional<double> parse_duration_seconds(std::string_view text) {
   return std::nullopt;
 }
 
+std::optional<double> parse_operations_per_second(std::string_view text) {
+  if (auto v = with_unit(text, "FLOP/s")) return v;
+  return with_unit(text, "OP/s");
+}
+
+std::optional<double> parse_power_watts(std::string_view text) { return with_unit(text, "W"); }
+
 }  // namespace ts

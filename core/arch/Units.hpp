@@ -23,4 +23,10 @@ std::optional<Bandwidth> parse_bandwidth(std::string_view text);
 std::optional<double> parse_frequency_hz(std::string_view text);
 std::optional<double> parse_duration_seconds(std::string_view text);
 
+// A datasheet's compute rate, in operations per second: `30.3TFLOP/s`, `242.5TOP/s` (an integer
+// rate), `989.5TFLOP/s`. A multiply-accumulate counts as two operations, as datasheets count.
+std::optional<double> parse_operations_per_second(std::string_view text);
+// Board power: `72W`, `0.7kW`.
+std::optional<double> parse_power_watts(std::string_view text);
+
 }  // namespace ts

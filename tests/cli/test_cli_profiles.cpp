@@ -57,7 +57,9 @@ TEST_CASE("predict --arch profile:ascend/910b3 prints what the graph's path prin
   for (const Case& c : {Case{"profile:ascend/910b3", "samples/arch/ascend910b3.yaml"},
                         Case{"profile:ascend", "samples/arch/ascend910b3.yaml"},  // default
                         Case{"profile:ascend/910b3-fitted", "samples/arch/ascend910b3-fitted.yaml"},
-                        Case{"profile:nvidia/h200", "samples/arch/nvidia-h200.yaml"}}) {
+                        // Generated from its spec (plugins/nvidia/gpus/h200.spec.yaml).
+                        Case{"profile:nvidia/h200", "plugins/nvidia/gpus/h200.yaml"},
+                        Case{"profile:nvidia/l4", "plugins/nvidia/gpus/l4.yaml"}}) {
     INFO(c.reference);
     const RunResult by_file = predict_csv(c.file);
     const RunResult by_profile = predict_csv(c.reference);
@@ -74,7 +76,7 @@ TEST_CASE("profiles list shows the bundled profiles and where they came from", "
   ProfileEnvironment env("");
   const RunResult r = run_tilescope({"profiles", "list"});
   REQUIRE(r.status == 0);
-  for (const std::string name : {"ascend", "host", "nvidia", "systolic"}) {
+  for (const std::string name : {"amd", "ascend", "host", "nvidia", "systolic"}) {
     const auto rows = lines_containing(r.out, name + " ");
     REQUIRE_FALSE(rows.empty());
     CHECK_THAT(rows[0], Catch::Contains("plugins/" + name + "/profile.yaml (bundled)"));
@@ -92,8 +94,9 @@ TEST_CASE("profiles list shows the bundled profiles and where they came from", "
   CHECK_THAT(show.out, Catch::Contains("ascend910b3-gemm-template.yaml"));
   const RunResult unknown = run_tilescope({"profiles", "show", "nope"});
   CHECK(unknown.status == 2);
-  CHECK_THAT(unknown.err, Catch::StartsWith("profiles show: unknown profile 'nope'") &&
-                              Catch::Contains("known profiles: ascend, host, nvidia, systolic"));
+  CHECK_THAT(unknown.err,
+             Catch::StartsWith("profiles show: unknown profile 'nope'") &&
+                 Catch::Contains("known profiles: amd, ascend, host, nvidia, systolic"));
 }
 
 TEST_CASE("a broken plugin is one line with its path and problem; the others still load",
