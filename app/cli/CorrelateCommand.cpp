@@ -31,6 +31,7 @@ namespace {
 
 struct CorrelateArgs {
   std::string db, csv, op, dtype = "fp16", timing_scope = "host_call", arch, by, format = "table";
+  std::string device;
   std::optional<int64_t> run;
   std::vector<std::string> fit;
   std::vector<std::string> fail_if;
@@ -155,10 +156,6 @@ int run_correlate(const CorrelateArgs& args) {
   if (from_csv == !a.db.empty())
     throw InputError(SourceLocation{"correlate", 0, 0},
                      "give the measurements with either --db FILE or --csv FILE (with --op)");
-  if (from_csv && a.op.empty())
-    throw InputError(SourceLocation{"--csv", 0, 0},
-                     "a CSV table needs --op CLASS, the builder its rows are shapes of (gemm, "
-                     "batched_gemm, softmax, ...)");
   if (from_csv && a.arch.empty())
     throw InputError(SourceLocation{"--csv", 0, 0},
                      "a CSV table holds no predictions; give the graph to predict it on with "
@@ -189,6 +186,7 @@ int run_correlate(const CorrelateArgs& args) {
     CsvInputOptions o;
     o.path = a.csv;
     o.op_type = a.op;
+    o.device = a.device;
     o.dtype = dtype;
     o.scope = scope;
     o.mapper = mapper;
@@ -369,8 +367,11 @@ CommandAction add_correlate(CLI::App& app) {
       ->needs(db);
   cmd->add_option(
       "--op", a->op,
-      "operator class of the CSV rows: gemm, batched_gemm, softmax, ..., or by-row (each "
-      "row's op column)");
+      "operator class of the CSV rows: gemm, batched_gemm, linear, softmax, ..., by-row (each "
+      "row's op column) or neusight (NeuSight's tables; recognised by their header without --op)");
+  cmd->add_option("--device", a->device,
+                  "only the CSV rows of this device (a table with a device column: NeuSight's)")
+      ->needs(csv);
   cmd->add_option("--dtype", a->dtype, "data type of the CSV operators")->capture_default_str();
   cmd->add_option("--timing-scope", a->timing_scope,
                   "what the CSV latencies cover: host_call (device + launch) or device")

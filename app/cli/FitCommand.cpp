@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "Commands.hpp"
+#include "FitAcrossGraphs.hpp"
 #include "OptionValues.hpp"
 #include "TerminalProgress.hpp"
 #include "arch/ArchitectureLoader.hpp"
@@ -25,8 +26,14 @@ namespace ts::cli {
 namespace {
 
 struct FitArgs {
-  std::string arch, measurements, out, op, dtype = "fp16", timing_scope = "host_call";
+  std::string arch, out, op, dtype = "fp16", timing_scope = "host_call", device;
+  std::vector<std::string> measurements_list;
+  std::string measurements;  // the one table or database of single-graph mode
   std::vector<std::string> params;
+  // Several graphs: DEVICE=ARCH, each device's rows of the tables predicted on its graph.
+  std::vector<std::string> graphs;
+  bool leave_one_out = false;
+  size_t sample = 0;
   std::optional<int64_t> run;
   int max_evaluations = 400;
   uint64_t budget = MapperOptions{}.budget;
@@ -47,16 +54,37 @@ std::pair<uintmax_t, std::string> file_fingerprint(const std::string& path) {
   return {size, hash_text(h.value())};
 }
 
-int run_fit(const FitArgs& a) {
+int run_fit(FitArgs a) {
+  if (!a.graphs.empty()) {
+    if (!a.arch.empty())
+      throw InputError(SourceLocation{"--arch", 0, 0},
+                       "--arch and --graph do not go together: with --graph DEVICE=ARCH every "
+                       "device's rows are predicted on its own graph");
+    FitAcrossGraphsArgs m;
+    m.measurements = a.measurements_list;
+    m.graphs = a.graphs;
+    m.params = a.params;
+    m.out = a.out;
+    m.timing_scope = a.timing_scope;
+    m.leave_one_out = a.leave_one_out;
+    m.sample = a.sample;
+    m.max_evaluations = a.max_evaluations;
+    m.budget = a.budget;
+    return run_fit_across_graphs(m);
+  }
+  if (a.arch.empty())
+    throw InputError(SourceLocation{"--arch", 0, 0},
+                     "no graph: give --arch (one graph) or --graph DEVICE=ARCH (several)");
+  if (a.measurements_list.size() != 1)
+    throw InputError(SourceLocation{"--measurements", 0, 0},
+                     "one --measurements with --arch; several tables go with --graph DEVICE=ARCH");
+  if (a.out.empty())
+    throw InputError(SourceLocation{"--out", 0, 0}, "--out: where to write the fitted graph");
+  a.measurements = a.measurements_list.front();
   if (!std::filesystem::exists(a.measurements))
     throw InputError(SourceLocation{a.measurements, 0, 0},
                      "no such file; expected a results database or a CSV table of measurements");
   const bool from_db = is_sqlite_file(a.measurements);
-  if (!from_db && a.op.empty())
-    throw InputError(SourceLocation{"--measurements", 0, 0},
-                     fmt::format("'{}' is a CSV table; say what its rows are shapes of with --op "
-                                 "(gemm, batched_gemm, softmax, ...)",
-                                 a.measurements));
   const DataType dtype = data_type_option(a.dtype);
   const TimingScope scope = timing_scope_option(a.timing_scope);
   const std::string arch_file = resolve_architecture_option(a.arch);
@@ -84,6 +112,7 @@ int run_fit(const FitArgs& a) {
     CsvInputOptions o;
     o.path = a.measurements;
     o.op_type = a.op;
+    o.device = a.device;
     o.dtype = dtype;
     o.scope = scope;
     o.mapper = mapper;
@@ -166,19 +195,34 @@ CommandAction add_fit(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "fit", "fit architecture-graph parameters to measurements and write the fitted graph");
   cmd->add_option("--arch", a->arch,
-                  "the graph to start from: a kind: architecture file or profile:NAME[/VARIANT]")
-      ->required();
-  cmd->add_option("--measurements", a->measurements,
-                  "a results database (SQLite) or a CSV table (shape columns and measured_us)")
+                  "the graph to start from: a kind: architecture file or profile:NAME[/VARIANT]");
+  cmd->add_option("--measurements", a->measurements_list,
+                  "a results database (SQLite) or a CSV table (shape columns and measured_us); "
+                  "with --graph, tables with a device column (repeatable)")
       ->required();
   cmd->add_option("--param", a->params,
                   "a parameter to fit: PATH or PATH=LOW:HIGH (repeatable; see docs/correlate.md)")
       ->required();
-  cmd->add_option("--out", a->out, "where to write the fitted graph")->required();
+  cmd->add_option("--out", a->out,
+                  "where to write the fitted graph (with --graph: the calibration, kind: "
+                  "calibration)");
+  cmd->add_option(
+      "--graph", a->graphs,
+      "DEVICE=ARCH: the rows of DEVICE predicted on graph ARCH; several make one "
+      "calibration for them all, relative to each graph's specification (docs/gpus.md)");
+  cmd->add_flag("--leave-one-out", a->leave_one_out,
+                "with --graph: also fit on all devices but one, for each, and print how each is "
+                "predicted by the others' fit, beside a datasheet roofline");
+  cmd->add_option("--sample", a->sample,
+                  "with --graph: at most this many rows of each device and operator type, evenly "
+                  "through the tables (0: all)")
+      ->capture_default_str();
   cmd->add_option(
       "--op", a->op,
       "CSV: operator class of the rows (gemm, batched_gemm, ..., or by-row: each row's op column)");
   cmd->add_option("--dtype", a->dtype, "CSV: data type of the operators")->capture_default_str();
+  cmd->add_option("--device", a->device,
+                  "CSV: only the rows of this device (a table with a device column)");
   cmd->add_option("--timing-scope", a->timing_scope,
                   "CSV: what the latencies cover, host_call (device + launch) or device")
       ->capture_default_str();

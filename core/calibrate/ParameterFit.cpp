@@ -20,7 +20,7 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 SamplePrediction predict_one(const ArchitectureGraph& graph, const FitSample& sample) {
   SamplePrediction p;
-  p.launch_s = graph.launch_overhead_s;
+  p.launch_s = graph.launch_overhead_for(to_string(sample.op.type));
   p.device_s = kInfinity;
   p.compared_s = kInfinity;
   try {
@@ -38,23 +38,16 @@ SamplePrediction predict_one(const ArchitectureGraph& graph, const FitSample& sa
     p.device_s = device_s;
     p.compared_s = compared_time(device_s, p.launch_s, sample.scope);
     // The same rule as make_prediction, without building the rest of a Prediction.
-    p.bound_by = graph.launch_overhead_s > device_s ? "launch" : bound_text(graph, eval.bound);
+    p.bound_by = p.launch_s > device_s ? "launch" : bound_text(graph, eval.bound);
   } catch (const InputError&) {
     p.bound_by = "invalid";
   }
   return p;
 }
 
-// The value of each parameter at a point of the unit cube: coordinate 0 is the lower bound,
-// 1 the upper, log-linear in between, so that the optimiser's steps are relative changes and
-// every parameter spans the same range whatever its unit.
-double value_at(const GraphParameter& p, double u) {
-  return std::exp(std::log(p.lower) + u * (std::log(p.upper) - std::log(p.lower)));
-}
+double value_at(const GraphParameter& p, double u) { return log_scale_value(p.lower, p.upper, u); }
 double coordinate_of(const GraphParameter& p, double value) {
-  if (!(value > 0)) value = std::sqrt(p.lower * p.upper);  // no current value: the middle
-  value = std::clamp(value, p.lower, p.upper);
-  return (std::log(value) - std::log(p.lower)) / (std::log(p.upper) - std::log(p.lower));
+  return log_scale_coordinate(p.lower, p.upper, value);
 }
 
 double mape_of(const std::vector<double>& predicted, const std::vector<FitSample>& samples) {
@@ -69,6 +62,16 @@ double mape_of(const std::vector<double>& predicted, const std::vector<FitSample
 }
 
 }  // namespace
+
+double log_scale_value(double lower, double upper, double u) {
+  return std::exp(std::log(lower) + u * (std::log(upper) - std::log(lower)));
+}
+
+double log_scale_coordinate(double lower, double upper, double value) {
+  if (!(value > 0)) value = std::sqrt(lower * upper);  // no current value: the middle
+  value = std::clamp(value, lower, upper);
+  return (std::log(value) - std::log(lower)) / (std::log(upper) - std::log(lower));
+}
 
 std::vector<SamplePrediction> predict_samples_detailed(const ArchitectureGraph& graph,
                                                        const std::vector<FitSample>& samples) {

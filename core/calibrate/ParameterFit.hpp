@@ -64,6 +64,13 @@ FitResult fit_parameters(const ArchitectureGraph& graph, const std::vector<Graph
                          const std::vector<FitSample>& samples, int max_evaluations,
                          const FitProgress& progress);
 
+// A parameter at a point of the unit cube the optimiser searches: coordinate 0 is the lower
+// bound, 1 the upper, log-linear in between, so that the optimiser's steps are relative changes
+// and every parameter spans the same range whatever its unit. And back (clamped to the bounds;
+// a value that is not positive gives the middle).
+double log_scale_value(double lower, double upper, double u);
+double log_scale_coordinate(double lower, double upper, double value);
+
 // A resolved program as a concrete mapping tree (through its written form), for a FitSample
 // whose mapping the mapper chose.
 Mapping concrete_mapping(const MappingProgram& program, const std::string& name);

@@ -13,6 +13,7 @@
 #include <mutex>
 
 #include "analysis/MappingWriter.hpp"
+#include "common/NameList.hpp"
 #include "mapper/OperatorPrediction.hpp"
 #include "measure/ComparedTime.hpp"
 #include "measure/OperatorIdentity.hpp"
@@ -81,8 +82,23 @@ bool is_sqlite_file(const std::string& path) {
 }
 
 CorrelationInput csv_input(const ArchitectureGraph& graph, const CsvInputOptions& options) {
-  const std::vector<CsvShapeMeasurement> rows =
+  std::vector<CsvShapeMeasurement> rows =
       read_shape_measurements(options.path, options.op_type, options.dtype);
+  const std::vector<std::string> devices = measurement_devices(rows);
+  if (!options.device.empty()) {
+    if (std::find(devices.begin(), devices.end(), options.device) == devices.end())
+      throw InputError(
+          SourceLocation{"--device", 0, 0},
+          fmt::format("no row of device '{}' in {}; its devices: {}", options.device, options.path,
+                      devices.empty() ? std::string("none named") : join_names(devices)));
+    std::erase_if(rows, [&](const CsvShapeMeasurement& r) { return r.device != options.device; });
+  } else if (devices.size() > 1) {
+    throw InputError(SourceLocation{options.path, 0, 0},
+                     fmt::format("the table holds kernels of {} devices ({}); say which one the "
+                                 "graph stands for with --device, or fit them all with `tilescope "
+                                 "fit --graph DEVICE=ARCH ...`",
+                                 devices.size(), join_names(devices)));
+  }
   if (rows.empty())
     throw InputError(SourceLocation{options.path, 2, 1},
                      "the table has a header but no rows; expected one shape per line");
@@ -106,8 +122,13 @@ CorrelationInput csv_input(const ArchitectureGraph& graph, const CsvInputOptions
   });
 
   CorrelationInput in;
-  in.source = fmt::format("{} ({} rows of {} {})", options.path, rows.size(), options.op_type,
-                          to_string(options.dtype));
+  // A table that says its rows' types and device (NeuSight's) is named by them.
+  const bool self_described = !rows.empty() && rows.front().scope.has_value();
+  in.source = self_described
+                  ? fmt::format("{} ({} rows of measured kernels{})", options.path, rows.size(),
+                                rows.front().device.empty() ? "" : " of " + rows.front().device)
+                  : fmt::format("{} ({} rows of {} {})", options.path, rows.size(), options.op_type,
+                                to_string(options.dtype));
   in.arch_hash = hash_text(graph.content_hash());
   size_t failed = 0;
   std::string first_error;
@@ -126,14 +147,16 @@ CorrelationInput csv_input(const ArchitectureGraph& graph, const CsvInputOptions
     p.implementation = row.op_type;
     p.mapping = "mapper";
     p.flops = row.op.total_flops();
-    p.scope = options.scope;
-    p.predicted_s = compared_seconds(r.prediction, options.scope);
+    // A table whose format says what its latencies cover (NeuSight's: host_call) says it here.
+    p.scope = row.scope.value_or(options.scope);
+    p.predicted_s = compared_seconds(r.prediction, p.scope);
     p.measured_s = row.measured_s;
     p.bound_by = r.prediction.bound_by;
     in.unconverged.note(r.prediction);
     in.points.push_back(std::move(p));
     if (options.with_samples)
-      in.samples.push_back(FitSample{row.op, *r.concrete, options.scope, row.measured_s});
+      in.samples.push_back(
+          FitSample{row.op, *r.concrete, row.scope.value_or(options.scope), row.measured_s});
   }
   if (failed > 0)
     in.notes.push_back(

@@ -37,7 +37,12 @@ struct CorrelationInput {
 
 struct CsvInputOptions {
   std::string path;
-  std::string op_type;  // a builder: gemm, batched_gemm, softmax, ...
+  // A builder (gemm, batched_gemm, softmax, ...), by-row, neusight, or empty for a table that
+  // says its own format (NeuSight's).
+  std::string op_type;
+  // Only the rows of this device, for a table of several (NeuSight's `device`); empty: every
+  // row, and a table of more than one device is refused (one graph cannot stand for several).
+  std::string device;
   DataType dtype = DataType::fp16;
   TimingScope scope = TimingScope::host_call;
   MapperOptions mapper;
