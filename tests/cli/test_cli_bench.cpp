@@ -33,7 +33,7 @@ TEST_CASE("bench model --part chooses the figures", "[cli][bench]") {
   CHECK(r.out.empty());
 }
 
-TEST_CASE("bench simulate reports the wall time of the two large cases", "[cli][bench]") {
+TEST_CASE("bench simulate reports the wall time of the two large cases", "[cli][bench][slow]") {
   const RunResult r = run_tilescope({"bench", "simulate", "--repetitions", "1"});
   INFO(r.command << "\nstdout: " << r.out << "\nstderr: " << r.err);
   REQUIRE(r.status == 0);

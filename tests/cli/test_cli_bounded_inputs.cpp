@@ -163,7 +163,7 @@ TEST_CASE("correlate --csv reads a CSV with a UTF-8 byte-order mark as without i
           "[cli][correlate]") {
   const auto correlate = [](const std::string& csv) {
     return run_tilescope({"correlate", "--csv", csv, "--arch", "samples/arch/ascend910b3.yaml",
-                          "--op", "gemm", "--format", "json"});
+                          "--op", "gemm", "--format", "json", "--budget", "5000"});
   };
   const RunResult plain = correlate("tests/fixtures/csv/gemm-small.csv");
   const RunResult bom = correlate("tests/fixtures/csv/gemm-small-bom.csv");

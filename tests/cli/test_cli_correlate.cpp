@@ -33,6 +33,10 @@ std::vector<std::string> with(std::vector<std::string> base, const std::vector<s
   return base;
 }
 
+// What the tests of the output check does not need the default search (a fit does): a short
+// one keeps them fast under the sanitizers.
+const std::vector<std::string> kQuickCsvArgs = with(kCsvArgs, {"--budget", "5000"});
+
 void check_stats(const json& s) {
   for (const char* field : {"count", "pearson", "spearman", "kendall", "mape", "log_rmse"})
     CHECK(s.contains(field));
@@ -45,7 +49,7 @@ void check_stats(const json& s) {
 
 TEST_CASE("correlate --csv --by size: JSON per group, overall and the worst list",
           "[cli][correlate]") {
-  const RunResult r = run_tilescope(with(kCsvArgs, {"--by", "size", "--format", "json"}));
+  const RunResult r = run_tilescope(with(kQuickCsvArgs, {"--by", "size", "--format", "json"}));
   INFO(r.err);
   REQUIRE(r.status == 0);
   const json j = json::parse(r.out);
@@ -84,7 +88,7 @@ TEST_CASE("correlate --csv --by size: JSON per group, overall and the worst list
 
 TEST_CASE("correlate --csv prints a table with every group and the overall row",
           "[cli][correlate]") {
-  const RunResult r = run_tilescope(with(kCsvArgs, {"--by", "size=1e9,1e10"}));
+  const RunResult r = run_tilescope(with(kQuickCsvArgs, {"--by", "size=1e9,1e10"}));
   INFO(r.err);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, Catch::Contains("small") && Catch::Contains("medium") &&
@@ -92,7 +96,8 @@ TEST_CASE("correlate --csv prints a table with every group and the overall row",
                         Catch::Contains("worst predictions") && Catch::Contains("log-RMSE") &&
                         Catch::Contains("device + launch"));
   // Other than two thresholds: groups named by their bounds.
-  const RunResult one = run_tilescope(with(kCsvArgs, {"--by", "size=1e10", "--format", "json"}));
+  const RunResult one =
+      run_tilescope(with(kQuickCsvArgs, {"--by", "size=1e10", "--format", "json"}));
   REQUIRE(one.status == 0);
   const json j = json::parse(one.out);
   REQUIRE(j.at("groups").size() == 2);
@@ -101,9 +106,9 @@ TEST_CASE("correlate --csv prints a table with every group and the overall row",
 }
 
 TEST_CASE("correlate --timing-scope device compares device time alone", "[cli][correlate]") {
-  const RunResult host = run_tilescope(with(kCsvArgs, {"--format", "json"}));
+  const RunResult host = run_tilescope(with(kQuickCsvArgs, {"--format", "json"}));
   const RunResult device =
-      run_tilescope(with(kCsvArgs, {"--timing-scope", "device", "--format", "json"}));
+      run_tilescope(with(kQuickCsvArgs, {"--timing-scope", "device", "--format", "json"}));
   REQUIRE(host.status == 0);
   REQUIRE(device.status == 0);
   // The same shapes and mappings: only the 12 us of launch differs.
@@ -243,7 +248,7 @@ TEST_CASE("correlate: bad input exits 2 with a located message and no output",
                                         "--arch", "samples/arch/ascend910b3.yaml", "--op", "conv"});
     CHECK(op.status == 2);
     CHECK_THAT(op.err, Catch::Contains("--op") && Catch::Contains("batched_gemm"));
-    const RunResult by = run_tilescope(with(kCsvArgs, {"--by", "colour"}));
+    const RunResult by = run_tilescope(with(kQuickCsvArgs, {"--by", "colour"}));
     CHECK(by.status == 2);
     CHECK_THAT(by.err, Catch::Contains("--by") && Catch::Contains("'colour'"));
     const RunResult fit = run_tilescope(with(kCsvArgs, {"--fit", "node:Tensor.efficiency"}));

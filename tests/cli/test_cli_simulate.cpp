@@ -14,7 +14,7 @@
 using namespace ts::cli_test;
 using ts::test::TempDir;
 
-TEST_CASE("simulate prints the iteration of a Table 5 configuration", "[cli][simulate]") {
+TEST_CASE("simulate prints the iteration of a Table 5 configuration", "[cli][simulate][slow]") {
   const RunResult r =
       run_tilescope({"simulate", "--model", "samples/dist/models/gpt3-175b.yaml", "--strategy",
                      "samples/dist/strategies/gpt3-175b-seq-sel.yaml", "--cluster",
@@ -132,7 +132,8 @@ TEST_CASE("simulate --timeline writes the pipeline as a Chrome trace", "[cli][si
   }
 }
 
-TEST_CASE("simulate --out writes the summary and the timeline in one file", "[cli][simulate]") {
+TEST_CASE("simulate --out writes the summary and the timeline in one file",
+          "[cli][simulate][slow]") {
   TempDir dir;
   const std::string out = dir.file("sim.json");
   const std::vector<std::string> args{"simulate",

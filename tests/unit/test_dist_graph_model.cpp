@@ -180,7 +180,7 @@ TEST_CASE("a tensor-parallel degree that does not divide a split dimension is na
   CHECK_THROWS_AS(check_strategy_fits(o, tiny, 2), InputError);
 }
 
-TEST_CASE("GPT-22B's layer as a graph block matches the transformer path", "[dist][graph]") {
+TEST_CASE("GPT-22B's layer as a graph block matches the transformer path", "[dist][graph][slow]") {
   const TransformerModel gpt = load_transformer_model(sample("/dist/models/gpt-22b.yaml"));
   const TransformerModel graph = parse_transformer_model(kGpt22bBlock, "gpt-22b-graph.yaml");
   const double h = static_cast<double>(gpt.hidden), V = static_cast<double>(gpt.vocab);
@@ -272,7 +272,7 @@ TEST_CASE("tensor parallelism splits a graph block as each operator's split says
 }
 
 TEST_CASE("recomputation of a graph block changes its time and memory as marked",
-          "[dist][graph][simulate]") {
+          "[dist][graph][simulate][slow]") {
   const TransformerModel m = parse_transformer_model(kTiny, "g.yaml");
   // The tiny block's kernels are shorter than the host takes to issue them; these checks are of
   // device time, so the host's per-kernel cost is off (test_dist_network.cpp checks it).

@@ -67,7 +67,7 @@ TEST_CASE("the simulated pipeline leaves the bubble of its schedule", "[dist][si
   CHECK(sum == Approx(r.iteration_s).epsilon(1e-9));
 }
 
-TEST_CASE("without a pipeline, twice the batch takes twice the time", "[dist][simulate]") {
+TEST_CASE("without a pipeline, twice the batch takes twice the time", "[dist][simulate][slow]") {
   const Cluster selene = load_cluster(sample("/dist/clusters/selene.yaml"));
   const TransformerModel m = load_transformer_model(sample("/dist/models/gpt-22b.yaml"));
   ParallelStrategy s = load_parallel_strategy(sample("/dist/strategies/gpt-22b-seq-sel.yaml"));
@@ -108,7 +108,8 @@ TEST_CASE("a strategy larger than its cluster is an error naming both counts", "
   CHECK(e.message() == "the strategy needs 64 GPUs, but cluster 'selene' has 32");
 }
 
-TEST_CASE("a sweep simulates every valid point of its grid, fastest first", "[dist][simulate]") {
+TEST_CASE("a sweep simulates every valid point of its grid, fastest first",
+          "[dist][simulate][slow]") {
   const Cluster selene = load_cluster(sample("/dist/clusters/selene.yaml"));
   const TransformerModel m = load_transformer_model(sample("/dist/models/gpt-22b.yaml"));
   const ParallelStrategy base =
@@ -224,7 +225,7 @@ recompute: selective
 }
 
 TEST_CASE("pipeline sends that overlap compute slow it by the interference factor",
-          "[dist][simulate]") {
+          "[dist][simulate][slow]") {
   // GPT-3 175B seq+sel has 8 stages whose sends overlap the next step's compute: interference
   // lengthens the iteration, by less than the factor itself (only the overlapped part slows).
   // The 22B model on one stage sends nothing: there interference reaches only the tensor-parallel

@@ -1,7 +1,11 @@
 // The mapper answers the same question the same way (issue 17): on every bundled graph, doubling
 // any one bandwidth, capacity or compute rate never makes an auto-mapped operator slower by
 // more than 0.1 %, and the H200 graph (the H100 with more HBM) is never slower than the H100.
-// Whole suites through the default-budget search on many graphs: tagged slow.
+// Whole suites through the default-budget search on many graphs: the sweep over every bundled
+// suite takes some 25 minutes on two cores, more than CI can give a test that is still
+// [!mayfail] (issue 37), so CI runs it on ViT-B/16's operators (the suite of the H200/H100
+// pair that failed) and the full sweep is a hidden test run by name:
+//   build/tests/tilescope_tests "[monotonicity-full]"
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
@@ -28,23 +32,27 @@ struct Suites {
   std::vector<const Operator*> ops;
 };
 
-const Suites& bundled_suites() {
-  static const Suites suites = [] {
-    Suites s;
-    std::vector<std::string> paths;
-    for (const auto& f : std::filesystem::directory_iterator(kSamples + "/workloads"))
-      if (f.path().extension() == ".yaml" && f.path().stem() != "host-suite")
-        paths.push_back(f.path().string());
-    std::sort(paths.begin(), paths.end());
-    for (const auto& p : paths) s.workloads.push_back(load_workload(p));
-    std::set<std::string> seen;
-    for (const Workload& w : s.workloads)
-      for (const Operator& op : w.operators)
-        if (seen.insert(std::string(to_string(op.type)) + " " + op.shape_text()).second)
-          s.ops.push_back(&op);
-    return s;
-  }();
-  return suites;
+// `only`: one suite's file stem, or empty for all. Kept for the whole run: the operators are
+// keys of the results.
+const Suites& bundled_suites(const std::string& only) {
+  static std::map<std::string, Suites> loaded;
+  if (const auto it = loaded.find(only); it != loaded.end()) return it->second;
+  Suites& s = loaded[only];
+  std::vector<std::string> paths;
+  for (const auto& f : std::filesystem::directory_iterator(kSamples + "/workloads"))
+    if (f.path().extension() == ".yaml" && f.path().stem() != "host-suite" &&
+        (only.empty() || f.path().stem() == only))
+      paths.push_back(f.path().string());
+  REQUIRE_FALSE(paths.empty());
+  std::sort(paths.begin(), paths.end());
+  s.workloads.reserve(paths.size());  // the operators' addresses stay put
+  for (const auto& p : paths) s.workloads.push_back(load_workload(p));
+  std::set<std::string> seen;
+  for (const Workload& w : s.workloads)
+    for (const Operator& op : w.operators)
+      if (seen.insert(std::string(to_string(op.type)) + " " + op.shape_text()).second)
+        s.ops.push_back(&op);
+  return s;
 }
 
 std::vector<std::string> bundled_graphs() {
@@ -86,9 +94,9 @@ struct Mapped {
 
 // The default-budget search (deterministic: fixed seed, any thread count) per operator; an
 // operator the graph cannot run (no unit for its class, tensors beyond its memory) is absent.
-std::map<const Operator*, Mapped> auto_map(const ArchitectureGraph& g) {
+std::map<const Operator*, Mapped> auto_map(const ArchitectureGraph& g, const Suites& suites) {
   std::map<const Operator*, Mapped> out;
-  for (const Operator* op : bundled_suites().ops) {
+  for (const Operator* op : suites.ops) {
     try {
       MappingProgram program;
       const Prediction p = predict_operator(*op, g, OperatorPredictionOptions{}, &program);
@@ -138,22 +146,21 @@ TEST_CASE("the bundled H200 graph is the H100 graph with more HBM", "[mapper][mo
   CHECK(h100.content_hash() != h200.content_hash());
 }
 
-// [!mayfail]: the search still breaks monotonicity on a few doublings and on one H200/H100 pair
-// (docs/mapper.md, "Monotonicity"); the failures are printed on every run, and the tag comes off
-// when the search keeps them all.
-TEST_CASE("doubling a figure of a bundled graph never slows an auto-mapped operator",
-          "[mapper][monotonicity][slow][!mayfail]") {
+namespace {
+
+// Every figure of every bundled graph doubled, each operator of `suites` mapped again.
+void check_doubling(const Suites& suites) {
   const auto began = std::chrono::steady_clock::now();
   std::map<std::string, std::map<const Operator*, Mapped>> base_by_graph;
   size_t compared = 0;
   for (const std::string& path : bundled_graphs()) {
     const ArchitectureGraph g = load_architecture(path);
-    const auto base = auto_map(g);
+    const auto base = auto_map(g, suites);
     base_by_graph[g.name] = base;
     for (const std::string& figure : doubled_figures(g)) {
       const ParameterPath p = parse_parameter_path(figure, g, "test");
       const ArchitectureGraph doubled = with_parameter_value(g, p, 2 * parameter_value(g, p));
-      const auto faster = auto_map(doubled);
+      const auto faster = auto_map(doubled, suites);
       for (const auto& [op, before] : base) {
         INFO(g.name << " with " << figure << " doubled: " << op->name << " (" << op->shape_text()
                     << ")");
@@ -176,4 +183,19 @@ TEST_CASE("doubling a figure of a bundled graph never slows an auto-mapped opera
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
   WARN("monotonicity: " << compared << " operator mappings compared in " << seconds << " s");
+}
+
+}  // namespace
+
+// [!mayfail]: the search still breaks monotonicity on a few doublings and on one H200/H100 pair
+// (docs/mapper.md, "Monotonicity"); the failures are printed on every run, and the tag comes off
+// when the search keeps them all.
+TEST_CASE("doubling a figure of a bundled graph never slows an auto-mapped ViT-B/16 operator",
+          "[mapper][monotonicity][slow][!mayfail]") {
+  check_doubling(bundled_suites("vit-b16"));
+}
+
+TEST_CASE("doubling a figure of a bundled graph never slows an auto-mapped operator of any suite",
+          "[.][monotonicity-full][!mayfail]") {
+  check_doubling(bundled_suites(""));
 }
