@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -58,7 +59,13 @@ int run_fit_across_graphs(const FitAcrossGraphsArgs& a) {
   DeviceMeasurementsOptions o;
   o.paths = a.measurements;
   for (const std::string& g : a.graphs) o.devices.push_back(device_graph(g));
-  o.per_type_limit = a.sample;
+  GraphCalibration base;
+  if (!a.base_calibration.empty()) {
+    base = load_calibration(a.base_calibration);
+    for (DeviceGraph& d : o.devices) apply_calibration(d.graph, base);
+  }
+  o.dtype = data_type_option(a.dtype);
+  o.per_type_limit = a.rows;
   o.scope = timing_scope_option(a.timing_scope);
   o.mapper.budget = a.budget;
   TerminalProgress progress("fit");
@@ -85,7 +92,7 @@ int run_fit_across_graphs(const FitAcrossGraphsArgs& a) {
   std::string table;
   if (a.leave_one_out) {
     const LeaveOneGraphOut r = leave_one_graph_out(
-        data, params, a.max_evaluations,
+        data, params, a.max_evaluations, a.sample,
         [&](size_t fold, size_t folds, int evaluations, double error) {
           progress.show(fmt::format("fit {}/{} ({}): evaluation {}, log-RMSE {:.4f}", fold + 1,
                                     folds, fold == 0 ? "all devices" : "w/o " + devices[fold - 1],
@@ -98,7 +105,8 @@ int run_fit_across_graphs(const FitAcrossGraphsArgs& a) {
               << table;
   } else {
     all = fit_shared_parameters(
-        data.graphs, params, a.max_evaluations, [&](int evaluations, double error) {
+        fit_subset(data.graphs, a.sample), params, a.max_evaluations,
+        [&](int evaluations, double error) {
           progress.show(fmt::format("fitting: evaluation {}, log-RMSE {:.4f}", evaluations, error));
         });
     progress.clear();
@@ -124,14 +132,23 @@ int run_fit_across_graphs(const FitAcrossGraphsArgs& a) {
   cal.fitted_by += fmt::format("objective (log-RMSE over device x type cells): {:.4f} -> {:.4f}",
                                all.initial_error, all.final_error);
   if (!table.empty()) cal.fitted_by += "\nleave-one-device-out:\n" + table;
+  cal.entries = base.entries;
+  if (!a.base_calibration.empty())
+    cal.fitted_by += fmt::format("\non top of {}: its entries first", a.base_calibration);
   for (size_t p = 0; p < params.size(); ++p) {
     CalibrationEntry e;
     e.path = params[p].path;
+    const auto earlier = std::find_if(cal.entries.begin(), cal.entries.end(),
+                                      [&](const CalibrationEntry& x) { return x.path == e.path; });
     if (params[p].relative)
-      e.factor = all.values[p];
+      e.factor = all.values[p] *
+                 (earlier != cal.entries.end() && earlier->factor ? *earlier->factor : 1.0);
     else
       e.value = value_text(params[p].field, all.values[p]);
-    cal.entries.push_back(e);
+    if (earlier != cal.entries.end())
+      *earlier = e;
+    else
+      cal.entries.push_back(e);
   }
   if (auto parent = std::filesystem::path(a.out).parent_path(); !parent.empty())
     std::filesystem::create_directories(parent);

@@ -34,6 +34,9 @@ struct FitArgs {
   std::vector<std::string> graphs;
   bool leave_one_out = false;
   size_t sample = 0;
+  size_t rows = 0;
+  std::string base_calibration;
+  bool dtype_given = false;
   std::optional<int64_t> run;
   int max_evaluations = 400;
   uint64_t budget = MapperOptions{}.budget;
@@ -66,8 +69,11 @@ int run_fit(FitArgs a) {
     m.params = a.params;
     m.out = a.out;
     m.timing_scope = a.timing_scope;
+    m.dtype = a.dtype_given ? a.dtype : "fp32";
+    m.base_calibration = a.base_calibration;
     m.leave_one_out = a.leave_one_out;
     m.sample = a.sample;
+    m.rows = a.rows;
     m.max_evaluations = a.max_evaluations;
     m.budget = a.budget;
     return run_fit_across_graphs(m);
@@ -214,13 +220,23 @@ CommandAction add_fit(CLI::App& app) {
                 "with --graph: also fit on all devices but one, for each, and print how each is "
                 "predicted by the others' fit, beside a datasheet roofline");
   cmd->add_option("--sample", a->sample,
-                  "with --graph: at most this many rows of each device and operator type, evenly "
-                  "through the tables (0: all)")
+                  "with --graph: fit to at most this many rows of each device and operator type, "
+                  "evenly through the tables (0: all); every row is still predicted to judge it")
+      ->capture_default_str();
+  cmd->add_option("--calibration", a->base_calibration,
+                  "with --graph: a kind: calibration file applied to every graph first; the one "
+                  "written keeps its entries and adds the fitted ones");
+  cmd->add_option("--rows", a->rows,
+                  "with --graph: read at most this many rows of each device and operator type "
+                  "(0: all), for a quicker look")
       ->capture_default_str();
   cmd->add_option(
       "--op", a->op,
       "CSV: operator class of the rows (gemm, batched_gemm, ..., or by-row: each row's op column)");
-  cmd->add_option("--dtype", a->dtype, "CSV: data type of the operators")->capture_default_str();
+  CLI::Option* dtype = cmd->add_option(
+      "--dtype", a->dtype,
+      "CSV: data type of the operators (with --graph: fp32 unless given; NeuSight rows are fp32)");
+  dtype->capture_default_str();
   cmd->add_option("--device", a->device,
                   "CSV: only the rows of this device (a table with a device column)");
   cmd->add_option("--timing-scope", a->timing_scope,
@@ -233,7 +249,10 @@ CommandAction add_fit(CLI::App& app) {
   cmd->add_option("--budget", a->budget, "mapper evaluations per operator")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  return [a] { return run_fit(*a); };
+  return [a, dtype] {
+    a->dtype_given = dtype->count() > 0;
+    return run_fit(*a);
+  };
 }
 
 }  // namespace ts::cli

@@ -280,12 +280,12 @@ CommandAction add_profiles_new_gpu(CLI::App& new_command) {
   cmd->add_option("--memory-type", a->memory_type, "e.g. GDDR6, HBM3 (informative)");
   for (const SpecFigureKey& k : spec_figure_keys()) {
     const std::string key(k.key);
-    const std::string fallback = k.required       ? " (required)"
-                                 : key == "power" ? " (informative: not in the graph)"
-                                 : key == "fp16_vector"
-                                     ? " (default: fp32 x the generation's ratio)"
-                                 : key == "fp32" ? " (default: lanes x 2 x sms x clock)"
-                                                 : " (default: the generation's rule)";
+    const std::string fallback =
+        k.required             ? " (required)"
+        : key == "power"       ? " (caps the lanes' sustained rate; no cap if not given)"
+        : key == "fp16_vector" ? " (default: fp32 x the generation's ratio)"
+        : key == "fp32"        ? " (default: lanes x 2 x sms x clock)"
+                               : " (default: the generation's rule)";
     cmd->add_option(spec_flag(k.key), a->figure_text[key],
                     fmt::format("{}, e.g. {}{}", k.meaning, k.example, fallback));
   }

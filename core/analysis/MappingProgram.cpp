@@ -71,12 +71,13 @@ class Compiler {
     place_intermediates();
     if (template_mode_) free_unnamed_dims();
     build_flows();
-    for (const ProgramNode& n : p_.nodes)  // the kernel floor, once here, not per evaluation
-      if (n.kind == MappingNodeKind::op && n.compute.valid() &&
-          graph_.node(n.compute).min_kernel_time_s > p_.min_kernel_s) {
+    for (const ProgramNode& n : p_.nodes) {  // the kernel floor, once here, not per evaluation
+      if (n.kind != MappingNodeKind::op || !n.compute.valid()) continue;
+      if (graph_.node(n.compute).min_kernel_time_s > p_.min_kernel_s) {
         p_.min_kernel_s = graph_.node(n.compute).min_kernel_time_s;
         p_.min_kernel_unit = n.compute;
       }
+    }
     return std::move(p_);
   }
 
@@ -272,6 +273,7 @@ class Compiler {
                                             join_names(classes)));
     }
     n.priced_ops_per_point = priced_ops_per_point(st, *n.capability);
+    n.sustained_ops_per_cycle = graph_.sustained_ops_per_cycle(unit, *n.capability);
     // An input that a stage produced by reducing a dimension this stage does not iterate is
     // ready once the reduction is: this stage is its epilogue.
     for (int in : st.inputs) {

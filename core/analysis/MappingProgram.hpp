@@ -89,6 +89,9 @@ struct ProgramNode {
   const ComputeCapability* capability = nullptr;
   // The stage's operations per point in the capability's basic operations (OperationPrice.hpp).
   double priced_ops_per_point = 1;
+  // op: what one instance of the unit sustains of its capability: its ops_per_cycle, or less
+  // under the board's power limit (ArchitectureGraph::sustained_ops_per_cycle).
+  double sustained_ops_per_cycle = 0;
   // op: dimensions the stage finishes a reduction over without iterating them itself (a GEMM's
   // epilogue, a linear's bias after K): loops over them above the op end in one call, on their
   // last iteration, not one per iteration (docs/analysis.md, "Epilogues").

@@ -812,7 +812,9 @@ class Evaluator {
       const int64_t here = std::max<int64_t>(1, ext_at(s, dim, mode));
       ops /= static_cast<double>((p_.size[dim] - 1) / here + 1);
     }
-    const double ops_per_cycle = cap.issue ? warp_fed_ops_per_cycle(c) : cap.ops_per_cycle;
+    const double ops_per_cycle =
+        cap.issue ? std::min(warp_fed_ops_per_cycle(c), node.sustained_ops_per_cycle)
+                  : node.sustained_ops_per_cycle;
     const ArchNode& unit = g_.node(node.compute);
     double compute_s = ops / ops_per_cycle / unit.clock_hz;
     // A plugin's hook may only add time (ComputeCostHook.h): the mapper's compute floor stays

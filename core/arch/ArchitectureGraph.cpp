@@ -44,6 +44,14 @@ double ArchitectureGraph::launch_overhead_for(std::string_view operator_type) co
   return it == launch_overheads.end() ? launch_overhead_s : it->second;
 }
 
+double ArchitectureGraph::sustained_ops_per_cycle(const ArchNode& node,
+                                                  const ComputeCapability& cap) const {
+  if (!(power_w > 0) || !(cap.energy_per_op_j > 0)) return cap.ops_per_cycle;
+  const double limit =
+      power_w / (static_cast<double>(node.instances) * node.clock_hz * cap.energy_per_op_j);
+  return std::min(cap.ops_per_cycle, limit);
+}
+
 void ArchitectureGraph::finalize() {
   out_.assign(nodes.size(), {});
   for (size_t e = 0; e < edges.size(); ++e) {

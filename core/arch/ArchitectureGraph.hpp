@@ -58,6 +58,10 @@ struct ComputeCapability {
   // entry is at least 1, so that pricing by kind never makes a stage cheaper than the mapper's
   // compute floor assumes. Unset: every operation costs 1 (docs/analysis.md, "Operation costs").
   std::optional<OperationCounts> operation_cost;
+  // The chip's energy for one of these operations as the unit runs them at its rate (the lane's
+  // arithmetic with its share of register, issue and clock power), in joules; 0: not given. With
+  // the graph's `power`, it caps the rate the unit sustains (ArchitectureGraph::power_w).
+  double energy_per_op_j = 0;
   SourceLocation where;
 };
 
@@ -170,6 +174,11 @@ class ArchitectureGraph {
   std::string source_file;
   double clock_hz = 1e9;
   double launch_overhead_s = 0;  // host-side cost of starting an operator, apart from device time
+  // The board's power limit in watts (`power: 70W`); 0: none. A unit whose operations say their
+  // energy (`energy_per_op`) runs at most power / (instances x clock x energy) of them a cycle
+  // per instance: a 70 W card cannot feed all its lanes at the boost clock, and its firmware
+  // lowers the clock until it can (docs/analysis.md, "Power limit").
+  double power_w = 0;
   // The same cost for one operator type where it differs (`launch_overheads: {linear: 45us}`): a
   // framework dispatches some operators through more host work, or more kernels, than others
   // (PyTorch's linear is addmm: the bias copied out, then the GEMM). Keyed by the type's name.
@@ -187,6 +196,9 @@ class ArchitectureGraph {
 
   // The launch overhead of an operator of this type: its own entry, else launch_overhead_s.
   double launch_overhead_for(std::string_view operator_type) const;
+  // Operations a cycle one instance of `node` sustains of `cap`: its ops_per_cycle, or less
+  // where the power limit caps it (power_w and the capability's energy_per_op both given).
+  double sustained_ops_per_cycle(const ArchNode& node, const ComputeCapability& cap) const;
 
   // Call after nodes and edges are filled; builds the adjacency used by the queries.
   void finalize();

@@ -12,6 +12,10 @@ uint64_t ArchitectureGraph::content_hash() const {
   h.add_string("tilescope-architecture-1");
   h.add_double(clock_hz);
   h.add_double(launch_overhead_s);
+  if (power_w > 0) {  // only when set, as below
+    h.add_string("power");
+    h.add_double(power_w);
+  }
   for (const auto& [type, seconds] : launch_overheads) {  // only when set, as below
     h.add_string("launch_overhead:" + type);
     h.add_double(seconds);
@@ -54,6 +58,10 @@ uint64_t ArchitectureGraph::content_hash() const {
       if (c.operation_cost) {  // likewise only when set
         h.add_i64(3000);
         for (double cost : *c.operation_cost) h.add_double(cost);
+      }
+      if (c.energy_per_op_j > 0) {  // likewise only when set
+        h.add_i64(4000);
+        h.add_double(c.energy_per_op_j);
       }
     }
   }

@@ -83,7 +83,7 @@ ArchitectureGraph ArchitectureReader::read() {
   const YAML::Node& root = src_.root();
   src_.check_keys(root,
                   {"version", "kind", "name", "description", "clock", "launch_overhead",
-                   "launch_overheads", "nodes", "edges", "mapping_templates"},
+                   "launch_overheads", "power", "nodes", "edges", "mapping_templates"},
                   "an architecture");
   g_.source_file = src_.file();
   g_.name = src_.text_or(root, "name", file_stem(src_.file()));
@@ -93,6 +93,16 @@ ArchitectureGraph ArchitectureReader::read() {
   g_.clock_hz = frequency_at(src_, root["clock"], "clock");
   if (root["launch_overhead"].IsDefined())
     g_.launch_overhead_s = duration_at(src_, root["launch_overhead"], "launch_overhead");
+  if (YAML::Node power = root["power"]; power.IsDefined()) {
+    const std::optional<double> w =
+        power.IsScalar() ? parse_power_watts(power.Scalar()) : std::nullopt;
+    if (!w || !(*w > 0))
+      src_.fail(power,
+                "expected the board's power limit for `power`, such as `70W` or `0.7kW`, "
+                "got " +
+                    describe(power));
+    g_.power_w = *w;
+  }
   if (YAML::Node per_type = root["launch_overheads"]; per_type.IsDefined()) {
     src_.expect_map(per_type, "`launch_overheads` (operator type: duration)");
     src_.check_keys(per_type, operator_type_names(), "`launch_overheads`");
@@ -238,9 +248,10 @@ void ArchitectureReader::read_cost_hook(ArchNode& node, const YAML::Node& h) {
 
 ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const YAML::Node& o) {
   std::string label = "an operation of '" + node.name + "'";
-  src_.check_keys(
-      o, {"class", "dtype", "ops_per_cycle", "granule", "accumulator", "issue", "operation_cost"},
-      label);
+  src_.check_keys(o,
+                  {"class", "dtype", "ops_per_cycle", "granule", "accumulator", "issue",
+                   "operation_cost", "energy_per_op"},
+                  label);
   ComputeCapability c;
   c.where = src_.where(o);
   YAML::Node cls = src_.require(o, "class", label);
@@ -256,6 +267,13 @@ ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const
                          "; expected one of: " + std::string(data_type_names()));
   c.dtype = *type;
   c.ops_per_cycle = src_.positive_number(src_.require(o, "ops_per_cycle", label), "ops_per_cycle");
+  if (YAML::Node e = o["energy_per_op"]; e.IsDefined()) {
+    const std::optional<double> j = e.IsScalar() ? parse_energy_joules(e.Scalar()) : std::nullopt;
+    if (!j || !(*j > 0))
+      src_.fail(e, "expected an energy for `energy_per_op` of " + label +
+                       ", such as `8pJ` or `1.2nJ`, got " + describe(e));
+    c.energy_per_op_j = *j;
+  }
   if (YAML::Node g = o["granule"]; g.IsDefined()) {
     src_.expect_sequence(g, "`granule`");
     size_t want = c.op_class == OpClass::matmul ? 3 : 1;

@@ -16,11 +16,12 @@ namespace ts {
 namespace {
 
 constexpr std::string_view kForms =
-    "launch_overhead, launch_overhead:TYPE, clock, edge:FROM->TO.bandwidth, edge:FROM->TO.latency, "
+    "launch_overhead, launch_overhead:TYPE, clock, power, "
+    "edge:FROM->TO.bandwidth, edge:FROM->TO.latency, "
     "edge:FROM->TO.reduction_latency, edge:FROM->TO.reduction_bandwidth, node:NAME.capacity, "
     "node:NAME.bandwidth, node:NAME.read_bandwidth, "
     "node:NAME.write_bandwidth, node:NAME.instances, node:NAME.efficiency, "
-    "node:NAME.min_kernel_time, "
+    "node:NAME.min_kernel_time, node:NAME.energy_per_op, "
     "node:NAME.issue_latency, node:NAME.instructions_per_step, "
     "node:NAME.instructions_per_fragment";
 
@@ -41,6 +42,7 @@ constexpr NodeFieldName kNodeFields[] = {
     {"instances", ParameterField::node_instances, NodeRequirement::any},
     {"efficiency", ParameterField::node_efficiency, NodeRequirement::compute},
     {"min_kernel_time", ParameterField::node_min_kernel_time, NodeRequirement::compute},
+    {"energy_per_op", ParameterField::node_energy_per_op, NodeRequirement::compute},
     {"issue_latency", ParameterField::node_issue_latency, NodeRequirement::compute},
     {"instructions_per_step", ParameterField::node_issue_instructions_per_step,
      NodeRequirement::compute},
@@ -71,7 +73,7 @@ struct PathText {
 
 std::optional<PathText> split_path(std::string_view text) {
   PathText p;
-  if (text == "launch_overhead" || text == "clock") {
+  if (text == "launch_overhead" || text == "clock" || text == "power") {
     p.field = text;
     return p;
   }
@@ -104,6 +106,7 @@ std::optional<ParameterField> field_of(const PathText& p) {
   switch (p.subject) {
     case PathText::Subject::graph:
       if (p.field == "clock") return ParameterField::clock;
+      if (p.field == "power") return ParameterField::power;
       return p.operator_type.empty() ? ParameterField::launch_overhead
                                      : ParameterField::launch_overhead_of_type;
     case PathText::Subject::edge:
@@ -244,6 +247,11 @@ ParameterPath parse_parameter_path(std::string_view text, const ArchitectureGrap
       if (path.field == ParameterField::node_efficiency)
         for (const ComputeCapability& c : g.node(*node).capabilities)
           path.baseline_ops_per_cycle.push_back(c.ops_per_cycle);
+      if (path.field == ParameterField::node_energy_per_op &&
+          std::none_of(g.node(*node).capabilities.begin(), g.node(*node).capabilities.end(),
+                       [](const ComputeCapability& c) { return c.energy_per_op_j > 0; }))
+        fail(input, fmt::format("'{}': compute node '{}' has no operation with `energy_per_op`",
+                                text, split->node));
       if (is_issue_field(path.field) &&
           std::none_of(g.node(*node).capabilities.begin(), g.node(*node).capabilities.end(),
                        [](const ComputeCapability& c) { return c.issue.has_value(); }))
@@ -273,6 +281,8 @@ double parameter_value(const ArchitectureGraph& g, const ParameterPath& path) {
       return g.launch_overhead_for(path.operator_type);
     case ParameterField::clock:
       return g.clock_hz;
+    case ParameterField::power:
+      return g.power_w;
     case ParameterField::edge_bandwidth:
       return g.edge(path.edge).bandwidth_bytes_per_s;
     case ParameterField::edge_latency:
@@ -297,6 +307,10 @@ double parameter_value(const ArchitectureGraph& g, const ParameterPath& path) {
       return static_cast<double>(g.node(path.node).instances);
     case ParameterField::node_min_kernel_time:
       return g.node(path.node).min_kernel_time_s;
+    case ParameterField::node_energy_per_op:
+      for (const ComputeCapability& c : g.node(path.node).capabilities)
+        if (c.energy_per_op_j > 0) return c.energy_per_op_j;
+      return 0;
     case ParameterField::node_efficiency: {
       // The ratio of the current throughput to the baseline's, read on the first capability
       // that has one (set_parameter_value scales every capability alike).
@@ -327,6 +341,9 @@ void set_parameter_value(ArchitectureGraph& g, const ParameterPath& path, double
       return;
     case ParameterField::launch_overhead_of_type:
       g.launch_overheads[path.operator_type] = value;
+      return;
+    case ParameterField::power:
+      g.power_w = value;
       return;
     case ParameterField::clock: {
       // Nodes that run at the graph clock follow it; a node with its own clock keeps it.
@@ -366,6 +383,14 @@ void set_parameter_value(ArchitectureGraph& g, const ParameterPath& path, double
     case ParameterField::node_min_kernel_time:
       node->min_kernel_time_s = value;
       return;
+    case ParameterField::node_energy_per_op: {
+      double first = 0;
+      for (const ComputeCapability& c : node->capabilities)
+        if (first == 0 && c.energy_per_op_j > 0) first = c.energy_per_op_j;
+      for (ComputeCapability& c : node->capabilities)
+        if (c.energy_per_op_j > 0) c.energy_per_op_j *= value / first;
+      return;
+    }
     case ParameterField::node_efficiency:
       for (size_t i = 0; i < node->capabilities.size(); ++i) {
         const double base = i < path.baseline_ops_per_cycle.size()
@@ -414,6 +439,10 @@ std::optional<double> parse_parameter_value(std::string_view text, const Archite
       return parse_duration_seconds(text);
     case ParameterField::clock:
       return parse_frequency_hz(text);
+    case ParameterField::power:
+      return parse_power_watts(text);
+    case ParameterField::node_energy_per_op:
+      return parse_energy_joules(text);
     case ParameterField::edge_bandwidth:
     case ParameterField::edge_reduction_bandwidth:
       if (auto b = parse_bandwidth(text))
@@ -452,6 +481,10 @@ std::string_view parameter_value_example(ParameterField field) {
       return "`...min_kernel_time=500ns:10us`";
     case ParameterField::clock:
       return "`clock=1GHz:2GHz`";
+    case ParameterField::power:
+      return "`power=50W:400W`";
+    case ParameterField::node_energy_per_op:
+      return "`...energy_per_op=1pJ:50pJ`";
     case ParameterField::edge_bandwidth:
     case ParameterField::edge_reduction_bandwidth:
     case ParameterField::node_bandwidth:
@@ -484,6 +517,10 @@ std::string_view parameter_unit(ParameterField field) {
       return "s";
     case ParameterField::clock:
       return "Hz";
+    case ParameterField::power:
+      return "W";
+    case ParameterField::node_energy_per_op:
+      return "J";
     case ParameterField::edge_bandwidth:
     case ParameterField::edge_reduction_bandwidth:
     case ParameterField::node_bandwidth:
@@ -513,7 +550,8 @@ std::string format_parameter(ParameterField field, double value) {
     if (value != 0 && std::abs(value) < 1) return fmt::format("{:.6g} ms", value * 1e3);
     return fmt::format("{:.6g} s", value);
   }
-  if (unit == "Hz" || unit == "B/s") return with_prefix(value, unit);
+  if (unit == "Hz" || unit == "B/s" || unit == "W") return with_prefix(value, unit);
+  if (unit == "J") return fmt::format("{:.6g} pJ", value * 1e12);
   if (unit == "B")
     return format_bytes(value);  // capacities in binary prefixes, as files write them
   if (unit == "cycles") return fmt::format("{:.6g} cycles", value);

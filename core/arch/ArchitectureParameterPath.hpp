@@ -6,6 +6,7 @@
 //   launch_overhead:TYPE            seconds, for operators of one type (`launch_overheads:`);
 //                                   reads launch_overhead where the type has none of its own
 //   clock                           Hz (the graph clock)
+//   power                           W (the board's power limit; 0: none)
 //   edge:FROM->TO.bandwidth         bytes/s
 //   edge:FROM->TO.latency           cycles of the source clock
 //   edge:FROM->TO.reduction_latency    cycles of the source clock per hop (`reduction: network`)
@@ -16,6 +17,8 @@
 //   node:NAME.instances             a count (any node)
 //   node:NAME.efficiency            a factor on every throughput of a compute node
 //   node:NAME.min_kernel_time       seconds (a compute node's kernel floor)
+//   node:NAME.energy_per_op         joules: the first of the node's operations that gives one; set,
+//                                   every one that gives one, in the same proportion
 //   node:NAME.issue_latency, node:NAME.instructions_per_step, node:NAME.instructions_per_fragment
 //                                   the `issue:` figures of a compute node's operations
 //
@@ -41,6 +44,7 @@ enum class ParameterField {
   launch_overhead,
   launch_overhead_of_type,
   clock,
+  power,
   edge_bandwidth,
   edge_latency,
   edge_reduction_latency,
@@ -52,6 +56,7 @@ enum class ParameterField {
   node_instances,
   node_efficiency,
   node_min_kernel_time,
+  node_energy_per_op,
   // The issue limit of every operation of a compute node that has one (ComputeCapability::issue).
   node_issue_latency,
   node_issue_instructions_per_step,

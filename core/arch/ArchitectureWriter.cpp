@@ -194,6 +194,7 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
   y += "clock: " + frequency_text(graph.clock_hz) + "\n";
   if (graph.launch_overhead_s != 0)
     y += "launch_overhead: " + duration_text(graph.launch_overhead_s) + "\n";
+  if (graph.power_w > 0) y += "power: " + number_text(graph.power_w) + "W\n";
   if (!graph.launch_overheads.empty()) {
     y += "launch_overheads:\n";
     for (const auto& [type, seconds] : graph.launch_overheads)
@@ -224,12 +225,16 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
         y += "    min_kernel_time: " + duration_text(n.min_kernel_time_s) + "\n";
       y += "    operations:\n";
       for (const ComputeCapability& c : n.capabilities)
-        y += fmt::format("      - {{class: {}, dtype: {}, ops_per_cycle: {}, granule: {}{}{}{}}}\n",
-                         to_string(c.op_class), to_string(c.dtype), number_text(c.ops_per_cycle),
-                         granule_text(c),
-                         c.accumulator ? fmt::format(", accumulator: {}", to_string(*c.accumulator))
-                                       : std::string(),
-                         issue_text(c), operation_cost_text(c));
+        y += fmt::format(
+            "      - {{class: {}, dtype: {}, ops_per_cycle: {}, granule: {}{}{}{}{}}}\n",
+            to_string(c.op_class), to_string(c.dtype), number_text(c.ops_per_cycle),
+            granule_text(c),
+            c.accumulator ? fmt::format(", accumulator: {}", to_string(*c.accumulator))
+                          : std::string(),
+            issue_text(c), operation_cost_text(c),
+            c.energy_per_op_j > 0
+                ? fmt::format(", energy_per_op: {}pJ", number_text(c.energy_per_op_j * 1e12))
+                : std::string());
       if (!n.cost_hook.empty()) y += "    cost_hook: " + scalar(n.cost_hook) + "\n";
     }
   }

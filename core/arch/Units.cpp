@@ -93,4 +93,16 @@ std::optional<double> parse_operations_per_second(std::string_view text) {
 
 std::optional<double> parse_power_watts(std::string_view text) { return with_unit(text, "W"); }
 
+std::optional<double> parse_energy_joules(std::string_view text) {
+  auto parts = split_number(text);
+  if (!parts) return std::nullopt;
+  auto [value, unit] = *parts;
+  if (unit == "J") return value;
+  if (unit == "mJ") return value * 1e-3;
+  if (unit == "uJ") return value * 1e-6;
+  if (unit == "nJ") return value * 1e-9;
+  if (unit == "pJ") return value * 1e-12;
+  return std::nullopt;
+}
+
 }  // namespace ts

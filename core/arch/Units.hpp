@@ -28,5 +28,7 @@ std::optional<double> parse_duration_seconds(std::string_view text);
 std::optional<double> parse_operations_per_second(std::string_view text);
 // Board power: `72W`, `0.7kW`.
 std::optional<double> parse_power_watts(std::string_view text);
+// Energy: `8pJ`, `1.2nJ`, `0.5uJ`, `3mJ`, `2J`.
+std::optional<double> parse_energy_joules(std::string_view text);
 
 }  // namespace ts

@@ -131,6 +131,31 @@ ArchitectureGraph with_shared_values(const ArchitectureGraph& graph,
   return g;
 }
 
+std::vector<GraphSamples> fit_subset(const std::vector<GraphSamples>& graphs, size_t per_group) {
+  if (per_group == 0) return graphs;
+  std::vector<GraphSamples> out;
+  for (const GraphSamples& g : graphs) {
+    std::map<std::string, std::vector<size_t>> by_group;
+    for (size_t i = 0; i < g.samples.size(); ++i)
+      by_group[i < g.groups.size() ? g.groups[i] : std::string()].push_back(i);
+    GraphSamples s;
+    s.label = g.label;
+    s.graph = g.graph;
+    std::vector<size_t> kept;
+    for (const auto& [group, list] : by_group) {
+      const size_t n = std::min(per_group, list.size());
+      for (size_t k = 0; k < n; ++k) kept.push_back(list[k * list.size() / n]);
+    }
+    std::sort(kept.begin(), kept.end());  // the table's order, whatever the groups' names
+    for (size_t i : kept) {
+      s.samples.push_back(g.samples[i]);
+      s.groups.push_back(g.groups[i]);
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 double shared_log_rmse(const std::vector<GraphSamples>& graphs,
                        const std::vector<SharedParameter>& params,
                        const std::vector<double>& values, const std::vector<size_t>& use) {
@@ -147,7 +172,8 @@ double shared_log_rmse(const std::vector<GraphSamples>& graphs,
 SharedFitResult fit_shared_parameters(const std::vector<GraphSamples>& graphs,
                                       const std::vector<SharedParameter>& params,
                                       int max_evaluations, const FitProgress& progress,
-                                      const std::vector<size_t>& use) {
+                                      const std::vector<size_t>& use,
+                                      const std::vector<std::vector<double>>& starts) {
   SharedFitResult result;
   for (const SharedParameter& p : params) result.values.push_back(p.initial);
   result.initial_error = shared_log_rmse(graphs, params, result.values, use);
@@ -175,25 +201,42 @@ SharedFitResult fit_shared_parameters(const std::vector<GraphSamples>& graphs,
     return error * error;
   };
   using Objective = decltype(objective);
-  nlopt::opt opt(nlopt::LN_BOBYQA, static_cast<unsigned>(n));
-  opt.set_lower_bounds(std::vector<double>(n, 0.0));
-  opt.set_upper_bounds(std::vector<double>(n, 1.0));
-  opt.set_min_objective([](const std::vector<double>& u, std::vector<double>&,
-                           void* data) { return (*static_cast<Objective*>(data))(u); },
-                        &objective);
-  opt.set_maxeval(std::max(max_evaluations, 2 * static_cast<int>(n) + 2));
-  opt.set_xtol_abs(1e-6);
-  opt.set_ftol_abs(1e-12);
-  opt.set_initial_step(0.1);
   std::vector<double> u(n);
   for (size_t i = 0; i < n; ++i)
     u[i] = log_scale_coordinate(params[i].lower, params[i].upper, params[i].initial);
   best_u = u;
-  double minimum = 0;
-  try {
-    opt.optimize(u, minimum);
-  } catch (const nlopt::roundoff_limited&) {
-  } catch (const nlopt::forced_stop&) {
+  // Other starts first, each evaluated once: the descents below begin at the best of them.
+  for (const std::vector<double>& values : starts) {
+    if (values.size() != n) continue;
+    std::vector<double> s(n);
+    for (size_t i = 0; i < n; ++i)
+      s[i] = log_scale_coordinate(params[i].lower, params[i].upper, values[i]);
+    objective(s);
+  }
+  // Restarts from the best point so far, each with a fresh trust region: with a dozen parameters
+  // of which some change nothing over part of the space (a launch overhead under the device time
+  // it is compared with), one descent can stop in a flat corner that a new one leaves.
+  const int budget = std::max(max_evaluations, 2 * static_cast<int>(n) + 2);
+  for (int round = 0; round < 4 && evaluations < budget; ++round) {
+    const double before = best_error;
+    nlopt::opt opt(nlopt::LN_BOBYQA, static_cast<unsigned>(n));
+    opt.set_lower_bounds(std::vector<double>(n, 0.0));
+    opt.set_upper_bounds(std::vector<double>(n, 1.0));
+    opt.set_min_objective([](const std::vector<double>& x, std::vector<double>&,
+                             void* data) { return (*static_cast<Objective*>(data))(x); },
+                          &objective);
+    opt.set_maxeval(std::max(budget - evaluations, 2 * static_cast<int>(n) + 2));
+    opt.set_xtol_abs(1e-6);
+    opt.set_ftol_abs(1e-12);
+    opt.set_initial_step(round == 0 ? 0.1 : 0.2);
+    u = best_u;
+    double minimum = 0;
+    try {
+      opt.optimize(u, minimum);
+    } catch (const nlopt::roundoff_limited&) {
+    } catch (const nlopt::forced_stop&) {
+    }
+    if (round > 0 && !(best_error < before * (1 - 1e-4))) break;  // the restart found nothing
   }
   result.values = values_at(best_u);
   result.final_error = std::isfinite(best_error) ? best_error : result.initial_error;

@@ -57,10 +57,19 @@ struct SharedFitResult {
 // Minimises the mean over (graph, group) cells of each cell's mean squared log error, so that
 // every chip and every operator class weighs the same whatever its number of samples. Only the
 // graphs whose indices `use` lists take part (empty: all): leave-one-graph-out fits the others.
+// `starts`: points to start from besides the parameters' initial values (one descent each, the
+// best kept): with a power limit and an efficiency that trade off, one descent can stop in the
+// corner where every chip is power-bound; another start leaves it.
 SharedFitResult fit_shared_parameters(const std::vector<GraphSamples>& graphs,
                                       const std::vector<SharedParameter>& params,
                                       int max_evaluations, const FitProgress& progress = {},
-                                      const std::vector<size_t>& use = {});
+                                      const std::vector<size_t>& use = {},
+                                      const std::vector<std::vector<double>>& starts = {});
+
+// At most `per_group` samples of each graph's groups, taken evenly through them in their order
+// (0: all): what a fit over 170,000 kernels fits to in minutes, while every sample is still
+// predicted to judge it.
+std::vector<GraphSamples> fit_subset(const std::vector<GraphSamples>& graphs, size_t per_group);
 
 // The objective above as a log-RMSE, for the given values.
 double shared_log_rmse(const std::vector<GraphSamples>& graphs,

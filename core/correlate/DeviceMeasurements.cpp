@@ -62,8 +62,14 @@ DeviceMeasurements device_measurements(const DeviceMeasurementsOptions& options)
   std::vector<std::map<std::string, std::vector<const CsvShapeMeasurement*>>> by_type(
       options.devices.size());
   std::map<std::string, size_t> other_devices;
+  // A table that names no device (tilescope's own format) is of the one device given, if one is.
+  const bool one_device = options.devices.size() == 1;
   for (const auto& table : tables)
     for (const CsvShapeMeasurement& m : table) {
+      if (m.device.empty() && one_device) {
+        by_type[0][m.op_type].push_back(&m);
+        continue;
+      }
       const auto it = graph_of.find(m.device);
       if (it == graph_of.end()) {
         ++other_devices[m.device.empty() ? std::string("(none)") : m.device];

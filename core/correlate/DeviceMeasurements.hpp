@@ -50,9 +50,9 @@ struct DeviceMeasurements {
 std::string operator_group(const std::string& op_type);
 
 // Reads the tables, keeps the rows of the given devices (a device of the table without a graph is
-// named in a note; a --graph device the tables lack is an InputError), samples them, and maps
-// every kept row on its device's graph with the mapper. Each sample's objective group is its
-// operator type.
+// named in a note; a --graph device the tables lack is an InputError; with one device, the rows
+// of a table that names none are its), samples them, and maps every kept row on its device's
+// graph with the mapper. Each sample's objective group is its operator type.
 DeviceMeasurements device_measurements(const DeviceMeasurementsOptions& options);
 
 }  // namespace ts

@@ -36,7 +36,8 @@ std::string kernel_tile(const std::string& name) {
 
 LeaveOneGraphOut leave_one_graph_out(const DeviceMeasurements& data,
                                      const std::vector<SharedParameter>& params,
-                                     int max_evaluations, const FoldProgress& progress) {
+                                     int max_evaluations, size_t fit_per_type,
+                                     const FoldProgress& progress) {
   const size_t n = data.graphs.size();
   if (n < 2)
     throw InputError(SourceLocation{"--graph", 0, 0},
@@ -47,14 +48,18 @@ LeaveOneGraphOut leave_one_graph_out(const DeviceMeasurements& data,
       if (progress) progress(fold, n + 1, evaluations, error);
     };
   };
-  out.all = fit_shared_parameters(data.graphs, params, max_evaluations, fold_progress(0));
+  const std::vector<GraphSamples> fitted = fit_subset(data.graphs, fit_per_type);
   for (size_t h = 0; h < n; ++h) {
     std::vector<size_t> others;
     for (size_t g = 0; g < n; ++g)
       if (g != h) others.push_back(g);
     out.held_out.push_back(
-        fit_shared_parameters(data.graphs, params, max_evaluations, fold_progress(h + 1), others));
+        fit_shared_parameters(fitted, params, max_evaluations, fold_progress(h + 1), others));
   }
+  // The fit on every device starts also where each fold ended: several starts, one descent.
+  std::vector<std::vector<double>> starts;
+  for (const SharedFitResult& f : out.held_out) starts.push_back(f.values);
+  out.all = fit_shared_parameters(fitted, params, max_evaluations, fold_progress(0), {}, starts);
 
   for (size_t h = 0; h < n; ++h) {
     const GraphSamples& g = data.graphs[h];

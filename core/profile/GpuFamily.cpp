@@ -15,7 +15,7 @@
 namespace ts {
 namespace {
 
-enum class RuleKind { count, bytes, number, per_cycle, duration };
+enum class RuleKind { count, bytes, number, per_cycle, duration, energy };
 
 struct RuleKey {
   std::string_view key;
@@ -33,6 +33,7 @@ constexpr RuleKey kRuleKeys[] = {
     {"l2_bandwidth_per_sm", RuleKind::per_cycle, true, "47.41B/cycle"},
     {"matrix_feed", RuleKind::per_cycle, true, "4096B/cycle"},
     {"vector_feed", RuleKind::per_cycle, true, "512B/cycle"},
+    {"fp32_energy_per_op", RuleKind::energy, true, "25pJ"},
     {"vector_granule", RuleKind::count, false, "32"},
     {"launch_overhead", RuleKind::duration, false, "4us"},
     {"min_kernel_time", RuleKind::duration, false, "2us"},
@@ -50,6 +51,8 @@ std::string_view kind_words(RuleKind kind) {
       return "a bandwidth in bytes per cycle";
     case RuleKind::duration:
       return "a duration";
+    case RuleKind::energy:
+      return "an energy";
   }
   return "";
 }
@@ -79,6 +82,8 @@ std::optional<double> parse_rule_value(RuleKind kind, std::string_view text) {
     case RuleKind::duration:
       if (text == "0") return 0.0;
       return parse_duration_seconds(text);
+    case RuleKind::energy:
+      return parse_energy_joules(text);
   }
   return std::nullopt;
 }

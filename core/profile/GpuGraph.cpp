@@ -19,7 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // How a figure is written, which is how a calibrated value of it is written again.
-enum class Unit { frequency, bytes, bandwidth, per_cycle, duration, count, number };
+enum class Unit { frequency, bytes, bandwidth, per_cycle, duration, count, number, energy, power };
 
 // A figure before any calibration: its value as the graph holds it (SI base units; a B/cycle
 // figure as bytes per second at the clock), its text, and where it comes from.
@@ -74,6 +74,10 @@ std::string quantity_text(Unit unit, double v, double clock_hz) {
       return fmt::format("{:.0f}", v);
     case Unit::number:
       return short_number(v, 6);
+    case Unit::energy:
+      return short_number(v * 1e12, 6) + "pJ";
+    case Unit::power:
+      return short_number(v, 6) + "W";
   }
   return "";
 }
@@ -122,7 +126,8 @@ class GpuGraphWriter {
   std::string unit_;  // SM or CU
   // Resolved figures.
   Value clock_, launch_, memory_capacity_, memory_bandwidth_, l2_, shared_, registers_, instances_,
-      min_kernel_time_, cores_, fp32_, fp16_, l2_edge_, shared_edge_, matrix_feed_, vector_feed_;
+      min_kernel_time_, cores_, fp32_, fp16_, l2_edge_, shared_edge_, matrix_feed_, vector_feed_,
+      energy_, power_;
   int64_t vector_granule_ = 32;
   struct Tensor {
     std::string dtype;
@@ -166,6 +171,8 @@ void GpuGraphWriter::resolve() {
   l2_ = given("l2", Unit::bytes);
   instances_ = given("sms", Unit::count);
   launch_ = rule("launch_overhead", Unit::duration);
+  energy_ = rule("fp32_energy_per_op", Unit::energy);
+  if (spec_.figure("power")) power_ = given("power", Unit::power);
   min_kernel_time_ = rule("min_kernel_time", Unit::duration);
   vector_granule_ = static_cast<int64_t>(gen_.rule("vector_granule").value);
   for (const char* key : {"shared_memory_per_sm", "registers_per_sm"}) {
@@ -356,11 +363,20 @@ std::string GpuGraphWriter::kernel_path(const std::string& kernel) const {
 void GpuGraphWriter::operations(std::string& y, const std::string& node, bool matrix) {
   const std::string path = "node:" + node + ".efficiency";
   auto op = [&](const char* cls, const std::string& dtype, const Value& v,
-                const std::string& granule) {
+                const std::string& granule, const Value* energy = nullptr) {
     const Written w = written(v, path);
     comment(y, 6, w.comment);
-    y += fmt::format("      - {{class: {}, dtype: {}, ops_per_cycle: {}, granule: {}}}\n", cls,
-                     dtype, w.text, granule);
+    std::string energy_text;
+    if (energy) {
+      const Written e = written(*energy, "node:" + node + ".energy_per_op");
+      comment(y, 6, "energy_per_op: " + e.comment);
+      energy_text = ", energy_per_op: " + e.text;
+      if (collect_)
+        figures_.push_back(
+            {fmt::format("node:{} {} {} energy per op", node, cls, dtype), e.text, e.provenance});
+    }
+    y += fmt::format("      - {{class: {}, dtype: {}, ops_per_cycle: {}, granule: {}{}}}\n", cls,
+                     dtype, w.text, granule, energy_text);
     if (collect_)
       figures_.push_back({fmt::format("node:{} {} {} per cycle per {}", node, cls, dtype, unit_),
                           w.text, w.provenance});
@@ -380,16 +396,18 @@ void GpuGraphWriter::operations(std::string& y, const std::string& node, bool ma
   // The first line of each rate says where it comes from; the next ones that it is the same.
   Value matmul = fp32_;
   matmul.comment = "FMA on the lanes (SIMT, as cuBLAS sgemm with TF32 off), " + fp32_.comment;
-  op("matmul", "fp32", matmul, "[1, 1, 1]");
+  op("matmul", "fp32", matmul, "[1, 1, 1]", &energy_);
   Value same = fp32_;
   same.comment =
       fmt::format("the same fp32 rate; granule {}: {}", lanes, gen_.rule("vector_granule").source);
-  op("elementwise", "fp32", same, lanes);
+  Value same_energy = energy_;
+  same_energy.comment = "the same energy per fp32 operation";
+  op("elementwise", "fp32", same, lanes, &same_energy);
   if (collect_)
     figures_.push_back({fmt::format("node:{} elementwise and reduction granule", node), lanes,
                         "rule: " + gen_.rule("vector_granule").source});
   same.comment = "the same fp32 rate";
-  op("reduction", "fp32", same, lanes);
+  op("reduction", "fp32", same, lanes, &same_energy);
   op("elementwise", "fp16", fp16_, lanes);
   same = fp16_;
   same.comment = "the same fp16 rate";
@@ -488,6 +506,11 @@ std::string GpuGraphWriter::emit(bool final_pass) {
                    spec_.name, quoted.c_str());
   figure(y, 0, "clock", clock_, "clock", "clock", "; the boost clock");
   figure(y, 0, "launch_overhead", launch_, "launch_overhead", "launch_overhead");
+  if (!power_.text.empty()) {
+    figure(y, 0, "power", power_, "power", "power",
+           "; the board's limit: with the lanes' energy_per_op, it caps the rate they sustain "
+           "(docs/analysis.md, \"Power limit\")");
+  }
   {
     // Per operator type: the family's, and any a calibration adds.
     std::map<std::string, Value> per_type;

@@ -136,7 +136,8 @@ TEST_CASE("paths that name nothing say what was expected", "[arch][parameter]") 
                  Catch::Contains("capacity, bandwidth, read_bandwidth, write_bandwidth or "
                                  "instances"));
   CHECK_THAT(error_of("node:PE.speed").message(),
-             Catch::Contains("expected instances, efficiency, min_kernel_time, issue_latency"));
+             Catch::Contains(
+                 "expected instances, efficiency, min_kernel_time, energy_per_op, issue_latency"));
   CHECK_THAT(error_of("edge:SRAM->DRAM.width").message(),
              Catch::Contains("bandwidth, latency, reduction_latency or reduction_bandwidth"));
   CHECK_THAT(error_of("edge:DRAM->PE.bandwidth").message(),
