@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <nlopt.hpp>
 
 #include "analysis/MappingWriter.hpp"
 #include "analysis/Prediction.hpp"
 #include "analysis/TileAnalysis.hpp"
+#include "calibrate/UnitCubeDescent.hpp"
 #include "measure/ComparedTime.hpp"
 #include "tile/MappingLoader.hpp"
 
@@ -138,30 +138,16 @@ FitResult fit_parameters(const ArchitectureGraph& graph, const std::vector<Graph
     if (progress) progress(evaluations, std::sqrt(best_error));
     return error;
   };
-  using Objective = decltype(objective);
-
   // BOBYQA: derivative-free, bound-constrained, few evaluations per dimension; the objective is
   // smooth almost everywhere (it kinks where the bound of a sample changes). Deterministic.
-  nlopt::opt opt(nlopt::LN_BOBYQA, static_cast<unsigned>(n));
-  opt.set_lower_bounds(std::vector<double>(n, 0.0));
-  opt.set_upper_bounds(std::vector<double>(n, 1.0));
-  opt.set_min_objective([](const std::vector<double>& u, std::vector<double>&,
-                           void* data) { return (*static_cast<Objective*>(data))(u); },
-                        &objective);
-  opt.set_maxeval(std::max(max_evaluations, 2 * static_cast<int>(n) + 2));
-  opt.set_xtol_abs(1e-7);  // of the unit range: 1e-7 of a 16x range is a relative 3e-7
-  opt.set_ftol_abs(1e-14);
-  opt.set_initial_step(0.1);
   std::vector<double> u(n);
   for (size_t i = 0; i < n; ++i) u[i] = coordinate_of(params[i], result.values[i]);
   best_u = u;
-  double minimum = 0;
-  try {
-    opt.optimize(u, minimum);
-  } catch (const nlopt::roundoff_limited&) {
-    // Converged as far as floating point allows: the best point seen stands.
-  } catch (const nlopt::forced_stop&) {
-  }
+  descend_on_unit_cube(objective, u,
+                       {.max_evaluations = std::max(max_evaluations, 2 * static_cast<int>(n) + 2),
+                        .xtol_abs = 1e-7,  // of the unit range: 1e-7 of a 16x range is 3e-7
+                        .ftol_abs = 1e-14,
+                        .initial_step = 0.1});
 
   result.graph = graph;
   for (size_t i = 0; i < n; ++i) {

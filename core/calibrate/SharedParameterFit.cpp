@@ -6,8 +6,8 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <nlopt.hpp>
 
+#include "calibrate/UnitCubeDescent.hpp"
 #include "common/InputError.hpp"
 
 namespace ts {
@@ -200,7 +200,6 @@ SharedFitResult fit_shared_parameters(const std::vector<GraphSamples>& graphs,
     if (progress) progress(evaluations, best_error);
     return error * error;
   };
-  using Objective = decltype(objective);
   std::vector<double> u(n);
   for (size_t i = 0; i < n; ++i)
     u[i] = log_scale_coordinate(params[i].lower, params[i].upper, params[i].initial);
@@ -219,23 +218,12 @@ SharedFitResult fit_shared_parameters(const std::vector<GraphSamples>& graphs,
   const int budget = std::max(max_evaluations, 2 * static_cast<int>(n) + 2);
   for (int round = 0; round < 4 && evaluations < budget; ++round) {
     const double before = best_error;
-    nlopt::opt opt(nlopt::LN_BOBYQA, static_cast<unsigned>(n));
-    opt.set_lower_bounds(std::vector<double>(n, 0.0));
-    opt.set_upper_bounds(std::vector<double>(n, 1.0));
-    opt.set_min_objective([](const std::vector<double>& x, std::vector<double>&,
-                             void* data) { return (*static_cast<Objective*>(data))(x); },
-                          &objective);
-    opt.set_maxeval(std::max(budget - evaluations, 2 * static_cast<int>(n) + 2));
-    opt.set_xtol_abs(1e-6);
-    opt.set_ftol_abs(1e-12);
-    opt.set_initial_step(round == 0 ? 0.1 : 0.2);
-    u = best_u;
-    double minimum = 0;
-    try {
-      opt.optimize(u, minimum);
-    } catch (const nlopt::roundoff_limited&) {
-    } catch (const nlopt::forced_stop&) {
-    }
+    descend_on_unit_cube(
+        objective, best_u,
+        {.max_evaluations = std::max(budget - evaluations, 2 * static_cast<int>(n) + 2),
+         .xtol_abs = 1e-6,
+         .ftol_abs = 1e-12,
+         .initial_step = round == 0 ? 0.1 : 0.2});
     if (round > 0 && !(best_error < before * (1 - 1e-4))) break;  // the restart found nothing
   }
   result.values = values_at(best_u);
