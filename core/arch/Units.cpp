@@ -59,6 +59,29 @@ std::optional<double> with_unit(std::string_view text, std::string_view unit) {
   return value * *factor;
 }
 
+// "2.5ms" with unit "s": the unit alone, or after one of the `allowed` prefixes of m, u, n, p.
+std::optional<double> with_submultiple(std::string_view text, std::string_view unit,
+                                       std::string_view allowed) {
+  auto parts = split_number(text);
+  if (!parts) return std::nullopt;
+  auto [value, rest] = *parts;
+  if (rest == unit) return value;
+  if (rest.size() != unit.size() + 1 || rest.substr(1) != unit ||
+      allowed.find(rest.front()) == std::string_view::npos)
+    return std::nullopt;
+  switch (rest.front()) {
+    case 'm':
+      return value * 1e-3;
+    case 'u':
+      return value * 1e-6;
+    case 'n':
+      return value * 1e-9;
+    case 'p':
+      return value * 1e-12;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<double> parse_bytes(std::string_view text) {
@@ -76,14 +99,7 @@ std::optional<Bandwidth> parse_bandwidth(std::string_view text) {
 std::optional<double> parse_frequency_hz(std::string_view text) { return with_unit(text, "Hz"); }
 
 std::optional<double> parse_duration_seconds(std::string_view text) {
-  auto parts = split_number(text);
-  if (!parts) return std::nullopt;
-  auto [value, unit] = *parts;
-  if (unit == "s") return value;
-  if (unit == "ms") return value * 1e-3;
-  if (unit == "us") return value * 1e-6;
-  if (unit == "ns") return value * 1e-9;
-  return std::nullopt;
+  return with_submultiple(text, "s", "mun");
 }
 
 std::optional<double> parse_operations_per_second(std::string_view text) {
@@ -94,15 +110,7 @@ std::optional<double> parse_operations_per_second(std::string_view text) {
 std::optional<double> parse_power_watts(std::string_view text) { return with_unit(text, "W"); }
 
 std::optional<double> parse_energy_joules(std::string_view text) {
-  auto parts = split_number(text);
-  if (!parts) return std::nullopt;
-  auto [value, unit] = *parts;
-  if (unit == "J") return value;
-  if (unit == "mJ") return value * 1e-3;
-  if (unit == "uJ") return value * 1e-6;
-  if (unit == "nJ") return value * 1e-9;
-  if (unit == "pJ") return value * 1e-12;
-  return std::nullopt;
+  return with_submultiple(text, "J", "munp");
 }
 
 }  // namespace ts
