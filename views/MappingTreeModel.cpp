@@ -142,19 +142,16 @@ QString MappingTreeModel::text(int node, int column) const {
       if (n.kind == MappingNodeKind::op) return loops_text(p, n.op_factor, nullptr);
       return {};
     case kFootprint: {
-      if (n.kind != MappingNodeKind::tile || i >= e.nodes.size()) return {};
+      const size_t nt = static_cast<size_t>(p.ntensors);
+      if (n.kind != MappingNodeKind::tile || (i + 1) * nt > e.buffer_bytes.size()) return {};
       // Bytes of the buffers this tile places, per memory they sit in (a tile at L0A also places
-      // the B operand in L0B), as explain_tree counts them, against one instance's capacity.
+      // the B operand in L0B), as the capacity check counts them (Evaluation::buffer_bytes),
+      // against one instance's capacity.
       std::vector<std::pair<NodeId, double>> per_memory;
-      for (int k = 0; k < p.ntensors; ++k) {
-        const NodeId memory = n.buffer[static_cast<size_t>(k)];
+      for (size_t k = 0; k < nt; ++k) {
+        const NodeId memory = n.buffer[k];
         if (!memory.valid()) continue;
-        double b = p.element_bytes[static_cast<size_t>(k)];
-        for (int d = 0; d < p.ndims; ++d)
-          if ((p.tensor_dims[static_cast<size_t>(k)] >> d) & 1u)
-            b *= static_cast<double>(e.nodes[i].ext_full[static_cast<size_t>(d)]);
-        const double scale = n.buffer_scale[static_cast<size_t>(k)];
-        b *= (scale > 0 ? scale : 1.0) * (n.double_buffer ? 2.0 : 1.0);
+        const double b = e.buffer_bytes[i * nt + k];
         auto it = std::find_if(per_memory.begin(), per_memory.end(),
                                [&](const auto& m) { return m.first == memory; });
         if (it == per_memory.end())

@@ -69,13 +69,11 @@ std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
         if (n.pipeline_restarts) line += "  [pipeline restarts]";
         if (n.concurrent_loads) line += "  [concurrent loads]";
         std::string buffers;
-        if (i < e.nodes.size())
+        // As the capacity check counts them (Evaluation::buffer_bytes).
+        if ((i + 1) * static_cast<size_t>(p.ntensors) <= e.buffer_bytes.size())
           for (int k = 0; k < p.ntensors; ++k) {
             if (!n.buffer[k].valid()) continue;
-            double bytes = p.element_bytes[k];
-            for (int d = 0; d < p.ndims; ++d)
-              if ((p.tensor_dims[k] >> d) & 1u)
-                bytes *= static_cast<double>(e.nodes[i].ext_full[d]);
+            const double bytes = e.buffer_bytes[i * static_cast<size_t>(p.ntensors) + k];
             buffers += fmt::format("{}{}@{} {}", buffers.empty() ? "" : ", ", p.op->tensors[k].name,
                                    g.node(n.buffer[k]).name, format_bytes(bytes));
           }

@@ -92,43 +92,40 @@ class Evaluator {
  public:
   Evaluator(const MappingProgram& p, Evaluation& e) : p_(p), e_(e), g_(*p.graph) {}
 
+  // One pipeline: the floor step, then the rest. `evaluate` and the mapper's traffic_floor +
+  // evaluate_after_floor run exactly these steps in this order, so they agree by construction on
+  // the time, the bound, the failure and every count.
   double run() {
-    begin();
-    if (!extents() || !residency()) return e_.device_s;
-    top_down();
-    tree_time();
-    traffic();
-    shared_floor();
-    kernel_floor();
-    return e_.device_s;
+    traffic_floor();
+    return after_floor();
   }
 
-  // The operator-wide floor alone (shared edges and ports over the whole operator's bytes), with
-  // neither residency nor the tree's timing: `run` returns the larger of the tree's time and this
-  // same floor, so it is never above what `run` returns (+infinity only where `run` is too).
-  // Kept in the Evaluation for after_floor.
+  // The floor step: extents and capacity first (an invalid mapping stops here, with no bound and
+  // no traffic counted), then the traffic and the operator-wide floor it sets (shared edges and
+  // ports over the whole operator's bytes), without the tree's timing. `after_floor` returns the
+  // larger of the tree's time and this floor, so it is never below it (+infinity where the
+  // mapping is invalid).
   double traffic_floor() {
     begin();
     e_.floor_s = std::numeric_limits<double>::infinity();
-    if (!extents()) return e_.floor_s;
+    e_.floor_bound = BoundBy{};
+    if (!extents() || !residency()) return e_.floor_s;
     top_down();
     traffic();
     e_.device_s = 0;
-    e_.bound = BoundBy{};
     shared_floor();
     e_.floor_s = e_.device_s;
     e_.floor_bound = e_.bound;
     e_.device_s = std::numeric_limits<double>::infinity();
+    e_.bound = BoundBy{};
     return e_.floor_s;
   }
 
-  // The rest of `run` after traffic_floor on the same program: residency and the tree's time,
-  // raised to the floor. The same figure and bound as `run`: shared_floor raises the tree's time
-  // to the first of the largest terms above it, which is the floor's bound when the floor is
-  // above the tree's time.
+  // The rest, after traffic_floor on the same program: the tree's time, raised to the floor
+  // (shared_floor raises a time to the first of the largest terms above it, which is the floor's
+  // bound when the floor is above the tree's time), then to the kernel floor.
   double after_floor() {
     if (!e_.valid()) return e_.device_s;
-    if (!residency()) return e_.device_s;
     tree_time();
     if (e_.floor_s > e_.device_s) {
       e_.device_s = e_.floor_s;
@@ -143,6 +140,7 @@ class Evaluator {
     e_.failure = EvaluationFailure::none;
     e_.failure_bytes = 0;
     e_.device_s = std::numeric_limits<double>::infinity();
+    e_.bound = BoundBy{};
   }
 
   // The root's time over the tree (memoised per node and tail case for this evaluation).
@@ -289,14 +287,20 @@ class Evaluator {
       if (node.kind == MappingNodeKind::tile) {
         const NodeScratch& s = e_.nodes[i];
         const double copies = node.double_buffer ? 2.0 : 1.0;
+        const double parts = node.resident_parts > 1 ? node.resident_parts : 1.0;
         const int op = direct_op(node);
+        double* placed = &e_.buffer_bytes[static_cast<size_t>(i) * p_.ntensors];
         for (int t = 0; t < p_.ntensors; ++t)
-          if (node.buffer[t].valid())
-            usage[e_.memory_index[node.buffer[t].index()]] +=
-                copies * node.buffer_scale[t] *
-                (op >= 0               ? granule_footprint(s, t, op)
-                 : node.footprint_step ? step_footprint(node, s, t)
-                                       : footprint(p_, s, t, 0));
+          if (node.buffer[t].valid()) {
+            const double bytes = copies * node.buffer_scale[t] *
+                                 (op >= 0               ? granule_footprint(s, t, op)
+                                  : node.footprint_step ? step_footprint(node, s, t)
+                                                        : footprint(p_, s, t, 0));
+            placed[t] = bytes * parts;
+            usage[e_.memory_index[node.buffer[t].index()]] += bytes;
+          } else {
+            placed[t] = 0;
+          }
       }
       if (node.kind == MappingNodeKind::tile && node.resident_parts > 1)
         for (size_t k = 0; k < m; ++k) usage[k] *= static_cast<double>(node.resident_parts);
@@ -1197,6 +1201,7 @@ void prepare(const MappingProgram& program, Evaluation& eval) {
   eval.stamp = 0;
   eval.edge_bytes.assign(program.graph->edges.size(), 0.0);
   eval.memory_usage.assign(program.memories.size(), 0.0);
+  eval.buffer_bytes.assign(n * static_cast<size_t>(program.ntensors), 0.0);
   eval.memory_usage_scratch.assign(program.memories.size() * n, 0.0);
   eval.memory_index.assign(program.graph->nodes.size(), -1);
   for (size_t k = 0; k < program.memories.size(); ++k)

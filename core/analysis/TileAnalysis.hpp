@@ -31,6 +31,7 @@ struct BoundBy {
   NodeId compute_node() const { return is_compute() || is_kernel_floor() ? NodeId{id_} : NodeId{}; }
 
   BoundBy() = default;
+  bool operator==(const BoundBy&) const = default;
 
  private:
   BoundBy(Kind kind, int32_t id) : kind_(kind), id_(id) {}
@@ -79,6 +80,11 @@ struct Evaluation {
   // the next one to (`reduction: memory` on an edge into it)
   std::vector<double> read_back_bytes;
   std::vector<double> memory_usage;  // per program memory, bytes per instance
+  // Per (program node, tensor), at node * ntensors + tensor: the bytes of the buffer a tile
+  // places for the tensor as the capacity check counts them (granule padding for the tile that
+  // feeds a unit, both copies of a double buffer, the buffer's scale, the parts resident
+  // together); 0 where the node places none. What --explain, the GUI and the report show.
+  std::vector<double> buffer_bytes;
   // traffic_floor's figure and the edge that sets it, for evaluate_after_floor.
   double floor_s = 0;
   BoundBy floor_bound;
@@ -113,15 +119,16 @@ struct Evaluation {
 void prepare(const MappingProgram& program, Evaluation& eval);
 // Returns the device time in seconds, or +infinity when the mapping is invalid (see failure).
 double evaluate(const MappingProgram& program, Evaluation& eval);
-// A floor under `evaluate` for the mapper's pruning, at the cost of the traffic count only: the
-// operator-wide bytes through each shared edge and memory port over its bandwidth (the floor
-// `evaluate` raises its time to), with no residency check and no timing of the tree; +infinity
-// where the factors do not cover the operator. Leaves `eval` holding that traffic and the floor
+// The first step of `evaluate`, for the mapper's pruning: extents and capacity checked first
+// (+infinity and the failure where the mapping is invalid), then the operator-wide bytes through
+// each shared edge and memory port over its bandwidth (the floor `evaluate` raises its time to),
+// with no timing of the tree. Leaves `eval` holding that traffic and the floor
 // (Evaluation::floor_s), not an evaluation.
 double traffic_floor(const MappingProgram& program, Evaluation& eval);
-// Finishes the evaluation that traffic_floor began on the same program and Evaluation: returns
-// exactly what `evaluate` would (the same time, bound and failure), without counting the traffic
-// again.
+// The rest of `evaluate` after traffic_floor on the same program and Evaluation. `evaluate` is
+// these two steps in this order, so the pair returns exactly what it does (the same time, bound,
+// failure and per-edge bytes; tests/unit/test_evaluation_pipeline.cpp checks it on sampled
+// mappings of every bundled graph).
 double evaluate_after_floor(const MappingProgram& program, Evaluation& eval);
 
 // Throws InputError at the mapping node that makes an evaluation invalid.

@@ -817,9 +817,10 @@ class Search {
   // The point's device time, or +infinity when it is invalid or a floor under its time is above
   // `threshold` (it cannot beat a point already found: not evaluated). The floor is the larger
   // of the compute floor and the traffic floor; the compute floor costs a few multiplications
-  // and goes first, the traffic floor (the traffic count of an evaluation, without residency or
-  // the tree's timing) only once there is a threshold to beat. A point the traffic floor lets
-  // through is finished from where the floor left it, so the floor costs next to nothing.
+  // and goes first, the traffic floor (the first step of an evaluation: extents, capacity and
+  // the traffic count, without the tree's timing) only once there is a threshold to beat. A
+  // point the traffic floor lets through is finished from where the floor left it, so the floor
+  // costs next to nothing.
   double score(Worker& w, double threshold) {
     if (!space_.apply(w.point, w.program)) return std::numeric_limits<double>::infinity();
     if (options_.prune && floor_.seconds(w.program) > threshold) {
