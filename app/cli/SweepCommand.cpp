@@ -152,6 +152,8 @@ int run_architecture_sweep(const SweepArgs& a) {
   if (!run) return 0;
   std::cout << fmt::format("sweep of {} on {}: {}\n", sweep.workload().name,
                            resolve_architecture_option(a.arch), counts_text(sweep, *run, a.db));
+  std::cerr << unconverged_warning(
+      unconverged_searches(stored_points_of(sweep, *run->store)).operators, a.budget);
   if (a.summary && !run->stopped) {
     SweepSummaryText text;
     for (const SweepAxis& axis : sweep.axes()) text.paths.push_back(axis.path);

@@ -13,11 +13,14 @@ double time_of(const nlohmann::json& value) {
 
 nlohmann::json operators_value(const std::vector<SweepOperatorTime>& operators) {
   nlohmann::json out = nlohmann::json::array();
-  for (const SweepOperatorTime& o : operators)
-    out.push_back({{"name", o.name},
-                   {"device_s", o.device_s},
-                   {"launch_s", o.launch_s},
-                   {"bound_by", o.bound_by}});
+  for (const SweepOperatorTime& o : operators) {
+    nlohmann::json one = {{"name", o.name},
+                          {"device_s", o.device_s},
+                          {"launch_s", o.launch_s},
+                          {"bound_by", o.bound_by}};
+    if (!o.converged) one["converged"] = false;
+    out.push_back(std::move(one));
+  }
   return out;
 }
 
@@ -25,7 +28,8 @@ std::vector<SweepOperatorTime> operators_of(const nlohmann::json& value) {
   std::vector<SweepOperatorTime> out;
   for (const nlohmann::json& o : value)
     out.push_back({o.at("name").get<std::string>(), time_of(o.at("device_s")),
-                   time_of(o.at("launch_s")), o.at("bound_by").get<std::string>()});
+                   time_of(o.at("launch_s")), o.at("bound_by").get<std::string>(),
+                   o.value("converged", true)});
   return out;
 }
 

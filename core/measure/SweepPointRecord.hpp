@@ -14,6 +14,9 @@ struct SweepOperatorTime {
   double device_s = 0;
   double launch_s = 0;
   std::string bound_by;
+  // False when the mapper chose the operator's mapping and its search ran out of budget while it
+  // was still improving (Prediction::search_converged): a sweep says so, as predict does.
+  bool converged = true;
 };
 
 struct SweepPointRecord {
@@ -31,7 +34,8 @@ struct SweepPointRecord {
 };
 
 // The operators as the column operators_json holds them: [{"name", "device_s", "launch_s",
-// "bound_by"}, ...]; doubles printed to round-trip exactly.
+// "bound_by"[, "converged": false]}, ...] ("converged" only when false, so that the records of
+// earlier sweeps read as they were written); doubles printed to round-trip exactly.
 std::string sweep_operators_json(const std::vector<SweepOperatorTime>& operators);
 std::vector<SweepOperatorTime> sweep_operators_from_json(std::string_view text);
 // The whole record as one JSON text: how an MPI rank sends a finished point to rank 0.

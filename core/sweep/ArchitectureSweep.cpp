@@ -78,12 +78,13 @@ SweepPointRecord ArchitectureSweep::evaluate(size_t index, const std::atomic<boo
   options.mapper = mapper_;
   options.mapper.cancel = cancel;
   for (const Operator& op : workload_.operators) {
-    SweepOperatorTime time{op.name, 0, 0, ""};
+    SweepOperatorTime time{op.name, 0, 0, "", true};
     try {
       const Prediction p = predict_operator(op, graph, options);
       time.device_s = p.latency_us * 1e-6;
       time.launch_s = p.launch_overhead_us * 1e-6;
       time.bound_by = p.bound_by;
+      time.converged = !p.searched || p.search_converged;
     } catch (const InputError& e) {
       time.device_s = std::numeric_limits<double>::infinity();
       time.bound_by = "no valid mapping: " + e.message();
@@ -92,6 +93,13 @@ SweepPointRecord ArchitectureSweep::evaluate(size_t index, const std::atomic<boo
     point.operators.push_back(std::move(time));
   }
   return point;
+}
+
+UnconvergedSearches unconverged_searches(const std::vector<SweepPointRecord>& points) {
+  UnconvergedSearches out;
+  for (const SweepPointRecord& p : points)
+    for (const SweepOperatorTime& o : p.operators) out.note(o.name, true, o.converged);
+  return out;
 }
 
 }  // namespace ts

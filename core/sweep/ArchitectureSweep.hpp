@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "mapper/Mapper.hpp"
+#include "mapper/SearchConvergence.hpp"
 #include "measure/SweepPointRecord.hpp"
 #include "sweep/SweepSampling.hpp"
 #include "sweep/SweepSpace.hpp"
@@ -20,6 +21,9 @@ namespace ts {
 // The cost proxy of a graph while graphs carry no area or power figures: the bytes of on-chip
 // and off-chip memory it provides, the sum over memory nodes of capacity x instances.
 double memory_cost_bytes(const ArchitectureGraph& graph);
+// The operators whose mapper search ran out of budget at any of the points, in the order first
+// met: what a sweep warns of, as predict does for one graph.
+UnconvergedSearches unconverged_searches(const std::vector<SweepPointRecord>& points);
 
 class ArchitectureSweep final : public SweepSpace {
  public:

@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <string>
 #include <vector>
@@ -304,3 +305,43 @@ TEST_CASE("sweep: a rank killed half way, a rerun under mpirun computes only the
   CHECK(integrity(db) == "ok");
 }
 #endif
+
+TEST_CASE("sweep: operators whose search ran out of budget at some point are one warning",
+          "[sweep][mapper]") {
+  // Twenty evaluations per operator on the H100's space of billions of points: the searches are
+  // still improving when they stop, at both points; one line names them, as predict's does.
+  TempDir dir;
+  const std::string db = dir / "points.sqlite";
+  const std::string workload = dir / "ffn.yaml";
+  std::ofstream(workload) << "version: 1\nkind: workload\nname: ffn\noperators:\n"
+                             "  - {name: ffn_down, type: gemm, M: 4096, N: 768, K: 3072}\n";
+  std::vector<std::string> args{"sweep",
+                                "--arch",
+                                "samples/arch/nvidia-h100.yaml",
+                                "--workload",
+                                workload,
+                                "--budget",
+                                "20",
+                                "--db",
+                                db,
+                                "--vary",
+                                "node:HBM.capacity=80GiB,96GiB"};
+  const RunResult r = run_tilescope(args);
+  INFO(r.command << "\nstdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(split_lines(r.err).size() == 1);
+  CHECK_THAT(r.err, Catch::StartsWith("warning: "));
+  CHECK_THAT(r.err, Catch::Contains("'ffn_down'"));
+  CHECK_THAT(r.err, Catch::Contains("did not converge"));
+  CHECK_THAT(r.err, Catch::Contains("--budget"));
+  // A rerun reads the points back from the database, convergence included: the same warning.
+  const RunResult again = run_tilescope(args);
+  CHECK(counts_of(again) == std::vector<size_t>{2, 2, 0});
+  CHECK(again.err == r.err);
+  // At the default budget the searches converge and nothing is said.
+  const RunResult converged =
+      run_tilescope({"sweep", "--arch", "samples/arch/nvidia-h100.yaml", "--workload", workload,
+                     "--db", dir / "converged.sqlite", "--vary", "node:HBM.capacity=80GiB"});
+  REQUIRE(converged.status == 0);
+  CHECK(converged.err.find("warning:") == std::string::npos);
+}
