@@ -2,7 +2,7 @@
 // What a collector is: a way of measuring a workload's operators and storing the measurements
 // (with the predictions they are compared with) in a results database. `tilescope measure
 // --collector NAME` finds the collector by name here; a new collector implements `Collector` and
-// adds one line to the list that registers the built-in ones (app/cli/MeasureCommand.cpp,
+// adds one line to the list that registers the built-in ones (collectors/BuiltinCollectors.cpp,
 // register_builtin_collectors), so that nothing else in the CLI changes. The registry is filled by
 // that explicit call rather than by static objects, which the linker drops from a static library
 // when nothing names them.
