@@ -27,8 +27,9 @@ struct SimulateArgs {
 
 int run_sweep(const SimulateArgs& a, const TransformerModel& model, const ParallelStrategy& base,
               const Cluster& cluster) {
-  const SweepAxes axes =
-      read_option("strategy sweep", "--sweep", [&] { return parse_sweep_axes(a.sweep); });
+  const StrategyGridAxes axes = read_option("strategy sweep", "--sweep", [&] {
+    return parse_strategy_grid(a.sweep, "strategy sweep", /*clusters=*/false);
+  });
   // Each point is a whole simulation (seconds with the mapper on large models): progress on
   // stderr, and Ctrl-C ranks the points done so far instead of losing them.
   StopOnInterrupt stop;
@@ -141,7 +142,8 @@ CommandAction add_simulate(CLI::App& app) {
       ->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--sweep", args->sweep,
                   "simulate every valid strategy over axes such as tp=1,2,4,8 pp=1,2,4 mbs=1,2 "
-                  "(same GPUs and global batch as --strategy), ranked");
+                  "dp=2,4 schedule=1f1b,interleaved (the keys of sweep --strategy-grid but "
+                  "cluster; dp not given: the GPUs of --strategy), ranked");
   cmd->add_option("--operator-times", args->operator_times,
                   "tile (the tile model on the device graph), roofline:EFF (peak x EFF and HBM "
                   "bandwidth) or db:FILE (measured medians from a results database, the tile "

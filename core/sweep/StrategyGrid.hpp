@@ -3,35 +3,18 @@
 // `tilescope simulate` runs) at every point of a grid of strategies and clusters, with the
 // machinery of architecture sweeps (SweepSpace: store, resume, threads, MPI ranks).
 //
-// The grid's keys are those of `simulate --sweep` (tp, pp, mbs) and more: dp, micro-batch (mbs
-// is its short name), schedule (gpipe, 1f1b, interleaved) and cluster (cluster files). A key not
-// given keeps the base strategy's (or --cluster's) value; dp not given makes up the base
-// strategy's GPU count, as in `simulate --sweep`. Points that do not fit the model or the cluster
-// are left out when the grid is built (docs/sweep.md).
+// The grid is training/StrategyGridAxes (what `simulate --sweep` reads and expands, the same
+// parser and rule) with clusters: cluster files, --cluster's when the grid names none. Points that
+// do not fit the model or the cluster are left out when the grid is built (docs/sweep.md).
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "sweep/SweepSpace.hpp"
+#include "training/StrategyGridAxes.hpp"
 #include "training/TrainingSimulation.hpp"
 
 namespace ts {
-
-struct StrategyGridAxes {
-  std::vector<int64_t> tp, pp, dp, micro_batch;  // empty: the base's value
-  std::vector<PipelineSchedule> schedule;
-  std::vector<std::string> cluster;  // files
-};
-
-// "tp=1,2,4", "pp=1,2", "dp=4,8", "micro-batch=1,2" (or "mbs=..."), "schedule=1f1b,gpipe",
-// "cluster=a.yaml,b.yaml", one key per text. Throws InputError at "strategy grid" naming the text
-// and the key or value: an unknown key, a key given twice, a degree that is not an integer from
-// 1 to 65536, an unknown schedule, an empty value.
-StrategyGridAxes parse_strategy_grid(const std::vector<std::string>& texts);
-
-// The names of the keys a grid varies, in the order of `parameters_json` (sorted): the paths of
-// the summary.
-std::vector<std::string> varied_grid_keys(const StrategyGridAxes& axes);
 
 struct GridCluster {
   std::string file;
@@ -59,8 +42,8 @@ std::vector<GridCluster> load_grid_clusters(const StrategyGridAxes& axes,
 
 class StrategyGridSweep final : public SweepSpace {
  public:
-  // The cross product of the axes (cluster fastest, then schedule, micro-batch, dp, pp, tp), less
-  // the points that do not fit; `skipped()` counts those.
+  // expand_strategy_grid's strategies, each on every cluster (cluster fastest) whose GPUs it
+  // fits; `skipped()` counts the points of the cross product left out.
   StrategyGridSweep(StrategyGridInputs inputs, const StrategyGridAxes& axes,
                     std::vector<GridCluster> clusters);
 

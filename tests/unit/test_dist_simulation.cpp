@@ -114,8 +114,8 @@ TEST_CASE("a sweep simulates every valid point of its grid, fastest first",
   const TransformerModel m = load_transformer_model(sample("/dist/models/gpt-22b.yaml"));
   const ParallelStrategy base =
       load_parallel_strategy(sample("/dist/strategies/gpt-22b-seq-sel.yaml"));
-  const std::vector<SweepPoint> points =
-      sweep_strategies(m, base, selene, parse_sweep_axes({"tp=1,2,4,8,16", "pp=1,2,3", "mbs=2,4"}));
+  const std::vector<SweepPoint> points = sweep_strategies(
+      m, base, selene, parse_strategy_grid({"tp=1,2,4,8,16", "pp=1,2,3", "mbs=2,4"}));
   // On 8 GPUs with a global batch of 4: tp x pp must divide 8 (no 16, no 3), tp the 64 heads,
   // pp the 48 layers, and dp x mbs the batch of 4. That leaves (tp, pp, mbs) with dp = 8/(tp pp):
   // dp 1: (8,1), (4,2), (2,4 is pp 4: not on the grid) -> (8,1,2), (8,1,4), (4,2,2), (4,2,4);
@@ -146,13 +146,23 @@ TEST_CASE("a sweep simulates every valid point of its grid, fastest first",
 }
 
 TEST_CASE("sweep axes that cannot be read are errors naming the text", "[dist][simulate]") {
-  CHECK(parse_sweep_axes({"tp=1,2", "mbs=4"}).tp == std::vector<int64_t>{1, 2});
-  CHECK(input_error_of([] { parse_sweep_axes({"ep=2"}); }).message() ==
-        "'ep=2': unknown axis 'ep'; expected tp, pp or mbs");
-  CHECK(input_error_of([] { parse_sweep_axes({"tp=1,x"}); }).message() ==
-        "'tp=1,x': 'x' is not a positive integer");
-  CHECK(input_error_of([] { parse_sweep_axes({"pp"}); }).message() ==
-        "'pp': expected AXIS=V1,V2,... with AXIS tp, pp or mbs");
+  // simulate --sweep reads the strategy grid's keys, less cluster (it runs on one --cluster).
+  const auto sweep_axes = [](const std::vector<std::string>& texts) {
+    return parse_strategy_grid(texts, "strategy sweep", false);
+  };
+  CHECK(sweep_axes({"tp=1,2", "mbs=4"}).tp == std::vector<int64_t>{1, 2});
+  CHECK(sweep_axes({"tp=1,2", "mbs=4"}).micro_batch == std::vector<int64_t>{4});
+  const InputError unknown = input_error_of([&] { sweep_axes({"ep=2"}); });
+  CHECK(unknown.message() ==
+        "'ep=2': unknown key 'ep'; expected tp, pp, dp, micro-batch (mbs) or schedule");
+  CHECK(unknown.where().file == "strategy sweep");
+  CHECK(input_error_of([&] { sweep_axes({"cluster=a.yaml"}); }).message() ==
+        "'cluster=a.yaml': unknown key 'cluster'; expected tp, pp, dp, micro-batch (mbs) or "
+        "schedule");
+  CHECK(input_error_of([&] { sweep_axes({"tp=1,x"}); }).message() ==
+        "'tp=1,x': 'x' is not a whole number from 1 to 65536");
+  CHECK(input_error_of([&] { sweep_axes({"pp"}); }).message() ==
+        "'pp': expected KEY=V1,V2,... with KEY tp, pp, dp, micro-batch (mbs) or schedule");
 }
 
 TEST_CASE("the data-parallel symmetry shortcut gives the iteration time of every replica run",
@@ -464,7 +474,7 @@ TEST_CASE("a sweep reports each point and stops when told, ranking what it did",
   const TransformerModel m = load_transformer_model(sample("/dist/models/gpt-22b.yaml"));
   const ParallelStrategy base =
       load_parallel_strategy(sample("/dist/strategies/gpt-22b-seq-sel.yaml"));
-  const SweepAxes axes = parse_sweep_axes({"tp=1,2,4,8,16", "pp=1,2,3", "mbs=2,4"});
+  const StrategyGridAxes axes = parse_strategy_grid({"tp=1,2,4,8,16", "pp=1,2,3", "mbs=2,4"});
   const OperatorTimeSource roofline = parse_operator_time_source("roofline:0.8");
   // The same grid as above: 6 valid points, so progress counts 1..6 of 6.
   std::vector<std::pair<size_t, size_t>> calls;

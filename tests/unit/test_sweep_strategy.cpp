@@ -15,6 +15,7 @@
 #include "sweep/SweepDigest.hpp"
 #include "sweep/SweepSummary.hpp"
 #include "sweep/SweepThreads.hpp"
+#include "training/StrategySweep.hpp"
 
 using namespace ts;
 using ts::test::input_error_of;
@@ -189,4 +190,32 @@ TEST_CASE("sweep: a digest finds the varied parameters and the front from the po
   CHECK_FALSE(d.sensitivities[0].elasticity[0]);
   REQUIRE(d.sensitivities[0].elasticity[1]);
   CHECK(*d.sensitivities[0].elasticity[1] == Approx(-1.5).margin(1e-9));
+}
+
+TEST_CASE("simulate --sweep and sweep --strategy-grid simulate the same points of one grid",
+          "[sweep][strategy][dist]") {
+  // One grid, read by the one parser and expanded by the one rule: the two faces differ only in
+  // how they run and store the points. Schedules over pp 1 and 2, and chunks where interleaved.
+  const std::vector<std::string> texts = {"tp=1,2,4", "pp=1,2", "mbs=16,32",
+                                          "schedule=1f1b,interleaved"};
+  const StrategyGridSweep grid = mixer_grid(texts);
+  const StrategyGridInputs in = load_strategy_grid_inputs(
+      sample("/dist/models/mlp-mixer-b16.yaml"),
+      sample("/dist/strategies/mlp-mixer-b16-tp2-pp2.yaml"), "roofline:0.5");
+  const Cluster cluster = load_cluster(sample("/dist/clusters/hgx-h200.yaml"));
+  const std::vector<SweepPoint> ranked = sweep_strategies(
+      in.model, in.base, cluster, parse_strategy_grid(texts, "strategy sweep", false), in.times);
+  REQUIRE(grid.size() >= 4);
+  REQUIRE(ranked.size() == grid.size());
+  std::map<std::string, double> by_name;
+  for (const SweepPoint& p : ranked) by_name[p.strategy.name] = p.result.iteration_s;
+  for (size_t i = 0; i < grid.size(); ++i) {
+    const ParallelStrategy& s = grid.strategy_at(i);
+    INFO(s.name);
+    REQUIRE(by_name.count(s.name) == 1);
+    CHECK(grid.evaluate(i).total_s == by_name[s.name]);
+    // One stage runs 1f1b; interleaving takes at least two chunks, nothing else more than one.
+    if (s.pp.value == 1) CHECK(s.schedule.value == PipelineSchedule::one_f_one_b);
+    CHECK(s.chunks.value == (s.schedule.value == PipelineSchedule::interleaved ? 2 : 1));
+  }
 }
