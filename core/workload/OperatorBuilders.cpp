@@ -93,7 +93,7 @@ Operator make_linear(std::string name, int64_t m, int64_t n, int64_t k, DataType
 Operator make_vector_op(std::string name, std::string_view step, int64_t rows, int64_t cols,
                         DataType dtype) {
   Operator op = make_fused_chain(std::move(name), {std::string(step)}, rows, cols, dtype);
-  op.type = step_info(step).step;
+  op.type = step_info(step).type;
   return op;
 }
 

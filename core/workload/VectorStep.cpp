@@ -13,17 +13,20 @@ const std::vector<VectorStepInfo>& vector_step_table() {
   //     per row and a multiply per element (4 basic, 1 exp).
   //   layernorm: its mean, variance, normalisation and affine steps, 8 basic; its division and
   //     square root come once per row, not per element.
+  // One row per step, kept as the table it is.
+  // clang-format off
   static const std::vector<VectorStepInfo> table = {
-      {VectorStep::add, "add", OpClass::elementwise, {1, 0, 0, 0}, {"Z"}, {}},
-      {VectorStep::mul, "mul", OpClass::elementwise, {1, 0, 0, 0}, {"Z"}, {}},
-      {VectorStep::bias, "bias", OpClass::elementwise, {1, 0, 0, 0}, {}, {"bias"}},
-      {VectorStep::scale, "scale", OpClass::elementwise, {1, 0, 0, 0}, {}, {}},
-      {VectorStep::mask, "mask", OpClass::elementwise, {1, 0, 0, 0}, {"Mask"}, {}},
-      {VectorStep::relu, "relu", OpClass::elementwise, {1, 0, 0, 0}, {}, {}},
-      {VectorStep::gelu, "gelu", OpClass::elementwise, {6, 1, 1, 0}, {}, {}},
-      {VectorStep::softmax, "softmax", OpClass::reduction, {4, 1, 0, 0}, {}, {}},
-      {VectorStep::layernorm, "layernorm", OpClass::reduction, {8, 0, 0, 0}, {}, {"gamma", "beta"}},
+      {VectorStep::add, OperatorType::add, "add", OpClass::elementwise, {1, 0, 0, 0}, {"Z"}, {}},
+      {VectorStep::mul, OperatorType::mul, "mul", OpClass::elementwise, {1, 0, 0, 0}, {"Z"}, {}},
+      {VectorStep::bias, OperatorType::bias, "bias", OpClass::elementwise, {1, 0, 0, 0}, {}, {"bias"}},
+      {VectorStep::scale, OperatorType::scale, "scale", OpClass::elementwise, {1, 0, 0, 0}, {}, {}},
+      {VectorStep::mask, OperatorType::mask, "mask", OpClass::elementwise, {1, 0, 0, 0}, {"Mask"}, {}},
+      {VectorStep::relu, OperatorType::relu, "relu", OpClass::elementwise, {1, 0, 0, 0}, {}, {}},
+      {VectorStep::gelu, OperatorType::gelu, "gelu", OpClass::elementwise, {6, 1, 1, 0}, {}, {}},
+      {VectorStep::softmax, OperatorType::softmax, "softmax", OpClass::reduction, {4, 1, 0, 0}, {}, {}},
+      {VectorStep::layernorm, OperatorType::layernorm, "layernorm", OpClass::reduction, {8, 0, 0, 0}, {}, {"gamma", "beta"}},
   };
+  // clang-format on
   return table;
 }
 
@@ -34,8 +37,8 @@ const VectorStepInfo* find_vector_step(std::string_view name) {
 }
 
 const VectorStepInfo& vector_step_info(VectorStep step) {
-  // The table lists the steps in the order of the enum, from add on.
-  return vector_step_table()[static_cast<size_t>(step) - static_cast<size_t>(OperatorType::add)];
+  // The table lists the steps in the order of the enum.
+  return vector_step_table()[static_cast<size_t>(step)];
 }
 
 bool is_vector_step(std::string_view name) { return find_vector_step(name) != nullptr; }

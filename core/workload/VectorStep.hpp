@@ -16,13 +16,14 @@
 
 namespace ts {
 
-// A vector step is one of the operator types (add .. layernorm, is_vector_step): one enum, so
-// that a step and the operator it builds cannot disagree.
-using VectorStep = OperatorType;
+// The steps themselves: a switch over them lists these nine and nothing else (the operator types
+// that are not steps cannot occur where a step is expected).
+enum class VectorStep { add, mul, bias, scale, mask, relu, gelu, softmax, layernorm };
 
 struct VectorStepInfo {
   VectorStep step;
-  std::string_view name;  // to_string(step)
+  OperatorType type;      // the operator type of the step alone (make_vector_op)
+  std::string_view name;  // to_string(type)
   OpClass op_class;
   OperationCounts operations;                 // per output element, by kind
   std::vector<std::string_view> full_inputs;  // extra inputs over [R, C]
@@ -33,7 +34,7 @@ struct VectorStepInfo {
 const std::vector<VectorStepInfo>& vector_step_table();
 // The step of that name, or null.
 const VectorStepInfo* find_vector_step(std::string_view name);
-// The row of a step (is_vector_step(step) must hold).
+// The row of a step.
 const VectorStepInfo& vector_step_info(VectorStep step);
 
 bool is_vector_step(std::string_view name);

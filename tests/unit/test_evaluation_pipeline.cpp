@@ -29,7 +29,7 @@ namespace {
 std::vector<std::string> bundled_graphs() {
   std::vector<std::string> files;
   const fs::path root(TILESCOPE_SOURCE_DIR);
-  for (const fs::path folder :
+  for (const fs::path& folder :
        {root / "samples/arch", root / "plugins/nvidia/gpus", root / "plugins/amd/gpus"})
     for (const auto& entry : fs::directory_iterator(folder)) {
       const std::string name = entry.path().filename().string();
@@ -107,8 +107,7 @@ TEST_CASE("evaluate and the floor-then-rest path agree on sampled mappings of ev
 TEST_CASE("the bytes shown per buffer are those the capacity check counts", "[analysis][mapper]") {
   // Every buffer's bytes are part of what its memory holds (a tile's own buffers are never more
   // than the check's total for the memory), and --explain prints each of them.
-  for (const std::string& name :
-       {"ascend910b3", "nvidia-h100", "systolic-16x16", "eyeriss-12x14"}) {
+  for (const char* name : {"ascend910b3", "nvidia-h100", "systolic-16x16", "eyeriss-12x14"}) {
     const ArchitectureGraph g =
         load_architecture(std::string(TILESCOPE_SOURCE_DIR) + "/samples/arch/" + name + ".yaml");
     const Operator op = make_gemm("g", 200, 72, 40);

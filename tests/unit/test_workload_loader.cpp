@@ -132,6 +132,12 @@ TEST_CASE("vector steps: ops per point, classes and extra inputs", "[workload][b
     CHECK(tensor_names(op, op.stages[0].inputs) == row.inputs);
     CHECK(op.tensors[static_cast<size_t>(op.stages[0].output)].name == "Y");
     CHECK(op.total_ops() == 60 * row.ops);
+    // The step's row: found by its name and by its own enum, naming the operator type it builds.
+    const VectorStepInfo* info = find_vector_step(row.step);
+    REQUIRE(info);
+    CHECK(&vector_step_info(info->step) == info);
+    CHECK(info->type == op.type);
+    CHECK(is_vector_step(info->type));
   }
   Operator bias = make_vector_op("b", "bias", 10, 6);
   CHECK(dim_names(bias, bias.tensors[static_cast<size_t>(bias.find_tensor("bias"))].dims) ==
