@@ -10,7 +10,7 @@
 namespace ts::views {
 namespace {
 
-double device_us(const OperatorOutcome& o) { return o.prediction.latency_us; }
+double device_us(const OperatorOutcome& o) { return o.prediction.device_us; }
 
 // Three significant figures with the unit's prefix ("12.3 us", "1.46 ms"), as every face writes a
 // time; sorting reads the number itself (SortRole), not this text.

@@ -69,7 +69,7 @@ void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g
   for (const Operator& op : w.operators) runs_of[op.name] = op.count;
   for (const auto& r : rows) {
     const auto runs = runs_of.find(r.op_name);
-    total += (r.latency_us + r.launch_overhead_us) *
+    total += (r.device_us + r.launch_overhead_us) *
              static_cast<double>(runs == runs_of.end() ? 1 : runs->second);
     // Off-chip traffic: bytes in and out of the graph's largest memory (HBM, DRAM).
     double offchip = 0;
@@ -82,7 +82,7 @@ void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g
     const char* search = !r.searched ? "-" : r.search_converged ? "converged" : "budget";
     std::cout << fmt::format(
         "{:<{}}  {:<{}}  {:>12.3f}  {:>9.2f}  {:>14.0f}  {:<{}}  {:>5.1f}%  {:>12}  {:<9}  {}\n",
-        r.op_name, name_w, r.shape, shape_w, r.latency_us, r.launch_overhead_us, r.cycles,
+        r.op_name, name_w, r.shape, shape_w, r.device_us, r.launch_overhead_us, r.cycles,
         r.bound_by, bound_w, r.utilization * 100.0, fmt::format("{:.2f}", offchip / 1e6), search,
         r.mapping_origin);
     if (explain) {
@@ -154,7 +154,7 @@ int run_predict(const PredictArgs& a) {
                      fmt::format("{} ({}) of {} on {}: {:.3f} us device time, bound by {}.\n"
                                  "Chosen by the tilescope mapper ({}).",
                                  op->name, op->shape_text(), workload.name, graph.name,
-                                 rows[i].latency_us, rows[i].bound_by, rows[i].mapping_origin)));
+                                 rows[i].device_us, rows[i].bound_by, rows[i].mapping_origin)));
   }
   progress.clear();
   // A search cut short by its budget may have missed a faster mapping: say so whatever the
@@ -188,7 +188,7 @@ int run_predict(const PredictArgs& a) {
     for (size_t i = 0; i < rows.size(); ++i) {
       const Prediction& r = rows[i];
       std::cout << fmt::format("{},{},{},{:.6f},{:.3f},{:.0f},{},{:.6f},{},{}\n",
-                               csv_field(r.op_name), r.op_type, csv_field(r.shape), r.latency_us,
+                               csv_field(r.op_name), r.op_type, csv_field(r.shape), r.device_us,
                                r.launch_overhead_us, r.cycles, r.bound_by, r.utilization,
                                csv_field(r.mapping_origin), counts[i]);
     }

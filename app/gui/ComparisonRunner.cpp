@@ -221,7 +221,7 @@ bool ComparisonRunner::openGraphPredictions(std::vector<Prediction>& out, int& p
       // No valid mapping on this graph: the operator stays in the table, without a time.
       Prediction failed;
       failed.op_name = r.name.toStdString();
-      failed.latency_us = std::numeric_limits<double>::quiet_NaN();
+      failed.device_us = std::numeric_limits<double>::quiet_NaN();
       failed.bound_by = "invalid";
       out.push_back(std::move(failed));
     } else {

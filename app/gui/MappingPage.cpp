@@ -105,7 +105,7 @@ void MappingPage::refresh() {
   if (evaluation.program && evaluation.evaluation.valid()) {
     const Prediction p = make_prediction(*evaluation.program, evaluation.evaluation);
     lines << tr("device time %1, bound by %2, utilisation %3 %")
-                 .arg(QString::fromStdString(format_quantity(p.latency_us * 1e-6, "s")))
+                 .arg(QString::fromStdString(format_quantity(p.device_us * 1e-6, "s")))
                  .arg(QString::fromStdString(p.bound_by))
                  .arg(p.utilization * 100, 0, 'f', 1);
     QStringList traffic, residency;

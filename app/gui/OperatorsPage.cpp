@@ -107,8 +107,8 @@ void OperatorsPage::updateSummary() {
     if (r.remap_pending) ++pending;
     if (!r.baseline || !r.baseline->ok || !r.fixed || !r.fixed->ok) continue;
     ++done;
-    before += r.baseline->prediction.latency_us;
-    now += r.fixed->prediction.latency_us;
+    before += r.baseline->prediction.device_us;
+    now += r.fixed->prediction.device_us;
     if (r.baseline->device_bound != r.fixed->device_bound) ++changed_bound;
   }
   const auto time = [](double us) {

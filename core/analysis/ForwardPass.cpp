@@ -18,7 +18,7 @@ ForwardPass forward_pass(const Workload& workload, const std::vector<Prediction>
   for (size_t i = 0; i < predictions.size(); ++i) {
     const Prediction& r = predictions[i];
     const auto runs = static_cast<double>(workload.operators[i].count);
-    const double device_s = r.latency_us * 1e-6 * runs;
+    const double device_s = r.device_us * 1e-6 * runs;
     double bytes = 0;
     for (const EdgeTraffic& t : r.traffic) {
       const auto arrow = t.edge.find("->");

@@ -37,8 +37,9 @@ void throw_if_invalid(const MappingProgram& p, const Evaluation& e) {
     case EvaluationFailure::coverage: {
       const int d = e.failure_dim;
       const auto& dim = p.op->dims[static_cast<size_t>(d)];
-      const std::string covered = e.failure_bytes > 0 ? fmt::format("about {:.3g}", e.failure_bytes)
-                                                      : fmt::format("{}", e.nodes[0].ext_tail[d]);
+      const std::string covered = e.failure_extent > 0
+                                      ? fmt::format("about {:.3g}", e.failure_extent)
+                                      : fmt::format("{}", e.nodes[0].ext_tail[d]);
       throw InputError(
           where, fmt::format("factors for dimension {} ({}) cover {} but operator '{}' "
                              "has {}={}; the factors along the tree must multiply to "

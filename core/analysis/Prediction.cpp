@@ -118,7 +118,7 @@ Prediction make_prediction(const MappingProgram& p, const Evaluation& e) {
   r.op_type = std::string(to_string(p.op->type));
   r.shape = p.op->shape_text();
   r.mapping_name = p.mapping_name;
-  r.latency_us = e.device_s * 1e6;
+  r.device_us = e.device_s * 1e6;
   const double launch_s = g.launch_overhead_for(to_string(p.op->type));
   r.launch_overhead_us = launch_s * 1e6;
   r.cycles = e.device_s * g.clock_hz;

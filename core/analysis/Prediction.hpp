@@ -29,7 +29,7 @@ struct Prediction {
   bool searched = false;
   bool search_converged = false;
   uint64_t search_evaluations = 0;
-  double latency_us = 0;  // device time
+  double device_us = 0;  // device time: the launch overhead is launch_overhead_us
   double launch_overhead_us = 0;
   double cycles = 0;       // device time in cycles of the graph clock
   std::string bound_by;    // compute:<node>, edge:<from>-><to>, or launch

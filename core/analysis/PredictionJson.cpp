@@ -17,7 +17,7 @@ std::string prediction_json(const std::vector<Prediction>& predictions,
   for (size_t i = 0; i < predictions.size(); ++i) {
     const Prediction& r = predictions[i];
     const int64_t count = i < counts.size() ? counts[i] : 1;
-    total_us += static_cast<double>(count) * (r.latency_us + r.launch_overhead_us);
+    total_us += static_cast<double>(count) * (r.device_us + r.launch_overhead_us);
     nlohmann::json traffic = nlohmann::json::array();
     for (const auto& t : r.traffic) traffic.push_back({{"edge", t.edge}, {"bytes", t.bytes}});
     nlohmann::json residency = nlohmann::json::array();
@@ -28,7 +28,7 @@ std::string prediction_json(const std::vector<Prediction>& predictions,
     nlohmann::json o = {{"name", r.op_name},
                         {"type", r.op_type},
                         {"shape", r.shape},
-                        {"latency_us", r.latency_us},
+                        {"latency_us", r.device_us},
                         {"launch_overhead_us", r.launch_overhead_us},
                         {"cycles", r.cycles},
                         {"bound_by", r.bound_by},

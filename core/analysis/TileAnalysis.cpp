@@ -139,6 +139,7 @@ class Evaluator {
   void begin() {
     e_.failure = EvaluationFailure::none;
     e_.failure_bytes = 0;
+    e_.failure_extent = 0;
     e_.device_s = std::numeric_limits<double>::infinity();
     e_.bound = BoundBy{};
   }
@@ -202,7 +203,7 @@ class Evaluator {
             const double reach = static_cast<double>(sp.full) * static_cast<double>(tp.full) *
                                  static_cast<double>(s.ext_full[d]);
             if (reach > kLargest) {
-              e_.failure_bytes = reach;  // the extent, for the message
+              e_.failure_extent = reach;
               return fail(EvaluationFailure::coverage, 0, d);
             }
             int64_t sf = sp.full * s.ext_full[d];

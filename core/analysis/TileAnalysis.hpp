@@ -69,7 +69,8 @@ struct Evaluation {
   int failure_node = -1;
   int failure_dim = -1;
   NodeId failure_memory;
-  double failure_bytes = 0;
+  double failure_bytes = 0;   // capacity: what the memory would hold
+  double failure_extent = 0;  // coverage: the extent the factors reach, where past any real size
 
   double device_s = std::numeric_limits<double>::infinity();
   BoundBy bound;

@@ -335,7 +335,7 @@ CorrelationInput db_input(const DbInputOptions& options) {
         if (failed++ == 0) first_error = r.error;
         continue;
       }
-      const double device_s = r.prediction.latency_us * 1e-6;
+      const double device_s = r.prediction.device_us * 1e-6;
       const double launch_s = r.prediction.launch_overhead_us * 1e-6;
       p.predicted_s = compared_time(device_s, launch_s, m.scope);
       p.bound_by = r.prediction.bound_by;

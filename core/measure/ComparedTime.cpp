@@ -9,7 +9,7 @@ double compared_time(double device_time, double launch_time, TimingScope scope) 
 }
 
 double compared_seconds(const Prediction& p, TimingScope scope) {
-  return compared_time(p.latency_us * 1e-6, p.launch_overhead_us * 1e-6, scope);
+  return compared_time(p.device_us * 1e-6, p.launch_overhead_us * 1e-6, scope);
 }
 
 double compared_seconds(const PredictionRecord& p, TimingScope scope) {
@@ -17,7 +17,7 @@ double compared_seconds(const PredictionRecord& p, TimingScope scope) {
 }
 
 double compared_us(const Prediction& p, TimingScope scope) {
-  return compared_time(p.latency_us, p.launch_overhead_us, scope);
+  return compared_time(p.device_us, p.launch_overhead_us, scope);
 }
 
 }  // namespace ts

@@ -10,7 +10,7 @@ PredictionRecord prediction_record(const Prediction& p, const OperatorKey& key,
   r.mapping = mapping;
   r.arch_hash = hash_text(g.content_hash());
   r.arch_name = g.name;
-  r.device_s = p.latency_us * 1e-6;
+  r.device_s = p.device_us * 1e-6;
   r.launch_s = p.launch_overhead_us * 1e-6;
   r.bound_by = p.bound_by;
   r.chosen_mapping_yaml = chosen_yaml;

@@ -20,7 +20,7 @@ double speedup(double first_us, double this_us) {
 
 TimeOnGraph time_of(const Prediction& p) {
   TimeOnGraph t;
-  t.device_us = p.latency_us;
+  t.device_us = p.device_us;
   t.launch_us = p.launch_overhead_us;
   t.bound_by = p.bound_by;
   return t;
@@ -47,7 +47,7 @@ std::string dominant_bound(const std::vector<Prediction>& predictions) {
     auto it = time_by_bound.begin();
     while (it != time_by_bound.end() && it->first != p.bound_by) ++it;
     if (it == time_by_bound.end()) it = time_by_bound.insert(it, {p.bound_by, 0.0});
-    it->second += p.latency_us + p.launch_overhead_us;
+    it->second += p.device_us + p.launch_overhead_us;
   }
   const std::pair<std::string, double>* best = nullptr;
   for (const auto& entry : time_by_bound)
@@ -84,7 +84,7 @@ ArchitectureComparison compare_architectures(const std::string& workload,
     TimeOnGraph total;
     size_t moved = 0;
     for (size_t i = 0; i < g.predictions.size(); ++i) {
-      total.device_us += g.predictions[i].latency_us;
+      total.device_us += g.predictions[i].device_us;
       total.launch_us += g.predictions[i].launch_overhead_us;
       if (g.predictions[i].bound_by != first[i].bound_by) ++moved;
     }

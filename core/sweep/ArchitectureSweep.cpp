@@ -81,7 +81,7 @@ SweepPointRecord ArchitectureSweep::evaluate(size_t index, const std::atomic<boo
     SweepOperatorTime time{op.name, 0, 0, "", true};
     try {
       const Prediction p = predict_operator(op, graph, options);
-      time.device_s = p.latency_us * 1e-6;
+      time.device_s = p.device_us * 1e-6;
       time.launch_s = p.launch_overhead_us * 1e-6;
       time.bound_by = p.bound_by;
       time.converged = !p.searched || p.search_converged;

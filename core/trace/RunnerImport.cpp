@@ -139,7 +139,7 @@ ResolvedRecord resolve(const RunnerKernelRecord& r, const std::string& file,
   pr.mapping = out.mapping;
   pr.arch_hash = hash_text(graph->content_hash());
   pr.arch_name = graph->name;
-  pr.device_s = p.latency_us * 1e-6;
+  pr.device_s = p.device_us * 1e-6;
   pr.launch_s = p.launch_overhead_us * 1e-6;
   pr.bound_by = p.bound_by;
   if (!mapping) pr.chosen_mapping_yaml = mapping_yaml(program, op.name + "-mapper", "");

@@ -90,7 +90,7 @@ OperatorTime operator_time(const Operator& op, const ArchitectureGraph& device,
   }
   if (source.kind != OperatorTimeSource::Kind::roofline) {
     const Prediction p = predict_operator(op, device, OperatorPredictionOptions{});
-    t.seconds = p.latency_us * 1e-6;
+    t.seconds = p.device_us * 1e-6;
     t.bound_by = p.bound_by;
     t.search_converged = !p.searched || p.search_converged;
     return t;

@@ -99,7 +99,7 @@ TEST_CASE("the first start opens scripts/run's graph, its run's workload and its
     REQUIRE(model->row(row).measured_s);
     REQUIRE(model->row(row).baseline);
     CHECK(*model->row(row).measured_s ==
-          Approx(model->row(row).baseline->prediction.latency_us * 1.25e-6).epsilon(1e-6));
+          Approx(model->row(row).baseline->prediction.device_us * 1.25e-6).epsilon(1e-6));
     CHECK(model->data(model->index(row, ts::views::OperatorTableModel::kError)).toString() ==
           "-20.0 %");
   }

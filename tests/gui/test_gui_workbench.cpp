@@ -157,8 +157,8 @@ TEST_CASE("halving the HBM bandwidth in the inspector moves the HBM-bound operat
     INFO(r.name.toStdString() << " bound by " << r.baseline->device_bound);
     REQUIRE(r.baseline->ok);
     REQUIRE(r.fixed->ok);
-    const double before = r.baseline->prediction.latency_us;
-    const double after = r.fixed->prediction.latency_us;
+    const double before = r.baseline->prediction.device_us;
+    const double after = r.fixed->prediction.device_us;
     double hbm_bytes = 0;
     for (const auto& t : r.baseline->prediction.traffic)
       if (hbm_bound("edge:" + t.edge)) hbm_bytes += t.bytes;
@@ -198,8 +198,8 @@ TEST_CASE("halving the HBM bandwidth in the inspector moves the HBM-bound operat
   CHECK(w.workbench.graph()->node(hbm).port_bytes_per_s == Approx(1.6e12));
   CHECK(field->value() == Approx(1600.0));
   for (int i = 0; i < model->rowCount(); ++i)
-    CHECK(model->row(i).fixed->prediction.latency_us ==
-          model->row(i).baseline->prediction.latency_us);
+    CHECK(model->row(i).fixed->prediction.device_us ==
+          model->row(i).baseline->prediction.device_us);
   w.workbench.undoStack()->redo();
   w.workbench.waitForIdle();
 
@@ -228,8 +228,8 @@ TEST_CASE("an edge edit in the inspector leaves operators that never use the edg
   for (int i = 0; i < model->rowCount(); ++i) {
     const auto& r = model->row(i);
     INFO(r.name.toStdString() << " bound by " << r.baseline->device_bound);
-    const double before = r.baseline->prediction.latency_us;
-    const double after = r.fixed->prediction.latency_us;
+    const double before = r.baseline->prediction.device_us;
+    const double after = r.fixed->prediction.device_us;
     INFO("before " << before << " us, after " << after << " us");
     if (r.baseline->device_bound == "edge:L2->L1") {
       ++bound_by_edge;

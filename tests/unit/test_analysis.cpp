@@ -27,7 +27,7 @@ TEST_CASE("compute-bound GEMM: L + C + S for a single iteration", "[analysis]") 
   CHECK(bound_text(c.graph, c.eval.bound) == "compute:PE");
   Prediction p = make_prediction(c.program, c.eval);
   CHECK(p.launch_overhead_us == Approx(5.0));
-  CHECK(p.latency_us == Approx(1.408));
+  CHECK(p.device_us == Approx(1.408));
   CHECK(p.bound_by == "launch");  // 5 us of launch outweighs 1.4 us of device time
   // Utilisation: 262144 MACs / (256 MACs/cycle * 4 PEs) = 256 ideal cycles of 1408.
   CHECK(p.utilization == Approx(256.0 / 1408.0));

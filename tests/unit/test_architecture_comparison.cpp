@@ -19,7 +19,7 @@ Prediction predicted(const std::string& op, double device_us, double launch_us,
   p.op_name = op;
   p.op_type = "gemm";
   p.shape = "M=8, N=8";  // a comma, so that CSV must quote it
-  p.latency_us = device_us;
+  p.device_us = device_us;
   p.launch_overhead_us = launch_us;
   p.bound_by = bound;
   return p;

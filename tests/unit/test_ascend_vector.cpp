@@ -29,7 +29,7 @@ operators:
 struct Predicted {
   Prediction p;
   double hbm_read = 0, hbm_write = 0;
-  double seconds() const { return p.latency_us * 1e-6; }
+  double seconds() const { return p.device_us * 1e-6; }
 };
 
 class AscendVector {

@@ -11,7 +11,7 @@ TEST_CASE(
     "with device time alone",
     "[measure]") {
   Prediction p;
-  p.latency_us = 12;
+  p.device_us = 12;
   p.launch_overhead_us = 4;
   CHECK(compared_us(p, TimingScope::host_call) == 16);
   CHECK(compared_us(p, TimingScope::device) == 12);

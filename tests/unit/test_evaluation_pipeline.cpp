@@ -49,6 +49,7 @@ void check_same(const Evaluation& a, double ta, const Evaluation& b, double tb) 
     CHECK(a.failure_node == b.failure_node);
     CHECK(a.failure_memory == b.failure_memory);
     CHECK(a.failure_bytes == b.failure_bytes);
+    CHECK(a.failure_extent == b.failure_extent);
     CHECK(a.bound.is_none());
     return;
   }

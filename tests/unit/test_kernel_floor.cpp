@@ -39,15 +39,15 @@ TEST_CASE("a kernel lasts at least its unit's min_kernel_time", "[analysis][kern
   SECTION("a short kernel takes the floor") {
     // GEMV 1 x 256 x 256: loads A 512 B and W 131072 B at 64 B/cycle (2056), the call reads
     // them at 1024 (128.5), C 512 B leaves at 64 (8): 2192.5 ns, under the 5000 ns floor.
-    CHECK(run(none, 256).latency_us == Approx(2.1925));
+    CHECK(run(none, 256).device_us == Approx(2.1925));
     const Prediction p = run(floor, 256);
-    CHECK(p.latency_us == Approx(5.0));
+    CHECK(p.device_us == Approx(5.0));
     CHECK(p.bound_by == "kernel_floor:PE");
   }
   SECTION("a long kernel keeps its own time: the floor is a max, not a sum") {
     // N = 1024: loads 512 + 524288 B (8200), the call 524800 / 1024 (512.5), C 2048 B (32):
     // 8744.5 ns, above the floor.
-    CHECK(run(floor, 1024).latency_us == Approx(8.7445));
+    CHECK(run(floor, 1024).device_us == Approx(8.7445));
     CHECK(run(floor, 1024).bound_by == "edge:DRAM->BUF");
   }
   SECTION("written back, and part of the graph's hash only when set") {

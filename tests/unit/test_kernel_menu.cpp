@@ -75,18 +75,18 @@ TEST_CASE("a kernel menu: the fastest kernel whose unit runs the data type", "[m
   // 64^3 MACs at 64 a cycle = 4096 cycles, plus the operands' and result's bytes over 1 TB/s.
   const Prediction fp32 = predict(make_gemm("g", 64, 64, 64, DataType::fp32), g);
   CHECK(fp32.mapping_name == "Wide-kernel");
-  CHECK(fp32.latency_us == Approx(4.096).epsilon(0.05));
+  CHECK(fp32.device_us == Approx(4.096).epsilon(0.05));
   CHECK(fp32.mapping_origin.find("fastest of 2 kernels") != std::string::npos);
 
   // fp16: only Tensor declares it: 64^3 / 1024 = 256 cycles, and the bytes.
   const Prediction fp16 = predict(make_gemm("h", 64, 64, 64, DataType::fp16), g);
   CHECK(fp16.mapping_name == "Tensor-kernel");
-  CHECK(fp16.latency_us < 1.0);
+  CHECK(fp16.device_us < 1.0);
 
   // A menu of one behaves as a single template; none that runs int8: all three compete.
   const ArchitectureGraph one = parse_architecture(menu_graph(d, "Narrow.yaml"), d + "/one.yaml");
   CHECK(predict(make_gemm("g", 64, 64, 64, DataType::fp32), one).mapping_name == "Narrow-kernel");
-  CHECK(predict(make_gemm("g", 64, 64, 64, DataType::fp32), one).latency_us ==
+  CHECK(predict(make_gemm("g", 64, 64, 64, DataType::fp32), one).device_us ==
         Approx(16.384).epsilon(0.05));
   CHECK(predict(make_gemm("i", 64, 64, 64, DataType::int8), g).mapping_name == "Tensor-kernel");
 }

@@ -100,7 +100,7 @@ std::map<const Operator*, Mapped> auto_map(const ArchitectureGraph& g, const Sui
     try {
       MappingProgram program;
       const Prediction p = predict_operator(*op, g, OperatorPredictionOptions{}, &program);
-      out[op] = Mapped{p.latency_us * 1e-6, mapping_yaml(program, op->name, "")};
+      out[op] = Mapped{p.device_us * 1e-6, mapping_yaml(program, op->name, "")};
     } catch (const InputError&) {
     }
   }
