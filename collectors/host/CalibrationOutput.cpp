@@ -27,8 +27,8 @@ std::string runs_text(const MeasuredFigure& f) {
 
 std::string calibration_header(const HostCalibration& cal, const std::string& command) {
   const ArchitectureGraph& g = cal.graph;
-  const int vb = bench::kVectorBytes;
-  const int lanes = bench::kFp32Lanes;
+  const int vb = bench::vector_bytes();
+  const int lanes = bench::fp32_lanes();
   std::string h;
   h += "The host CPU as an architecture graph, measured by `tilescope calibrate host`.\n";
   h += "command: " + command + "\n";
@@ -54,7 +54,7 @@ std::string calibration_header(const HostCalibration& cal, const std::string& co
   h += fmt::format(
       "- RF: 7/8 of the {} architectural vector registers x {} B ({}): the accumulators one\n"
       "  register block may hold (the tiled kernel's rule); ISA facts, derived, not measured.\n",
-      bench::kArchVectorRegisters, vb, bench::kIsaName);
+      bench::arch_vector_registers(), vb, bench::isa_display_name());
   h += "- DRAM: capacity = the memory hwloc reports; one port for reads and writes together at\n";
   h += "  the all-core read figure; its edges carry the all-core read (down) and write (up)\n";
   h += "  figures as one pool shared by every core that uses them at once.\n";

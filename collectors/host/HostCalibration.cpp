@@ -117,11 +117,11 @@ HostCalibration calibrate_host(const HostCalibrationOptions& options,
     const double hz = bench::clock_hz(seconds);
     const double fma = bench::vector_fma_per_second(seconds);
     clock_runs.push_back(hz / 1e9);
-    mac_runs.push_back(fma / hz * bench::kFp32Lanes);
+    mac_runs.push_back(fma / hz * bench::fp32_lanes());
   }
   const double clock_hz = 1e9 * add("clock (dependent integer adds)", "GHz", clock_runs);
   const double macs_per_cycle = add(fmt::format("fp32 MACs per cycle per core ({} FMA, {} lanes)",
-                                                bench::kIsaName, bench::kFp32Lanes),
+                                                bench::isa_display_name(), bench::fp32_lanes()),
                                     "MAC/cycle", mac_runs);
 
   // What an exp, a division and a square root cost in the vector capability's basic operations:
@@ -217,7 +217,8 @@ HostCalibration calibrate_host(const HostCalibrationOptions& options,
   // --- the graph ---------------------------------------------------------------------------
   ArchitectureGraph& g = cal.graph;
   g.name = "host";
-  g.description = fmt::format("{} ({}), {}", topo.cpu_model(), bench::kIsaName, topo.summary());
+  g.description =
+      fmt::format("{} ({}), {}", topo.cpu_model(), bench::isa_display_name(), topo.summary());
   g.clock_hz = clock_hz;
   g.launch_overhead_s = region_us * 1e-6;
 
@@ -246,15 +247,15 @@ HostCalibration calibrate_host(const HostCalibrationOptions& options,
   // is 7/8 of the registers: what a register block's accumulators may hold, the rest holding
   // the B vectors and the A broadcast (the tiled kernel's own rule, MicroKernel.hpp).
   const NodeId rf{static_cast<int32_t>(g.nodes.size())};
-  g.nodes.push_back(
-      memory("RF", bench::kArchVectorRegisters * 7 / 8 * bench::kVectorBytes, cores, clock_hz));
+  g.nodes.push_back(memory("RF", bench::arch_vector_registers() * 7 / 8 * bench::vector_bytes(),
+                           cores, clock_hz));
 
   ArchNode core;
   core.name = "Core";
   core.kind = NodeKind::compute;
   core.instances = cores;
   core.clock_hz = clock_hz;
-  const int64_t lanes = bench::kFp32Lanes;
+  const int64_t lanes = bench::fp32_lanes();
   core.capabilities.push_back(
       {OpClass::matmul, DataType::fp32, macs_per_cycle, {1, lanes, 1}, {}, {}, {}});
   // A vector operation per lane per FMA port per cycle: the same measured vector rate.
@@ -293,9 +294,9 @@ HostCalibration calibrate_host(const HostCalibrationOptions& options,
   // units consume 3 x vector bytes x FMAs per cycle and produce 1 x. These are what the units
   // themselves need at peak, so the edges never bound a mapping the units could run.
   const double fma_per_cycle = macs_per_cycle / static_cast<double>(lanes);
-  edge(rf, core_id, significant_up(3.0 * bench::kVectorBytes * fma_per_cycle * clock_hz),
+  edge(rf, core_id, significant_up(3.0 * bench::vector_bytes() * fma_per_cycle * clock_hz),
        EdgeSharing::per_instance);
-  edge(core_id, rf, significant_up(1.0 * bench::kVectorBytes * fma_per_cycle * clock_hz),
+  edge(core_id, rf, significant_up(1.0 * bench::vector_bytes() * fma_per_cycle * clock_hz),
        EdgeSharing::per_instance);
   g.finalize();
 

@@ -4,7 +4,7 @@
 // across the whole kc loop. One template per (rows, vector columns), instantiated for every block
 // whose accumulators fit the register file, and looked up in a table at run time.
 //
-// The instruction set is the one this file is compiled for (-march=native in the collector):
+// The instruction set is the level chosen when the program runs (HostIsa.hpp):
 //   AVX-512F: 16 fp32 lanes, 32 registers, masked loads and stores (__mmask16) at N edges;
 //   AVX2+FMA: 8 lanes, 16 registers, _mm256_maskload_ps / _mm256_maskstore_ps at N edges;
 //   otherwise: GCC vector extensions of 8 lanes, N edges through a scalar copy.
@@ -14,9 +14,8 @@
 
 namespace ts::host {
 
-// What the table was compiled for, as functions: this header is also read by code built without
-// -march=native (the tests), where the instruction set macros differ (MicroKernelIsa.hpp holds
-// the constants for the collector's own sources).
+// The register file of the level in use (isa/MicroKernelIsa.hpp has them as constants for the
+// sources compiled per level).
 int vector_lanes();        // fp32 lanes per vector register
 int vector_registers();    // vector registers of the instruction set
 int max_accumulators();    // vectors one register block may hold

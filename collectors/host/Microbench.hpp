@@ -4,10 +4,8 @@
 // slices for about `seconds` in all (after a warm-up pass over its working set), and the fastest
 // fifth of the slices counts: interference from other work only ever slows a slice down.
 //
-// The kernels are written with GCC vector extensions at the widest native width this file is
-// compiled for (-march=native in the collector): 64-byte vectors where AVX-512F is available,
-// 32-byte vectors otherwise, and enough independent accumulators to hide the latency of the
-// add or FMA units, so that what they measure is throughput, not latency.
+// The vector kernels are those of the instruction-set level chosen at run time (HostIsa.hpp,
+// isa/MicrobenchKernels.cpp): 64-byte vectors with AVX-512, 32-byte vectors otherwise.
 #include <cstddef>
 #include <cstdint>
 
@@ -17,16 +15,12 @@ class HostTopology;
 
 namespace ts::host::bench {
 
-#if defined(__AVX512F__)
-inline constexpr int kVectorBytes = 64;
-inline constexpr int kArchVectorRegisters = 32;  // zmm0-31
-inline constexpr const char* kIsaName = "AVX-512";
-#else
-inline constexpr int kVectorBytes = 32;
-inline constexpr int kArchVectorRegisters = 16;  // ymm0-15
-inline constexpr const char* kIsaName = "AVX2";
-#endif
-inline constexpr int kFp32Lanes = kVectorBytes / 4;
+// The vectors of the level in use: bytes, fp32 lanes, architectural registers (zmm0-31,
+// ymm0-15), and its name as the calibration prints it ("AVX-512", "AVX2", "generic").
+int vector_bytes();
+int fp32_lanes();
+int arch_vector_registers();
+const char* isa_display_name();
 
 // Memory the bandwidth kernels run over: page-aligned, touched (written) on allocation by the
 // threads that will use it, so that pages are mapped before anything is timed, and on a NUMA

@@ -5,42 +5,14 @@
 #include <stdexcept>
 #include <vector>
 
+#include "host/IsaKernels.hpp"
 #include "host/RepetitionTiming.hpp"
-#include "host/VectorMath.hpp"
 
 namespace ts::host {
 namespace {
 
 // 4 KiB per operand: three rows together are well inside any L1 data cache (32-48 KiB).
 constexpr int64_t kElements = 1024;
-
-// Each pass writes y; the asm says memory is read after it, so no pass is dead.
-__attribute__((noinline)) void exp_passes(const float* x, float* y, int64_t passes) {
-  for (int64_t p = 0; p < passes; ++p) {
-#pragma omp simd
-    for (int64_t i = 0; i < kElements; ++i) y[i] = exp_poly(x[i]);
-    asm volatile("" : : "r"(y) : "memory");
-  }
-}
-
-// GELU's `x / (1 + e)`: a division of two vectors.
-__attribute__((noinline)) void div_passes(const float* x, const float* z, float* y,
-                                          int64_t passes) {
-  for (int64_t p = 0; p < passes; ++p) {
-#pragma omp simd
-    for (int64_t i = 0; i < kElements; ++i) y[i] = x[i] / z[i];
-    asm volatile("" : : "r"(y) : "memory");
-  }
-}
-
-// layernorm's std::sqrt, here per element.
-__attribute__((noinline)) void sqrt_passes(const float* x, float* y, int64_t passes) {
-  for (int64_t p = 0; p < passes; ++p) {
-#pragma omp simd
-    for (int64_t i = 0; i < kElements; ++i) y[i] = std::sqrt(x[i]);
-    asm volatile("" : : "r"(y) : "memory");
-  }
-}
 
 }  // namespace
 
@@ -54,17 +26,19 @@ double operation_seconds_per_element(OperationKind kind, double seconds) {
   }
   if (kind == OperationKind::div || kind == OperationKind::sqrt) x = z;
   using Clock = std::chrono::steady_clock;
+  // The loops of the level the vector kernels use, so that the cost is theirs.
+  const IsaKernels& isa = isa_kernels();
   auto run = [&](int64_t passes) {
     const auto t0 = Clock::now();
     switch (kind) {
       case OperationKind::exp:
-        exp_passes(x.data(), y.data(), passes);
+        isa.exp_passes(x.data(), y.data(), kElements, passes);
         break;
       case OperationKind::div:
-        div_passes(x.data(), z.data(), y.data(), passes);
+        isa.div_passes(x.data(), z.data(), y.data(), kElements, passes);
         break;
       case OperationKind::sqrt:
-        sqrt_passes(x.data(), y.data(), passes);
+        isa.sqrt_passes(x.data(), y.data(), kElements, passes);
         break;
       case OperationKind::basic:
         throw std::logic_error("the basic operation is the unit, not measured here");

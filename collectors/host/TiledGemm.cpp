@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "analysis/TailChain.hpp"
+#include "host/IsaKernels.hpp"
 #include "host/MicroKernel.hpp"
-#include "host/MicroKernelIsa.hpp"
 #include "host/TileCopy.hpp"
 
 namespace ts::host {
@@ -49,6 +49,9 @@ struct TiledGemm::Plan {
   int64_t size[kAxes] = {1, 1, 1, 1};
   int threads = 1;
   bool parallel = false;  // some level is spatial and threads > 1
+  // The instruction-set level's kernels, fixed when the plan is made: a run never mixes levels.
+  const IsaKernels* isa = nullptr;
+  int lanes = 1;  // fp32 lanes of one vector register of that level
   RegisterBlock block;
   int64_t block_cols = 1;  // columns of the register block actually used
   // The level whose tile is copied into contiguous per-thread buffers (A and B), or -1: the tile
@@ -180,9 +183,9 @@ struct TiledGemm::Plan::Walk {
         const int r = static_cast<int>(std::min<int64_t>(rows, box.hi[kRow] - i));
         for (int64_t j = box.lo[kCol]; j < box.hi[kCol]; j += cols) {
           const int w = static_cast<int>(std::min<int64_t>(cols, box.hi[kCol] - j));
-          const int nv = (w + kVectorLanes - 1) / kVectorLanes;
-          const int last = w - (nv - 1) * kVectorLanes;
-          MicroKernel fn = micro_kernel(r, nv, last != kVectorLanes);
+          const int nv = (w + plan.lanes - 1) / plan.lanes;
+          const int last = w - (nv - 1) * plan.lanes;
+          MicroKernel fn = plan.isa->micro_kernel(r, nv, last != plan.lanes);
           if (packed.active && packed.batch == bi)
             fn(kc, packed.a + (i - packed.r0) * packed.lda + (k0 - packed.ka0), packed.lda,
                packed.b + (k0 - packed.kb0) * packed.ldb + (j - packed.c0), packed.ldb,
@@ -367,10 +370,12 @@ TiledGemm::TiledGemm(const MappingProgram& program, int threads) : plan_(std::ma
   plan.parallel = spatial_levels == 1 && plan.threads > 1;
 
   // The register block: the op's M x N, within what the RF holds and the table has.
-  int max_accumulators = kMaxAccumulators;
+  plan.isa = &isa_kernels();
+  plan.lanes = plan.isa->vector_bytes / static_cast<int>(sizeof(float));
+  int max_accumulators = plan.isa->max_accumulators;
   if (program.graph) {
     if (auto rf = program.graph->find_node("RF")) {
-      const double vector_bytes = kVectorLanes * sizeof(float);
+      const double vector_bytes = plan.isa->vector_bytes;
       const int registers =
           static_cast<int>(program.graph->node(*rf).capacity_bytes / vector_bytes);
       if (registers > 0) max_accumulators = std::min(max_accumulators, std::max(1, registers));
@@ -378,8 +383,8 @@ TiledGemm::TiledGemm(const MappingProgram& program, int threads) : plan_(std::ma
   }
   const int64_t op_rows = full(opn.op_factor[dim_of_axis[kRow]]);
   const int64_t op_cols = full(opn.op_factor[dim_of_axis[kCol]]);
-  plan.block = choose_register_block(op_rows, op_cols, max_accumulators);
-  plan.block_cols = std::min<int64_t>(op_cols, int64_t{plan.block.vector_columns} * kVectorLanes);
+  plan.block = plan.isa->choose_register_block(op_rows, op_cols, max_accumulators);
+  plan.block_cols = std::min<int64_t>(op_cols, int64_t{plan.block.vector_columns} * plan.lanes);
 }
 
 TiledGemm::~TiledGemm() = default;

@@ -1,6 +1,5 @@
-// Loops written so that GCC vectorises them at -O3 -march=native: contiguous rows, no calls into
-// libm in the loops (exp is a polynomial below), reductions under `omp simd` so that their
-// order may change.
+// The vector operators: stages chained over blocks of rows. The loops of one stage are those of
+// the instruction-set level in use (isa/VectorStageKernels.cpp).
 #include "host/VectorKernels.hpp"
 
 #include <fmt/format.h>
@@ -14,100 +13,11 @@
 #include <stdexcept>
 
 #include "common/NameList.hpp"
-#include "host/VectorMath.hpp"
+#include "host/IsaKernels.hpp"
 #include "workload/VectorStep.hpp"
 
 namespace ts::host {
 namespace {
-
-// The largest of x[0..n). Sixteen independent lanes: GCC leaves a `reduction(max)` loop scalar
-// (one vmaxss per element, 4 cycles each), which made softmax compute-bound.
-inline float row_max(const float* x, int64_t n) {
-  typedef float Lanes __attribute__((vector_size(64)));  // 16 floats, split by the compiler
-  constexpr int64_t kLanes = 16;
-  Lanes lane = Lanes{} - INFINITY;
-  int64_t c = 0;
-  for (; c + kLanes <= n; c += kLanes) {
-    Lanes v;
-    std::memcpy(&v, x + c, sizeof v);
-    lane = v > lane ? v : lane;
-  }
-  float m = -INFINITY;
-  for (int l = 0; l < kLanes; ++l) m = lane[l] > m ? lane[l] : m;
-  for (; c < n; ++c) m = x[c] > m ? x[c] : m;
-  return m;
-}
-
-// One stage over `rows` contiguous rows. `in` and `out` may be the same array; `full` is the
-// stage's extra R x C input at the same rows, `row0`/`row1` its extra inputs over C.
-void apply_stage(VectorStep step, const float* in, const float* full, const float* row0,
-                 const float* row1, float* out, int64_t rows, int64_t cols) {
-  const int64_t n = rows * cols;
-  switch (step) {
-    case VectorStep::add:
-    case VectorStep::mask:
-#pragma omp simd
-      for (int64_t i = 0; i < n; ++i) out[i] = in[i] + full[i];
-      return;
-    case VectorStep::mul:
-#pragma omp simd
-      for (int64_t i = 0; i < n; ++i) out[i] = in[i] * full[i];
-      return;
-    case VectorStep::scale:
-#pragma omp simd
-      for (int64_t i = 0; i < n; ++i) out[i] = in[i] * kScaleFactor;
-      return;
-    case VectorStep::relu:
-#pragma omp simd
-      for (int64_t i = 0; i < n; ++i) out[i] = in[i] > 0.0f ? in[i] : 0.0f;
-      return;
-    case VectorStep::gelu:
-#pragma omp simd
-      for (int64_t i = 0; i < n; ++i) out[i] = gelu(in[i]);
-      return;
-    case VectorStep::bias:
-      for (int64_t r = 0; r < rows; ++r) {
-        const float* x = in + r * cols;
-        float* y = out + r * cols;
-#pragma omp simd
-        for (int64_t c = 0; c < cols; ++c) y[c] = x[c] + row0[c];
-      }
-      return;
-    case VectorStep::softmax:
-      for (int64_t r = 0; r < rows; ++r) {
-        const float* x = in + r * cols;
-        float* y = out + r * cols;
-        const float m = row_max(x, cols);
-        float s = 0.0f;
-#pragma omp simd reduction(+ : s)
-        for (int64_t c = 0; c < cols; ++c) {
-          const float e = exp_poly(x[c] - m);
-          y[c] = e;
-          s += e;
-        }
-        const float inv = 1.0f / s;
-#pragma omp simd
-        for (int64_t c = 0; c < cols; ++c) y[c] *= inv;
-      }
-      return;
-    case VectorStep::layernorm:
-      for (int64_t r = 0; r < rows; ++r) {
-        const float* x = in + r * cols;
-        float* y = out + r * cols;
-        float s = 0.0f;
-#pragma omp simd reduction(+ : s)
-        for (int64_t c = 0; c < cols; ++c) s += x[c];
-        const float mean = s / static_cast<float>(cols);
-        float q = 0.0f;
-#pragma omp simd reduction(+ : q)
-        for (int64_t c = 0; c < cols; ++c) q += (x[c] - mean) * (x[c] - mean);
-        const float rstd = 1.0f / std::sqrt(q / static_cast<float>(cols) + kLayerNormEpsilon);
-#pragma omp simd
-        for (int64_t c = 0; c < cols; ++c) y[c] = (x[c] - mean) * rstd * row0[c] + row1[c];
-      }
-      return;
-  }
-}
 
 // Runs stage `s` on rows [r0, r0 + rows) reading `in` and writing `out` (both at row r0).
 void apply_rows(const VectorStage& s, std::span<float* const> tensors, const float* in, float* out,
@@ -118,7 +28,7 @@ void apply_rows(const VectorStage& s, std::span<float* const> tensors, const flo
   const float* row0 =
       !full_extra && s.extra[0] >= 0 ? tensors[static_cast<size_t>(s.extra[0])] : nullptr;
   const float* row1 = s.extra[1] >= 0 ? tensors[static_cast<size_t>(s.extra[1])] : nullptr;
-  apply_stage(s.step, in, full, row0, row1, out, rows, cols);
+  isa_kernels().apply_vector_stage(s.step, in, full, row0, row1, out, rows, cols);
 }
 
 // Rows per block of a fused chain: the buffer stays near 16 KiB, in L1 next to the block's

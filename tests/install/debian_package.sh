@@ -4,7 +4,8 @@
 # `cpack -G DEB` (cmake/Packaging.cmake) makes tilescope_VERSION_ARCH.deb holding the binaries,
 # the CMake package, the headers and every file of samples/ and plugins/ under
 # /usr/share/tilescope, with Depends from dpkg-shlibdeps; the binaries unpacked from it name
-# neither the source nor the build tree, and tilescope runs.
+# neither the source nor the build tree, have no AVX instruction outside a run-time-dispatched
+# path (scripts/check-portable-binary), and tilescope runs.
 # Prints the package's size, its Depends and the highlights of `dpkg-deb -c`.
 set -euo pipefail
 cpack="$1"
@@ -51,6 +52,12 @@ for binary in "$scratch"/root/usr/bin/*; do
     fi
   done
 done
+# Portable: no AVX instruction outside the host kernels' run-time-dispatched levels (an older
+# CPU would die with an illegal instruction).
+if ! "$source/scripts/check-portable-binary" "$scratch"/root/usr/bin/*; then
+  echo "FAIL: a packaged binary has AVX instructions outside a run-time-dispatched path"
+  failed=1
+fi
 if ! "$scratch/root/usr/bin/tilescope" validate "$scratch"/root/usr/share/tilescope/samples/arch/*.yaml \
   >"$scratch/validate.log"; then
   echo "FAIL: the packaged tilescope did not validate the packaged graphs:"

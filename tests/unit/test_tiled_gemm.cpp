@@ -7,6 +7,7 @@
 #include "analysis/MappingWriter.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "host/HostCollector.hpp"
+#include "host/HostIsa.hpp"
 #include "host/MicroKernel.hpp"
 #include "host/OpenBlasCore.hpp"
 #include "host/ReferenceKernels.hpp"
@@ -31,6 +32,22 @@ const ArchitectureGraph& host_graph() {
 const Mapping& gemm_template() {
   static const Mapping m = load_mapping(kDir + "host-gemm-template.yaml");
   return m;
+}
+
+// Runs `body` once per instruction-set level this CPU runs, with that level's kernels chosen,
+// and chooses the level in use before again afterwards.
+template <class Body>
+void on_every_level(Body body) {
+  struct Restore {
+    HostIsa before = host_isa();
+    ~Restore() { select_host_isa(before); }
+  } restore;
+  for (HostIsa isa : host_isas()) {
+    if (!host_isa_supported(isa)) continue;
+    select_host_isa(isa);
+    INFO("instruction-set level " << host_isa_name(isa));
+    body();
+  }
 }
 
 std::vector<float> random_floats(size_t n, uint32_t seed) {
@@ -244,36 +261,59 @@ TEST_CASE("register blocks split oversized op blocks with the fewest loads", "[h
 }
 
 TEST_CASE("every micro-kernel in the table computes its block", "[host][tiled_gemm]") {
-  const int64_t lda = 37, ldb = 5 * vector_lanes() + 3, ldc = 5 * vector_lanes() + 1;
-  const auto a = random_floats(static_cast<size_t>(max_block_rows() * lda), 3);
-  const auto bm = random_floats(static_cast<size_t>(lda * ldb), 4);
-  for (int r = 1; r <= max_block_rows(); ++r)
-    for (int v = 1; v <= max_vector_columns(); ++v) {
-      if (!register_block_in_table(r, v)) continue;
-      for (int last : {vector_lanes(), 1, vector_lanes() / 2 + 1})
-        for (bool accumulate : {false, true})
-          for (int64_t kc : {int64_t{1}, int64_t{3}, int64_t{lda}}) {
-            const int cols = (v - 1) * vector_lanes() + last;
-            // Guard columns around the block: nothing outside it may be written.
-            std::vector<float> c(static_cast<size_t>(max_block_rows() * ldc), 0.5f);
-            micro_kernel(r, v, last != vector_lanes())(kc, a.data(), lda, bm.data(), ldb, c.data(),
-                                                       ldc, last, accumulate);
-            double worst = 0;
-            for (int i = 0; i < max_block_rows(); ++i)
-              for (int64_t j = 0; j < ldc; ++j) {
-                double want = 0.5;
-                if (i < r && j < cols) {
-                  want = accumulate ? 0.5 : 0.0;
-                  for (int64_t p = 0; p < kc; ++p)
-                    want += double(a[size_t(i * lda + p)]) * bm[size_t(p * ldb + j)];
+  on_every_level([] {
+    const int64_t lda = 37, ldb = 5 * vector_lanes() + 3, ldc = 5 * vector_lanes() + 1;
+    const auto a = random_floats(static_cast<size_t>(max_block_rows() * lda), 3);
+    const auto bm = random_floats(static_cast<size_t>(lda * ldb), 4);
+    for (int r = 1; r <= max_block_rows(); ++r)
+      for (int v = 1; v <= max_vector_columns(); ++v) {
+        if (!register_block_in_table(r, v)) continue;
+        for (int last : {vector_lanes(), 1, vector_lanes() / 2 + 1})
+          for (bool accumulate : {false, true})
+            for (int64_t kc : {int64_t{1}, int64_t{3}, int64_t{lda}}) {
+              const int cols = (v - 1) * vector_lanes() + last;
+              // Guard columns around the block: nothing outside it may be written.
+              std::vector<float> c(static_cast<size_t>(max_block_rows() * ldc), 0.5f);
+              micro_kernel(r, v, last != vector_lanes())(kc, a.data(), lda, bm.data(), ldb,
+                                                         c.data(), ldc, last, accumulate);
+              double worst = 0;
+              for (int i = 0; i < max_block_rows(); ++i)
+                for (int64_t j = 0; j < ldc; ++j) {
+                  double want = 0.5;
+                  if (i < r && j < cols) {
+                    want = accumulate ? 0.5 : 0.0;
+                    for (int64_t p = 0; p < kc; ++p)
+                      want += double(a[size_t(i * lda + p)]) * bm[size_t(p * ldb + j)];
+                  }
+                  worst = std::max(worst, std::abs(c[size_t(i * ldc + j)] - want));
                 }
-                worst = std::max(worst, std::abs(c[size_t(i * ldc + j)] - want));
-              }
-            INFO(r << " x " << v << " vectors, last " << last << ", kc " << kc
-                   << (accumulate ? ", accumulating" : ""));
-            CHECK(worst <= 1e-4);
-          }
+              INFO(r << " x " << v << " vectors, last " << last << ", kc " << kc
+                     << (accumulate ? ", accumulating" : ""));
+              CHECK(worst <= 1e-4);
+            }
+      }
+  });
+}
+
+TEST_CASE("the tiled GEMM runs every mapping on every instruction-set level",
+          "[host][tiled_gemm]") {
+  // Odd shapes (tails in every dim, a masked last vector column) and two threads, at each level
+  // the CPU runs: the per-level tables are separate code, each must compute the same product.
+  const std::vector<Operator> ops = {make_gemm("odd", 37, 53, 29, DataType::fp32),
+                                     make_batched_gemm("bg", 2, 19, 70, 33, DataType::fp32)};
+  std::vector<MappingProgram> programs;
+  for (const Operator& op : ops) programs.push_back(resolved(op, 500));
+  int levels = 0;
+  on_every_level([&] {
+    ++levels;
+    for (const MappingProgram& program : programs) {
+      INFO(program.op->name);
+      int rows = 0, cols = 0;
+      CHECK(tiled_error(program, 2, &rows, &cols) <= kTight);
+      CHECK(register_block_in_table(rows, (cols + vector_lanes() - 1) / vector_lanes()));
     }
+  });
+  CHECK(levels >= 1);
 }
 
 TEST_CASE("the tiled GEMM refuses mappings outside its kernel family", "[host][tiled_gemm]") {

@@ -1,14 +1,16 @@
 #pragma once
-// The instruction set the collector's sources are compiled for (-march=native). Include only
-// from sources of the host library: code built with other flags would see other constants
-// (MicroKernel.hpp has them as functions for everyone else).
-namespace ts::host {
+// The register file of the level a source under isa/ is compiled for. Include after
+// IsaTarget.hpp, from those sources only: the constants differ per level, so they live in the
+// level's namespace (MicroKernel.hpp has them as functions, of the level chosen at run time).
+#include "host/isa/IsaTarget.hpp"
 
-#if defined(__AVX512F__)
+namespace ts::host::TS_HOST_ISA {
+
+#if TS_HOST_AVX512
 inline constexpr int kVectorLanes = 16;
 inline constexpr int kVectorRegisters = 32;
 inline constexpr const char* kVectorIsa = "avx512f";
-#elif defined(__AVX2__) && defined(__FMA__)
+#elif TS_HOST_AVX2
 inline constexpr int kVectorLanes = 8;
 inline constexpr int kVectorRegisters = 16;
 inline constexpr const char* kVectorIsa = "avx2";
@@ -36,4 +38,4 @@ constexpr bool block_in_table(int rows, int vector_columns) {
          rows * vector_columns + vector_columns + 1 <= kVectorRegisters;
 }
 
-}  // namespace ts::host
+}  // namespace ts::host::TS_HOST_ISA
