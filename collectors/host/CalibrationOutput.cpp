@@ -10,6 +10,7 @@
 #include "arch/ArchitectureWriter.hpp"
 #include "common/AtomicFile.hpp"
 #include "common/InputError.hpp"
+#include "host/MicroKernel.hpp"
 #include "host/Microbench.hpp"
 
 namespace ts::host {
@@ -28,7 +29,7 @@ std::string runs_text(const MeasuredFigure& f) {
 std::string calibration_header(const HostCalibration& cal, const std::string& command) {
   const ArchitectureGraph& g = cal.graph;
   const int vb = bench::vector_bytes();
-  const int lanes = bench::fp32_lanes();
+  const int lanes = vector_lanes();
   std::string h;
   h += "The host CPU as an architecture graph, measured by `tilescope calibrate host`.\n";
   h += "command: " + command + "\n";
@@ -54,7 +55,7 @@ std::string calibration_header(const HostCalibration& cal, const std::string& co
   h += fmt::format(
       "- RF: 7/8 of the {} architectural vector registers x {} B ({}): the accumulators one\n"
       "  register block may hold (the tiled kernel's rule); ISA facts, derived, not measured.\n",
-      bench::arch_vector_registers(), vb, bench::isa_display_name());
+      vector_registers(), vb, bench::isa_display_name());
   h += "- DRAM: capacity = the memory hwloc reports; one port for reads and writes together at\n";
   h += "  the all-core read figure; its edges carry the all-core read (down) and write (up)\n";
   h += "  figures as one pool shared by every core that uses them at once.\n";

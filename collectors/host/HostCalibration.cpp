@@ -14,6 +14,7 @@
 #include "common/ByteFormat.hpp"
 #include "common/UtcTime.hpp"
 #include "host/HostTopology.hpp"
+#include "host/MicroKernel.hpp"
 #include "host/Microbench.hpp"
 #include "host/OperationCost.hpp"
 #include "host/RegisterTileCost.hpp"
@@ -117,11 +118,11 @@ HostCalibration calibrate_host(const HostCalibrationOptions& options,
     const double hz = bench::clock_hz(seconds);
     const double fma = bench::vector_fma_per_second(seconds);
     clock_runs.push_back(hz / 1e9);
-    mac_runs.push_back(fma / hz * bench::fp32_lanes());
+    mac_runs.push_back(fma / hz * vector_lanes());
   }
   const double clock_hz = 1e9 * add("clock (dependent integer adds)", "GHz", clock_runs);
   const double macs_per_cycle = add(fmt::format("fp32 MACs per cycle per core ({} FMA, {} lanes)",
-                                                bench::isa_display_name(), bench::fp32_lanes()),
+                                                bench::isa_display_name(), vector_lanes()),
                                     "MAC/cycle", mac_runs);
 
   // What an exp, a division and a square root cost in the vector capability's basic operations:
@@ -247,15 +248,15 @@ HostCalibration calibrate_host(const HostCalibrationOptions& options,
   // is 7/8 of the registers: what a register block's accumulators may hold, the rest holding
   // the B vectors and the A broadcast (the tiled kernel's own rule, MicroKernel.hpp).
   const NodeId rf{static_cast<int32_t>(g.nodes.size())};
-  g.nodes.push_back(memory("RF", bench::arch_vector_registers() * 7 / 8 * bench::vector_bytes(),
-                           cores, clock_hz));
+  g.nodes.push_back(
+      memory("RF", vector_registers() * 7 / 8 * bench::vector_bytes(), cores, clock_hz));
 
   ArchNode core;
   core.name = "Core";
   core.kind = NodeKind::compute;
   core.instances = cores;
   core.clock_hz = clock_hz;
-  const int64_t lanes = bench::fp32_lanes();
+  const int64_t lanes = vector_lanes();
   core.capabilities.push_back(
       {OpClass::matmul, DataType::fp32, macs_per_cycle, {1, lanes, 1}, {}, {}, {}});
   // A vector operation per lane per FMA port per cycle: the same measured vector rate.

@@ -66,8 +66,6 @@ Buffer::~Buffer() { std::free(data_); }
 
 size_t kernel_granule_bytes() { return isa_kernels().kernel_granule_bytes(); }
 int vector_bytes() { return isa_kernels().vector_bytes; }
-int fp32_lanes() { return isa_kernels().vector_bytes / static_cast<int>(sizeof(float)); }
-int arch_vector_registers() { return isa_kernels().vector_registers; }
 const char* isa_display_name() { return isa_kernels().display_name; }
 
 double clock_hz(double seconds) {

@@ -15,11 +15,10 @@ class HostTopology;
 
 namespace ts::host::bench {
 
-// The vectors of the level in use: bytes, fp32 lanes, architectural registers (zmm0-31,
-// ymm0-15), and its name as the calibration prints it ("AVX-512", "AVX2", "generic").
+// The vectors of the level in use: bytes per register, and the level's name as the calibration
+// prints it ("AVX-512", "AVX2", "generic"); its lanes and registers are vector_lanes() and
+// vector_registers() (MicroKernel.hpp).
 int vector_bytes();
-int fp32_lanes();
-int arch_vector_registers();
 const char* isa_display_name();
 
 // Memory the bandwidth kernels run over: page-aligned, touched (written) on allocation by the

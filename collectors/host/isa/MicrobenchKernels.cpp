@@ -19,23 +19,18 @@
 #include "host/Microbench.hpp"
 #include "host/RepetitionTiming.hpp"
 #include "host/isa/LevelKernels.hpp"
+#include "host/isa/MicroKernelIsa.hpp"
 
 namespace ts::host::TS_HOST_ISA::bench {
 
 using ::ts::host::bench::Buffer;
 using ::ts::host::bench::seconds_per_repetition;
 
-#if TS_HOST_AVX512
-constexpr int kVectorBytes = 64;
-constexpr int kArchVectorRegisters = 32;  // zmm0-31
-#elif TS_HOST_AVX2
-constexpr int kVectorBytes = 32;
-constexpr int kArchVectorRegisters = 16;  // ymm0-15
-#else
-constexpr int kVectorBytes = 32;          // GCC splits a vector into two xmm registers
-constexpr int kArchVectorRegisters = 16;  // xmm0-15
-#endif
-constexpr int kFp32Lanes = kVectorBytes / 4;
+// The level's register file, as the micro-kernels see it (zmm0-31 of 64 B; ymm0-15 of 32 B; the
+// baseline's 32-byte vectors split by GCC into xmm pairs).
+constexpr int kVectorBytes = kVectorLanes * static_cast<int>(sizeof(float));
+constexpr int kArchVectorRegisters = kVectorRegisters;
+constexpr int kFp32Lanes = kVectorLanes;
 
 namespace {
 
