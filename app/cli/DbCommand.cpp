@@ -2,19 +2,14 @@
 // so they can run while `tilescope measure` is writing to the same file.
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "Commands.hpp"
 #include "common/AtomicFile.hpp"
-#include "common/CsvField.hpp"
 #include "common/InputError.hpp"
 #include "common/OutputPath.hpp"
-#include "correlate/CorrelationData.hpp"
-#include "measure/ComparedTime.hpp"
+#include "measure/DatabaseExport.hpp"
 #include "measure/ResultStore.hpp"
 #include "measure/RunLabels.hpp"
 
@@ -28,52 +23,27 @@ struct DbArgs {
   std::string out;
 };
 
-nlohmann::json text_or_null(const std::string& s) {
-  return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
-}
-
 std::string device_text(const DeviceInfo& d) {
   if (d.name.empty() && d.kind.empty()) return "-";
   return d.kind.empty() ? d.name : fmt::format("{} ({})", d.name, d.kind);
 }
 
 int run_info(const DbArgs& a) {
-  const ResultStore store(a.db, ResultStore::Mode::read_only);
-  std::error_code ec;
-  const uintmax_t file_bytes = std::filesystem::file_size(a.db, ec);
-  const uintmax_t wal = std::filesystem::file_size(a.db + "-wal", ec);
-  const uintmax_t wal_bytes = ec ? 0 : wal;
-  int64_t by_status[3] = {0, 0, 0};  // incomplete, complete, cancelled
-  const std::vector<RunInfo> runs = store.runs();
-  for (const RunInfo& r : runs) ++by_status[static_cast<int>(r.status)];
-  const auto counts = store.table_counts();
-
+  const DatabaseInfo info = database_info(ResultStore(a.db, ResultStore::Mode::read_only), a.db);
   if (a.format == "json") {
-    nlohmann::json tables = nlohmann::json::object();
-    for (const auto& [table, rows] : counts) tables[table] = rows;
-    const nlohmann::json info = {{"database", a.db},
-                                 {"schema_version", store.schema_version()},
-                                 {"newest_schema_version", ResultStore::kSchemaVersion},
-                                 {"file_bytes", file_bytes},
-                                 {"wal_bytes", wal_bytes},
-                                 {"runs",
-                                  {{"total", runs.size()},
-                                   {"incomplete", by_status[0]},
-                                   {"complete", by_status[1]},
-                                   {"cancelled", by_status[2]}}},
-                                 {"tables", tables}};
-    std::cout << info.dump(2) << "\n";
+    std::cout << database_info_json(info);
     return 0;
   }
   std::cout << fmt::format("database        {}\n", a.db);
-  std::cout << fmt::format("schema version  {} (this build reads up to {})\n",
-                           store.schema_version(), ResultStore::kSchemaVersion);
-  std::cout << fmt::format("file size       {} bytes ({} bytes of write-ahead log)\n", file_bytes,
-                           wal_bytes);
+  std::cout << fmt::format("schema version  {} (this build reads up to {})\n", info.schema_version,
+                           ResultStore::kSchemaVersion);
+  std::cout << fmt::format("file size       {} bytes ({} bytes of write-ahead log)\n",
+                           info.file_bytes, info.wal_bytes);
   std::cout << fmt::format("runs            {} ({} incomplete, {} complete, {} cancelled)\n",
-                           runs.size(), by_status[0], by_status[1], by_status[2]);
+                           info.runs, info.incomplete, info.complete, info.cancelled);
   std::cout << "\ntable           rows\n";
-  for (const auto& [table, rows] : counts) std::cout << fmt::format("{:<14}  {:>4}\n", table, rows);
+  for (const auto& [table, rows] : info.tables)
+    std::cout << fmt::format("{:<14}  {:>4}\n", table, rows);
   return 0;
 }
 
@@ -83,24 +53,7 @@ int run_runs(const DbArgs& a) {
   // What tells each run from the others (the GUI's Run box says the same).
   const std::vector<std::string> labels = run_labels(runs);
   if (a.format == "json") {
-    nlohmann::json rows = nlohmann::json::array();
-    for (size_t i = 0; i < runs.size(); ++i) {
-      const RunInfo& r = runs[i];
-      rows.push_back({{"id", r.id},
-                      {"label", labels[i]},
-                      {"started_at", r.started_at},
-                      {"finished_at", text_or_null(r.finished_at)},
-                      {"status", std::string(to_string(r.status))},
-                      {"collector", r.start.collector},
-                      {"workload", r.start.workload},
-                      {"tool_version", r.start.tool_version},
-                      {"device",
-                       {{"name", r.start.device.name},
-                        {"kind", r.start.device.kind},
-                        {"arch_hash", r.start.device.arch_hash}}},
-                      {"measurements", r.measurement_count}});
-    }
-    std::cout << nlohmann::json{{"database", a.db}, {"runs", rows}}.dump(2) << "\n";
+    std::cout << runs_json(store, a.db);
     return 0;
   }
   size_t collector_w = 9, workload_w = 8, device_w = 6;
@@ -124,85 +77,16 @@ int run_runs(const DbArgs& a) {
   return 0;
 }
 
-// The prediction a measurement is compared with: what its timing covers (design.md, "What
-// latency means"), in microseconds.
-std::optional<double> predicted_us(const ResultStore& store, const Measurement& m,
-                                   const std::string& arch_hash) {
-  if (arch_hash.empty()) return std::nullopt;
-  const auto p = store.prediction(m.op, m.mapping ? m.mapping->hash : std::string(), arch_hash);
-  if (!p) return std::nullopt;
-  return compared_seconds(*p, m.scope) * 1e6;
-}
-
 int run_export(const DbArgs& a) {
   // Before the database is even opened: `--out` over `--db` would replace the runs with a CSV.
   refuse_output_over_inputs({"--out", a.out}, {{"--db", a.db}});
   const ResultStore store(a.db, ResultStore::Mode::read_only);
-  std::optional<RunInfo> run;
-  if (a.run) {
-    run = store.run(*a.run);
-    if (!run) {
-      const std::vector<RunInfo> runs = store.runs();
-      throw InputError(SourceLocation{a.db, 0, 0},
-                       runs.empty() ? fmt::format("no run {}: the database holds no runs", *a.run)
-                                    : fmt::format("no run {} (its runs are {} to {})", *a.run,
-                                                  runs.front().id, runs.back().id));
-    }
-  } else {
-    run = store.run(run_to_read(store, std::nullopt));
-  }
-  const std::string& arch_hash = run->start.device.arch_hash;
-  const std::vector<Measurement> rows = store.measurements(run->id);
-
-  std::ostringstream text;
-  if (a.format == "json") {
-    nlohmann::json measurements = nlohmann::json::array();
-    for (const Measurement& m : rows) {
-      const std::optional<double> predicted = predicted_us(store, m, arch_hash);
-      measurements.push_back(
-          {{"suite", m.op.suite},
-           {"name", m.op.name},
-           {"type", m.op.type},
-           {"dims", m.op.dims},
-           {"implementation", m.implementation},
-           {"mapping_hash", m.mapping ? nlohmann::json(m.mapping->hash) : nlohmann::json(nullptr)},
-           {"timing_scope", std::string(to_string(m.scope))},
-           {"repetitions", m.repetitions},
-           {"min_us", m.min_ns / 1e3},
-           {"median_us", m.median_ns / 1e3},
-           {"spread", m.spread},
-           {"checked", m.checked},
-           {"predicted_us", predicted ? nlohmann::json(*predicted) : nlohmann::json(nullptr)}});
-    }
-    const nlohmann::json doc = {{"database", a.db},
-                                {"run",
-                                 {{"id", run->id},
-                                  {"started_at", run->started_at},
-                                  {"status", std::string(to_string(run->status))},
-                                  {"collector", run->start.collector},
-                                  {"workload", run->start.workload},
-                                  {"device", run->start.device.name},
-                                  {"arch_hash", text_or_null(arch_hash)}}},
-                                {"measurements", measurements}};
-    text << doc.dump(2) << "\n";
-  } else {
-    text << "suite,name,type,dims,implementation,mapping_hash,timing_scope,repetitions,min_us,"
-            "median_us,spread,checked,predicted_us\n";
-    for (const Measurement& m : rows) {
-      const std::optional<double> predicted = predicted_us(store, m, arch_hash);
-      text << fmt::format("{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.6g},{},{}\n",
-                          csv_field(m.op.suite), csv_field(m.op.name), csv_field(m.op.type),
-                          csv_field(m.op.dims), csv_field(m.implementation),
-                          m.mapping ? m.mapping->hash : std::string(), to_string(m.scope),
-                          m.repetitions, m.min_ns / 1e3, m.median_ns / 1e3, m.spread,
-                          m.checked ? "true" : "false",
-                          predicted ? fmt::format("{:.3f}", *predicted) : std::string());
-    }
-  }
+  const RunExport run = export_run(store, a.db, a.run);
+  const std::string text = a.format == "json" ? run_export_json(run, a.db) : run_export_csv(run);
   if (a.out.empty())
-    std::cout << text.str();
+    std::cout << text;
   else
-    write_file_atomically(a.out, text.str());
+    write_file_atomically(a.out, text);
   return 0;
 }
 

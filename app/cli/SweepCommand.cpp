@@ -9,8 +9,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
-#include <nlohmann/json.hpp>
-#include <set>
 
 #include "Commands.hpp"
 #include "OptionValues.hpp"
@@ -24,6 +22,7 @@
 #include "profile/ArchitectureReference.hpp"
 #include "sweep/ArchitectureSweep.hpp"
 #include "sweep/StrategyGrid.hpp"
+#include "sweep/SweepResume.hpp"
 #include "sweep/SweepSummary.hpp"
 #include "sweep/SweepThreads.hpp"
 #include "workload/WorkloadLoader.hpp"
@@ -51,27 +50,6 @@ std::optional<size_t> crash_after_stored() {
   const char* v = std::getenv("TILESCOPE_SWEEP_EXIT_AFTER");
   if (!v || std::string_view(v).substr(0, 2) != "0:") return std::nullopt;
   return static_cast<size_t>(std::atoll(v + 2));
-}
-
-std::vector<size_t> pending_points(const SweepSpace& sweep, const ResultStore& store) {
-  const std::vector<std::string> keys =
-      store.sweep_point_keys(sweep.sweep_key(), sweep.workload_hash());
-  const std::set<std::string> stored(keys.begin(), keys.end());
-  std::vector<size_t> pending;
-  for (size_t i = 0; i < sweep.size(); ++i)
-    if (!stored.count(sweep.parameters_json(i))) pending.push_back(i);
-  return pending;
-}
-
-// The points of this sweep's space found in the store: it may hold other values of the same
-// parameters, from a wider sweep.
-std::vector<SweepPointRecord> stored_points_of(const SweepSpace& sweep, const ResultStore& store) {
-  std::set<std::string> ours;
-  for (size_t i = 0; i < sweep.size(); ++i) ours.insert(sweep.parameters_json(i));
-  std::vector<SweepPointRecord> mine;
-  for (SweepPointRecord& p : store.sweep_points(sweep.sweep_key(), sweep.workload_hash()))
-    if (ours.count(p.parameters_json)) mine.push_back(std::move(p));
-  return mine;
 }
 
 struct PointsRun {
@@ -218,14 +196,7 @@ int run_strategy_grid(const SweepArgs& a) {
       return fmt::format("{:.3f}", cost / (1024.0 * 1024 * 1024));
     };
     text.parameters_text = [&](const SweepPointRecord& p) {
-      const nlohmann::json values = nlohmann::json::parse(p.parameters_json);
-      std::string out;
-      for (const std::string& key : text.paths) {
-        const nlohmann::json& v = values.at(key);
-        out += fmt::format("{}{}={}", out.empty() ? "" : " ", key,
-                           v.is_string() ? v.get<std::string>() : v.dump());
-      }
-      return out;
+      return strategy_point_text(p, text.paths);
     };
     const std::vector<SweepPointRecord> mine = stored_points_of(sweep, *run->store);
     std::vector<SweepPointRecord> fitting;

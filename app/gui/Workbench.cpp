@@ -18,6 +18,8 @@
 #include "common/WorkspaceFile.hpp"
 #include "common/YamlSource.hpp"
 #include "correlate/CorrelationData.hpp"
+#include "measure/MeasuredCost.hpp"
+#include "measure/OperatorIdentity.hpp"
 #include "measure/ResultStore.hpp"
 #include "measure/RunLabels.hpp"
 #include "measure/RunSettings.hpp"
@@ -186,8 +188,10 @@ bool Workbench::openWorkload(const QString& path) {
 
 void Workbench::resetRows() {
   std::vector<views::OperatorRow> rows;
+  operator_keys_.clear();
   if (workload_)
     for (const Operator& op : workload_->operators) {
+      operator_keys_.push_back(operator_key(op, workload_->name));
       views::OperatorRow r;
       r.name = QString::fromStdString(op.name);
       r.type = QString::fromStdString(std::string(to_string(op.type)));
@@ -684,35 +688,24 @@ bool Workbench::openMeasurementCsv(const QString& path) {
 }
 
 int Workbench::rowOfPoint(const ComparedPoint& point) const {
-  const QString shape = QString::fromStdString(point.shape);
-  const int by_name = operators_->findOperator(QString::fromStdString(point.op_name), shape);
-  if (by_name >= 0) return by_name;
-  // A measurement of the same shape and class under another name (a CSV of GEMM shapes).
-  for (int i = 0; i < operators_->rowCount(); ++i)
-    if (operators_->row(i).shape == shape &&
-        operators_->row(i).op_class == QString::fromStdString(point.op_class))
-      return i;
-  return -1;
+  const auto row = operator_of(operator_key(point), operator_keys_);
+  return row ? static_cast<int>(*row) : -1;
 }
 
 void Workbench::matchMeasurements() {
-  std::vector<const ComparedPoint*> best(static_cast<size_t>(operators_->rowCount()), nullptr);
-  for (const ComparedPoint& p : points_) {
-    const int row = rowOfPoint(p);
-    if (row < 0) continue;
-    // Several implementations or mappings of one operator: the fastest is what the operator
-    // costs (as `simulate --operator-times db:` takes it).
-    auto& b = best[static_cast<size_t>(row)];
-    if (!b || p.measured_s < b->measured_s) b = &p;
-  }
-  for (size_t i = 0; i < best.size(); ++i)
+  FastestMeasurements fastest;
+  for (const ComparedPoint& p : points_) fastest.add(operator_key(p), p.measured_s, p.scope);
+  size_t matched = 0;
+  for (size_t i = 0; i < operator_keys_.size(); ++i) {
+    const auto cost = fastest.of(operator_keys_[i]);
+    matched += cost.has_value();
     operators_->setMeasured(static_cast<int>(i),
-                            best[i] ? std::optional(best[i]->measured_s) : std::nullopt,
-                            best[i] ? best[i]->scope : TimingScope::device);
+                            cost ? std::optional(cost->seconds) : std::nullopt,
+                            cost ? cost->scope : TimingScope::device);
+  }
 
   // Blank columns need a reason on screen: a run of another suite, or errors against a graph
   // the run was not predicted on (issue 22: Ascend + BERT open over a host database).
-  const auto matched = std::count_if(best.begin(), best.end(), [](auto* p) { return p; });
   const RunEntry* run = shownRun();
   const QString what = run ? tr("run %1").arg(run->id) : points_source_;
   QString note;

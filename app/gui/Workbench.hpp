@@ -168,6 +168,7 @@ class Workbench : public QObject {
 
   std::shared_ptr<const ArchitectureGraph> baseline_graph_, graph_;
   std::shared_ptr<const Workload> workload_;
+  std::vector<OperatorKey> operator_keys_;  // the rows' operators, as measurements name them
   QString arch_path_, workload_path_, results_path_, simulation_path_;
   SimulationTimeline simulation_, trace_timeline_;
   views::OperatorTableModel* operators_;

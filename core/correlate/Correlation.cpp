@@ -13,6 +13,18 @@
 #include "common/InputError.hpp"
 
 namespace ts {
+
+OperatorKey operator_key(const ComparedPoint& point) {
+  OperatorKey key;
+  key.suite = point.suite;
+  key.name = point.op_name;
+  key.type = point.type;
+  key.dims = point.shape;
+  key.dtypes = point.dtypes;
+  key.op_class = point.op_class;
+  key.flops = point.flops;
+  return key;
+}
 namespace {
 
 const char* kGroupingForms = "class, suite, mapping, size, or size=T1,T2,... (FLOPs)";

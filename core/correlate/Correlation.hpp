@@ -19,6 +19,7 @@ struct ComparedPoint {
   std::string suite;
   std::string op_class;        // matmul, elementwise, reduction
   std::string shape;           // Operator::shape_text()
+  std::string type, dtypes;    // with the shape, what the operator computes (MeasuredCost.hpp)
   std::string implementation;  // tiled, openblas, vector, ...; the class for a CSV row
   std::string mapping;         // implementation (+ "/" mapping name), what --by mapping groups
   std::string mapping_hash;    // "" for a black box (mapper-chosen prediction)
@@ -28,6 +29,9 @@ struct ComparedPoint {
   double measured_s = 0;
   std::string bound_by;
 };
+
+// The measured operator's key, as the store keeps it (name, suite, type, dims, dtypes, class).
+OperatorKey operator_key(const ComparedPoint& point);
 
 enum class GroupBy { none, op_class, suite, mapping, size };
 

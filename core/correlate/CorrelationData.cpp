@@ -139,11 +139,14 @@ CorrelationInput csv_input(const ArchitectureGraph& graph, const CsvInputOptions
       if (failed++ == 0) first_error = fmt::format("line {}: {}", row.line, r.error);
       continue;
     }
+    const OperatorKey key = operator_key(row.op, options.path);
     ComparedPoint p;
-    p.op_name = row.op.name;
-    p.suite = options.path;
-    p.op_class = std::string(to_string(row.op.primary_class()));
-    p.shape = row.op.shape_text();
+    p.op_name = key.name;
+    p.suite = key.suite;
+    p.op_class = key.op_class;
+    p.shape = key.dims;
+    p.type = key.type;
+    p.dtypes = key.dtypes;
     p.implementation = row.op_type;
     p.mapping = "mapper";
     p.flops = row.op.total_flops();
@@ -168,21 +171,6 @@ CorrelationInput csv_input(const ArchitectureGraph& graph, const CsvInputOptions
         SourceLocation{options.path, 0, 0},
         fmt::format("no row could be predicted on '{}' (first: {})", graph.name, first_error));
   return in;
-}
-
-int64_t run_to_read(const ResultStore& store, std::optional<int64_t> run) {
-  if (run) return *run;
-  if (const std::optional<int64_t> id = store.default_run()) return *id;
-  const std::vector<RunInfo> runs = store.runs();
-  if (runs.empty())
-    throw InputError(SourceLocation{store.path(), 0, 0},
-                     "the database holds no runs; `tilescope measure` records one");
-  throw InputError(
-      SourceLocation{store.path(), 0, 0},
-      fmt::format("none of its {} run{} holds a measurement (the latest, run {}, is {}); "
-                  "`tilescope measure` records one",
-                  runs.size(), runs.size() > 1 ? "s" : "", runs.back().id,
-                  to_string(runs.back().status)));
 }
 
 CorrelationInput db_input(const DbInputOptions& options) {
@@ -323,6 +311,8 @@ CorrelationInput db_input(const DbInputOptions& options) {
     p.suite = m.op.suite;
     p.op_class = m.op.op_class;
     p.shape = m.op.dims;
+    p.type = m.op.type;
+    p.dtypes = m.op.dtypes;
     p.implementation = m.implementation;
     p.mapping = m.implementation + (m.mapping ? "/" + m.mapping->name : std::string());
     p.mapping_hash = m.mapping ? m.mapping->hash : std::string();

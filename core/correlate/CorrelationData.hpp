@@ -54,11 +54,6 @@ struct CsvInputOptions {
 // is left out and named in a note; bad input (the table, the class) throws InputError.
 CorrelationInput csv_input(const ArchitectureGraph& graph, const CsvInputOptions& options);
 
-// The run a command reads: `run` when given, else the store's default (the latest run with a
-// measurement). Throws InputError naming the file when there is no default: no runs, or only
-// runs without a measurement.
-int64_t run_to_read(const ResultStore& store, std::optional<int64_t> run);
-
 struct DbInputOptions {
   std::string path;
   std::optional<int64_t> run;  // the default run (run_to_read) when none

@@ -683,4 +683,19 @@ std::vector<std::pair<std::string, std::string>> ResultStore::sweeps() const try
   refuse_read(path_, e);
 }
 
+int64_t run_to_read(const ResultStore& store, std::optional<int64_t> run) {
+  if (run) return *run;
+  if (const std::optional<int64_t> id = store.default_run()) return *id;
+  const std::vector<RunInfo> runs = store.runs();
+  if (runs.empty())
+    throw InputError(SourceLocation{store.path(), 0, 0},
+                     "the database holds no runs; `tilescope measure` records one");
+  throw InputError(
+      SourceLocation{store.path(), 0, 0},
+      fmt::format("none of its {} run{} holds a measurement (the latest, run {}, is {}); "
+                  "`tilescope measure` records one",
+                  runs.size(), runs.size() > 1 ? "s" : "", runs.back().id,
+                  to_string(runs.back().status)));
+}
+
 }  // namespace ts

@@ -91,4 +91,9 @@ class ResultStore {
   int file_version_ = kSchemaVersion;  // what a read-only open found
 };
 
+// The run a command reads: `run` when given, else the store's default (the latest run with a
+// measurement). Throws InputError naming the file when there is no default: no runs, or only
+// runs without a measurement.
+int64_t run_to_read(const ResultStore& store, std::optional<int64_t> run);
+
 }  // namespace ts

@@ -107,4 +107,16 @@ bool strategy_point_out_of_memory(const SweepPointRecord& point) {
   return !point.operators.empty() && point.operators.front().bound_by.rfind(kOutOfMemory, 0) == 0;
 }
 
+std::string strategy_point_text(const SweepPointRecord& point,
+                                const std::vector<std::string>& keys) {
+  const nlohmann::json values = nlohmann::json::parse(point.parameters_json);
+  std::string out;
+  for (const std::string& key : keys) {
+    const nlohmann::json& v = values.at(key);
+    out += fmt::format("{}{}={}", out.empty() ? "" : " ", key,
+                       v.is_string() ? v.get<std::string>() : v.dump());
+  }
+  return out;
+}
+
 }  // namespace ts

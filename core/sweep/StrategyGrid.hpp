@@ -82,4 +82,8 @@ class StrategyGridSweep final : public SweepSpace {
 // Whether a stored point of a strategy grid ran out of device memory (see evaluate).
 bool strategy_point_out_of_memory(const SweepPointRecord& point);
 
+// "tp=2 pp=4 schedule=1f1b": a stored point's values of `keys` (varied_grid_keys), as a summary
+// names the point.
+std::string strategy_point_text(const SweepPointRecord& point, const std::vector<std::string>& keys);
+
 }  // namespace ts

@@ -3,31 +3,19 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "training/LayerOperators.hpp"
 #include "mapper/OperatorPrediction.hpp"
 #include "measure/OperatorIdentity.hpp"
 #include "measure/ResultStore.hpp"
+#include "training/LayerOperators.hpp"
 
 namespace ts {
-
-std::string MeasuredTimes::identity(const std::string& type, const std::string& dims,
-                                    const std::string& dtypes) {
-  return type + "|" + dims + "|" + dtypes;
-}
 
 namespace {
 
 std::shared_ptr<const MeasuredTimes> load_measured_times(const std::string& path) {
   auto times = std::make_shared<MeasuredTimes>();
   times->database = path;
-  const ResultStore store(path, ResultStore::Mode::read_only);
-  for (const RunInfo& run : store.runs())
-    for (const Measurement& m : store.measurements(run.id)) {
-      const std::string key = MeasuredTimes::identity(m.op.type, m.op.dims, m.op.dtypes);
-      const double s = m.median_ns * 1e-9;
-      auto [it, inserted] = times->median_s.emplace(key, s);
-      if (!inserted) it->second = std::min(it->second, s);
-    }
+  times->fastest = fastest_measurements(ResultStore(path, ResultStore::Mode::read_only));
   return times;
 }
 
@@ -79,11 +67,8 @@ OperatorTime operator_time(const Operator& op, const ArchitectureGraph& device,
                            const OperatorTimeSource& source) {
   OperatorTime t{op.name, 0, op.matmul_flops(), ""};
   if (source.kind == OperatorTimeSource::Kind::measured && source.measured) {
-    const OperatorKey key = operator_key(op, "");
-    const auto it =
-        source.measured->median_s.find(MeasuredTimes::identity(key.type, key.dims, key.dtypes));
-    if (it != source.measured->median_s.end()) {
-      t.seconds = it->second;
+    if (const auto cost = source.measured->fastest.of(operator_key(op, ""))) {
+      t.seconds = cost->seconds;
       t.bound_by = "measured";
       return t;
     }

@@ -3,12 +3,12 @@
 // `layer_forward_operators` mapped and predicted on the device's architecture graph. Device time
 // only: in training, kernels are queued ahead of the GPU, so their launch cost overlaps the
 // kernel before.
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "arch/ArchitectureGraph.hpp"
+#include "measure/MeasuredCost.hpp"
 #include "training/TransformerModel.hpp"
 #include "workload/Operator.hpp"
 
@@ -33,13 +33,11 @@ struct LayerTime {
   double matmul_flops = 0;
 };
 
-// Measured operator times from a results database: the median of the fastest implementation
-// measured for each operator identity (type, shape, data types), over every run in it.
+// Measured operator times from a results database: each operator identity's fastest
+// measurement over every run in it (measure/MeasuredCost.hpp says which and why).
 struct MeasuredTimes {
   std::string database;
-  std::map<std::string, double> median_s;  // by identity
-  static std::string identity(const std::string& type, const std::string& dims,
-                              const std::string& dtypes);
+  FastestMeasurements fastest;
 };
 
 // Where operator times come from: the tile model on the device graph (the default); a roofline:
