@@ -18,6 +18,7 @@ function(tilescope_core_library name)
   file(GLOB headers CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.hpp ${CMAKE_CURRENT_SOURCE_DIR}/*.h)
   set(target tilescope_${name})
   add_library(${target} STATIC ${sources} ${headers})
+  tilescope_unity_build(${target})
   target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/core>
                                               $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/tilescope>)
   # No source path here: a built or installed binary finds its data at run time

@@ -67,7 +67,7 @@ GraphCalibration read_calibration(const YamlSource& src) {
 }
 
 // A number that reads back to the same double: fmt's shortest round-trip form.
-std::string number_text(double v) { return fmt::format("{}", v); }
+std::string calibrated_number_text(double v) { return fmt::format("{}", v); }
 
 }  // namespace
 
@@ -92,7 +92,7 @@ std::string calibration_yaml(const GraphCalibration& c) {
     out << YAML::Flow << YAML::BeginMap;
     out << YAML::Key << "path" << YAML::Value << e.path;
     if (e.factor)
-      out << YAML::Key << "factor" << YAML::Value << number_text(*e.factor);
+      out << YAML::Key << "factor" << YAML::Value << calibrated_number_text(*e.factor);
     else
       out << YAML::Key << "value" << YAML::Value << e.value;
     if (!e.note.empty()) out << YAML::Key << "note" << YAML::Value << e.note;

@@ -13,7 +13,7 @@
 namespace ts {
 namespace {
 
-[[noreturn]] void fail(const std::string& input, const std::string& message) {
+[[noreturn]] void fail_fit(const std::string& input, const std::string& message) {
   throw InputError(SourceLocation{input, 0, 0}, message);
 }
 
@@ -56,7 +56,7 @@ bool is_absolute_field(ParameterField field) {
 SharedParameter parse_shared_parameter(const std::string& text,
                                        const std::vector<GraphSamples>& graphs,
                                        const std::string& input) {
-  if (graphs.empty()) fail(input, "no graphs to fit parameters of");
+  if (graphs.empty()) fail_fit(input, "no graphs to fit parameters of");
   SharedParameter p;
   const size_t eq = text.find('=');
   p.path = text.substr(0, eq);
@@ -65,7 +65,7 @@ SharedParameter parse_shared_parameter(const std::string& text,
   for (const GraphSamples& g : graphs) parse_parameter_path(p.path, g.graph, input);
   p.field = resolved.field;
   if (is_count(p.field))
-    fail(input, fmt::format("'{}' is a count, and a fit searches continuous values", p.path));
+    fail_fit(input, fmt::format("'{}' is a count, and a fit searches continuous values", p.path));
   p.relative = !is_absolute_field(p.field);
   if (p.relative) {
     p.initial = 1;
@@ -74,9 +74,9 @@ SharedParameter parse_shared_parameter(const std::string& text,
   } else {
     p.initial = parameter_value(first, resolved);
     if (!(p.initial > 0) && eq == std::string::npos)
-      fail(input, fmt::format("'{}' is {} in graph '{}', so it has no range to search around; "
-                              "give bounds, e.g. {}",
-                              p.path, p.initial, first.name, parameter_value_example(p.field)));
+      fail_fit(input, fmt::format("'{}' is {} in graph '{}', so it has no range to search around; "
+                                  "give bounds, e.g. {}",
+                                  p.path, p.initial, first.name, parameter_value_example(p.field)));
     p.lower = p.initial / 4;
     p.upper = p.initial * 4;
   }
@@ -84,11 +84,11 @@ SharedParameter parse_shared_parameter(const std::string& text,
   const std::string bounds = text.substr(eq + 1);
   const size_t colon = bounds.find(':');
   const auto malformed = [&](const std::string& why) {
-    fail(input,
-         fmt::format("bad bounds in '{}': {}; expected PATH=LOW:HIGH with LOW > 0, a factor on "
-                     "each graph's own value for a rate or a bandwidth (`0.3:1`), a value in "
-                     "the parameter's unit for a time or a number of cycles (e.g. {})",
-                     text, why, parameter_value_example(p.field)));
+    fail_fit(input,
+             fmt::format("bad bounds in '{}': {}; expected PATH=LOW:HIGH with LOW > 0, a factor on "
+                         "each graph's own value for a rate or a bandwidth (`0.3:1`), a value in "
+                         "the parameter's unit for a time or a number of cycles (e.g. {})",
+                         text, why, parameter_value_example(p.field)));
   };
   if (colon == std::string::npos) malformed("no `:` between the bounds");
   const auto value = [&](const std::string& t) -> std::optional<double> {

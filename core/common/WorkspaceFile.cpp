@@ -38,7 +38,7 @@ bool reads_as_number_or_bool(const std::string& text) {
   return !text.empty() && ec == std::errc() && end == text.data() + text.size();
 }
 
-bool same_file(const fs::path& a, const fs::path& b) {
+bool equivalent_files(const fs::path& a, const fs::path& b) {
   std::error_code ec;  // either missing: not the same file
   return fs::equivalent(a, b, ec);
 }
@@ -61,7 +61,7 @@ std::optional<std::string> read_if_small(const fs::path& file) {
 void refuse_nested_workspace(const YamlSource& source, const YAML::Node& node,
                              const std::string& key, const fs::path& member) {
   const std::string& written = node.Scalar();
-  if (same_file(member, source.file()))
+  if (equivalent_files(member, source.file()))
     source.fail(node, "workspace '" + source.file() + "' names itself as its " + key);
   const std::optional<std::string> text = read_if_small(member);
   if (!text) return;
@@ -78,7 +78,7 @@ void refuse_nested_workspace(const YamlSource& source, const YAML::Node& node,
   for (const MemberKey& m : kMemberKeys) {
     const YAML::Node back = root[m.key];
     if (scalar(back) && !back.Scalar().empty() &&
-        same_file(member.parent_path() / back.Scalar(), source.file()))
+        equivalent_files(member.parent_path() / back.Scalar(), source.file()))
       source.fail(node, "workspace '" + source.file() + "' includes itself through " + written);
   }
   source.fail(node, key + " '" + written +

@@ -37,7 +37,7 @@ std::string kernel_tile(const std::string& name) {
 LeaveOneGraphOut leave_one_graph_out(const DeviceMeasurements& data,
                                      const std::vector<SharedParameter>& params,
                                      int max_evaluations, size_t fit_per_type,
-                                     const FoldProgress& progress) {
+                                     const GraphFoldProgress& progress) {
   const size_t n = data.graphs.size();
   if (n < 2)
     throw InputError(SourceLocation{"--graph", 0, 0},

@@ -31,7 +31,8 @@ struct LeaveOneGraphOut {
   std::vector<HoldOutCell> cells;         // per device: its types, then its classes
 };
 
-using FoldProgress = std::function<void(size_t fold, size_t folds, int evaluations, double error)>;
+using GraphFoldProgress =
+    std::function<void(size_t fold, size_t folds, int evaluations, double error)>;
 
 // One fit on every device, then one per device on the others, each to at most `fit_per_type`
 // samples of each device and operator type (fit_subset; 0: all); every sample is then predicted
@@ -39,7 +40,7 @@ using FoldProgress = std::function<void(size_t fold, size_t folds, int evaluatio
 LeaveOneGraphOut leave_one_graph_out(const DeviceMeasurements& data,
                                      const std::vector<SharedParameter>& params,
                                      int max_evaluations, size_t fit_per_type = 0,
-                                     const FoldProgress& progress = {});
+                                     const GraphFoldProgress& progress = {});
 
 // Whether a measured kernel's name and a kernel template's name give the same tile: the first
 // `<cols>x<rows>` of each and whether either is `sliced`. False when the measured name gives

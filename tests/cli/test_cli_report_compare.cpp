@@ -45,7 +45,8 @@ std::string decode_entities(std::string text) {
 }
 
 // The cells of each row of the table with this id, tags stripped, entities decoded.
-std::vector<std::vector<std::string>> table_rows(const std::string& html, const std::string& id) {
+std::vector<std::vector<std::string>> compare_table_rows(const std::string& html,
+                                                         const std::string& id) {
   const size_t start = html.find("id=\"" + id + "\"");
   REQUIRE(start != std::string::npos);
   const std::string table = html.substr(start, html.find("</table>", start) - start);
@@ -122,7 +123,7 @@ TEST_CASE("report --compare: the HTML table is compare's table and its data comp
     const std::vector<std::string> cells = text_cells(line);
     printed[cells.front()] = cells;
   }
-  const auto rows = table_rows(html, "comparison-operators");
+  const auto rows = compare_table_rows(html, "comparison-operators");
   REQUIRE(rows.size() == 1 + 2 * printed.size());  // a header, then two rows per operator
   REQUIRE(printed.size() > 5);
   for (size_t i = 1; i + 1 < rows.size(); i += 2) {
@@ -217,7 +218,7 @@ TEST_CASE("report --compare PDF renders, opens with its summary, breaks no word 
   const std::string html = read_text(html_out);
   std::map<std::string, size_t> in_tables;
   for (const char* id : {"comparison-operators", "summary"})
-    for (const auto& row : table_rows(html, id))
+    for (const auto& row : compare_table_rows(html, id))
       for (const std::string& cell : row)
         for (const auto& [word, count] : word_counts(cell)) in_tables[word] += count;
   REQUIRE(in_tables.count("edge:HBM->L2") + in_tables.count("edge:L2->SMEM") > 0);
@@ -259,7 +260,7 @@ TEST_CASE("report --compare of a decode step: time per token in the summary",
   INFO(r.err);
   REQUIRE(r.status == 0);
   std::string line;
-  for (const auto& row : table_rows(read_text(out), "summary"))
+  for (const auto& row : compare_table_rows(read_text(out), "summary"))
     if (row.size() == 2 && row[0] == "time per token") line = row[1];
   REQUIRE_FALSE(line.empty());
   // predict's own figure on each graph, at the same budget: "time per token: 3224.657 us ..."
@@ -292,7 +293,8 @@ TEST_CASE("report --compare of a decode step: time per token in the summary",
               with({"report", "--compare"},
                    with(kGraphs, {"--workload", kWorkload, "--budget", "2000", "--out", bert})))
               .status == 0);
-  for (const auto& row : table_rows(read_text(bert), "summary")) CHECK(row[0] != "time per token");
+  for (const auto& row : compare_table_rows(read_text(bert), "summary"))
+    CHECK(row[0] != "time per token");
 }
 
 TEST_CASE("report --compare refuses bad input with exit status 2 and writes nothing",

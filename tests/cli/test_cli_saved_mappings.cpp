@@ -11,7 +11,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-nlohmann::json predict_json(const std::vector<std::string>& extra) {
+nlohmann::json saved_predict_json(const std::vector<std::string>& extra) {
   std::vector<std::string> args{"predict", "--format", "json"};
   args.insert(args.end(), extra.begin(), extra.end());
   const RunResult r = run_tilescope(args);
@@ -32,7 +32,7 @@ TEST_CASE("a saved mapping replays to the same prediction", "[cli][mapping][slow
                                         "samples/workloads/vit-b16.yaml"};
     std::vector<std::string> save = base;
     save.insert(save.end(), {"--save-mappings", dir.string()});
-    const auto mapped = predict_json(save);
+    const auto mapped = saved_predict_json(save);
     for (const auto& op : mapped["operators"]) {
       const std::string name = op["name"];
       const fs::path file =
@@ -40,7 +40,7 @@ TEST_CASE("a saved mapping replays to the same prediction", "[cli][mapping][slow
       REQUIRE(fs::exists(file));
       std::vector<std::string> replay = base;
       replay.insert(replay.end(), {"--mapping", file.string()});
-      const auto again = predict_json(replay);
+      const auto again = saved_predict_json(replay);
       REQUIRE(again["operators"].size() == 1);
       INFO(file);
       CHECK(again["operators"][0]["mapping"] == "file");
@@ -59,8 +59,9 @@ TEST_CASE("every committed per-operator mapping maps on its graph", "[cli][mappi
     const auto at = file.find("-bert-base-");
     if (at == std::string::npos) continue;
     const std::string arch = "samples/arch/" + file.substr(0, at) + ".yaml";
-    const auto j = predict_json({"--arch", arch, "--workload", "samples/workloads/bert-base.yaml",
-                                 "--mapping", "samples/mappings/" + file});
+    const auto j =
+        saved_predict_json({"--arch", arch, "--workload", "samples/workloads/bert-base.yaml",
+                            "--mapping", "samples/mappings/" + file});
     REQUIRE(j["operators"].size() == 1);
     CHECK(j["operators"][0]["latency_us"].get<double>() > 0);
     ++checked;

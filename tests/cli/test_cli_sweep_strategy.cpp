@@ -39,7 +39,7 @@ std::vector<std::string> grid_args(const std::string& db, std::vector<std::strin
   return args;
 }
 
-size_t point_count(const std::string& db) {
+size_t grid_point_count(const std::string& db) {
   sqlite3* h = nullptr;
   REQUIRE(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
   sqlite3_stmt* s = nullptr;
@@ -52,7 +52,7 @@ size_t point_count(const std::string& db) {
 }
 
 // "N points, S already in DB, C computed": {N, S, C}.
-std::vector<size_t> counts_of(const RunResult& r) {
+std::vector<size_t> grid_counts_of(const RunResult& r) {
   std::smatch m;
   const std::regex line(R"((\d+) points, (\d+) already in .*, (\d+) computed)");
   if (!std::regex_search(r.out, m, line)) FAIL("no counts in: " << r.out << r.err);
@@ -86,19 +86,19 @@ TEST_CASE("sweep: a strategy grid's points are stored and a rerun skips them", "
   const RunResult first = run_tilescope(grid_args(db, {"tp=1,2", "pp=1,2"}, {"--summary"}));
   INFO(first.out << first.err);
   REQUIRE(first.status == 0);
-  CHECK(counts_of(first) == std::vector<size_t>{4, 0, 4});
-  CHECK(point_count(db) == 4);
+  CHECK(grid_counts_of(first) == std::vector<size_t>{4, 0, 4});
+  CHECK(grid_point_count(db) == 4);
   CHECK_THAT(first.out, Catch::Contains("ranking of the parameters by the total's sensitivity"));
   CHECK_THAT(first.out, Catch::Contains("Pareto front, suite time against cost (peak memory"));
   CHECK_THAT(first.out, Catch::Contains("pipeline bubble and transfers"));
   const RunResult again = run_tilescope(grid_args(db, {"tp=1,2", "pp=1,2"}));
   REQUIRE(again.status == 0);
-  CHECK(counts_of(again) == std::vector<size_t>{4, 4, 0});
+  CHECK(grid_counts_of(again) == std::vector<size_t>{4, 4, 0});
   // micro-batch 32 is the base strategy's: those 4 points are the ones stored; 4 more are new.
   const RunResult wider = run_tilescope(grid_args(db, {"tp=1,2", "pp=1,2", "mbs=16,32"}));
   REQUIRE(wider.status == 0);
-  CHECK(counts_of(wider) == std::vector<size_t>{8, 4, 4});
-  CHECK(point_count(db) == 8);
+  CHECK(grid_counts_of(wider) == std::vector<size_t>{8, 4, 4});
+  CHECK(grid_point_count(db) == 8);
 }
 
 TEST_CASE("sweep: a strategy grid killed half way resumes without recomputing", "[sweep]") {
@@ -109,8 +109,8 @@ TEST_CASE("sweep: a strategy grid killed half way resumes without recomputing", 
   const RunResult killed = run_tilescope(args);
   ::unsetenv("TILESCOPE_SWEEP_EXIT_AFTER");
   CHECK(killed.status == 3);
-  CHECK(point_count(db) == 3);
+  CHECK(grid_point_count(db) == 3);
   const RunResult rerun = run_tilescope(args);
   REQUIRE(rerun.status == 0);
-  CHECK(counts_of(rerun) == std::vector<size_t>{8, 3, 5});
+  CHECK(grid_counts_of(rerun) == std::vector<size_t>{8, 3, 5});
 }

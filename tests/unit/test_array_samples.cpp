@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "AnalysisFixtures.hpp"
+#include "SamplePath.hpp"
 #include "mapper/Mapper.hpp"
 #include "mapper/OperatorPrediction.hpp"
 #include "workload/OperatorBuilders.hpp"
@@ -12,10 +13,6 @@ using namespace ts;
 using namespace ts::test;
 
 namespace {
-
-std::string sample(const std::string& relative) {
-  return std::string(TILESCOPE_SAMPLES) + "/" + relative;
-}
 
 double edge_bytes(const ArchitectureGraph& g, const Evaluation& e, const std::string& from,
                   const std::string& to) {

@@ -3,24 +3,24 @@
 #include <string>
 
 #include "InputErrorCapture.hpp"
+#include "SamplePath.hpp"
 #include "TempDir.hpp"
 #include "arch/ArchitectureLoader.hpp"
+#include "measure/OperatorIdentity.hpp"
+#include "measure/ResultStore.hpp"
 #include "training/Cluster.hpp"
 #include "training/Collectives.hpp"
 #include "training/LayerOperators.hpp"
 #include "training/LayerTimes.hpp"
 #include "training/NetworkRoutes.hpp"
-#include "measure/OperatorIdentity.hpp"
-#include "measure/ResultStore.hpp"
 #include "workload/OperatorBuilders.hpp"
 
 using namespace ts;
 using ts::test::input_error_of;
+using ts::test::sample;
 using ts::test::TempDir;
 
-namespace {
-std::string sample(const std::string& path) { return std::string(TILESCOPE_SAMPLES) + path; }
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("the Selene cluster loads with its device graph and links", "[dist][cluster]") {
   const Cluster c = load_cluster(sample("/dist/clusters/selene.yaml"));

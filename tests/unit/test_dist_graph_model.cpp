@@ -7,6 +7,7 @@
 #include <string>
 
 #include "InputErrorCapture.hpp"
+#include "SamplePath.hpp"
 #include "training/ActivationMemory.hpp"
 #include "training/LayerOperators.hpp"
 #include "training/LayerTimes.hpp"
@@ -15,10 +16,9 @@
 
 using namespace ts;
 using ts::test::input_error_of;
+using ts::test::sample;
 
 namespace {
-
-std::string sample(const std::string& path) { return std::string(TILESCOPE_SAMPLES) + path; }
 
 const std::string kHead =
     "version: 1\nkind: model\nname: g\nfamily: graph\nlayers: 4\nseq_len: 128\nhidden: 512\n";

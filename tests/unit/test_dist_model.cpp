@@ -6,6 +6,7 @@
 #include <string>
 
 #include "InputErrorCapture.hpp"
+#include "SamplePath.hpp"
 #include "training/ActivationMemory.hpp"
 #include "training/LayerOperators.hpp"
 #include "training/ModelState.hpp"
@@ -14,10 +15,9 @@
 
 using namespace ts;
 using ts::test::input_error_of;
+using ts::test::sample;
 
 namespace {
-
-std::string sample(const std::string& path) { return std::string(TILESCOPE_SAMPLES) + path; }
 
 struct Table5Model {
   const char* file;

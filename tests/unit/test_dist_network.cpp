@@ -6,6 +6,7 @@
 #include <string>
 
 #include "InputErrorCapture.hpp"
+#include "SamplePath.hpp"
 #include "training/DataParallelOverlap.hpp"
 #include "training/GroupCollective.hpp"
 #include "training/ModelState.hpp"
@@ -13,10 +14,9 @@
 
 using namespace ts;
 using ts::test::input_error_of;
+using ts::test::sample;
 
 namespace {
-
-std::string sample(const std::string& path) { return std::string(TILESCOPE_SAMPLES) + path; }
 
 double seconds_of(const TrainingSimulation& r, const std::string& what) {
   for (const TimeShare& t : r.breakdown)

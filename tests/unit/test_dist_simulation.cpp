@@ -8,6 +8,7 @@
 #include <string>
 
 #include "InputErrorCapture.hpp"
+#include "SamplePath.hpp"
 #include "training/ActivationMemory.hpp"
 #include "training/ModelState.hpp"
 #include "training/StrategySweep.hpp"
@@ -15,10 +16,9 @@
 
 using namespace ts;
 using ts::test::input_error_of;
+using ts::test::sample;
 
 namespace {
-
-std::string sample(const std::string& path) { return std::string(TILESCOPE_SAMPLES) + path; }
 
 TrainingSimulation simulate(const std::string& model, const std::string& mode,
                             const Cluster& cluster) {

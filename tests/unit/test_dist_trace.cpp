@@ -6,16 +6,16 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "SamplePath.hpp"
 #include "training/ModelState.hpp"
 #include "training/SimulationJson.hpp"
 #include "training/SimulationTimeline.hpp"
 #include "training/TrainingSimulation.hpp"
 
 using namespace ts;
+using ts::test::sample;
 
-namespace {
-std::string sample(const std::string& path) { return std::string(TILESCOPE_SAMPLES) + path; }
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("the trace holds the collectives, the gradient all-reduce and the optimizer step",
           "[dist][trace]") {

@@ -12,7 +12,7 @@ using namespace ts;
 
 namespace {
 
-const std::string kDir = std::string(TILESCOPE_FIXTURES) + "/host-kernels/";
+const std::string kPlanFixtures = std::string(TILESCOPE_FIXTURES) + "/host-kernels/";
 
 Workload small_workload() {
   Workload w;
@@ -33,7 +33,7 @@ HostSuiteOptions quick(size_t per_gemm) {
 
 TEST_CASE("the host suite: tiled mappings and OpenBLAS per GEMM, a vector job otherwise",
           "[plan][host]") {
-  const ArchitectureGraph graph = load_architecture(kDir + "host-like.yaml");
+  const ArchitectureGraph graph = load_architecture(kPlanFixtures + "host-like.yaml");
   const Workload w = small_workload();
   std::vector<std::string> planned;
   const HostSuite suite =
@@ -76,9 +76,9 @@ TEST_CASE("the host suite: tiled mappings and OpenBLAS per GEMM, a vector job ot
 }
 
 TEST_CASE("mapping files given for a GEMM replace the generated ones", "[plan][host]") {
-  const ArchitectureGraph graph = load_architecture(kDir + "host-like.yaml");
+  const ArchitectureGraph graph = load_architecture(kPlanFixtures + "host-like.yaml");
   HostSuiteOptions o = quick(5);
-  const Mapping given = load_mapping(kDir + "gemm-tails-k-outermost.yaml");
+  const Mapping given = load_mapping(kPlanFixtures + "gemm-tails-k-outermost.yaml");
   o.given_mappings["gemm_odd"] = {given};
   const HostSuite suite = host_suite(small_workload(), graph, o);
   REQUIRE(suite.entries.size() == 3);  // the given mapping, OpenBLAS, softmax

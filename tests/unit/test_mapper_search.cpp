@@ -13,7 +13,7 @@ using namespace ts::test;
 
 namespace {
 
-const char* const kTemplate = kFreeDramSramPeTemplate;
+const char* const kSearchTemplate = kFreeDramSramPeTemplate;
 
 // The same tree with every factor given: `spatial_m` SRAM instances take M = 64 between them.
 std::string concrete(int spatial_m) {
@@ -36,7 +36,8 @@ TEST_CASE("the compute floor is the useful work over the instances busy at once"
   // four or more (8 parts still run 4 at a time) 256 ns.
   ArchitectureGraph g = parse_architecture(tiny_arch(), "tiny.yaml");
   Operator op = make_gemm("g", 64, 64, 64);
-  const MappingProgram tmpl = compile_mapping(parse_mapping(kTemplate, "t.yaml"), op, g, true);
+  const MappingProgram tmpl =
+      compile_mapping(parse_mapping(kSearchTemplate, "t.yaml"), op, g, true);
   const ComputeFloor floor(tmpl);
   for (auto [spatial, ns] :
        {std::pair{1, 1024.0}, std::pair{2, 512.0}, std::pair{4, 256.0}, std::pair{8, 256.0}}) {
@@ -76,7 +77,8 @@ TEST_CASE("pruning by the floor skips evaluations and finds the same best", "[ma
   ArchitectureGraph g = parse_architecture(tiny_arch(), "tiny.yaml");
   for (auto [m, n, k] : {std::tuple{64, 64, 64}, std::tuple{128, 32, 64}}) {
     Operator op = make_gemm("g", m, n, k);
-    const MappingProgram tmpl = compile_mapping(parse_mapping(kTemplate, "t.yaml"), op, g, true);
+    const MappingProgram tmpl =
+        compile_mapping(parse_mapping(kSearchTemplate, "t.yaml"), op, g, true);
     for (uint64_t budget : {uint64_t(10'000'000), uint64_t(3000)}) {
       INFO(m << "x" << n << "x" << k << " budget " << budget);
       MapperOptions pruned, plain;
@@ -102,7 +104,8 @@ TEST_CASE("pruning by the floor skips evaluations and finds the same best", "[ma
 TEST_CASE("a search says whether it converged", "[mapper]") {
   ArchitectureGraph g = parse_architecture(tiny_arch(), "tiny.yaml");
   Operator op = make_gemm("g", 96, 80, 64);
-  const MappingProgram tmpl = compile_mapping(parse_mapping(kTemplate, "t.yaml"), op, g, true);
+  const MappingProgram tmpl =
+      compile_mapping(parse_mapping(kSearchTemplate, "t.yaml"), op, g, true);
   MapperOptions all;
   all.budget = 10'000'000;
   const MapperResult exhaustive = search_mapping(tmpl, all);
@@ -138,7 +141,8 @@ TEST_CASE("a search says whether it converged", "[mapper]") {
 TEST_CASE("a start point is kept unless something is strictly faster", "[mapper]") {
   ArchitectureGraph g = parse_architecture(tiny_arch(), "tiny.yaml");
   Operator op = make_gemm("g", 64, 64, 64);
-  const MappingProgram tmpl = compile_mapping(parse_mapping(kTemplate, "t.yaml"), op, g, true);
+  const MappingProgram tmpl =
+      compile_mapping(parse_mapping(kSearchTemplate, "t.yaml"), op, g, true);
   MapperOptions all;
   all.budget = 10'000'000;
   const MapperResult best = search_mapping(tmpl, all);
@@ -169,7 +173,7 @@ TEST_CASE("a start point is kept unless something is strictly faster", "[mapper]
   // with too small a budget to search well: never slower than that mapping was.
   ArchitectureGraph fast = parse_architecture(tiny_arch("shared", "128B/cycle"), "tiny.yaml");
   const MappingProgram fast_tmpl =
-      compile_mapping(parse_mapping(kTemplate, "t.yaml"), op, fast, true);
+      compile_mapping(parse_mapping(kSearchTemplate, "t.yaml"), op, fast, true);
   const MappingProgram shown =
       compile_mapping(parse_mapping(best_text, "best.yaml"), op, fast, false);
   MapperOptions what_if;

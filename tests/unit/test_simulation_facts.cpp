@@ -6,15 +6,15 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "SamplePath.hpp"
 #include "training/SimulationJson.hpp"
 #include "training/SimulationTimeline.hpp"
 #include "training/TrainingSimulation.hpp"
 
 using namespace ts;
+using ts::test::sample;
 
 namespace {
-
-std::string sample(const std::string& path) { return std::string(TILESCOPE_SAMPLES) + path; }
 
 std::string fact(const SimulationTimeline& t, const std::string& what) {
   for (const auto& [name, value] : t.facts)

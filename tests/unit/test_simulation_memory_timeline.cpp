@@ -4,16 +4,16 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "SamplePath.hpp"
 #include "training/MemoryTimeline.hpp"
 #include "training/SimulationJson.hpp"
 #include "training/SimulationTimeline.hpp"
 #include "training/TrainingSimulation.hpp"
 
 using namespace ts;
+using ts::test::sample;
 
-namespace {
-std::string sample(const std::string& path) { return std::string(TILESCOPE_SAMPLES) + path; }
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("counter events read back as a step function in time order", "[dist][timeline]") {
   // Out of order on purpose (a merged trace need not be sorted); one counter with a text

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "InputErrorCapture.hpp"
+#include "SamplePath.hpp"
 #include "TempDir.hpp"
 #include "measure/ResultStore.hpp"
 #include "sweep/StrategyGrid.hpp"
@@ -19,10 +20,9 @@
 
 using namespace ts;
 using ts::test::input_error_of;
+using ts::test::sample;
 
 namespace {
-
-std::string sample(const std::string& path) { return std::string(TILESCOPE_SAMPLES) + path; }
 
 // MLP-Mixer B/16 on 8 GPUs (dp 2, tp 2, pp 2, 512 images in micro-batches of 32) on HGX H200
 // nodes; roofline operator times keep each simulation short.

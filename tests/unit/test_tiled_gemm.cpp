@@ -22,15 +22,15 @@ using namespace ts::host;
 
 namespace {
 
-const std::string kDir = std::string(TILESCOPE_FIXTURES) + "/host-kernels/";
+const std::string kGemmFixtures = std::string(TILESCOPE_FIXTURES) + "/host-kernels/";
 
 const ArchitectureGraph& host_graph() {
-  static const ArchitectureGraph g = load_architecture(kDir + "host-like.yaml");
+  static const ArchitectureGraph g = load_architecture(kGemmFixtures + "host-like.yaml");
   return g;
 }
 
 const Mapping& gemm_template() {
-  static const Mapping m = load_mapping(kDir + "host-gemm-template.yaml");
+  static const Mapping m = load_mapping(kGemmFixtures + "host-gemm-template.yaml");
   return m;
 }
 
@@ -148,7 +148,7 @@ TEST_CASE("tiled GEMM on many drawn mappings matches the reference", "[host][til
 TEST_CASE("tiled GEMM on hand-written mappings with tails and K outermost", "[host][tiled_gemm]") {
   SECTION("gemm, spatial at L3, K split at five levels and outermost") {
     const Operator op = make_gemm("odd", 77, 130, 61, DataType::fp32);
-    const Mapping m = load_mapping(kDir + "gemm-tails-k-outermost.yaml");
+    const Mapping m = load_mapping(kGemmFixtures + "gemm-tails-k-outermost.yaml");
     const MappingProgram program = compile_mapping(m, op, host_graph());
     for (int threads : {1, 2, 3}) {
       INFO(threads << " threads");
@@ -188,7 +188,7 @@ tree:
   }
   SECTION("batched, spatial over the batch at DRAM (no L3 level), waves") {
     const Operator op = make_batched_gemm("bg", 3, 33, 40, 29, DataType::fp32);
-    const Mapping m = load_mapping(kDir + "batched-spatial-dram.yaml");
+    const Mapping m = load_mapping(kGemmFixtures + "batched-spatial-dram.yaml");
     const MappingProgram program = compile_mapping(m, op, host_graph());
     for (int threads : {1, 2}) {
       INFO(threads << " threads");
@@ -371,7 +371,7 @@ TEST_CASE("the error measure sees a wrong element", "[host][tiled_gemm]") {
 TEST_CASE("tiled GEMM against OpenBLAS on 512x768x768", "[host][!benchmark]") {
   const Operator op = make_gemm("bench", 512, 768, 768, DataType::fp32);
   const MappingProgram mapper = resolved(op, 50000);
-  const Mapping hand_mapping = load_mapping(kDir + "gemm-512x768x768-14x32.yaml");
+  const Mapping hand_mapping = load_mapping(kGemmFixtures + "gemm-512x768x768-14x32.yaml");
   const MappingProgram hand = compile_mapping(hand_mapping, op, host_graph());
   std::vector<HostJob> jobs;
   jobs.push_back({op, HostKernel::tiled, mapper, mapping_record(mapper, "mapper"), "bench"});

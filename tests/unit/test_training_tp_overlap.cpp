@@ -6,15 +6,15 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "SamplePath.hpp"
 #include "training/GroupCollective.hpp"
 #include "training/TensorParallelOverlap.hpp"
 #include "training/TrainingSimulation.hpp"
 
 using namespace ts;
+using ts::test::sample;
 
 namespace {
-
-std::string sample(const std::string& path) { return std::string(TILESCOPE_SAMPLES) + path; }
 
 double seconds_of(const TrainingSimulation& r, const std::string& what) {
   for (const TimeShare& t : r.breakdown)
