@@ -99,13 +99,8 @@ int run_compare(const CompareArgs& a) {
       });
   progress.clear();
   // As predict says it, on stderr so that JSON and CSV stay clean; one line per graph.
-  for (const ComparedGraph& g : c.graphs) {
-    UnconvergedSearches unconverged;
-    for (const Prediction& p : g.predictions) unconverged.note(p);
-    if (!unconverged.empty())
-      std::cerr << fmt::format("warning: on graph {} ({}): {}\n", g.label, g.name,
-                               unconverged_text(unconverged.operators, a.budget));
-  }
+  for (const std::string& note : unconverged_graph_notes(c, a.budget))
+    std::cerr << "warning: " << note << "\n";
   if (a.format == "json")
     std::cout << comparison_json(c) << "\n";
   else if (a.format == "csv")

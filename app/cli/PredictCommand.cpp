@@ -137,13 +137,14 @@ int run_predict(const PredictArgs& a) {
   // nothing is written before every operator has been predicted.
   TerminalProgress progress("predict");
   std::vector<MappingProgram> programs;
-  const std::vector<Prediction> rows = predict_operators(
+  const SuitePrediction suite = predict_operators(
       ops, graph, options,
       [&](size_t done, size_t total, const Operator& next) {
         if (total > 1)
           progress.show_count(done, total, fmt::format("[{}/{}] {}", done + 1, total, next.name));
       },
       &programs);
+  const std::vector<Prediction>& rows = suite.operators;
   std::vector<std::pair<std::string, std::string>> saved;  // written only once all succeeded
   for (size_t i = 0; i < rows.size() && !a.save_mappings.empty(); ++i) {
     const Operator* op = ops[i];
@@ -160,11 +161,8 @@ int run_predict(const PredictArgs& a) {
   // A search cut short by its budget may have missed a faster mapping: say so whatever the
   // format, on stderr so that JSON and CSV on stdout stay clean; one line per operator, beside
   // its row in the `search` column.
-  for (const Prediction& r : rows) {
-    UnconvergedSearches one;
-    one.note(r);
-    std::cerr << unconverged_warning(one.operators, a.budget);
-  }
+  for (const std::string& op : suite.unconverged.operators)
+    std::cerr << unconverged_warning({op}, a.budget);
   if (!saved.empty()) {
     std::filesystem::create_directories(a.save_mappings);
     write_files_atomically(saved);

@@ -188,7 +188,8 @@ void ComparisonRunner::predictMissing() {
                 predict_workload(*workload, *todo[k].second, options,
                                  [&promise, k, per_graph](size_t done, size_t, const Operator&) {
                                    promise.setProgressValue(static_cast<int>(k * per_graph + done));
-                                 });
+                                 })
+                    .operators;
           } catch (const MapperCancelled&) {
             return;
           } catch (const std::exception& e) {
@@ -277,6 +278,13 @@ void ComparisonRunner::rebuild() {
                                     "chosen before the edits until the mapper's new choice is in")
                                      .arg(remapping)
                                : QString();
+        // As `compare` warns: a search cut short by its budget may have missed a faster mapping.
+        QStringList notes;
+        for (const std::string& note :
+             unconverged_graph_notes(*comparison_, workbench_->mapperOptions().budget))
+          notes << QString::fromStdString(note);
+        if (!notes.isEmpty())
+          state_ += (state_.isEmpty() ? QString() : QString("; ")) + notes.join("; ");
       } catch (const std::exception& e) {
         state_ = QString::fromStdString(e.what());
       }

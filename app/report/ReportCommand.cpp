@@ -132,12 +132,7 @@ int run_comparison_report(const ReportArgs& a) {
   report.command_line = command_line();
   report.generated_at = utc_now_iso();
   // As compare warns on stderr, the report says it in its notes: one line per graph.
-  for (const ComparedGraph& g : report.comparison.graphs) {
-    UnconvergedSearches unconverged;
-    for (const Prediction& p : g.predictions) unconverged.note(p);
-    if (unconverged.empty()) continue;
-    const std::string line = fmt::format("on graph {} ({}): {}", g.label, g.name,
-                                         unconverged_text(unconverged.operators, a.budget));
+  for (const std::string& line : unconverged_graph_notes(report.comparison, a.budget)) {
     report.notes.push_back(line);
     std::cerr << "warning: " << line << "\n";
   }
@@ -175,12 +170,11 @@ int run_report(const ReportArgs& a) {
     o.gates.push_back(
         read_option("accuracy gate", "--fail-if", [&] { return parse_accuracy_gate(text); }));
   o.exclude_unstable = a.exclude_unstable;
-  check_output(
-      a, {{"--db", a.db},
-          {"--diff", a.diff},
-          {"--arch", arch},
-          {"--simulation", a.simulation},
-          {"--sweep", a.sweep}});
+  check_output(a, {{"--db", a.db},
+                   {"--diff", a.diff},
+                   {"--arch", arch},
+                   {"--simulation", a.simulation},
+                   {"--sweep", a.sweep}});
   o.db = a.db;
   o.run = a.run;
   o.arch = resolve_architecture_option(arch);
@@ -243,8 +237,8 @@ std::function<int()> add_report_options(CLI::App& cmd) {
                                     "a `tilescope simulate --out` file: its summary and timeline");
   compare->excludes(simulation);
   compare->excludes(cmd.add_option("--sweep", a->sweep,
-                                    "a `tilescope sweep --db` file: its latest sweep's "
-                                    "sensitivities and Pareto front (docs/sweep.md)"));
+                                   "a `tilescope sweep --db` file: its latest sweep's "
+                                   "sensitivities and Pareto front (docs/sweep.md)"));
   cmd.add_option("--figures", a->figures, "also write every figure as PNG and SVG into DIR");
   compare->excludes(
       cmd.add_option("--diff", a->diff,

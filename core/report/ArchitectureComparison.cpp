@@ -63,6 +63,8 @@ ArchitectureComparison compare_architectures(const std::string& workload,
   const std::vector<Prediction>& first = graphs.front().predictions;
   for (size_t g = 0; g < graphs.size(); ++g) {
     graphs[g].label = g < 26 ? std::string(1, static_cast<char>('A' + g)) : fmt::format("G{}", g);
+    graphs[g].unconverged = {};
+    for (const Prediction& p : graphs[g].predictions) graphs[g].unconverged.note(p);
     const std::vector<Prediction>& rows = graphs[g].predictions;
     bool same = rows.size() == first.size();
     for (size_t i = 0; same && i < rows.size(); ++i) same = rows[i].op_name == first[i].op_name;
@@ -95,6 +97,15 @@ ArchitectureComparison compare_architectures(const std::string& workload,
   relate_to_first(c.total);
   c.graphs = std::move(graphs);
   return c;
+}
+
+std::vector<std::string> unconverged_graph_notes(const ArchitectureComparison& c, uint64_t budget) {
+  std::vector<std::string> notes;
+  for (const ComparedGraph& g : c.graphs)
+    if (!g.unconverged.empty())
+      notes.push_back(fmt::format("on graph {} ({}): {}", g.label, g.name,
+                                  unconverged_text(g.unconverged.operators, budget)));
+  return notes;
 }
 
 }  // namespace ts

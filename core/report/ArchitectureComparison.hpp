@@ -5,10 +5,12 @@
 // (predict_workload), like heaptrack's diff: the CLI's `compare`, `report --compare` and the
 // GUI's Compare page all show this one value.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "analysis/Prediction.hpp"
+#include "mapper/SearchConvergence.hpp"
 
 namespace ts {
 
@@ -18,6 +20,9 @@ struct ComparedGraph {
   std::string name;    // the graph's own name ("NVIDIA H100 SXM5")
   std::string source;  // as the user named it: a file, or profile:NAME[/VARIANT]
   std::vector<Prediction> predictions;
+  // The operators whose mapper search ran out of budget on this graph (compare_architectures
+  // fills it from the predictions).
+  UnconvergedSearches unconverged;
 };
 
 // An operator (or the total) on one graph.
@@ -63,5 +68,9 @@ std::string dominant_bound(const std::vector<Prediction>& predictions);
 // workload's order on every graph).
 ArchitectureComparison compare_architectures(const std::string& workload,
                                              std::vector<ComparedGraph> graphs);
+
+// One line per graph whose searches did not all converge: "on graph A (NAME): " and
+// unconverged_text; what `compare` warns on stderr and `report --compare` adds to its notes.
+std::vector<std::string> unconverged_graph_notes(const ArchitectureComparison& c, uint64_t budget);
 
 }  // namespace ts

@@ -30,8 +30,9 @@ ArchitectureComparison compare_graph_files(const std::vector<ComparisonGraphFile
       on_operator = [&, g](size_t done, size_t, const Operator& next) {
         progress(g, g * workload.operators.size() + done, total, loaded[g].name, next.name);
       };
-    compared.push_back(ComparedGraph{"", loaded[g].name, graphs[g].source,
-                                     predict_workload(workload, loaded[g], options, on_operator)});
+    compared.push_back(
+        ComparedGraph{"", loaded[g].name, graphs[g].source,
+                      predict_workload(workload, loaded[g], options, on_operator).operators});
   }
   return compare_architectures(workload.name, std::move(compared));
 }

@@ -119,3 +119,25 @@ TEST_CASE("comparison CSV and JSON: one row per operator and graph, full precisi
   CHECK(doc["graphs"][1]["moved_bounds"] == 1);
   CHECK(doc["operators"][1]["on"][1]["bound_moved"] == "edge:HBM->L2 → compute:SM");
 }
+
+TEST_CASE("a comparison carries each graph's unconverged searches, and says them once per graph",
+          "[compare]") {
+  Prediction searched = predicted("ffn", 6, 2, "compute:SM");
+  searched.searched = true;
+  searched.search_converged = false;  // the mapper's budget ran out while it still improved
+  Prediction converged = predicted("qkv", 4, 2, "compute:SM");
+  converged.searched = true;
+  converged.search_converged = true;
+  Prediction given = predicted("ffn", 30, 2, "edge:HBM->L2");  // a mapping file: no search
+  const ArchitectureComparison c = compare_architectures(
+      "tiny",
+      {ComparedGraph{"", "chip a", "a.yaml", {predicted("qkv", 10, 2, "compute:SM"), given}},
+       ComparedGraph{"", "chip b", "b.yaml", {converged, searched}}});
+  CHECK(c.graphs[0].unconverged.empty());
+  CHECK(c.graphs[1].unconverged.operators == std::vector<std::string>{"ffn"});
+  const std::vector<std::string> notes = unconverged_graph_notes(c, 1000);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].rfind("on graph B (chip b): the mapper's search for 'ffn' did not converge", 0) ==
+        0);
+  CHECK(notes[0].find("budget of 1000 evaluations") != std::string::npos);
+}
