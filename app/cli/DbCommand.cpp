@@ -29,7 +29,7 @@ std::string device_text(const DeviceInfo& d) {
 }
 
 int run_info(const DbArgs& a) {
-  const DatabaseInfo info = database_info(ResultStore(a.db, ResultStore::Mode::read_only), a.db);
+  const DatabaseInfo info = database_info(ResultStore(a.db, ResultStore::Mode::read_only));
   if (a.format == "json") {
     std::cout << database_info_json(info);
     return 0;
@@ -49,13 +49,13 @@ int run_info(const DbArgs& a) {
 
 int run_runs(const DbArgs& a) {
   const ResultStore store(a.db, ResultStore::Mode::read_only);
+  if (a.format == "json") {
+    std::cout << runs_json(store);
+    return 0;
+  }
   const std::vector<RunInfo> runs = store.runs();
   // What tells each run from the others (the GUI's Run box says the same).
   const std::vector<std::string> labels = run_labels(runs);
-  if (a.format == "json") {
-    std::cout << runs_json(store, a.db);
-    return 0;
-  }
   size_t collector_w = 9, workload_w = 8, device_w = 6;
   for (const RunInfo& r : runs) {
     collector_w = std::max(collector_w, r.start.collector.size());
@@ -81,8 +81,8 @@ int run_export(const DbArgs& a) {
   // Before the database is even opened: `--out` over `--db` would replace the runs with a CSV.
   refuse_output_over_inputs({"--out", a.out}, {{"--db", a.db}});
   const ResultStore store(a.db, ResultStore::Mode::read_only);
-  const RunExport run = export_run(store, a.db, a.run);
-  const std::string text = a.format == "json" ? run_export_json(run, a.db) : run_export_csv(run);
+  const RunExport run = export_run(store, a.run);
+  const std::string text = a.format == "json" ? run_export_json(run) : run_export_csv(run);
   if (a.out.empty())
     std::cout << text;
   else

@@ -25,6 +25,18 @@ OperatorKey operator_key(const ComparedPoint& point) {
   key.flops = point.flops;
   return key;
 }
+
+ComparedPoint compared_point(const OperatorKey& op) {
+  ComparedPoint p;
+  p.op_name = op.name;
+  p.suite = op.suite;
+  p.op_class = op.op_class;
+  p.shape = op.dims;
+  p.type = op.type;
+  p.dtypes = op.dtypes;
+  p.flops = op.flops;
+  return p;
+}
 namespace {
 
 const char* kGroupingForms = "class, suite, mapping, size, or size=T1,T2,... (FLOPs)";

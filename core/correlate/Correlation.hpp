@@ -30,8 +30,10 @@ struct ComparedPoint {
   std::string bound_by;
 };
 
-// The measured operator's key, as the store keeps it (name, suite, type, dims, dtypes, class).
+// The measured operator's key, as the store keeps it (name, suite, type, dims, dtypes, class),
+// and the point's operator fields filled from one.
 OperatorKey operator_key(const ComparedPoint& point);
+ComparedPoint compared_point(const OperatorKey& op);
 
 enum class GroupBy { none, op_class, suite, mapping, size };
 

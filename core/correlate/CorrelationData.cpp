@@ -139,17 +139,9 @@ CorrelationInput csv_input(const ArchitectureGraph& graph, const CsvInputOptions
       if (failed++ == 0) first_error = fmt::format("line {}: {}", row.line, r.error);
       continue;
     }
-    const OperatorKey key = operator_key(row.op, options.path);
-    ComparedPoint p;
-    p.op_name = key.name;
-    p.suite = key.suite;
-    p.op_class = key.op_class;
-    p.shape = key.dims;
-    p.type = key.type;
-    p.dtypes = key.dtypes;
+    ComparedPoint p = compared_point(operator_key(row.op, options.path));
     p.implementation = row.op_type;
     p.mapping = "mapper";
-    p.flops = row.op.total_flops();
     // A table whose format says what its latencies cover (NeuSight's: host_call) says it here.
     p.scope = row.scope.value_or(options.scope);
     p.predicted_s = compared_seconds(r.prediction, p.scope);
@@ -306,17 +298,10 @@ CorrelationInput db_input(const DbInputOptions& options) {
   std::vector<PredictionRecord> to_store;
   for (size_t i = 0; i < measurements.size(); ++i) {
     const Measurement& m = measurements[i];
-    ComparedPoint p;
-    p.op_name = m.op.name;
-    p.suite = m.op.suite;
-    p.op_class = m.op.op_class;
-    p.shape = m.op.dims;
-    p.type = m.op.type;
-    p.dtypes = m.op.dtypes;
+    ComparedPoint p = compared_point(m.op);
     p.implementation = m.implementation;
     p.mapping = m.implementation + (m.mapping ? "/" + m.mapping->name : std::string());
     p.mapping_hash = m.mapping ? m.mapping->hash : std::string();
-    p.flops = m.op.flops;
     p.scope = m.scope;
     p.measured_s = m.median_ns * 1e-9;
     if (options.graph) {

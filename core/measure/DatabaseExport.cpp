@@ -19,9 +19,10 @@ nlohmann::json text_or_null(const std::string& s) {
 
 }  // namespace
 
-DatabaseInfo database_info(const ResultStore& store, const std::string& database) {
+DatabaseInfo database_info(const ResultStore& store) {
   DatabaseInfo info;
-  info.database = database;
+  info.database = store.path();
+  const std::string& database = info.database;
   info.schema_version = store.schema_version();
   std::error_code ec;
   info.file_bytes = std::filesystem::file_size(database, ec);
@@ -56,7 +57,7 @@ std::string database_info_json(const DatabaseInfo& info) {
   return doc.dump(2) + "\n";
 }
 
-std::string runs_json(const ResultStore& store, const std::string& database) {
+std::string runs_json(const ResultStore& store) {
   const std::vector<RunInfo> runs = store.runs();
   const std::vector<std::string> labels = run_labels(runs);
   nlohmann::json rows = nlohmann::json::array();
@@ -76,17 +77,17 @@ std::string runs_json(const ResultStore& store, const std::string& database) {
                       {"arch_hash", r.start.device.arch_hash}}},
                     {"measurements", r.measurement_count}});
   }
-  return nlohmann::json{{"database", database}, {"runs", rows}}.dump(2) + "\n";
+  return nlohmann::json{{"database", store.path()}, {"runs", rows}}.dump(2) + "\n";
 }
 
-RunExport export_run(const ResultStore& store, const std::string& database,
-                     std::optional<int64_t> run) {
+RunExport export_run(const ResultStore& store, std::optional<int64_t> run) {
   RunExport e;
+  e.database = store.path();
   const int64_t id = run_to_read(store, run);
   std::optional<RunInfo> info = store.run(id);
   if (!info) {
     const std::vector<RunInfo> runs = store.runs();
-    throw InputError(SourceLocation{database, 0, 0},
+    throw InputError(SourceLocation{store.path(), 0, 0},
                      runs.empty() ? fmt::format("no run {}: the database holds no runs", id)
                                   : fmt::format("no run {} (its runs are {} to {})", id,
                                                 runs.front().id, runs.back().id));
@@ -105,7 +106,7 @@ RunExport export_run(const ResultStore& store, const std::string& database,
   return e;
 }
 
-std::string run_export_json(const RunExport& e, const std::string& database) {
+std::string run_export_json(const RunExport& e) {
   nlohmann::json measurements = nlohmann::json::array();
   for (size_t i = 0; i < e.measurements.size(); ++i) {
     const Measurement& m = e.measurements[i];
@@ -125,7 +126,7 @@ std::string run_export_json(const RunExport& e, const std::string& database) {
          {"checked", m.checked},
          {"predicted_us", predicted ? nlohmann::json(*predicted) : nlohmann::json(nullptr)}});
   }
-  const nlohmann::json doc = {{"database", database},
+  const nlohmann::json doc = {{"database", e.database},
                               {"run",
                                {{"id", e.run.id},
                                 {"started_at", e.run.started_at},

@@ -21,16 +21,17 @@ struct DatabaseInfo {
   int64_t incomplete = 0, complete = 0, cancelled = 0;
   std::vector<std::pair<std::string, int64_t>> tables;  // name, rows
 };
-DatabaseInfo database_info(const ResultStore& store, const std::string& database);
+DatabaseInfo database_info(const ResultStore& store);
 std::string database_info_json(const DatabaseInfo& info);
 
 // `db runs --format json`: every run, oldest first, with the label that tells it from the others.
-std::string runs_json(const ResultStore& store, const std::string& database);
+std::string runs_json(const ResultStore& store);
 
 // One run's measurements, each with the prediction for its device's graph stored beside it, in
 // the unit and scope it is compared with (measure/ComparedTime.hpp); none where the run names no
 // graph or none was stored.
 struct RunExport {
+  std::string database;
   RunInfo run;
   std::vector<Measurement> measurements;
   std::vector<std::optional<double>> predicted_us;  // one per measurement
@@ -38,9 +39,8 @@ struct RunExport {
 
 // `run` none: the latest run that holds a measurement. Throws InputError naming the database
 // when the run is not in it.
-RunExport export_run(const ResultStore& store, const std::string& database,
-                     std::optional<int64_t> run);
-std::string run_export_json(const RunExport& e, const std::string& database);
+RunExport export_run(const ResultStore& store, std::optional<int64_t> run);
+std::string run_export_json(const RunExport& e);
 std::string run_export_csv(const RunExport& e);
 
 }  // namespace ts
