@@ -80,8 +80,8 @@ int MappingTreeModel::rowCount(const QModelIndex& parent) const {
 int MappingTreeModel::columnCount(const QModelIndex&) const { return kColumnCount; }
 
 QModelIndex MappingTreeModel::failingIndex() const {
-  if (!evaluation_.program || evaluation_.evaluation.valid()) return {};
-  const int node = evaluation_.evaluation.failure_node;
+  if (!evaluation_.program || evaluation_.result.valid()) return {};
+  const int node = evaluation_.result.failure.node;
   if (node < 0 || static_cast<size_t>(node) >= evaluation_.program->nodes.size()) return {};
   return indexOfNode(node, 0);
 }
@@ -109,11 +109,11 @@ QVariant MappingTreeModel::headerData(int section, Qt::Orientation orientation, 
 
 QString MappingTreeModel::text(int node, int column) const {
   const MappingProgram& p = *evaluation_.program;
-  const Evaluation& e = evaluation_.evaluation;
+  const AnalysisResult& e = evaluation_.result;
   const ArchitectureGraph& g = *p.graph;
   const ProgramNode& n = p.nodes[static_cast<size_t>(node)];
   const size_t i = static_cast<size_t>(node);
-  const bool reported = i < e.reports.size() && e.reports[i].evaluated;
+  const NodeReport* timing = i < e.nodes.size() && e.nodes[i].timed ? &e.nodes[i].timing : nullptr;
   switch (column) {
     case kNode:
       switch (n.kind) {
@@ -142,22 +142,18 @@ QString MappingTreeModel::text(int node, int column) const {
       if (n.kind == MappingNodeKind::op) return loops_text(p, n.op_factor, nullptr);
       return {};
     case kFootprint: {
-      const size_t nt = static_cast<size_t>(p.ntensors);
-      if (n.kind != MappingNodeKind::tile || (i + 1) * nt > e.buffer_bytes.size()) return {};
+      if (n.kind != MappingNodeKind::tile || i >= e.nodes.size()) return {};
       // Bytes of the buffers this tile places, per memory they sit in (a tile at L0A also places
-      // the B operand in L0B), as the capacity check counts them (Evaluation::buffer_bytes),
-      // against one instance's capacity.
+      // the B operand in L0B), as the capacity check counts them (TileBuffer), against one
+      // instance's capacity.
       std::vector<std::pair<NodeId, double>> per_memory;
-      for (size_t k = 0; k < nt; ++k) {
-        const NodeId memory = n.buffer[k];
-        if (!memory.valid()) continue;
-        const double b = e.buffer_bytes[i * nt + k];
+      for (const TileBuffer& b : e.nodes[i].buffers) {
         auto it = std::find_if(per_memory.begin(), per_memory.end(),
-                               [&](const auto& m) { return m.first == memory; });
+                               [&](const auto& m) { return m.first == b.memory; });
         if (it == per_memory.end())
-          per_memory.emplace_back(memory, b);
+          per_memory.emplace_back(b.memory, b.bytes);
         else
-          it->second += b;
+          it->second += b.bytes;
       }
       QStringList parts;
       for (const auto& [memory, bytes] : per_memory) {
@@ -171,18 +167,18 @@ QString MappingTreeModel::text(int node, int column) const {
       return parts.join(", ");
     }
     case kIterations:
-      return reported ? QString::number(e.reports[i].iterations, 'f', 0) +
-                            (e.reports[i].waves > 1 ? QString(" (%1 waves)").arg(e.reports[i].waves)
-                                                    : QString())
-                      : QString();
+      return timing
+                 ? QString::number(timing->iterations, 'f', 0) +
+                       (timing->waves > 1 ? QString(" (%1 waves)").arg(timing->waves) : QString())
+                 : QString();
     case kTime:
-      return reported ? time_text(e.reports[i].time_s) : QString();
+      return timing ? time_text(timing->time_s) : QString();
     case kSplit:
-      return reported ? time_text(e.reports[i].load_s) + " / " + time_text(e.reports[i].compute_s) +
-                            " / " + time_text(e.reports[i].store_s)
-                      : QString();
+      return timing ? time_text(timing->load_s) + " / " + time_text(timing->compute_s) + " / " +
+                          time_text(timing->store_s)
+                    : QString();
     case kBoundBy:
-      return reported ? QString::fromStdString(bound_text(g, e.reports[i].bound)) : QString();
+      return timing ? QString::fromStdString(bound_text(g, timing->bound)) : QString();
   }
   return {};
 }
@@ -190,8 +186,7 @@ QString MappingTreeModel::text(int node, int column) const {
 QVariant MappingTreeModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
   const int node = nodeOf(index);
-  const bool failing =
-      !evaluation_.evaluation.valid() && evaluation_.evaluation.failure_node == node;
+  const bool failing = !evaluation_.result.valid() && evaluation_.result.failure.node == node;
   switch (role) {
     case Qt::DisplayRole:
       return text(node, index.column());

@@ -79,7 +79,7 @@ std::string mapping_tree(const WorstEntry& e) {
   MappingTreeModel model;
   model.setEvaluation(e.keep_alive,
                       MappingEvaluation{std::make_unique<MappingProgram>(*e.evaluation.program),
-                                        e.evaluation.evaluation, e.evaluation.error});
+                                        e.evaluation.result, e.evaluation.error});
   std::string out;
   if (!e.mapping_note.empty()) out += fmt::format("<p>{}.</p>\n", esc(e.mapping_note));
   if (!e.evaluation.error.empty())

@@ -19,7 +19,7 @@
 #include "ImportBench.hpp"
 #include "SweepRanks.hpp"
 #include "TerminalProgress.hpp"
-#include "analysis/TileAnalysis.hpp"
+#include "analysis/AnalysisResult.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/DataDirectory.hpp"
 #include "mapper/OperatorPrediction.hpp"
@@ -47,7 +47,7 @@ struct BenchArgs {
 };
 
 double evaluations_per_second(const MappingProgram& program, double seconds, int repetitions) {
-  Evaluation eval;
+  AnalysisScratch eval;
   prepare(program, eval);
   double best = 0;
   for (int r = 0; r < repetitions; ++r) {
@@ -86,11 +86,10 @@ int run_model(const BenchArgs& a) {
                      "bench mapping names no operator of " + suite_path);
   MappingProgram program = compile_mapping(mapping, *op, graph, false);
   {
-    Evaluation eval;
-    evaluate(program, eval);
-    throw_if_invalid(program, eval);
+    const AnalysisResult result = analyse(program);
+    throw_if_invalid(program, result);
     std::cout << fmt::format("bench mapping: {} for {} ({}) on {}: {:.3f} us\n", mapping.name,
-                             op->name, op->shape_text(), graph.name, eval.device_s * 1e6);
+                             op->name, op->shape_text(), graph.name, result.device_s * 1e6);
   }
   if (a.wants("rate")) {
     tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);

@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "Commands.hpp"
-#include "analysis/TileAnalysis.hpp"
+#include "analysis/AnalysisResult.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/YamlSource.hpp"
 #include "mapper/Mapper.hpp"
@@ -56,10 +56,9 @@ std::string check_mapping(const Mapping& m, const ValidateArgs& a, MappingContex
     return fmt::format("template fits '{}' on '{}'", op->name, graph.name);
   }
   MappingProgram program = compile_mapping(m, *op, graph, false);
-  Evaluation eval;
-  evaluate(program, eval);
-  throw_if_invalid(program, eval);
-  return fmt::format("maps '{}' on '{}': {:.3f} us", op->name, graph.name, eval.device_s * 1e6);
+  const AnalysisResult result = analyse(program);
+  throw_if_invalid(program, result);
+  return fmt::format("maps '{}' on '{}': {:.3f} us", op->name, graph.name, result.device_s * 1e6);
 }
 
 int run_validate(const ValidateArgs& a) {

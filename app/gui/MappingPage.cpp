@@ -102,8 +102,8 @@ void MappingPage::refresh() {
                     "current graph")
                      .arg(r.name, r.shape));
   QStringList lines;
-  if (evaluation.program && evaluation.evaluation.valid()) {
-    const Prediction p = make_prediction(*evaluation.program, evaluation.evaluation);
+  if (evaluation.program && evaluation.result.valid()) {
+    const Prediction p = make_prediction(*evaluation.program, evaluation.result);
     lines << tr("device time %1, bound by %2, utilisation %3 %")
                  .arg(QString::fromStdString(format_quantity(p.device_us * 1e-6, "s")))
                  .arg(QString::fromStdString(p.bound_by))

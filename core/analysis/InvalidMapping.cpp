@@ -2,7 +2,7 @@
 // expected: the analysis itself only records what failed, so that the mapper stays cheap.
 #include <fmt/format.h>
 
-#include "analysis/TileAnalysis.hpp"
+#include "analysis/AnalysisResult.hpp"
 #include "common/ByteFormat.hpp"
 
 namespace ts {
@@ -28,46 +28,44 @@ std::string dim_chain(const MappingProgram& p, int d) {
 
 }  // namespace
 
-void throw_if_invalid(const MappingProgram& p, const Evaluation& e) {
-  if (e.valid()) return;
-  const ProgramNode& node = p.nodes[static_cast<size_t>(std::max(0, e.failure_node))];
+void throw_if_invalid(const MappingProgram& p, const AnalysisResult& r) {
+  if (r.valid()) return;
+  const MappingFailure& f = r.failure;
+  const ProgramNode& node = p.nodes[static_cast<size_t>(std::max(0, f.node))];
   SourceLocation where = node.where;
   if (where.file.empty()) where.file = p.mapping_file;
-  switch (e.failure) {
+  switch (f.kind) {
     case EvaluationFailure::coverage: {
-      const int d = e.failure_dim;
-      const auto& dim = p.op->dims[static_cast<size_t>(d)];
-      const std::string covered = e.failure_extent > 0
-                                      ? fmt::format("about {:.3g}", e.failure_extent)
-                                      : fmt::format("{}", e.nodes[0].ext_tail[d]);
+      const auto& dim = p.op->dims[static_cast<size_t>(f.dim)];
+      const std::string covered = f.extent > static_cast<double>(kLargestDimensionSize)
+                                      ? fmt::format("about {:.3g}", f.extent)
+                                      : fmt::format("{:.0f}", f.extent);
       throw InputError(
-          where, fmt::format("factors for dimension {} ({}) cover {} but operator '{}' "
-                             "has {}={}; the factors along the tree must multiply to "
-                             "the size, tails included",
-                             dim.name, dim_chain(p, d), covered, p.op->name, dim.name, dim.size));
+          where,
+          fmt::format("factors for dimension {} ({}) cover {} but operator '{}' "
+                      "has {}={}; the factors along the tree must multiply to "
+                      "the size, tails included",
+                      dim.name, dim_chain(p, f.dim), covered, p.op->name, dim.name, dim.size));
     }
     case EvaluationFailure::scope_mismatch: {
-      const auto& dim = p.op->dims[static_cast<size_t>(e.failure_dim)];
+      const auto& dim = p.op->dims[static_cast<size_t>(f.dim)];
       throw InputError(where, fmt::format("the children of this node cover different extents of "
                                           "dimension {}; siblings must cover the same tile",
                                           dim.name));
     }
     case EvaluationFailure::overflow: {
-      const ArchNode& mem = p.graph->node(e.failure_memory);
+      const ArchNode& mem = p.graph->node(f.memory);
+      // The node's buffers in the memory, in the bytes the check counted (AnalysisResult).
       std::string parts;
-      const NodeScratch& s = e.nodes[static_cast<size_t>(e.failure_node)];
-      for (int t = 0; t < p.ntensors; ++t)
-        if (node.buffer[t] == e.failure_memory) {
-          double bytes = p.element_bytes[t];
-          for (int d = 0; d < p.ndims; ++d)
-            if ((p.tensor_dims[t] >> d) & 1u) bytes *= static_cast<double>(s.ext_full[d]);
-          parts += fmt::format("{}{} {}{}", parts.empty() ? "" : ", ", p.op->tensors[t].name,
-                               format_bytes(bytes), node.double_buffer ? " x2" : "");
-        }
+      for (const TileBuffer& b : r.nodes[static_cast<size_t>(std::max(0, f.node))].buffers)
+        if (b.memory == f.memory)
+          parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", p.op->tensors[b.tensor].name,
+                               format_bytes(b.bytes));
+      if (node.double_buffer) parts += ", double-buffered";
       throw InputError(where,
                        fmt::format("tile does not fit: buffers in {} need {} per instance ({}) "
                                    "but {} holds {}",
-                                   mem.name, format_bytes(e.failure_bytes), parts, mem.name,
+                                   mem.name, format_bytes(f.bytes), parts, mem.name,
                                    format_bytes(mem.capacity_bytes)));
     }
     case EvaluationFailure::none:

@@ -1,7 +1,7 @@
 #pragma once
 // A mapping tree resolved against one operator and one graph: names become indices, every
 // implied transfer gets its path of edges, and factors sit in flat per-dimension arrays that the
-// mapper can overwrite. Evaluation (TileAnalysis) reads only this, so it allocates nothing.
+// mapper can overwrite. The evaluation (TileAnalysis) reads only this, so it allocates nothing.
 #include <array>
 #include <cstdint>
 #include <string>

@@ -40,19 +40,20 @@ std::string time_text(double s) {
 
 // Spatial tiles against the instances that run them: a short last wave is where small problems
 // lose the chip (each wave costs as much as a full one).
-std::string waves_text(const NodeScratch& s) {
-  if (s.spread <= 1) return {};
-  const int64_t last = s.spread - (s.waves - 1) * s.child_instances;
-  std::string text = fmt::format(" ({} tiles on {} instances: {} wave{}", s.spread,
-                                 s.child_instances, s.waves, s.waves == 1 ? "" : "s");
-  if (last < s.child_instances)
-    text += fmt::format(", {} {} busy", s.waves == 1 ? "only" : "the last with", last);
+std::string waves_text(const NodeResult& n) {
+  if (n.spatial_tiles <= 1) return {};
+  const int64_t waves = n.timing.waves;
+  const int64_t last = n.spatial_tiles - (waves - 1) * n.instances;
+  std::string text = fmt::format(" ({} tiles on {} instances: {} wave{}", n.spatial_tiles,
+                                 n.instances, waves, waves == 1 ? "" : "s");
+  if (last < n.instances)
+    text += fmt::format(", {} {} busy", waves == 1 ? "only" : "the last with", last);
   return text + ")";
 }
 
 }  // namespace
 
-std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
+std::string explain_tree(const MappingProgram& p, const AnalysisResult& e) {
   const ArchitectureGraph& g = *p.graph;
   std::string out;
   for (size_t i = 0; i < p.nodes.size(); ++i) {
@@ -69,14 +70,12 @@ std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
         if (n.pipeline_restarts) line += "  [pipeline restarts]";
         if (n.concurrent_loads) line += "  [concurrent loads]";
         std::string buffers;
-        // As the capacity check counts them (Evaluation::buffer_bytes).
-        if ((i + 1) * static_cast<size_t>(p.ntensors) <= e.buffer_bytes.size())
-          for (int k = 0; k < p.ntensors; ++k) {
-            if (!n.buffer[k].valid()) continue;
-            const double bytes = e.buffer_bytes[i * static_cast<size_t>(p.ntensors) + k];
-            buffers += fmt::format("{}{}@{} {}", buffers.empty() ? "" : ", ", p.op->tensors[k].name,
-                                   g.node(n.buffer[k]).name, format_bytes(bytes));
-          }
+        // As the capacity check counts them (TileBuffer).
+        if (i < e.nodes.size())
+          for (const TileBuffer& b : e.nodes[i].buffers)
+            buffers +=
+                fmt::format("{}{}@{} {}", buffers.empty() ? "" : ", ", p.op->tensors[b.tensor].name,
+                            g.node(b.memory).name, format_bytes(b.bytes));
         if (!buffers.empty())
           line += fmt::format("\n{:{}}buffers: {}", "", n.depth * 2 + 4, buffers);
         break;
@@ -97,8 +96,8 @@ std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
                               bound_text(g, BoundBy::edge(n.transfer.path[k])).substr(5));
         break;
     }
-    if (n.kind == MappingNodeKind::tile && i < e.reports.size() && e.reports[i].evaluated) {
-      const NodeReport& r = e.reports[i];
+    if (n.kind == MappingNodeKind::tile && i < e.nodes.size() && e.nodes[i].timed) {
+      const NodeReport& r = e.nodes[i].timing;
       line += fmt::format("\n{:{}}", "", n.depth * 2 + 4) +
               fmt::format(
                   "time {}  iterations {:.0f}{}  per iteration: load {}, child {}, store {}  "
@@ -111,7 +110,7 @@ std::string explain_tree(const MappingProgram& p, const Evaluation& e) {
   return out;
 }
 
-Prediction make_prediction(const MappingProgram& p, const Evaluation& e) {
+Prediction make_prediction(const MappingProgram& p, const AnalysisResult& e) {
   const ArchitectureGraph& g = *p.graph;
   Prediction r;
   r.op_name = p.op->name;

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/TileAnalysis.hpp"
+#include "analysis/AnalysisResult.hpp"
 
 namespace ts {
 
@@ -41,8 +41,8 @@ struct Prediction {
 };
 
 std::string bound_text(const ArchitectureGraph& graph, BoundBy bound);
-Prediction make_prediction(const MappingProgram& program, const Evaluation& eval);
+Prediction make_prediction(const MappingProgram& program, const AnalysisResult& result);
 // The mapping tree, one line per node, with footprints, iterations, time and bound per node.
-std::string explain_tree(const MappingProgram& program, const Evaluation& eval);
+std::string explain_tree(const MappingProgram& program, const AnalysisResult& result);
 
 }  // namespace ts

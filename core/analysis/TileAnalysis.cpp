@@ -90,7 +90,7 @@ double iteration_time(const IterationShare& u) {
 
 class Evaluator {
  public:
-  Evaluator(const MappingProgram& p, Evaluation& e) : p_(p), e_(e), g_(*p.graph) {}
+  Evaluator(const MappingProgram& p, AnalysisScratch& e) : p_(p), e_(e), g_(*p.graph) {}
 
   // One pipeline: the floor step, then the rest. `evaluate` and the mapper's traffic_floor +
   // evaluate_after_floor run exactly these steps in this order, so they agree by construction on
@@ -137,9 +137,7 @@ class Evaluator {
 
  private:
   void begin() {
-    e_.failure = EvaluationFailure::none;
-    e_.failure_bytes = 0;
-    e_.failure_extent = 0;
+    e_.failure = MappingFailure{};
     e_.device_s = std::numeric_limits<double>::infinity();
     e_.bound = BoundBy{};
   }
@@ -157,9 +155,9 @@ class Evaluator {
   }
 
   bool fail(EvaluationFailure f, int node, int dim) {
-    e_.failure = f;
-    e_.failure_node = node;
-    e_.failure_dim = dim;
+    e_.failure.kind = f;
+    e_.failure.node = node;
+    e_.failure.dim = dim;
     return false;
   }
 
@@ -203,7 +201,7 @@ class Evaluator {
             const double reach = static_cast<double>(sp.full) * static_cast<double>(tp.full) *
                                  static_cast<double>(s.ext_full[d]);
             if (reach > kLargest) {
-              e_.failure_extent = reach;
+              e_.failure.extent = reach;
               return fail(EvaluationFailure::coverage, 0, d);
             }
             int64_t sf = sp.full * s.ext_full[d];
@@ -220,7 +218,10 @@ class Evaluator {
     }
     const NodeScratch& root = e_.nodes[0];
     for (int d = 0; d < p_.ndims; ++d)
-      if (root.ext_tail[d] != p_.size[d]) return fail(EvaluationFailure::coverage, 0, d);
+      if (root.ext_tail[d] != p_.size[d]) {
+        e_.failure.extent = static_cast<double>(root.ext_tail[d]);
+        return fail(EvaluationFailure::coverage, 0, d);
+      }
     return true;
   }
 
@@ -318,8 +319,8 @@ class Evaluator {
       e_.memory_usage[k] = e_.memory_usage_scratch[k];
       const ArchNode& mem = g_.node(p_.memories[k]);
       if (e_.memory_usage[k] > mem.capacity_bytes) {
-        e_.failure_memory = p_.memories[k];
-        e_.failure_bytes = e_.memory_usage[k];
+        e_.failure.memory = p_.memories[k];
+        e_.failure.bytes = e_.memory_usage[k];
         int where = 0;
         for (int i = 0; i < n; ++i) {
           const ProgramNode& node = p_.nodes[i];
@@ -968,12 +969,12 @@ class Evaluator {
     return std::ceil(s.pooled_parts / static_cast<double>(s.child_instances)) / s.pooled_parts;
   }
 
-  const Evaluation::Memo& tile_time(int n, DimMask mode) {
+  const AnalysisScratch::Memo& tile_time(int n, DimMask mode) {
     const NodeScratch& s = e_.nodes[n];
     mode &= s.tail_dims;
     // A padded part works on its whole extent; its loads, timed by its parent, stay the tail's.
     if (p_.nodes[n].padded_tails) mode = 0;
-    Evaluation::Memo& memo = e_.memo[static_cast<size_t>(n) * e_.mode_stride + mode];
+    AnalysisScratch::Memo& memo = e_.memo[static_cast<size_t>(n) * e_.mode_stride + mode];
     if (memo.stamp == e_.stamp) return memo;
     const ProgramNode& node = p_.nodes[n];
 
@@ -1106,7 +1107,7 @@ class Evaluator {
         if (e_.edge_bytes[k.index()] > most) most = e_.edge_bytes[k.index()], busiest = k;
       }
     };
-    for (const Evaluation::Port& port : e_.ports) {
+    for (const AnalysisScratch::Port& port : e_.ports) {
       const double read_back = e_.read_back_bytes[port.memory.index()];
       if (port.bytes_per_s > 0) {
         double bytes = 0;
@@ -1187,18 +1188,18 @@ class Evaluator {
   }
 
   const MappingProgram& p_;
-  Evaluation& e_;
+  AnalysisScratch& e_;
   const ArchitectureGraph& g_;
 };
 
 }  // namespace
 
-void prepare(const MappingProgram& program, Evaluation& eval) {
+void prepare(const MappingProgram& program, AnalysisScratch& eval) {
   const size_t n = program.nodes.size();
   eval.nodes.assign(n, NodeScratch{});
   eval.reports.assign(n, NodeReport{});
   eval.mode_stride = 1 << program.ndims;
-  eval.memo.assign(n * static_cast<size_t>(eval.mode_stride), Evaluation::Memo{});
+  eval.memo.assign(n * static_cast<size_t>(eval.mode_stride), AnalysisScratch::Memo{});
   eval.stamp = 0;
   eval.edge_bytes.assign(program.graph->edges.size(), 0.0);
   eval.memory_usage.assign(program.memories.size(), 0.0);
@@ -1218,7 +1219,7 @@ void prepare(const MappingProgram& program, Evaluation& eval) {
     if (memory.port_bytes_per_s <= 0 && memory.read_port_bytes_per_s <= 0 &&
         memory.write_port_bytes_per_s <= 0)
       continue;
-    Evaluation::Port port;
+    AnalysisScratch::Port port;
     port.memory = m;
     port.bytes_per_s = memory.port_total_bytes_per_s(memory.port_bytes_per_s);
     port.read_bytes_per_s = memory.port_total_bytes_per_s(memory.read_port_bytes_per_s);
@@ -1232,17 +1233,17 @@ void prepare(const MappingProgram& program, Evaluation& eval) {
   }
 }
 
-double evaluate(const MappingProgram& program, Evaluation& eval) {
+double evaluate(const MappingProgram& program, AnalysisScratch& eval) {
   if (eval.nodes.size() != program.nodes.size()) prepare(program, eval);
   return Evaluator(program, eval).run();
 }
 
-double traffic_floor(const MappingProgram& program, Evaluation& eval) {
+double traffic_floor(const MappingProgram& program, AnalysisScratch& eval) {
   if (eval.nodes.size() != program.nodes.size()) prepare(program, eval);
   return Evaluator(program, eval).traffic_floor();
 }
 
-double evaluate_after_floor(const MappingProgram& program, Evaluation& eval) {
+double evaluate_after_floor(const MappingProgram& program, AnalysisScratch& eval) {
   return Evaluator(program, eval).after_floor();
 }
 

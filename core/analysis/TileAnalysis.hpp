@@ -13,6 +13,16 @@ namespace ts {
 
 enum class EvaluationFailure { none, coverage, scope_mismatch, overflow };
 
+// Why a mapping cannot run, as the analysis found it (throw_if_invalid says it at the node).
+struct MappingFailure {
+  EvaluationFailure kind = EvaluationFailure::none;
+  int node = -1;      // program node at fault
+  int dim = -1;       // coverage, scope_mismatch: the dimension
+  NodeId memory;      // overflow: the memory
+  double bytes = 0;   // overflow: what the memory would hold, per instance
+  double extent = 0;  // coverage: the extent the factors reach along `dim`
+};
+
 // What bounds a node's time: an edge (its bandwidth or latency), a compute node, or nothing yet.
 // A kind beside a typed id, copied by value on the hot path: no packing, no allocation.
 struct BoundBy {
@@ -64,13 +74,11 @@ struct NodeReport {
   bool evaluated = false;
 };
 
-struct Evaluation {
-  EvaluationFailure failure = EvaluationFailure::none;
-  int failure_node = -1;
-  int failure_dim = -1;
-  NodeId failure_memory;
-  double failure_bytes = 0;   // capacity: what the memory would hold
-  double failure_extent = 0;  // coverage: the extent the factors reach, where past any real size
+// The analysis's working memory for one program, reused across evaluations (the mapper's hot
+// path allocates nothing once `prepare` has run). Faces read the AnalysisResult made from it
+// (analysis/AnalysisResult.hpp), not this.
+struct AnalysisScratch {
+  MappingFailure failure;
 
   double device_s = std::numeric_limits<double>::infinity();
   BoundBy bound;
@@ -89,7 +97,7 @@ struct Evaluation {
   // traffic_floor's figure and the edge that sets it, for evaluate_after_floor.
   double floor_s = 0;
   BoundBy floor_bound;
-  bool valid() const { return failure == EvaluationFailure::none; }
+  bool valid() const { return failure.kind == EvaluationFailure::none; }
 
   // memo of tile times per (node, tail mode)
   struct Memo {
@@ -117,22 +125,22 @@ struct Evaluation {
   std::vector<Port> ports;
 };
 
-void prepare(const MappingProgram& program, Evaluation& eval);
+void prepare(const MappingProgram& program, AnalysisScratch& eval);
 // Returns the device time in seconds, or +infinity when the mapping is invalid (see failure).
-double evaluate(const MappingProgram& program, Evaluation& eval);
+double evaluate(const MappingProgram& program, AnalysisScratch& eval);
 // The first step of `evaluate`, for the mapper's pruning: extents and capacity checked first
 // (+infinity and the failure where the mapping is invalid), then the operator-wide bytes through
 // each shared edge and memory port over its bandwidth (the floor `evaluate` raises its time to),
 // with no timing of the tree. Leaves `eval` holding that traffic and the floor
-// (Evaluation::floor_s), not an evaluation.
-double traffic_floor(const MappingProgram& program, Evaluation& eval);
-// The rest of `evaluate` after traffic_floor on the same program and Evaluation. `evaluate` is
+// (AnalysisScratch::floor_s), not an evaluation.
+double traffic_floor(const MappingProgram& program, AnalysisScratch& eval);
+// The rest of `evaluate` after traffic_floor on the same program and AnalysisScratch. `evaluate` is
 // these two steps in this order, so the pair returns exactly what it does (the same time, bound,
 // failure and per-edge bytes; tests/unit/test_evaluation_pipeline.cpp checks it on sampled
 // mappings of every bundled graph).
-double evaluate_after_floor(const MappingProgram& program, Evaluation& eval);
+double evaluate_after_floor(const MappingProgram& program, AnalysisScratch& eval);
 
 // Throws InputError at the mapping node that makes an evaluation invalid.
-void throw_if_invalid(const MappingProgram& program, const Evaluation& eval);
+void throw_if_invalid(const MappingProgram& program, const AnalysisScratch& eval);
 
 }  // namespace ts

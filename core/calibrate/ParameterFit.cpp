@@ -27,7 +27,7 @@ SamplePrediction predict_one(const ArchitectureGraph& graph, const FitSample& sa
     // Recompiled per graph: a program caches values of the graph (path latencies, capability
     // pointers) that the parameters change.
     const MappingProgram program = compile_mapping(sample.mapping, sample.op, graph, false);
-    Evaluation eval;
+    AnalysisScratch eval;
     prepare(program, eval);
     const double device_s = evaluate(program, eval);
     if (!eval.valid() || !std::isfinite(device_s)) {

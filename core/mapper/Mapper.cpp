@@ -433,7 +433,7 @@ class SearchSpace {
 
 struct Worker {
   MappingProgram program;
-  Evaluation eval;
+  AnalysisScratch eval;
   std::vector<uint32_t> point;
   // Since the last Search::collect: points evaluated in full, and skipped by their floor.
   uint64_t evaluated = 0;
@@ -508,7 +508,7 @@ class Search {
     double start_s = std::numeric_limits<double>::infinity();
     std::vector<uint32_t> start_point;
     if (options_.start && same_tree(*options_.start)) {
-      Evaluation e;
+      AnalysisScratch e;
       start_s = evaluate(*options_.start, e);
       if (!e.valid()) start_s = std::numeric_limits<double>::infinity();
       ++evaluations_;
@@ -631,7 +631,7 @@ class Search {
       space_.apply_fixed(p);
       if (!std::isfinite(time) || !space_.apply(point, p)) continue;
       SearchSpace::settle(p);
-      Evaluation eval;
+      AnalysisScratch eval;
       const double device_s = evaluate(p, eval);
       if (!eval.valid()) continue;
       result.ranked.push_back(std::move(p));

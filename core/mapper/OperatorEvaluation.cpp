@@ -10,13 +10,13 @@
 namespace ts {
 namespace {
 
-OperatorOutcome outcome_of(const MappingProgram& program, const Evaluation& eval,
+OperatorOutcome outcome_of(const MappingProgram& program, const AnalysisResult& result,
                            std::string origin) {
   OperatorOutcome out;
   out.ok = true;
-  out.prediction = make_prediction(program, eval);
+  out.prediction = make_prediction(program, result);
   out.prediction.mapping_origin = std::move(origin);
-  out.device_bound = bound_text(*program.graph, eval.bound);
+  out.device_bound = bound_text(*program.graph, result.bound);
   out.mapping_yaml = mapping_yaml(program, program.op->name, "tilescope-gui");
   return out;
 }
@@ -35,10 +35,9 @@ OperatorOutcome map_operator(const Operator& op, const ArchitectureGraph& graph,
     }
     std::string origin;
     MappingProgram program = resolve_mapping(op, graph, po, &origin);
-    Evaluation eval;
-    evaluate(program, eval);
-    throw_if_invalid(program, eval);
-    return outcome_of(program, eval, origin);
+    const AnalysisResult result = analyse(program);
+    throw_if_invalid(program, result);
+    return outcome_of(program, result, origin);
   } catch (const MapperCancelled& e) {
     OperatorOutcome out;
     out.error = e.what();
@@ -63,9 +62,9 @@ MappingEvaluation evaluate_mapping_text(const Operator& op, const ArchitectureGr
     out.error = e.what();
     return out;
   }
-  evaluate(*out.program, out.evaluation);
+  out.result = analyse(*out.program);
   try {
-    throw_if_invalid(*out.program, out.evaluation);
+    throw_if_invalid(*out.program, out.result);
   } catch (const std::exception& e) {
     out.error = e.what();
   }
@@ -81,7 +80,7 @@ OperatorOutcome evaluate_fixed_mapping(const Operator& op, const ArchitectureGra
     out.mapping_yaml = mapping_yaml;
     return out;
   }
-  OperatorOutcome out = outcome_of(*m.program, m.evaluation, "fixed");
+  OperatorOutcome out = outcome_of(*m.program, m.result, "fixed");
   out.mapping_yaml = mapping_yaml;  // the text replayed, not a rewrite of it
   return out;
 }

@@ -31,17 +31,17 @@ struct OperatorOutcome {
 OperatorOutcome map_operator(const Operator& op, const ArchitectureGraph& graph,
                              const MapperOptions& options, const std::string& start_yaml = {});
 
-// A resolved mapping with its evaluation. The program points into `op` and `graph`: keep both
-// alive as long as this.
+// A resolved mapping with what the analysis found for it. The program points into `op` and
+// `graph`: keep both alive as long as this.
 struct MappingEvaluation {
   std::unique_ptr<MappingProgram> program;  // null when the mapping does not compile
-  Evaluation evaluation;
+  AnalysisResult result;
   std::string error;  // compile error or why the evaluation is invalid (file:line: message)
   bool valid() const { return program && error.empty(); }
 };
 
 // Compiles a concrete mapping (mapping_yaml's text) for the operator on the graph and evaluates
-// it. An invalid mapping (a buffer that no longer fits) keeps its program and evaluation, so that
+// it. An invalid mapping (a buffer that no longer fits) keeps its program and result, so that
 // a view can show the failing node.
 MappingEvaluation evaluate_mapping_text(const Operator& op, const ArchitectureGraph& graph,
                                         const std::string& mapping_yaml);

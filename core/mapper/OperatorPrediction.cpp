@@ -182,7 +182,7 @@ std::optional<MappingProgram> stages_apart(const Operator& op, const Architectur
     m.root.children.push_back(std::move(passes));
     try {
       MappingProgram program = compile_mapping(m, op, graph, false);
-      Evaluation eval;
+      AnalysisScratch eval;
       evaluate(program, eval);
       if (!eval.valid()) continue;  // grown tiles overflow, or a shrunk op factor misses a granule
       if (!best || eval.device_s < best_s) {
@@ -283,7 +283,7 @@ MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& grap
       total.evaluations += one.evaluations;
       total.space_size += one.space_size;
       total.converged = total.converged && one.converged;
-      Evaluation eval;
+      AnalysisScratch eval;
       evaluate(program, eval);
       if (!eval.valid()) continue;
       if (!best || eval.device_s < best_s) {
@@ -305,10 +305,9 @@ Prediction predict_operator(const Operator& op, const ArchitectureGraph& graph,
   std::string origin;
   SearchSummary search;
   MappingProgram program = resolve_mapping(op, graph, options, &origin, &search);
-  Evaluation eval;
-  evaluate(program, eval);
-  throw_if_invalid(program, eval);
-  Prediction p = make_prediction(program, eval);
+  const AnalysisResult result = analyse(program);
+  throw_if_invalid(program, result);
+  Prediction p = make_prediction(program, result);
   p.mapping_origin = origin;
   p.searched = search.searched;
   p.search_converged = search.converged;

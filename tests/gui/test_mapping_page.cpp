@@ -78,8 +78,9 @@ TEST_CASE("the Mapping page at 1280x800 shows 'bound by' and explains tails", "[
 TEST_CASE("the Mapping page shows each tile's bytes as the capacity check counts them",
           "[gui][mapping]") {
   // The Ascend cube's L0 buffers hold whole 16x16 fractal blocks, and double buffers both copies:
-  // the page's "X of capacity" is what Evaluation::buffer_bytes holds per memory, padding and
-  // copies included (it once doubled but did not pad: L0A shown 768 B, counted 4 KiB).
+  // the page's "X of capacity" is what the capacity check counts per memory
+  // (AnalysisScratch::buffer_bytes of an evaluation made here), padding and copies included (it
+  // once doubled but did not pad: L0A shown 768 B, counted 4 KiB).
   ts::gui::Workbench workbench;
   ts::gui::MainWindow window(&workbench);
   REQUIRE(workbench.openArchitecture(sample("arch/ascend910b3.yaml")));
@@ -89,7 +90,8 @@ TEST_CASE("the Mapping page shows each tile's bytes as the capacity check counts
   const ts::MappingEvaluation& shown = model->evaluation();
   REQUIRE(shown.program);
   const ts::MappingProgram& p = *shown.program;
-  const ts::Evaluation& e = shown.evaluation;
+  ts::AnalysisScratch e;
+  ts::evaluate(p, e);
   // The model's rows, depth first, are the program's nodes in order.
   std::vector<QString> footprints;
   std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {

@@ -221,7 +221,7 @@ struct Case {
   Workload workload;
   Mapping mapping;
   MappingProgram program;
-  Evaluation eval;
+  AnalysisScratch eval;
   double cycles() const { return eval.device_s * graph.clock_hz; }
 };
 

@@ -25,7 +25,7 @@ TEST_CASE("compute-bound GEMM: L + C + S for a single iteration", "[analysis]") 
   // One iteration at the root, so nothing overlaps: 256 + 1024 + 128 = 1408 cycles.
   CHECK(c.cycles() == Approx(1408.0));
   CHECK(bound_text(c.graph, c.eval.bound) == "compute:PE");
-  Prediction p = make_prediction(c.program, c.eval);
+  Prediction p = make_prediction(c.program, analysis_result(c.program, c.eval));
   CHECK(p.launch_overhead_us == Approx(5.0));
   CHECK(p.device_us == Approx(1.408));
   CHECK(p.bound_by == "launch");  // 5 us of launch outweighs 1.4 us of device time
@@ -42,7 +42,7 @@ TEST_CASE("edge-bound add: fill and drain around a pipelined loop", "[analysis]"
   // Double-buffered, 16 iterations: 16 * max(256, 64, 128) + (256 + 64 + 128 - 256) = 4288.
   CHECK(c.cycles() == Approx(4288.0));
   CHECK(bound_text(c.graph, c.eval.bound) == "edge:DRAM->SRAM");
-  Prediction p = make_prediction(c.program, c.eval);
+  Prediction p = make_prediction(c.program, analysis_result(c.program, c.eval));
   // Traffic: X and Z in (2 x 128 KiB), Y out (128 KiB).
   double in = 0, out = 0;
   for (const auto& t : p.traffic) {
@@ -77,15 +77,18 @@ TEST_CASE("double buffers count twice against capacity", "[analysis]") {
   run_case(single, tiny_arch(), "add", mapping(false));
   run_case(twice, tiny_arch(), "add", mapping(true));
   CHECK(single.eval.valid());
-  REQUIRE(twice.eval.failure == EvaluationFailure::overflow);
-  CHECK(twice.eval.failure_bytes == Approx(96.0 * 1024));
+  REQUIRE(twice.eval.failure.kind == EvaluationFailure::overflow);
+  CHECK(twice.eval.failure.bytes == Approx(96.0 * 1024));
   try {
-    throw_if_invalid(twice.program, twice.eval);
+    throw_if_invalid(twice.program, analysis_result(twice.program, twice.eval));
     FAIL("expected an overflow error");
   } catch (const InputError& e) {
     CHECK(std::string(e.what()).find("m.yaml:8:") != std::string::npos);  // the SRAM tile's line
     CHECK(std::string(e.what()).find("96 KiB") != std::string::npos);
     CHECK(std::string(e.what()).find("SRAM holds 64 KiB") != std::string::npos);
+    // Each buffer in the bytes the check counted (both copies), not a recount of one copy.
+    for (const char* part : {"X 32 KiB", "Y 32 KiB", "Z 32 KiB", "double-buffered"})
+      CHECK(std::string(e.what()).find(part) != std::string::npos);
   }
 }
 
@@ -134,9 +137,9 @@ TEST_CASE("factors that do not cover the problem are an error at the mapping", "
   Case c;
   // A single-buffered SRAM tile looping M 4 times over 8-row calls: 32 of M's 64 rows.
   run_case(c, tiny_arch(), "mm64", gemm_tiles({.sram = "", .sram_m = "4"}));
-  REQUIRE(c.eval.failure == EvaluationFailure::coverage);
+  REQUIRE(c.eval.failure.kind == EvaluationFailure::coverage);
   try {
-    throw_if_invalid(c.program, c.eval);
+    throw_if_invalid(c.program, analysis_result(c.program, c.eval));
     FAIL("expected a coverage error");
   } catch (const InputError& e) {
     const std::string what = e.what();
@@ -200,7 +203,7 @@ tree:
   REQUIRE(relu.kind == MappingNodeKind::op);
   CHECK(g.node(relu.operands.front().from_memory).name == "UB");
   CHECK(g.node(stays.nodes.back().operands.front().from_memory).name == "SRAM");
-  Evaluation em, es;
+  AnalysisScratch em, es;
   evaluate(moved, em);
   evaluate(stays, es);
   REQUIRE(em.valid());
@@ -211,7 +214,7 @@ tree:
   CHECK(em.device_s * 1e9 == Approx(4416.0));
   CHECK(es.device_s * 1e9 == Approx(4352.0));
   // The intermediate never reaches DRAM: only X and Z go in, only Y comes out.
-  Prediction p = make_prediction(moved, em);
+  Prediction p = make_prediction(moved, analysis_result(moved, em));
   for (const auto& t : p.traffic)
     if (t.edge == "SRAM->DRAM") CHECK(t.bytes == Approx(64.0 * 1024 * 2));
 
@@ -257,7 +260,7 @@ tree:
   // Y (4 KiB): 10 KiB one after the other, 6 KiB when they share.
   for (auto [scope, expected] : {std::pair{"sequential", 10240.0}, std::pair{"sharing", 6144.0}}) {
     MappingProgram p = compile_mapping(parse_mapping(mapping(scope), "m.yaml"), w.operators[0], g);
-    Evaluation e;
+    AnalysisScratch e;
     evaluate(p, e);
     REQUIRE(e.valid());
     double sram = -1;
@@ -294,7 +297,7 @@ tree:
   // Parallel: 64 cycles: 16 x 256 + (256 + 64 + 128 - 256) = 4288.
   for (auto [scope, expected] : {std::pair{"sequential", 4352.0}, std::pair{"parallel", 4288.0}}) {
     MappingProgram p = compile_mapping(parse_mapping(mapping(scope), "m.yaml"), w.operators[0], g);
-    Evaluation e;
+    AnalysisScratch e;
     evaluate(p, e);
     REQUIRE(e.valid());
     CHECK(e.device_s * 1e9 == Approx(expected));
@@ -317,7 +320,7 @@ TEST_CASE("a row split across tiles costs a reduction a second pass over its inp
   // compute 40; 128 x 128 + (64 + 40 + 64 - 128) = 16424.
   CHECK(split.cycles() == Approx(16424.0));
   auto read = [](const Case& c) {
-    for (const auto& t : make_prediction(c.program, c.eval).traffic)
+    for (const auto& t : make_prediction(c.program, analysis_result(c.program, c.eval)).traffic)
       if (t.edge == "DRAM->SRAM") return t.bytes;
     return 0.0;
   };
@@ -337,9 +340,9 @@ TEST_CASE("absurd factors are a coverage error, not an overflow", "[analysis]") 
         - op: PE
           factors: {M: 4294967296, N: 8, K: 4}
 )");
-  REQUIRE(c.eval.failure == EvaluationFailure::coverage);
+  REQUIRE(c.eval.failure.kind == EvaluationFailure::coverage);
   try {
-    throw_if_invalid(c.program, c.eval);
+    throw_if_invalid(c.program, analysis_result(c.program, c.eval));
     FAIL("expected a coverage error");
   } catch (const InputError& e) {
     CHECK(std::string(e.what()).find("cover about") != std::string::npos);

@@ -40,11 +40,11 @@ std::string mapping(int m, int n) {
          std::to_string(m) + ", N: " + std::to_string(n) + ", K: 1}\n";
 }
 
-Evaluation evaluate_block(int m, int n) {
+AnalysisScratch evaluate_block(int m, int n) {
   static const ArchitectureGraph g = parse_architecture(kGraph, "simd.yaml");
   const Operator op = make_gemm("g", m, n, 64, DataType::fp32);
   const MappingProgram p = compile_mapping(parse_mapping(mapping(m, n), "m.yaml"), op, g);
-  Evaluation e;
+  AnalysisScratch e;
   evaluate(p, e);
   return e;
 }
@@ -56,17 +56,17 @@ TEST_CASE("a register tile above a SIMD unit holds whole vectors", "[analysis][s
   // 192 B > 128 B, although its 48 B unpadded would fit.
   CHECK(evaluate_block(2, 16).valid());
   CHECK(evaluate_block(2, 4).valid());
-  const Evaluation e = evaluate_block(3, 4);
+  const AnalysisScratch e = evaluate_block(3, 4);
   CHECK_FALSE(e.valid());
-  CHECK(e.failure == EvaluationFailure::overflow);
-  CHECK(e.failure_bytes == Approx(192));
+  CHECK(e.failure.kind == EvaluationFailure::overflow);
+  CHECK(e.failure.bytes == Approx(192));
 }
 
 TEST_CASE("broadcast operands and operands sharing an edge", "[analysis][simd]") {
   // One call: A is 2 x 1 elements without N, each broadcast to 16 lanes: 2 x 16 x 4 = 128 B;
   // B is 1 x 16 x 4 = 64 B. Both cross MEM -> RF (64 B/cycle at 1 GHz): (128 + 64) / 64 = 3 ns.
   // (Without the broadcast rule: (8 + 64) / 64 = 1.125 ns; without adding up: 128 / 64 = 2 ns.)
-  const Evaluation e = evaluate_block(2, 16);
+  const AnalysisScratch e = evaluate_block(2, 16);
   REQUIRE(e.valid());
   const NodeReport& rf = e.reports[1];  // MEM (0) -> RF (1) -> FMA (2)
   CHECK(rf.iterations == Approx(64));

@@ -14,7 +14,7 @@ using namespace ts::test;
 
 namespace {
 
-double edge_bytes(const ArchitectureGraph& g, const Evaluation& e, const std::string& from,
+double edge_bytes(const ArchitectureGraph& g, const AnalysisScratch& e, const std::string& from,
                   const std::string& to) {
   for (size_t k = 0; k < g.edges.size(); ++k)
     if (g.node(g.edges[k].from).name == from && g.node(g.edges[k].to).name == to)
@@ -33,7 +33,7 @@ void check_maps_bundled_gemm(const ArchitectureGraph& g, double macs_per_cycle) 
   options.mapper.budget = 20000;
   MappingProgram program;
   const Prediction p = predict_operator(op, g, options, &program);
-  Evaluation eval;
+  AnalysisScratch eval;
   evaluate(program, eval);
   CHECK(eval.valid());
   const double macs = 4096.0 * 3072.0 * 768.0;
@@ -73,7 +73,7 @@ tree:
 )",
                                   "os.yaml");
   const MappingProgram program = compile_mapping(m, op, g);
-  Evaluation eval;
+  AnalysisScratch eval;
   evaluate(program, eval);
   REQUIRE(eval.valid());
   CHECK(edge_bytes(g, eval, "DRAM", "GlobalBuffer") == Approx(8192.0));
@@ -125,7 +125,7 @@ tree:
 )",
                                   "eyeriss.yaml");
   const MappingProgram program = compile_mapping(m, op, g);
-  Evaluation eval;
+  AnalysisScratch eval;
   evaluate(program, eval);
   REQUIRE(eval.valid());
   CHECK(edge_bytes(g, eval, "DRAM", "GLB") == Approx(336.0));
@@ -171,7 +171,7 @@ tree:
                              keep_b + "}\n",
                          "ws.yaml");
   };
-  Evaluation kept, refetched;
+  AnalysisScratch kept, refetched;
   const MappingProgram keep_program = compile_mapping(mapping("true"), op, g);
   const MappingProgram refetch_program = compile_mapping(mapping("false"), op, g);
   evaluate(keep_program, kept);

@@ -41,15 +41,16 @@ std::vector<std::string> bundled_graphs() {
 }
 
 // Everything the pipeline promises to agree on.
-void check_same(const Evaluation& a, double ta, const Evaluation& b, double tb) {
+void check_same(const AnalysisScratch& a, double ta, const AnalysisScratch& b, double tb) {
   CHECK(ta == tb);
-  CHECK(a.failure == b.failure);
+  CHECK(a.failure.kind == b.failure.kind);
   CHECK(a.bound == b.bound);
   if (!a.valid()) {
-    CHECK(a.failure_node == b.failure_node);
-    CHECK(a.failure_memory == b.failure_memory);
-    CHECK(a.failure_bytes == b.failure_bytes);
-    CHECK(a.failure_extent == b.failure_extent);
+    CHECK(a.failure.node == b.failure.node);
+    CHECK(a.failure.dim == b.failure.dim);
+    CHECK(a.failure.memory == b.failure.memory);
+    CHECK(a.failure.bytes == b.failure.bytes);
+    CHECK(a.failure.extent == b.failure.extent);
     CHECK(a.bound.is_none());
     return;
   }
@@ -83,18 +84,18 @@ TEST_CASE("evaluate and the floor-then-rest path agree on sampled mappings of ev
       } catch (const InputError&) {
         continue;  // no unit of this graph runs the operator's class
       }
-      Evaluation scratch;  // reused across points, as a mapper worker's is
+      AnalysisScratch scratch;  // reused across points, as a mapper worker's is
       for (MappingProgram p : sample_valid_mappings(tmpl, 45, 7, 0, 0, 20000)) {
         for (const ArchitectureGraph* graph : {&g, static_cast<const ArchitectureGraph*>(&small)}) {
           p.graph = graph;
-          Evaluation whole;
+          AnalysisScratch whole;
           const double t = evaluate(p, whole);
           const double floor = traffic_floor(p, scratch);
           const double split = evaluate_after_floor(p, scratch);
           check_same(whole, t, scratch, split);
           CHECK(floor <= t);
           (whole.valid() ? valid : overflowing) += 1;
-          if (whole.failure == EvaluationFailure::overflow) CHECK(std::isinf(floor));
+          if (whole.failure.kind == EvaluationFailure::overflow) CHECK(std::isinf(floor));
         }
       }
     }
@@ -114,9 +115,9 @@ TEST_CASE("the bytes shown per buffer are those the capacity check counts", "[an
     const Operator op = make_gemm("g", 200, 72, 40);
     const MappingProgram tmpl = compile_mapping(default_template(op, g), op, g, true);
     for (const MappingProgram& p : sample_valid_mappings(tmpl, 20, 3, 0, 0, 20000)) {
-      Evaluation e;
+      AnalysisScratch e;
       REQUIRE(std::isfinite(evaluate(p, e)));
-      const std::string text = explain_tree(p, e);
+      const std::string text = explain_tree(p, analysis_result(p, e));
       INFO(name << "\n" << text);
       for (size_t i = 0; i < p.nodes.size(); ++i) {
         const ProgramNode& n = p.nodes[i];
@@ -146,15 +147,22 @@ TEST_CASE("a buffer's bytes are padded to the unit's granule and doubled when do
   const Mapping mapping =
       load_mapping(std::string(TILESCOPE_FIXTURES) + "/mapping/ascend-l0a-padded.yaml");
   const MappingProgram p = compile_mapping(mapping, op, g);
-  Evaluation e;
+  AnalysisScratch e;
   REQUIRE(std::isfinite(evaluate(p, e)));
   const NodeId l0a = *g.find_node("L0A");
   bool seen = false;
   for (size_t i = 0; i < p.nodes.size(); ++i) {
     if (p.nodes[i].kind != MappingNodeKind::tile || p.nodes[i].buffer[0] != l0a) continue;
     CHECK(e.buffer_bytes[i * p.ntensors + 0] == 4096.0);
+    // The result value every face prints carries the same bytes.
+    const AnalysisResult r = analysis_result(p, e);
+    REQUIRE(!r.nodes[i].buffers.empty());
+    CHECK(r.nodes[i].buffers[0].tensor == 0);
+    CHECK(r.nodes[i].buffers[0].memory == l0a);
+    CHECK(r.nodes[i].buffers[0].bytes == 4096.0);
     seen = true;
   }
   CHECK(seen);
-  CHECK_THAT(explain_tree(p, e), Catch::Contains("A@L0A " + format_bytes(4096)));
+  CHECK_THAT(explain_tree(p, analysis_result(p, e)),
+             Catch::Contains("A@L0A " + format_bytes(4096)));
 }

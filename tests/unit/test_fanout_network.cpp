@@ -77,14 +77,14 @@ Result run(const ArrayGraph& a, int64_t m, int64_t n, int64_t k, const std::stri
   const Operator op = make_gemm("g", m, n, k);
   const MappingProgram p =
       compile_mapping(parse_mapping(array_mapping(spatial, factors, a.rf), "m.yaml"), op, g);
-  Evaluation e;
+  AnalysisScratch e;
   evaluate(p, e);
   REQUIRE(e.valid());
   const NodeId gb = *g.find_node("GB");
   const NodeId pe = *g.find_node(a.rf ? "RF" : "PE");
   Result r{e.device_s * g.clock_hz, e.edge_bytes[g.edge_between(gb, pe).index()],
            e.edge_bytes[g.edge_between(pe, gb).index()], e.read_back_bytes[gb.index()], -1};
-  for (const EdgeTraffic& t : make_prediction(p, e).traffic)
+  for (const EdgeTraffic& t : make_prediction(p, analysis_result(p, e)).traffic)
     if (t.edge == "GB->GB (read back)") r.reported_read_back = t.bytes;
   return r;
 }

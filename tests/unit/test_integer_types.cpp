@@ -53,7 +53,7 @@ Result run(DataType dtype) {
   static const ArchitectureGraph g = parse_architecture(kGraph, "integer.yaml");
   const Operator op = make_gemm("g", 64, 64, 64, dtype);  // the program points at it
   const MappingProgram p = compile_mapping(parse_mapping(kTree, "m.yaml"), op, g);
-  Evaluation e;
+  AnalysisScratch e;
   evaluate(p, e);
   REQUIRE(e.valid());
   const NodeId dram = *g.find_node("DRAM"), buf = *g.find_node("BUF");

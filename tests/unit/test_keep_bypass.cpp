@@ -182,7 +182,7 @@ TEST_CASE("keep and bypass are written back and enter the mapping's hash", "[map
   const Mapping again = parse_mapping(written, "again.yaml");
   CHECK(canonical_text(again) == canonical_text(c.mapping));
   MappingProgram program = compile_mapping(again, find_op(c.workload, "mm64"), c.graph);
-  Evaluation eval;
+  AnalysisScratch eval;
   CHECK(evaluate(program, eval) == Approx(c.eval.device_s).epsilon(1e-12));
 
   // Saying nothing and saying `keep` differ in the hash (the file says more), and the canonical
@@ -277,6 +277,6 @@ tree:
   const std::string written = mapping_yaml(r.program, "m", "");
   CHECK_THAT(written, Catch::Contains("buffers: {C: bypass}"));
   MappingProgram again = compile_mapping(parse_mapping(written, "m.yaml"), op, g);
-  Evaluation eval;
+  AnalysisScratch eval;
   CHECK(evaluate(again, eval) == Approx(r.device_s).epsilon(1e-12));
 }

@@ -23,10 +23,10 @@ Prediction run(const ArchitectureGraph& g, int64_t n) {
       "          factors: {M: 1, N: " +
       std::to_string(n) + ", K: 256}\n";
   const MappingProgram p = compile_mapping(parse_mapping(mapping, "m.yaml"), op, g);
-  Evaluation e;
+  AnalysisScratch e;
   evaluate(p, e);
   REQUIRE(e.valid());
-  return make_prediction(p, e);
+  return make_prediction(p, analysis_result(p, e));
 }
 
 }  // namespace

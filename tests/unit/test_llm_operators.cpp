@@ -48,12 +48,13 @@ struct Result {
 Result run(const Operator& op) {
   const ArchitectureGraph& g = graph();
   const MappingProgram p = compile_mapping(parse_mapping(whole_tile(op), "m.yaml"), op, g);
-  Evaluation e;
+  AnalysisScratch e;
   evaluate(p, e);
   REQUIRE(e.valid());
   const NodeId dram = *g.find_node("DRAM"), buf = *g.find_node("BUF");
   return {e.device_s * 1e9, e.edge_bytes[g.edge_between(dram, buf).index()],
-          e.edge_bytes[g.edge_between(buf, dram).index()], make_prediction(p, e).bound_by};
+          e.edge_bytes[g.edge_between(buf, dram).index()],
+          make_prediction(p, analysis_result(p, e)).bound_by};
 }
 
 }  // namespace
@@ -151,7 +152,7 @@ TEST_CASE("a lookup-table GEMM reads its weights' bit planes and looks up tables
             .capability(OpClass::lookup, DataType::fp16)
             ->op_class == OpClass::elementwise);
   const MappingProgram p = compile_mapping(parse_mapping(whole_tile(op), "m.yaml"), op, banked);
-  Evaluation e;
+  AnalysisScratch e;
   evaluate(p, e);
   REQUIRE(e.valid());
   CHECK(e.device_s * 1e9 == Approx(1504.0));
@@ -368,13 +369,13 @@ TEST_CASE("a fused attention mapped stages apart is written with its bypasses an
   std::string origin;
   const MappingProgram program = resolve_mapping(op, g, options, &origin);
   REQUIRE(origin == "mapper (stages apart)");
-  Evaluation first;
+  AnalysisScratch first;
   const double before = evaluate(program, first);
   REQUIRE(first.valid());
   const std::string written = mapping_yaml(program, "apart", "");
   CHECK_THAT(written, Catch::Contains("bypass"));
   const MappingProgram again = compile_mapping(parse_mapping(written, "apart.yaml"), op, g);
-  Evaluation second;
+  AnalysisScratch second;
   CHECK(evaluate(again, second) == Approx(before).epsilon(1e-12));
   CHECK(mapping_yaml(again, "apart", "") == written);
 }

@@ -43,7 +43,7 @@ double brute_force(const ArchitectureGraph& g, const Operator& op) {
             text += "      children:\n        - op: PE\n          factors: {M: 8, N: 8, K: 4}\n";
             Mapping m = parse_mapping(text, "brute.yaml");
             MappingProgram p = compile_mapping(m, op, g);
-            Evaluation e;
+            AnalysisScratch e;
             best = std::min(best, evaluate(p, e));
           }
   return best;
@@ -87,7 +87,7 @@ TEST_CASE("the mapper is deterministic whatever the threading", "[mapper]") {
   REQUIRE(a.found);
   CHECK(a.device_s == b.device_s);
   CHECK(a.evaluations == b.evaluations);
-  Evaluation ea, eb;
+  AnalysisScratch ea, eb;
   evaluate(a.program, ea);
   evaluate(b.program, eb);
   CHECK(ea.device_s == eb.device_s);
@@ -99,7 +99,7 @@ TEST_CASE("a mapped result keeps within capacity and covers the problem", "[mapp
   MappingProgram program = compile_mapping(parse_mapping(kTemplate, "t.yaml"), op, g, true);
   MapperResult r = search_mapping(program, MapperOptions{});
   REQUIRE(r.found);
-  Evaluation e;
+  AnalysisScratch e;
   evaluate(r.program, e);
   REQUIRE(e.valid());
   for (size_t k = 0; k < r.program.memories.size(); ++k)
@@ -122,7 +122,7 @@ TEST_CASE("a graph without templates gets a generic chain along its memories", "
     MappingProgram program = compile_mapping(tmpl, op, g, true);
     MapperResult r = search_mapping(program, MapperOptions{});
     REQUIRE(r.found);
-    Evaluation e;
+    AnalysisScratch e;
     evaluate(r.program, e);
     CHECK(e.valid());
     CHECK(e.device_s > 0);
@@ -148,7 +148,7 @@ TEST_CASE("mapper results do not depend on what a thread evaluated before", "[ma
     CHECK(r.device_s == reference.device_s);
   }
   // And the chosen mapping evaluates, on its own, to what the search reported.
-  Evaluation e;
+  AnalysisScratch e;
   CHECK(evaluate(reference.program, e) == reference.device_s);
 }
 
@@ -162,11 +162,11 @@ TEST_CASE("the mapper's ranked points are its best distinct ones, best first", "
   MapperResult r = search_mapping(program, all);
   REQUIRE(r.exhaustive);
   REQUIRE(r.ranked.size() == 5);
-  Evaluation e0;
+  AnalysisScratch e0;
   CHECK(evaluate(r.program, e0) == r.device_s);
   CHECK(r.ranked_device_s.front() == r.device_s);
   for (size_t k = 0; k < r.ranked.size(); ++k) {
-    Evaluation e;
+    AnalysisScratch e;
     CHECK(evaluate(r.ranked[k], e) == r.ranked_device_s[k]);  // each re-evaluates to its time
     if (k > 0) CHECK(r.ranked_device_s[k - 1] <= r.ranked_device_s[k]);
   }
@@ -174,7 +174,7 @@ TEST_CASE("the mapper's ranked points are its best distinct ones, best first", "
   std::vector<MappingProgram> draws = sample_valid_mappings(program, 200, 7);
   size_t better = 0;
   for (const auto& p : draws) {
-    Evaluation e;
+    AnalysisScratch e;
     better += evaluate(p, e) < r.ranked_device_s.back();
   }
   CHECK(better <= 4);
@@ -198,7 +198,7 @@ TEST_CASE("draws from the valid space are valid, distinct, seeded and bounded", 
   std::set<std::string> texts;
   bool differs = false;
   for (size_t k = 0; k < draws.size(); ++k) {
-    Evaluation e, e2, e3;
+    AnalysisScratch e, e2, e3;
     const double t = evaluate(draws[k], e);
     CHECK(e.valid());
     CHECK(t <= best.device_s * 5.0);

@@ -45,7 +45,7 @@ TEST_CASE("the compute floor is the useful work over the instances busy at once"
     const MappingProgram p =
         compile_mapping(parse_mapping(concrete(spatial), "c.yaml"), op, g, false);
     CHECK(floor.seconds(p) == Approx(ns * 1e-9).epsilon(1e-12));
-    Evaluation e;
+    AnalysisScratch e;
     const double t = evaluate(p, e);
     REQUIRE(e.valid());
     CHECK(t >= floor.seconds(p));  // a floor: the analysis never times the point below it
@@ -62,7 +62,7 @@ TEST_CASE("the floor is below every sampled point of the bundled graphs' templat
       const MappingProgram tmpl = compile_mapping(default_template(op, g), op, g, true);
       const ComputeFloor floor(tmpl);
       for (const MappingProgram& p : sample_valid_mappings(tmpl, 200, 11)) {
-        Evaluation e;
+        AnalysisScratch e;
         INFO(mapping_yaml(p, "sampled", ""));
         CHECK(evaluate(p, e) >= floor.seconds(p) * (1 - 1e-12));
       }
@@ -161,7 +161,7 @@ TEST_CASE("a start point is kept unless something is strictly faster", "[mapper]
 
   // A poor start (one SRAM instance: at least 1024 ns) with a budget that finds better: left.
   const MappingProgram poor = compile_mapping(parse_mapping(concrete(1), "c.yaml"), op, g, false);
-  Evaluation e;
+  AnalysisScratch e;
   const double poor_s = evaluate(poor, e);
   MapperOptions from_poor;
   from_poor.start = &poor;

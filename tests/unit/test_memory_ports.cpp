@@ -14,10 +14,10 @@ using namespace ts;
 
 namespace {
 
-Evaluation evaluate_text(const ArchitectureGraph& g, const Operator& op, const std::string& tree) {
+AnalysisScratch evaluate_text(const ArchitectureGraph& g, const Operator& op, const std::string& tree) {
   const MappingProgram p = compile_mapping(
       parse_mapping("version: 1\nkind: mapping\nname: m\ntree:\n" + tree, "m.yaml"), op, g);
-  Evaluation e;
+  AnalysisScratch e;
   evaluate(p, e);
   REQUIRE(e.valid());
   return e;
@@ -52,7 +52,7 @@ edges:
   - {from: PE, to: GB, bandwidth: 1024B/cycle}
 )",
                                                  "write-port.yaml");
-  const Evaluation e = evaluate_text(g, make_gemm("mm64", 64, 64, 64), R"(  tile: DRAM
+  const AnalysisScratch e = evaluate_text(g, make_gemm("mm64", 64, 64, 64), R"(  tile: DRAM
   temporal: {K: 4}
   children:
     - tile: GB

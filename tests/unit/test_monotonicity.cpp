@@ -109,7 +109,7 @@ std::map<const Operator*, Mapped> auto_map(const ArchitectureGraph& g, const Sui
 
 double fixed_time(const Operator& op, const ArchitectureGraph& g, const std::string& mapping) {
   const MappingProgram p = compile_mapping(parse_mapping(mapping, "replayed.yaml"), op, g, false);
-  Evaluation e;
+  AnalysisScratch e;
   return evaluate(p, e);
 }
 

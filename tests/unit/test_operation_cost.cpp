@@ -144,7 +144,7 @@ TEST_CASE("an exp and a division cost what the unit's operation_cost says",
   CHECK(act.cycles() == Approx(16640.0));
   CHECK(bound_text(act.graph, act.eval.bound) == "compute:PE");
   // Utilisation counts the priced operations: 65536 x 16 over 64 x 4 PEs = 4096 ideal cycles.
-  const Prediction p = make_prediction(act.program, act.eval);
+  const Prediction p = make_prediction(act.program, analysis_result(act.program, act.eval));
   CHECK(p.utilization == Approx(4096.0 / 16640.0));
 }
 

@@ -33,7 +33,7 @@ double add_cycles(const std::string& arch, int cols) {
           dram_sram_pe("R: 16", "", "double_buffer: true", "R: 4", "C: " + std::to_string(cols)),
       "m.yaml");
   const MappingProgram p = compile_mapping(m, w.operators.at(0), g);
-  Evaluation e;
+  AnalysisScratch e;
   evaluate(p, e);
   REQUIRE(e.valid());
   return e.device_s * g.clock_hz;

@@ -34,9 +34,9 @@ TEST_CASE("the traffic floor is the whole operator's bytes over the shared edges
   const MappingProgram whole_n = concrete(
       dram_sram_pe("", "M: 4", "double_buffer: true", "M: 2, N: 8, K: 16", "M: 8, N: 8, K: 4"), op,
       g);
-  Evaluation e;
+  AnalysisScratch e;
   CHECK(traffic_floor(whole_n, e) == Approx(640e-9).epsilon(1e-12));
-  Evaluation full;
+  AnalysisScratch full;
   CHECK(evaluate(whole_n, full) >= 640e-9 * (1 - 1e-12));
 
   // The same with N and K each split in two at DRAM, K innermost: every (N, K) step refills
@@ -75,9 +75,9 @@ TEST_CASE("the traffic floor is below every sampled mapping of the bundled graph
       } catch (const InputError&) {
         continue;  // no unit of this graph runs the operator's class
       }
-      Evaluation scratch;
+      AnalysisScratch scratch;
       for (const MappingProgram& p : sample_valid_mappings(tmpl, 60, 23)) {
-        Evaluation e;
+        AnalysisScratch e;
         INFO(mapping_yaml(p, "sampled", ""));
         const double floor = traffic_floor(p, scratch);
         CHECK(evaluate(p, e) >= floor);
