@@ -7,15 +7,15 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
-#include "Workbench.hpp"
+#include "WhatIfSession.hpp"
 #include "views/ArchitectureInspector.hpp"
 #include "views/ArchitectureView.hpp"
 
 namespace ts::gui {
 
-ArchitecturePage::ArchitecturePage(Workbench* workbench, QWidget* parent)
+ArchitecturePage::ArchitecturePage(WhatIfSession* session, QWidget* parent)
     : QWidget(parent),
-      workbench_(workbench),
+      session_(session),
       empty_(new QLabel),
       tools_(new QToolBar),
       split_(new QSplitter),
@@ -35,8 +35,8 @@ ArchitecturePage::ArchitecturePage(Workbench* workbench, QWidget* parent)
   tools->addAction(tr("Zoom out"), this, [this] { view_->zoomBy(0.8); });
   tools->addAction(tr("Fit"), this, [this] { view_->fitAll(); });
   tools->addSeparator();
-  QAction* undo = workbench->undoStack()->createUndoAction(this, tr("Undo"));
-  QAction* redo = workbench->undoStack()->createRedoAction(this, tr("Redo"));
+  QAction* undo = session->undoStack()->createUndoAction(this, tr("Undo"));
+  QAction* redo = session->undoStack()->createRedoAction(this, tr("Redo"));
   tools->addAction(undo);
   tools->addAction(redo);
   layout->addWidget(tools);
@@ -48,18 +48,18 @@ ArchitecturePage::ArchitecturePage(Workbench* workbench, QWidget* parent)
   layout->addWidget(split, 1);
 
   auto show_graph = [this] {
-    if (!workbench_->graph()) return;
-    view_->setGraph(*workbench_->graph());
-    inspector_->setGraph(workbench_->graph().get(), workbench_->baselineGraph().get());
+    if (!session_->graph()) return;
+    view_->setGraph(*session_->graph());
+    inspector_->setGraph(session_->graph().get(), session_->baselineGraph().get());
   };
-  connect(workbench, &Workbench::architectureReplaced, this, [this, show_graph] {
+  connect(session, &WhatIfSession::architectureReplaced, this, [this, show_graph] {
     show_graph();
     view_->fitAll();
     updateEmptyState();
   });
-  connect(workbench, &Workbench::architectureEdited, this, [this] {
-    view_->setGraph(*workbench_->graph());
-    inspector_->setGraph(workbench_->graph().get(), workbench_->baselineGraph().get());
+  connect(session, &WhatIfSession::architectureEdited, this, [this] {
+    view_->setGraph(*session_->graph());
+    inspector_->setGraph(session_->graph().get(), session_->baselineGraph().get());
   });
   connect(view_, &views::ArchitectureView::nodeSelected, inspector_,
           &views::ArchitectureInspector::showNode);
@@ -67,14 +67,14 @@ ArchitecturePage::ArchitecturePage(Workbench* workbench, QWidget* parent)
           &views::ArchitectureInspector::showEdge);
   connect(view_, &views::ArchitectureView::selectionCleared, inspector_,
           &views::ArchitectureInspector::showGraph);
-  connect(inspector_, &views::ArchitectureInspector::parameterEdited, workbench,
-          &Workbench::editParameter);
+  connect(inspector_, &views::ArchitectureInspector::parameterEdited, session,
+          &WhatIfSession::editParameter);
   show_graph();
   updateEmptyState();
 }
 
 void ArchitecturePage::updateEmptyState() {
-  const bool empty = !workbench_->graph();
+  const bool empty = !session_->graph();
   empty_->setVisible(empty);
   tools_->setVisible(!empty);
   split_->setVisible(!empty);

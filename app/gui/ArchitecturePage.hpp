@@ -1,6 +1,6 @@
 #pragma once
 // The architecture graph (zoom, pan, select) beside the inspector that edits the selected node
-// or edge; edits go through the workbench's undo stack.
+// or edge; edits go through the what-if session's undo stack.
 #include <QWidget>
 
 namespace ts::views {
@@ -14,12 +14,12 @@ class QToolBar;
 
 namespace ts::gui {
 
-class Workbench;
+class WhatIfSession;
 
 class ArchitecturePage : public QWidget {
   Q_OBJECT
  public:
-  explicit ArchitecturePage(Workbench* workbench, QWidget* parent = nullptr);
+  explicit ArchitecturePage(WhatIfSession* session, QWidget* parent = nullptr);
   views::ArchitectureView* view() const { return view_; }
   views::ArchitectureInspector* inspector() const { return inspector_; }
   QLabel* emptyState() const { return empty_; }
@@ -28,7 +28,7 @@ class ArchitecturePage : public QWidget {
 
  private:
   void updateEmptyState();
-  Workbench* workbench_;
+  WhatIfSession* session_;
   QLabel* empty_;
   QToolBar* tools_;
   QSplitter* split_;

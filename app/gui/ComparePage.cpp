@@ -16,7 +16,7 @@
 
 #include "ComparisonRunner.hpp"
 #include "TableExport.hpp"
-#include "Workbench.hpp"
+#include "WhatIfSession.hpp"
 #include "common/AtomicFile.hpp"
 #include "profile/ProfileRegistry.hpp"
 #include "report/ComparisonExport.hpp"
@@ -27,10 +27,10 @@
 
 namespace ts::gui {
 
-ComparePage::ComparePage(Workbench* workbench, QWidget* parent)
+ComparePage::ComparePage(WhatIfSession* session, QWidget* parent)
     : QWidget(parent),
-      workbench_(workbench),
-      runner_(new ComparisonRunner(workbench, this)),
+      session_(session),
+      runner_(new ComparisonRunner(session, this)),
       graphs_(new QLabel),
       empty_(new QLabel),
       note_(new QLabel),
@@ -131,10 +131,10 @@ ComparePage::ComparePage(Workbench* workbench, QWidget* parent)
 void ComparePage::showComparison() {
   const auto& comparison = runner_->comparison();
   QStringList graphs;
-  if (workbench_->graph())
+  if (session_->graph())
     graphs << tr("A: %1 (%2), the open graph; speed-ups are over it")
-                  .arg(QString::fromStdString(workbench_->graph()->name),
-                       workbench_->architecturePath());
+                  .arg(QString::fromStdString(session_->graph()->name),
+                       session_->architecturePath());
   graphs << runner_->addedGraphs();
   graphs_->setText(graphs.join('\n'));
   remove_->setEnabled(!runner_->addedGraphs().isEmpty());

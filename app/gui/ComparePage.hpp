@@ -21,13 +21,13 @@ class ComparisonTableModel;
 
 namespace ts::gui {
 
-class Workbench;
+class WhatIfSession;
 class ComparisonRunner;
 
 class ComparePage : public QWidget {
   Q_OBJECT
  public:
-  explicit ComparePage(Workbench* workbench, QWidget* parent = nullptr);
+  explicit ComparePage(WhatIfSession* session, QWidget* parent = nullptr);
 
   ComparisonRunner* runner() const { return runner_; }
   QCustomPlot* plot() const { return plot_; }
@@ -47,7 +47,7 @@ class ComparePage : public QWidget {
   void drawBars();
   void fillProfileMenu();
   void fillRemoveMenu();
-  Workbench* workbench_;
+  WhatIfSession* session_;
   ComparisonRunner* runner_;
   QLabel* graphs_;
   QLabel* empty_;

@@ -10,7 +10,8 @@
 #include <cmath>
 #include <limits>
 
-#include "Workbench.hpp"
+#include "Severity.hpp"
+#include "WhatIfSession.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/InputError.hpp"
 #include "mapper/OperatorPrediction.hpp"
@@ -26,18 +27,18 @@ struct GraphPredictions {
   QString error;
 };
 
-ComparisonRunner::ComparisonRunner(Workbench* workbench, QObject* parent)
-    : QObject(parent), workbench_(workbench), rebuild_timer_(new QTimer(this)) {
+ComparisonRunner::ComparisonRunner(WhatIfSession* session, QObject* parent)
+    : QObject(parent), session_(session), rebuild_timer_(new QTimer(this)) {
   // The mapper's results come in one operator at a time: redraw once for a burst of them.
   rebuild_timer_->setSingleShot(true);
   rebuild_timer_->setInterval(30);
   connect(rebuild_timer_, &QTimer::timeout, this, &ComparisonRunner::rebuild);
-  auto* rows = workbench->operators();
+  auto* rows = session->operators();
   connect(rows, &QAbstractItemModel::dataChanged, this, &ComparisonRunner::scheduleRebuild);
   connect(rows, &QAbstractItemModel::modelReset, this, &ComparisonRunner::scheduleRebuild);
-  connect(workbench, &Workbench::architectureReplaced, this, &ComparisonRunner::scheduleRebuild);
-  connect(workbench, &Workbench::architectureEdited, this, &ComparisonRunner::scheduleRebuild);
-  connect(workbench, &Workbench::workloadReplaced, this, &ComparisonRunner::workloadReplaced);
+  connect(session, &WhatIfSession::architectureReplaced, this, &ComparisonRunner::scheduleRebuild);
+  connect(session, &WhatIfSession::architectureEdited, this, &ComparisonRunner::scheduleRebuild);
+  connect(session, &WhatIfSession::workloadReplaced, this, &ComparisonRunner::workloadReplaced);
   rebuild();
 }
 
@@ -64,12 +65,11 @@ bool ComparisonRunner::addGraph(const QString& source) {
             : source.toStdString();
     added.graph = std::make_shared<const ArchitectureGraph>(load_architecture(file));
   } catch (const std::exception& e) {
-    Q_EMIT message(Workbench::kError, QString::fromStdString(e.what()));
+    Q_EMIT message(kError, QString::fromStdString(e.what()));
     return false;
   }
   Q_EMIT message(
-      Workbench::kInfo,
-      tr("comparing with %1 (%2)").arg(QString::fromStdString(added.graph->name), source));
+      kInfo, tr("comparing with %1 (%2)").arg(QString::fromStdString(added.graph->name), source));
   graphs_.push_back(std::move(added));
   cancelled_ = false;
   predictMissing();
@@ -130,16 +130,16 @@ void ComparisonRunner::workloadReplaced() {
 
 void ComparisonRunner::predictMissing() {
   // One run at a time; the one under way calls this again when it ends.
-  if (watcher_ || cancelled_ || !workbench_->workload()) return;
+  if (watcher_ || cancelled_ || !session_->workload()) return;
   std::vector<std::pair<int, std::shared_ptr<const ArchitectureGraph>>> todo;
   for (const AddedGraph& g : graphs_)
     if (!g.predictions && g.error.isEmpty()) todo.emplace_back(g.id, g.graph);
   if (todo.empty()) return;
-  auto workload = workbench_->workload();
+  auto workload = session_->workload();
   auto stop = std::make_shared<std::atomic<bool>>(false);
   stop_ = stop;
   OperatorPredictionOptions options;
-  options.mapper = workbench_->mapperOptions();
+  options.mapper = session_->mapperOptions();
   options.mapper.cancel = stop.get();
   const int generation = generation_;
   auto* watcher = new QFutureWatcher<GraphPredictions>(this);
@@ -161,7 +161,7 @@ void ComparisonRunner::predictMissing() {
                     g.predictions = std::move(r.predictions);
                   } else {
                     g.error = r.error;
-                    Q_EMIT message(Workbench::kError, r.error);
+                    Q_EMIT message(kError, r.error);
                   }
                 }
             }
@@ -170,7 +170,7 @@ void ComparisonRunner::predictMissing() {
   connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
     watcher->deleteLater();
     watcher_ = nullptr;
-    if (cancelled_) Q_EMIT message(Workbench::kInfo, tr("comparison: predictions cancelled"));
+    if (cancelled_) Q_EMIT message(kInfo, tr("comparison: predictions cancelled"));
     Q_EMIT busyChanged(false);
     predictMissing();  // a graph added meanwhile, or a newer workload
     scheduleRebuild();
@@ -206,7 +206,7 @@ void ComparisonRunner::scheduleRebuild() { rebuild_timer_->start(); }
 
 bool ComparisonRunner::openGraphPredictions(std::vector<Prediction>& out, int& pending,
                                             int& remapping) const {
-  const views::OperatorTableModel* rows = workbench_->operators();
+  const views::OperatorTableModel* rows = session_->operators();
   pending = remapping = 0;
   out.clear();
   for (int i = 0; i < rows->rowCount(); ++i) {
@@ -235,8 +235,8 @@ bool ComparisonRunner::openGraphPredictions(std::vector<Prediction>& out, int& p
 void ComparisonRunner::rebuild() {
   rebuild_timer_->stop();
   comparison_.reset();
-  const auto graph = workbench_->graph();
-  const auto workload = workbench_->workload();
+  const auto graph = session_->graph();
+  const auto workload = session_->workload();
   if (!graph || !workload) {
     state_ =
         tr("Open an architecture graph and a workload first (File > Open, or drop them "
@@ -253,7 +253,7 @@ void ComparisonRunner::rebuild() {
       waiting << tr("%1 (%2 of %3 operators to go)")
                      .arg(QString::fromStdString(graph->name))
                      .arg(pending)
-                     .arg(workbench_->operators()->rowCount());
+                     .arg(session_->operators()->rowCount());
     for (const AddedGraph& g : graphs_)
       if (!g.predictions)
         waiting << (g.error.isEmpty()
@@ -264,10 +264,10 @@ void ComparisonRunner::rebuild() {
                            : tr("Predicting: ")) +
                waiting.join("; ");
     } else {
-      const bool edited = workbench_->undoStack()->index() > 0;
+      const bool edited = session_->undoStack()->index() > 0;
       std::vector<ComparedGraph> compared;
       compared.push_back(ComparedGraph{"", graph->name + (edited ? " (edited)" : ""),
-                                       workbench_->architecturePath().toStdString(),
+                                       session_->architecturePath().toStdString(),
                                        std::move(open)});
       for (const AddedGraph& g : graphs_)
         compared.push_back(
@@ -281,7 +281,7 @@ void ComparisonRunner::rebuild() {
         // As `compare` warns: a search cut short by its budget may have missed a faster mapping.
         QStringList notes;
         for (const std::string& note :
-             unconverged_graph_notes(*comparison_, workbench_->mapperOptions().budget))
+             unconverged_graph_notes(*comparison_, session_->mapperOptions().budget))
           notes << QString::fromStdString(note);
         if (!notes.isEmpty())
           state_ += (state_.isEmpty() ? QString() : QString("; ")) + notes.join("; ");

@@ -1,9 +1,9 @@
 #pragma once
-// What the Compare page compares: the open graph (the workbench's, with its edits) against graphs
+// What the Compare page compares: the open graph (the session's, with its edits) against graphs
 // the user adds (files or profiles), on the open workload. Built with core's
 // compare_architectures, so that its figures are those of `tilescope compare`.
 //
-// The open graph's predictions are the workbench's own rows (the mapper's choice on the graph as
+// The open graph's predictions are the session's own rows (the mapper's choice on the graph as
 // loaded; after an edit, the same mappings re-evaluated at once, then the mapper's new choice as
 // each comes in), so an edit in the inspector moves the comparison live without mapping twice.
 // Each added graph is predicted once per workload, off the GUI thread (predict_workload, as
@@ -25,12 +25,12 @@ class QTimer;
 
 namespace ts::gui {
 
-class Workbench;
+class WhatIfSession;
 
 class ComparisonRunner : public QObject {
   Q_OBJECT
  public:
-  explicit ComparisonRunner(Workbench* workbench, QObject* parent = nullptr);
+  explicit ComparisonRunner(WhatIfSession* session, QObject* parent = nullptr);
   ~ComparisonRunner() override;
 
   // A `kind: architecture` file or profile:NAME[/VARIANT]; false, with the loader's
@@ -71,7 +71,7 @@ class ComparisonRunner : public QObject {
   // The open graph's row predictions; false while some are not in yet (`pending` counts them).
   bool openGraphPredictions(std::vector<Prediction>& out, int& pending, int& remapping) const;
 
-  Workbench* workbench_;
+  WhatIfSession* session_;
   std::vector<AddedGraph> graphs_;
   int next_id_ = 0;
   int generation_ = 0;  // a newer workload makes the predictions under way stale

@@ -4,7 +4,7 @@
 // the workload its most interesting run measured and that database, so that the Operators page's
 // "measured" and "error" columns fill. Otherwise the Ascend 910B3 graph, the BERT-base suite and
 // the newest results database in the working folder (or its out/); a database whose runs do not
-// fit them is explained on screen (Workbench::measurementNote).
+// fit them is explained on screen (RunBrowser::measurementNote).
 #include <QString>
 #include <QStringList>
 

@@ -30,9 +30,12 @@
 #include "ComparisonRunner.hpp"
 #include "MappingPage.hpp"
 #include "OperatorsPage.hpp"
+#include "RunBrowser.hpp"
+#include "Severity.hpp"
 #include "SweepPage.hpp"
 #include "TableExport.hpp"
 #include "TraceImportAction.hpp"
+#include "WhatIfSession.hpp"
 #include "Workbench.hpp"
 #include "profile/ProfileRegistry.hpp"
 #include "views/CorrelationView.hpp"
@@ -45,9 +48,9 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
     : QMainWindow(parent),
       workbench_(workbench),
       pages_(new QTabWidget),
-      operators_(new OperatorsPage(workbench)),
-      architecture_(new ArchitecturePage(workbench)),
-      mapping_(new MappingPage(workbench)),
+      operators_(new OperatorsPage(workbench->whatIf())),
+      architecture_(new ArchitecturePage(workbench->whatIf())),
+      mapping_(new MappingPage(workbench->whatIf())),
       correlation_(new views::CorrelationView),
       timeline_(new views::TimelineView),
       log_(new QPlainTextEdit),
@@ -88,7 +91,7 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
   measurement_note->setWordWrap(true);
   measurement_note->setVisible(false);
   statusBar()->addWidget(measurement_note, 2);
-  connect(workbench, &Workbench::measurementNoteChanged, measurement_note,
+  connect(workbench->runBrowser(), &RunBrowser::measurementNoteChanged, measurement_note,
           [measurement_note](const QString& note) {
             measurement_note->setText(note);
             measurement_note->setToolTip(note);
@@ -109,22 +112,24 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
     if (!busy) status_->setText(tr("Ready"));
   });
   connect(workbench, &Workbench::message, this, &MainWindow::log);
-  connect(workbench, &Workbench::remapStopped, this, [this](const MapperStopReport& r) {
-    if (!r.superseded)
-      statusBar()->showMessage(
-          tr("Re-mapping cancelled (%1 of %2 operators re-mapped)").arg(r.mapped).arg(r.total),
-          10000);
-  });
-  connect(workbench, &Workbench::pointsLoadCancelled, this, [this](qint64 rows, qint64 total) {
-    statusBar()->showMessage(tr("Loading cancelled after %1 of %2 rows").arg(rows).arg(total),
-                             10000);
-  });
+  connect(
+      workbench->whatIf(), &WhatIfSession::remapStopped, this, [this](const MapperStopReport& r) {
+        if (!r.superseded)
+          statusBar()->showMessage(
+              tr("Re-mapping cancelled (%1 of %2 operators re-mapped)").arg(r.mapped).arg(r.total),
+              10000);
+      });
+  connect(workbench->runBrowser(), &RunBrowser::pointsLoadCancelled, this,
+          [this](qint64 rows, qint64 total) {
+            statusBar()->showMessage(
+                tr("Loading cancelled after %1 of %2 rows").arg(rows).arg(total), 10000);
+          });
 
   connect(operators_, &OperatorsPage::operatorChosen, this, &MainWindow::selectOperator);
   connect(correlation_, &views::CorrelationView::pointSelected, this, [this](int index) {
-    const auto& points = workbench_->points();
+    const auto& points = workbench_->runBrowser()->points();
     if (index < 0 || static_cast<size_t>(index) >= points.size()) return;
-    const int row = workbench_->rowOfPoint(points[static_cast<size_t>(index)]);
+    const int row = workbench_->runBrowser()->rowOfPoint(points[static_cast<size_t>(index)]);
     if (row >= 0) {
       selectOperator(row);
     } else {
@@ -133,20 +138,22 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
               .arg(QString::fromStdString(points[static_cast<size_t>(index)].op_name)));
     }
   });
-  connect(correlation_, &views::CorrelationView::deviceChosen, workbench, &Workbench::chooseDevice);
-  connect(correlation_, &views::CorrelationView::runChosen, workbench, &Workbench::chooseRun);
+  RunBrowser* runs = workbench->runBrowser();
+  connect(correlation_, &views::CorrelationView::deviceChosen, runs, &RunBrowser::chooseDevice);
+  connect(correlation_, &views::CorrelationView::runChosen, runs, &RunBrowser::chooseRun);
   connect(correlation_, &views::CorrelationView::groupingChosen, this, &MainWindow::showPoints);
-  connect(correlation_, &views::CorrelationView::overlayChosen, workbench,
-          &Workbench::chooseOverlayRun);
-  connect(workbench, &Workbench::pointsChanged, this, &MainWindow::showPoints);
-  connect(workbench, &Workbench::runsChanged, this, &MainWindow::showRuns);
+  connect(correlation_, &views::CorrelationView::overlayChosen, runs,
+          &RunBrowser::chooseOverlayRun);
+  connect(runs, &RunBrowser::pointsChanged, this, &MainWindow::showPoints);
+  connect(runs, &RunBrowser::runsChanged, this, &MainWindow::showRuns);
   connect(workbench, &Workbench::simulationChanged, this,
           [this] { timeline_->setTimeline(workbench_->timeline()); });
-  connect(workbench, &Workbench::fixedReady, this, [this] { selectOperator(current_); });
-  connect(workbench, &Workbench::baselineReady, this, [this] {
-    if (current_ < 0 && workbench_->operators()->rowCount() > 0) selectOperator(0);
+  WhatIfSession* what_if = workbench->whatIf();
+  connect(what_if, &WhatIfSession::fixedReady, this, [this] { selectOperator(current_); });
+  connect(what_if, &WhatIfSession::baselineReady, this, [this] {
+    if (current_ < 0 && workbench_->whatIf()->operators()->rowCount() > 0) selectOperator(0);
   });
-  connect(workbench, &Workbench::workloadReplaced, this, [this] { current_ = -1; });
+  connect(what_if, &WhatIfSession::workloadReplaced, this, [this] { current_ = -1; });
   buildMenus();
   buildHelpMenu();
   installExports();
@@ -155,13 +162,13 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
 }
 
 void MainWindow::addComparePage() {
-  compare_ = new ComparePage(workbench_);
+  compare_ = new ComparePage(workbench_->whatIf());
   pages_->addTab(compare_, tr("Compare"));
   connect(compare_->runner(), &ComparisonRunner::message, this, &MainWindow::log);
 }
 
 void MainWindow::addSweepPage() {
-  sweep_ = new SweepPage(workbench_);
+  sweep_ = new SweepPage(workbench_->runBrowser());
   pages_->addTab(sweep_, tr("Sweep"));
   connect(sweep_, &SweepPage::message, this, &MainWindow::log);
 }
@@ -211,14 +218,14 @@ void MainWindow::buildMenus() {
   file->addAction(tr("Save &graph as…"), QKeySequence::SaveAs, this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Save the edited graph"),
                                                       "edited.yaml", tr("YAML (*.yaml)"));
-    if (!path.isEmpty()) workbench_->saveArchitecture(path);
+    if (!path.isEmpty()) workbench_->whatIf()->saveArchitecture(path);
   });
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-  QAction* undo = workbench_->undoStack()->createUndoAction(this, tr("&Undo"));
+  QAction* undo = workbench_->whatIf()->undoStack()->createUndoAction(this, tr("&Undo"));
   undo->setShortcut(QKeySequence::Undo);
-  QAction* redo = workbench_->undoStack()->createRedoAction(this, tr("&Redo"));
+  QAction* redo = workbench_->whatIf()->undoStack()->createRedoAction(this, tr("&Redo"));
   redo->setShortcut(QKeySequence::Redo);
   edit->addAction(undo);
   edit->addAction(redo);
@@ -230,11 +237,11 @@ void MainWindow::buildMenus() {
 
 void MainWindow::log(int severity, const QString& text) {
   static const char* names[] = {"info", "warning", "error"};
-  if (severity == Workbench::kError) ++errors_;
+  if (severity == kError) ++errors_;
   log_->appendPlainText(
       QString("%1 %2: %3")
           .arg(QTime::currentTime().toString("HH:mm:ss"), names[std::clamp(severity, 0, 2)], text));
-  if (severity == Workbench::kError) status_->setText(text);
+  if (severity == kError) status_->setText(text);
 }
 
 void MainWindow::selectOperator(int row) {
@@ -243,16 +250,18 @@ void MainWindow::selectOperator(int row) {
   current_ = row;
   operators_->selectRow(row);
   mapping_->showOperator(row);
-  if (row >= 0 && row < workbench_->operators()->rowCount()) {
-    const auto& r = workbench_->operators()->row(row);
+  const views::OperatorTableModel* rows = workbench_->whatIf()->operators();
+  const RunBrowser* runs = workbench_->runBrowser();
+  if (row >= 0 && row < rows->rowCount()) {
+    const auto& r = rows->row(row);
     if (r.fixed && r.fixed->ok)
       architecture_->showBound(QString::fromStdString(r.fixed->device_bound));
     if (correlation_->selectedPoint() < 0 ||
-        workbench_->rowOfPoint(
-            workbench_->points()[static_cast<size_t>(correlation_->selectedPoint())]) != row) {
+        runs->rowOfPoint(runs->points()[static_cast<size_t>(correlation_->selectedPoint())]) !=
+            row) {
       bool found = false;
-      for (size_t i = 0; i < workbench_->points().size() && !found; ++i)
-        if (workbench_->rowOfPoint(workbench_->points()[i]) == row) {
+      for (size_t i = 0; i < runs->points().size() && !found; ++i)
+        if (runs->rowOfPoint(runs->points()[i]) == row) {
           correlation_->selectPoint(static_cast<int>(i));
           found = true;
         }
@@ -263,8 +272,9 @@ void MainWindow::selectOperator(int row) {
 }
 
 void MainWindow::showPoints() {
+  const RunBrowser* runs = workbench_->runBrowser();
   views::CorrelationPlotData data;
-  data.title = workbench_->pointsSource();
+  data.title = runs->pointsSource();
   // Colours follow the grouping of `correlate --by` (core/measure), so that the legend's
   // statistics are the ones `correlate` prints per group.
   const Grouping grouping = parse_grouping(correlation_->grouping().toStdString());
@@ -277,18 +287,18 @@ void MainWindow::showPoints() {
                      QString::fromStdString(points[i].op_name + " " + points[i].shape),
                      QString::fromStdString(labels[i])});
   };
-  add(workbench_->points(), data.points);
-  add(workbench_->overlayPoints(), data.overlay);
+  add(runs->points(), data.points);
+  add(runs->overlayPoints(), data.overlay);
   data.overlay_title = tr("comparison run");
   showRuns();
   correlation_->setData(std::move(data));
   QString message;
-  if (workbench_->resultsPath().isEmpty())
+  if (runs->resultsPath().isEmpty())
     message =
         tr("No measurements open. File > Open a results database (.sqlite, from `tilescope "
            "measure`) or a CSV of measured GEMMs (M,N,K,measured_us), File > Import trace a "
            "profiler's trace, or drop one here.");
-  else if (workbench_->points().empty())
+  else if (runs->points().empty())
     message =
         tr("Nothing to compare in this run: no measurement has a prediction (an imported "
            "trace needs a graph open and operators recorded with shapes; the log says "
@@ -298,8 +308,9 @@ void MainWindow::showPoints() {
 }
 
 void MainWindow::showRuns() {
-  correlation_->setDevices(workbench_->devices(), workbench_->currentDevice());
-  correlation_->setRuns(workbench_->runs(), workbench_->currentRun(), workbench_->overlayRuns());
+  const RunBrowser* runs = workbench_->runBrowser();
+  correlation_->setDevices(runs->devices(), runs->currentDevice());
+  correlation_->setRuns(runs->runs(), runs->currentRun(), runs->overlayRuns());
 }
 
 void MainWindow::openFiles(const QStringList& paths) {

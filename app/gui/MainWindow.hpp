@@ -44,7 +44,7 @@ class MainWindow : public QMainWindow {
   TraceImportAction* traceImport() const { return traces_; }
   int errorCount() const { return errors_; }
 
-  void selectOperator(int row);  // in the workbench's operator model; -1: none
+  void selectOperator(int row);  // in the what-if session's operator model; -1: none
   int currentOperator() const { return current_; }
 
  protected:

@@ -8,7 +8,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "Workbench.hpp"
+#include "WhatIfSession.hpp"
 #include "analysis/Prediction.hpp"
 #include "common/ByteFormat.hpp"
 #include "common/QuantityFormat.hpp"
@@ -16,9 +16,9 @@
 
 namespace ts::gui {
 
-MappingPage::MappingPage(Workbench* workbench, QWidget* parent)
+MappingPage::MappingPage(WhatIfSession* session, QWidget* parent)
     : QWidget(parent),
-      workbench_(workbench),
+      session_(session),
       empty_(new QLabel),
       heading_(new QLabel),
       remapped_(
@@ -62,9 +62,9 @@ MappingPage::MappingPage(Workbench* workbench, QWidget* parent)
   layout->addWidget(tree_, 1);
   layout->addWidget(legend_);
   layout->addWidget(traffic_);
-  connect(workbench, &Workbench::fixedReady, this, &MappingPage::refresh);
-  connect(workbench, &Workbench::baselineReady, this, &MappingPage::refresh);
-  connect(workbench, &Workbench::remapReady, this, &MappingPage::refresh);
+  connect(session, &WhatIfSession::fixedReady, this, &MappingPage::refresh);
+  connect(session, &WhatIfSession::baselineReady, this, &MappingPage::refresh);
+  connect(session, &WhatIfSession::remapReady, this, &MappingPage::refresh);
   connect(remapped_, &QCheckBox::toggled, this, &MappingPage::refresh);
   showOperator(-1);
 }
@@ -75,16 +75,16 @@ void MappingPage::showOperator(int row) {
 }
 
 void MappingPage::refresh() {
-  auto [keep, evaluation] = workbench_->mappingOf(row_, remapped_->isChecked());
+  auto [keep, evaluation] = session_->mappingOf(row_, remapped_->isChecked());
   problem_->setText(QString::fromStdString(evaluation.error));
   problem_->setVisible(!evaluation.error.empty());
-  const bool empty = row_ < 0 || row_ >= workbench_->operators()->rowCount();
+  const bool empty = row_ < 0 || row_ >= session_->operators()->rowCount();
   empty_->setVisible(empty);
   for (QWidget* w : std::initializer_list<QWidget*>{heading_, remapped_, tree_, legend_, traffic_})
     w->setVisible(!empty);
   if (empty) {
     empty_->setText(
-        !workbench_->workload() || !workbench_->graph()
+        !session_->workload() || !session_->graph()
             ? tr("No mapping to show: open an architecture graph and a workload (File > Open), "
                  "then select an operator; its mapping tree on the graph is shown here.")
             : tr("Select an operator (Operators or Correlation page) to see its mapping tree: "
@@ -94,7 +94,7 @@ void MappingPage::refresh() {
     model_->clear();
     return;
   }
-  const auto& r = workbench_->operators()->row(row_);
+  const auto& r = session_->operators()->row(row_);
   const bool remapped = remapped_->isChecked() && !r.remap_pending && r.remapped && r.remapped->ok;
   heading_->setText(
       remapped ? tr("%1 (%2): the mapper's mapping on the current graph").arg(r.name, r.shape)

@@ -17,12 +17,12 @@ class MappingTreeModel;
 
 namespace ts::gui {
 
-class Workbench;
+class WhatIfSession;
 
 class MappingPage : public QWidget {
   Q_OBJECT
  public:
-  explicit MappingPage(Workbench* workbench, QWidget* parent = nullptr);
+  explicit MappingPage(WhatIfSession* session, QWidget* parent = nullptr);
   void showOperator(int row);  // -1: none
   int shownOperator() const { return row_; }
   views::MappingTreeModel* model() const { return model_; }
@@ -40,7 +40,7 @@ class MappingPage : public QWidget {
   // Gives each column its content's width, narrowing the widest of the long ones (loops,
   // footprint, split, node) just enough for all to fit the tree's viewport.
   void fitColumns();
-  Workbench* workbench_;
+  WhatIfSession* session_;
   int row_ = -1;
   QLabel* empty_;
   QLabel* heading_;

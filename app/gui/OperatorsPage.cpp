@@ -9,15 +9,15 @@
 #include <QVBoxLayout>
 #include <vector>
 
-#include "Workbench.hpp"
+#include "WhatIfSession.hpp"
 #include "analysis/TimePerToken.hpp"
 #include "common/QuantityFormat.hpp"
 
 namespace ts::gui {
 
-OperatorsPage::OperatorsPage(Workbench* workbench, QWidget* parent)
+OperatorsPage::OperatorsPage(WhatIfSession* session, QWidget* parent)
     : QWidget(parent),
-      workbench_(workbench),
+      session_(session),
       empty_(new QLabel),
       filter_(new QLineEdit),
       summary_(new QLabel),
@@ -33,7 +33,7 @@ OperatorsPage::OperatorsPage(Workbench* workbench, QWidget* parent)
   layout->addWidget(filter_);
   layout->addWidget(table_, 1);
   layout->addWidget(summary_);
-  proxy_->setSourceModel(workbench->operators());
+  proxy_->setSourceModel(session->operators());
   proxy_->setSortRole(views::OperatorTableModel::SortRole);
   proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
   proxy_->setFilterKeyColumn(-1);
@@ -50,7 +50,7 @@ OperatorsPage::OperatorsPage(Workbench* workbench, QWidget* parent)
           [this](const QModelIndex& current) {
             if (current.isValid()) Q_EMIT operatorChosen(proxy_->mapToSource(current).row());
           });
-  auto* model = workbench->operators();
+  auto* model = session->operators();
   connect(model, &QAbstractItemModel::dataChanged, this, &OperatorsPage::updateSummary);
   connect(model, &QAbstractItemModel::modelReset, this, &OperatorsPage::updateSummary);
   connect(model, &QAbstractItemModel::modelReset, table_,
@@ -60,33 +60,34 @@ OperatorsPage::OperatorsPage(Workbench* workbench, QWidget* parent)
   // ("edge:HBM-\n>L2") nor is cut while the shape column takes the width.
   table_->setWordWrap(false);
   table_->setTextElideMode(Qt::ElideMiddle);
-  connect(workbench, &Workbench::baselineReady, table_,
+  connect(session, &WhatIfSession::baselineReady, table_,
           [this] { table_->resizeColumnsToContents(); });
-  connect(workbench, &Workbench::fixedReady, table_, [this] { table_->resizeColumnsToContents(); });
-  connect(workbench, &Workbench::architectureReplaced, this, &OperatorsPage::updateEmptyState);
+  connect(session, &WhatIfSession::fixedReady, table_,
+          [this] { table_->resizeColumnsToContents(); });
+  connect(session, &WhatIfSession::architectureReplaced, this, &OperatorsPage::updateEmptyState);
   updateSummary();
   updateEmptyState();
 }
 
 void OperatorsPage::updateEmptyState() {
   QString text;
-  if (!workbench_->workload())
+  if (!session_->workload())
     text =
         tr("No workload open. File > Open a workload (kind: workload, such as "
            "samples/workloads/bert-base.yaml), or drop one here: its operators are listed "
            "here with their predicted times.");
-  else if (!workbench_->graph())
+  else if (!session_->graph())
     text =
         tr("No architecture graph open: the operators are predicted on one. File > Open an "
            "architecture (kind: architecture) or File > Open profile.");
   empty_->setText(text);
   empty_->setVisible(!text.isEmpty());
-  table_->setVisible(workbench_->workload() != nullptr);
-  filter_->setVisible(workbench_->workload() != nullptr);
+  table_->setVisible(session_->workload() != nullptr);
+  filter_->setVisible(session_->workload() != nullptr);
 }
 
 void OperatorsPage::selectRow(int source_row) {
-  const QModelIndex index = proxy_->mapFromSource(workbench_->operators()->index(source_row, 0));
+  const QModelIndex index = proxy_->mapFromSource(session_->operators()->index(source_row, 0));
   if (!index.isValid()) return;
   table_->selectionModel()->setCurrentIndex(
       index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
@@ -99,7 +100,7 @@ int OperatorsPage::currentRow() const {
 }
 
 void OperatorsPage::updateSummary() {
-  const auto* model = workbench_->operators();
+  const auto* model = session_->operators();
   double before = 0, now = 0;
   int done = 0, pending = 0, changed_bound = 0;
   for (int i = 0; i < model->rowCount(); ++i) {
@@ -125,8 +126,8 @@ void OperatorsPage::updateSummary() {
                 .arg(changed_bound);
   if (pending > 0) text += tr("; re-mapping %1 pending").arg(pending);
   // A decode step, once every operator is in: its time per token, as predict prints it.
-  const auto workload = workbench_->workload();
-  const auto graph = workbench_->graph();
+  const auto workload = session_->workload();
+  const auto graph = session_->graph();
   if (workload && graph && done == model->rowCount() &&
       workload->operators.size() == static_cast<size_t>(done)) {
     std::vector<Prediction> predictions;

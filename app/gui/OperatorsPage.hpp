@@ -1,6 +1,6 @@
 #pragma once
-// The operators of the open suite as a sortable, filterable table (the workbench's model behind
-// a proxy). Selecting a row makes it the current operator of every view.
+// The operators of the open suite as a sortable, filterable table (the what-if session's model
+// behind a proxy). Selecting a row makes it the current operator of every view.
 #include <QWidget>
 
 class QLineEdit;
@@ -10,18 +10,18 @@ class QLabel;
 
 namespace ts::gui {
 
-class Workbench;
+class WhatIfSession;
 
 class OperatorsPage : public QWidget {
   Q_OBJECT
  public:
-  explicit OperatorsPage(Workbench* workbench, QWidget* parent = nullptr);
+  explicit OperatorsPage(WhatIfSession* session, QWidget* parent = nullptr);
   QTableView* table() const { return table_; }
   QSortFilterProxyModel* proxy() const { return proxy_; }
   QLineEdit* filter() const { return filter_; }
   QLabel* emptyState() const { return empty_; }
   void selectRow(int source_row);
-  int currentRow() const;  // in the workbench's model, -1 when none
+  int currentRow() const;  // in the what-if session's model, -1 when none
 
  Q_SIGNALS:
   void operatorChosen(int source_row);
@@ -29,7 +29,7 @@ class OperatorsPage : public QWidget {
  private:
   void updateSummary();
   void updateEmptyState();  // what to open while no graph or no workload is open
-  Workbench* workbench_;
+  WhatIfSession* session_;
   QLabel* empty_;
   QLineEdit* filter_;
   QLabel* summary_;

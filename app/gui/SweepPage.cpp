@@ -16,8 +16,9 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
+#include "RunBrowser.hpp"
+#include "Severity.hpp"
 #include "TableExport.hpp"
-#include "Workbench.hpp"
 #include "correlate/CorrelationData.hpp"
 #include "measure/ResultStore.hpp"
 #include "views/PlotExport.hpp"
@@ -70,9 +71,9 @@ QString how_to_sweep(const QString& db) {
 
 }  // namespace
 
-SweepPage::SweepPage(Workbench* workbench, QWidget* parent)
+SweepPage::SweepPage(RunBrowser* runs, QWidget* parent)
     : QWidget(parent),
-      workbench_(workbench),
+      runs_(runs),
       sweep_choice_(new QComboBox),
       subject_choice_(new QComboBox),
       sweep_label_(new QLabel(tr("Sweep:"))),
@@ -139,13 +140,13 @@ SweepPage::SweepPage(Workbench* workbench, QWidget* parent)
   connect(sweep_choice_, &QComboBox::currentIndexChanged, this, &SweepPage::showSweep);
   connect(subject_choice_, &QComboBox::currentIndexChanged, this, &SweepPage::drawSensitivity);
   // A results database opened (File > Open, the command line, a workspace) announces its runs.
-  connect(workbench_, &Workbench::runsChanged, this, &SweepPage::resultsMaybeReplaced);
+  connect(runs_, &RunBrowser::runsChanged, this, &SweepPage::resultsMaybeReplaced);
   resultsMaybeReplaced();
   if (shown_path_.isEmpty()) reload();
 }
 
 void SweepPage::resultsMaybeReplaced() {
-  const QString path = workbench_->resultsPath();
+  const QString path = runs_->resultsPath();
   if (path == shown_path_) return;  // the same database, another run or device chosen
   shown_path_ = path;
   reload();
@@ -190,7 +191,7 @@ void SweepPage::accept(const SweepStoreRead& read) {
   sweeps_ = read.sweeps;
   const QString file = QFileInfo(read.path).fileName();
   if (!read.error.isEmpty())
-    Q_EMIT message(Workbench::kError, tr("sweeps of %1: %2").arg(read.path, read.error));
+    Q_EMIT message(kError, tr("sweeps of %1: %2").arg(read.path, read.error));
   {
     const QSignalBlocker block(sweep_choice_);
     sweep_choice_->clear();
@@ -216,9 +217,9 @@ void SweepPage::accept(const SweepStoreRead& read) {
       showEmpty(tr("%1 holds no sweep.\n").arg(file) + how_to_sweep(file));
     return;
   }
-  Q_EMIT message(Workbench::kInfo, sweeps_.size() == 1
-                                       ? tr("%1: 1 sweep").arg(read.path)
-                                       : tr("%1: %2 sweeps").arg(read.path).arg(sweeps_.size()));
+  Q_EMIT message(kInfo, sweeps_.size() == 1
+                            ? tr("%1: 1 sweep").arg(read.path)
+                            : tr("%1: %2 sweeps").arg(read.path).arg(sweeps_.size()));
   int index = 0;
   for (size_t i = 0; i < sweeps_.size(); ++i)
     if (sweeps_[i].sweep_key + sweeps_[i].workload_hash == chosen) index = static_cast<int>(i);

@@ -28,7 +28,7 @@ class SweepPointTableModel;
 
 namespace ts::gui {
 
-class Workbench;
+class RunBrowser;
 
 // One sweep of a store: its keys and what the views draw of its points.
 struct StoredSweep {
@@ -47,7 +47,7 @@ struct SweepStoreRead {
 class SweepPage : public QWidget {
   Q_OBJECT
  public:
-  explicit SweepPage(Workbench* workbench, QWidget* parent = nullptr);
+  explicit SweepPage(RunBrowser* runs, QWidget* parent = nullptr);
 
   QComboBox* sweepChoice() const { return sweep_choice_; }
   QComboBox* subjectChoice() const { return subject_choice_; }
@@ -84,7 +84,7 @@ class SweepPage : public QWidget {
   void drawSensitivity();
   void showEmpty(const QString& text);
 
-  Workbench* workbench_;
+  RunBrowser* runs_;
   QString shown_path_;                                // the store read last (or being read)
   int generation_ = 0;                                // a read of an older one is stale
   QPointer<QFutureWatcher<SweepStoreRead>> reading_;  // the latest read, while it runs

@@ -9,6 +9,7 @@
 #include <QtConcurrent>
 #include <algorithm>
 
+#include "RunBrowser.hpp"
 #include "Workbench.hpp"
 #include "correlate/CorrelationData.hpp"
 #include "trace/TraceFileImport.hpp"
@@ -47,7 +48,8 @@ QString stage_text(std::string_view stage, const QString& trace) {
 
 TraceImportAction::TraceImportAction(Workbench* workbench, QWidget* window)
     : QObject(window), workbench_(workbench), window_(window) {
-  connect(workbench, &Workbench::pointsChanged, this, &TraceImportAction::rebuildTimeline);
+  connect(workbench->runBrowser(), &RunBrowser::pointsChanged, this,
+          &TraceImportAction::rebuildTimeline);
 }
 
 TraceImportAction::~TraceImportAction() {
@@ -83,7 +85,7 @@ bool TraceImportAction::importIfTrace(const QString& path) {
 QString TraceImportAction::chooseDatabase(const QString& trace) const {
   if (chooser_) return chooser_(trace);
   // The open results database takes the trace's run beside its others; an open CSV is no store.
-  const QString open = workbench_->resultsPath();
+  const QString open = workbench_->runBrowser()->resultsPath();
   if (!open.isEmpty() && is_sqlite_file(open.toStdString())) return open;
   const QFileInfo info(trace);
   return QFileDialog::getSaveFileName(
@@ -95,7 +97,7 @@ QString TraceImportAction::chooseDatabase(const QString& trace) const {
 
 bool TraceImportAction::importTrace(const QString& trace) {
   if (busy()) {
-    Q_EMIT workbench_->message(Workbench::kWarning,
+    Q_EMIT workbench_->message(kWarning,
                                tr("%1: another trace is being imported; wait for it or cancel "
                                   "it")
                                    .arg(trace));
@@ -104,17 +106,16 @@ bool TraceImportAction::importTrace(const QString& trace) {
   const std::string format = trace_format_of(trace.toStdString());
   if (format.empty()) {
     Q_EMIT workbench_->message(
-        Workbench::kError,
-        tr("%1: not a trace tilescope reads; expected a PyTorch profiler (Kineto) JSON or "
-           ".json.gz, an Nsight Systems SQLite export or an msprof op_summary CSV")
-            .arg(trace));
+        kError, tr("%1: not a trace tilescope reads; expected a PyTorch profiler (Kineto) JSON or "
+                   ".json.gz, an Nsight Systems SQLite export or an msprof op_summary CSV")
+                    .arg(trace));
     return false;
   }
   const QString database = chooseDatabase(trace);
   if (database.isEmpty()) return false;
   if (is_nsys_export(database.toStdString())) {
     Q_EMIT workbench_->message(
-        Workbench::kError,
+        kError,
         tr("%1: an Nsight Systems export, not a results database; choose another").arg(database));
     return false;
   }
@@ -144,8 +145,7 @@ bool TraceImportAction::importTrace(const QString& trace) {
           &QProgressDialog::setLabelText);
   connect(watcher, &QFutureWatcherBase::finished, this, &TraceImportAction::done);
   Q_EMIT workbench_->message(
-      Workbench::kInfo,
-      tr("importing %1 (%2) into %3").arg(trace, QString::fromStdString(format), database));
+      kInfo, tr("importing %1 (%2) into %3").arg(trace, QString::fromStdString(format), database));
   const QString name = trace_name_;
   watcher->setFuture(
       QtConcurrent::run([request, format, name](QPromise<TraceImportOutcome>& promise) {
@@ -195,12 +195,12 @@ void TraceImportAction::done() {
   }
   if (cancelled) {
     const QString text = tr("import of %1 cancelled; %2 is as it was").arg(trace_name_, database_);
-    Q_EMIT workbench_->message(Workbench::kInfo, text);
+    Q_EMIT workbench_->message(kInfo, text);
     Q_EMIT finished(false, true, text);
     return;
   }
   if (!out.error.isEmpty()) {
-    Q_EMIT workbench_->message(Workbench::kError, out.error);
+    Q_EMIT workbench_->message(kError, out.error);
     Q_EMIT finished(false, false, out.error);
     return;
   }
@@ -209,21 +209,21 @@ void TraceImportAction::done() {
       out.imported.result, database_.toStdString(),
       [&](const std::string& line) {
         lines << QString::fromStdString(line);
-        Q_EMIT workbench_->message(Workbench::kInfo, QString::fromStdString(line));
+        Q_EMIT workbench_->message(kInfo, QString::fromStdString(line));
       },
       [&](const std::string& line) {
         // The CLI's stderr lines: a "warning: " one is a warning here, the total is news.
         QString text = QString::fromStdString(line);
         const bool warning = text.startsWith("warning: ");
         if (warning) text.remove(0, 9);
-        Q_EMIT workbench_->message(warning ? Workbench::kWarning : Workbench::kInfo, text);
+        Q_EMIT workbench_->message(warning ? kWarning : kInfo, text);
       });
   kernels_ = std::move(out.imported.kernels);
   timeline_ = {};
   // The database shows the trace's run: its operators on the correlation page, predicted on the
   // open graph; once they are in, pointsChanged rebuilds the timeline with the predictions.
-  if (workbench_->openResults(database_) && !out.imported.result.runs.empty())
-    workbench_->chooseRunId(out.imported.result.runs.front().id);
+  if (workbench_->runBrowser()->openResults(database_) && !out.imported.result.runs.empty())
+    workbench_->runBrowser()->chooseRunId(out.imported.result.runs.front().id);
   rebuildTimeline();
   Q_EMIT finished(true, false, lines.join('\n'));
 }
@@ -232,7 +232,7 @@ void TraceImportAction::rebuildTimeline() {
   if (kernels_.empty()) return;
   timeline_ = views::trace_timeline(
       kernels_, QFileInfo(trace_name_).completeBaseName().section('.', 0, 0).toStdString(),
-      workbench_->points());
+      workbench_->runBrowser()->points());
   workbench_->setTraceTimeline(timeline_);
 }
 

@@ -59,7 +59,7 @@ class TraceImportAction : public QObject {
  private:
   QString chooseDatabase(const QString& trace) const;
   void done();
-  void rebuildTimeline();  // with the workbench's points, once they are loaded
+  void rebuildTimeline();  // with the run browser's points, once they are loaded
 
   Workbench* workbench_;
   QWidget* window_;

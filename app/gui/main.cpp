@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
   int compare_errors = 0;
   if (unattended) {
     auto to_stderr = [](int severity, const QString& text) {
-      if (severity == ts::gui::Workbench::kError) std::cerr << text.toStdString() << "\n";
+      if (severity == ts::gui::kError) std::cerr << text.toStdString() << "\n";
     };
     QObject::connect(&workbench, &ts::gui::Workbench::message, &app, to_stderr);
     QObject::connect(comparison, &ts::gui::ComparisonRunner::message, &app, to_stderr);

@@ -17,6 +17,7 @@
 #include "ComparisonRunner.hpp"
 #include "GuiTestSupport.hpp"
 #include "MainWindow.hpp"
+#include "WhatIfSession.hpp"
 #include "Workbench.hpp"
 #include "common/QuantityFormat.hpp"
 #include "report/GraphComparison.hpp"
@@ -37,8 +38,8 @@ struct CompareWindow {
     window.resize(1400, 860);
     window.show();
     window.pages()->setCurrentWidget(page);
-    REQUIRE(workbench.openArchitecture(sample("arch/nvidia-h100.yaml")));
-    REQUIRE(workbench.openWorkload(sample("workloads/bert-large.yaml")));
+    REQUIRE(workbench.whatIf()->openArchitecture(sample("arch/nvidia-h100.yaml")));
+    REQUIRE(workbench.whatIf()->openWorkload(sample("workloads/bert-large.yaml")));
     settle();
   }
   void settle() {
@@ -138,7 +139,7 @@ TEST_CASE("an edit of the open graph moves its side of the comparison live",
   // H100's launch overhead is 4 us (samples/arch/nvidia-h100.yaml); at 20 us every operator on
   // A takes 16 us more with its device time unchanged (the mappings are the same: launch
   // overhead does not enter the device time the mapper minimises), and B does not move.
-  w.workbench.editParameter("launch_overhead", 20e-6);
+  w.workbench.whatIf()->editParameter("launch_overhead", 20e-6);
   w.settle();
   REQUIRE(w.page->runner()->comparison());
   const ts::ArchitectureComparison& after = *w.page->runner()->comparison();
@@ -161,7 +162,7 @@ TEST_CASE("an edit of the open graph moves its side of the comparison live",
   CHECK(after.total[0].time_us() >=
         before.total[0].time_us() + 15.0 * static_cast<double>(after.operators.size()));
   // Undo puts the overhead back.
-  w.workbench.undoStack()->undo();
+  w.workbench.whatIf()->undoStack()->undo();
   w.settle();
   REQUIRE(w.page->runner()->comparison());
   CHECK(w.page->runner()->comparison()->total[0].time_us() <= before.total[0].time_us() + 1e-6);
@@ -189,7 +190,7 @@ TEST_CASE("the Compare page's predictions show progress and stop on Cancel",
   // search would run for hours, so only Cancel can end it.
   ts::MapperOptions unbounded;
   unbounded.budget = uint64_t(1) << 62;
-  w.workbench.setMapperOptions(unbounded);
+  w.workbench.whatIf()->setMapperOptions(unbounded);
   ts::gui::ComparisonRunner* runner = w.page->runner();
   QSignalSpy busy(runner, &ts::gui::ComparisonRunner::busyChanged);
   REQUIRE(runner->addGraph(sample("arch/nvidia-h200.yaml")));
@@ -208,7 +209,7 @@ TEST_CASE("the Compare page's predictions show progress and stop on Cancel",
   CHECK(runner->state().startsWith("Predictions cancelled"));
   CHECK(w.page->emptyState()->text() == runner->state());
   // Predict again, on the default budget, completes it.
-  w.workbench.setMapperOptions({});
+  w.workbench.whatIf()->setMapperOptions({});
   runner->predictAgain();
   w.settle();
   CHECK(runner->comparison());

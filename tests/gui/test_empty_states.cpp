@@ -12,6 +12,7 @@
 #include "MappingPage.hpp"
 #include "OperatorsPage.hpp"
 #include "SweepPage.hpp"
+#include "WhatIfSession.hpp"
 #include "Workbench.hpp"
 #include "views/CorrelationView.hpp"
 #include "views/QCustomPlotInclude.hpp"
@@ -59,12 +60,12 @@ TEST_CASE("every page of an empty workspace shows what to open", "[gui][empty]")
   ts::guitest::save_screenshot(window, "gui-empty-timeline");
 
   // A workload without a graph: the operators page asks for the graph next.
-  REQUIRE(workbench.openWorkload(sample("workloads/bert-base.yaml")));
+  REQUIRE(workbench.whatIf()->openWorkload(sample("workloads/bert-base.yaml")));
   window.pages()->setCurrentWidget(window.operatorsPage());
   QApplication::processEvents();
   CHECK(window.operatorsPage()->emptyState()->text().contains("No architecture graph open"));
   // With the graph too, the messages give way to the contents.
-  REQUIRE(workbench.openArchitecture(sample("arch/nvidia-h100.yaml")));
+  REQUIRE(workbench.whatIf()->openArchitecture(sample("arch/nvidia-h100.yaml")));
   workbench.waitForIdle();
   QApplication::processEvents();
   CHECK_FALSE(window.operatorsPage()->emptyState()->isVisible());

@@ -17,6 +17,7 @@
 #include "MappingPage.hpp"
 #include "OperatorsPage.hpp"
 #include "TableExport.hpp"
+#include "WhatIfSession.hpp"
 #include "Workbench.hpp"
 #include "trace/CsvMeasurements.hpp"
 #include "views/CorrelationView.hpp"
@@ -40,8 +41,8 @@ struct LoadedWindow {
   LoadedWindow() {
     window.resize(1280, 800);
     window.show();
-    REQUIRE(workbench.openArchitecture(sample("arch/nvidia-h100.yaml")));
-    REQUIRE(workbench.openWorkload(sample("workloads/bert-base.yaml")));
+    REQUIRE(workbench.whatIf()->openArchitecture(sample("arch/nvidia-h100.yaml")));
+    REQUIRE(workbench.whatIf()->openWorkload(sample("workloads/bert-base.yaml")));
     workbench.waitForIdle();
   }
 };

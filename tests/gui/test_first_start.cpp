@@ -12,6 +12,8 @@
 #include "GuiTestSupport.hpp"
 #include "MainWindow.hpp"
 #include "ResultsFixture.hpp"
+#include "RunBrowser.hpp"
+#include "WhatIfSession.hpp"
 #include "Workbench.hpp"
 #include "measure/ResultStore.hpp"
 #include "measure/RunSettings.hpp"
@@ -81,18 +83,20 @@ TEST_CASE("the first start opens scripts/run's graph, its run's workload and its
   CHECK(files == QStringList{graph, workload, db});
 
   ts::gui::Workbench workbench;
+
+  ts::gui::RunBrowser& browser = *workbench.runBrowser();
   ts::gui::MainWindow window(&workbench);
   window.resize(1400, 860);
   window.show();
   for (const QString& file : files) REQUIRE(workbench.openFile(file));
   workbench.waitForIdle();
   CHECK(window.errorCount() == 0);
-  REQUIRE(workbench.currentRun() >= 0);
-  CHECK(workbench.runs()[workbench.currentRun()].startsWith("run 1: "));
+  REQUIRE(browser.currentRun() >= 0);
+  CHECK(browser.runs()[browser.currentRun()].startsWith("run 1: "));
 
   // The Operators page: the six measured operators have "measured" (1.25 x the prediction) and
   // "error" = 1 / 1.25 - 1 = -20.0 %; the seventh has neither.
-  auto* model = workbench.operators();
+  auto* model = workbench.whatIf()->operators();
   REQUIRE(model->rowCount() == 13);
   for (int row = 0; row < 6; ++row) {
     INFO("row " << row);
@@ -104,7 +108,7 @@ TEST_CASE("the first start opens scripts/run's graph, its run's workload and its
           "-20.0 %");
   }
   CHECK_FALSE(model->row(6).measured_s);
-  CHECK(workbench.measurementNote().isEmpty());
+  CHECK(browser.measurementNote().isEmpty());
   ts::guitest::save_screenshot(window, "first-start-host");
 }
 
@@ -134,10 +138,10 @@ TEST_CASE("without scripts/run's outputs the first start falls back and explains
   window.show();
   for (const QString& file : files) REQUIRE(workbench.openFile(file));
   workbench.waitForIdle();
-  CHECK(workbench.points().size() == 5);
-  for (int row = 0; row < workbench.operators()->rowCount(); ++row)
-    CHECK_FALSE(workbench.operators()->row(row).measured_s);
-  const QString note = workbench.measurementNote();
+  CHECK(workbench.runBrowser()->points().size() == 5);
+  for (int row = 0; row < workbench.whatIf()->operators()->rowCount(); ++row)
+    CHECK_FALSE(workbench.whatIf()->operators()->row(row).measured_s);
+  const QString note = workbench.runBrowser()->measurementNote();
   CHECK(note.contains("None of the 5 measurements of run 1 (vit-b16)"));
   CHECK(note.contains("open workload bert-base"));
   CHECK(note.contains("samples/workloads/vit-b16.yaml"));
@@ -148,9 +152,9 @@ TEST_CASE("without scripts/run's outputs the first start falls back and explains
   CHECK(shown->isVisible());
 
   // Opening the suite it measured fills the columns, and the note goes.
-  REQUIRE(workbench.openWorkload(sample("workloads/vit-b16.yaml")));
+  REQUIRE(workbench.whatIf()->openWorkload(sample("workloads/vit-b16.yaml")));
   workbench.waitForIdle();
-  CHECK(workbench.operators()->row(0).measured_s);
-  CHECK(workbench.measurementNote().isEmpty());
+  CHECK(workbench.whatIf()->operators()->row(0).measured_s);
+  CHECK(workbench.runBrowser()->measurementNote().isEmpty());
   CHECK_FALSE(shown->isVisible());
 }

@@ -13,6 +13,7 @@
 #include "GuiTestSupport.hpp"
 #include "MainWindow.hpp"
 #include "ResultsFixture.hpp"
+#include "RunBrowser.hpp"
 #include "Workbench.hpp"
 #include "correlate/CorrelationData.hpp"
 #include "views/CorrelationView.hpp"
@@ -69,19 +70,20 @@ TEST_CASE("100,000 measurements open into the correlation view", "[gui][!benchma
     auto* plot = view->plot();
     bool loaded = false;
     double drawn_ms = -1;
-    QObject::connect(&workbench, &ts::gui::Workbench::pointsChanged, [&] { loaded = true; });
+    QObject::connect(workbench.runBrowser(), &ts::gui::RunBrowser::pointsChanged,
+                     [&] { loaded = true; });
     QObject::connect(plot, &QCustomPlot::afterReplot, [&] {
       if (loaded && drawn_ms < 0) drawn_ms = ms_since(clock);
     });
     clock.restart();
-    REQUIRE(workbench.openResults(db));
+    REQUIRE(workbench.runBrowser()->openResults(db));
     QElapsedTimer limit;
     limit.start();
     while (drawn_ms < 0 && limit.elapsed() < 60000)
       QApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
     REQUIRE(drawn_ms >= 0);
     workbench.waitForIdle();
-    REQUIRE(workbench.points().size() == kMeasurements);
+    REQUIRE(workbench.runBrowser()->points().size() == kMeasurements);
     CHECK(view->contents().count == kMeasurements);
     open_ms = std::min(open_ms, drawn_ms);
 

@@ -14,6 +14,8 @@
 #include "GuiTestSupport.hpp"
 #include "MainWindow.hpp"
 #include "ResultsFixture.hpp"
+#include "RunBrowser.hpp"
+#include "WhatIfSession.hpp"
 #include "Workbench.hpp"
 
 using ts::guitest::sample;
@@ -49,25 +51,25 @@ TEST_CASE("Cancel and a newer edit stop the what-if mapper inside one search",
   ts::gui::MainWindow window(&workbench);
   window.resize(1400, 860);
   window.show();
-  REQUIRE(workbench.openArchitecture(sample("arch/ascend910b3.yaml")));
-  REQUIRE(workbench.openWorkload(sample("workloads/bert-base.yaml")));
+  REQUIRE(workbench.whatIf()->openArchitecture(sample("arch/ascend910b3.yaml")));
+  REQUIRE(workbench.whatIf()->openWorkload(sample("workloads/bert-base.yaml")));
   workbench.waitForIdle();  // the baseline, on the default budget
-  auto* model = workbench.operators();
+  auto* model = workbench.whatIf()->operators();
   REQUIRE(model->rowCount() == 13);
-  workbench.setMapperOptions(unbounded_mapper());
+  workbench.whatIf()->setMapperOptions(unbounded_mapper());
 
-  QSignalSpy fixed(&workbench, &ts::gui::Workbench::fixedReady);
-  QSignalSpy stopped(&workbench, &ts::gui::Workbench::remapStopped);
-  QSignalSpy remapped(&workbench, &ts::gui::Workbench::remapReady);
+  QSignalSpy fixed(workbench.whatIf(), &ts::gui::WhatIfSession::fixedReady);
+  QSignalSpy stopped(workbench.whatIf(), &ts::gui::WhatIfSession::remapStopped);
+  QSignalSpy remapped(workbench.whatIf(), &ts::gui::WhatIfSession::remapReady);
 
   // An edit: the fixed mappings come back, then the mapper starts its (long) search.
-  workbench.editParameter("node:HBM.bandwidth", 0.8e12);
+  workbench.whatIf()->editParameter("node:HBM.bandwidth", 0.8e12);
   REQUIRE((fixed.count() > 0 || fixed.wait(5000)));
   QTest::qWait(300);
   REQUIRE(workbench.busy());
 
   // A newer edit supersedes that search: it stops part-way.
-  workbench.editParameter("node:HBM.bandwidth", 0.6e12);
+  workbench.whatIf()->editParameter("node:HBM.bandwidth", 0.6e12);
   const ts::gui::MapperStopReport superseded = wait_for_stop(stopped);
   CHECK(superseded.superseded);
   REQUIRE_FALSE(superseded.op.isEmpty());
@@ -124,6 +126,8 @@ TEST_CASE("a results database loads with a progress figure in rows, and Cancel s
   ts::guitest::make_large_database(db, kRows);
 
   ts::gui::Workbench workbench;
+
+  ts::gui::RunBrowser& browser = *workbench.runBrowser();
   ts::gui::MainWindow window(&workbench);
   window.resize(1400, 860);
   window.show();
@@ -141,11 +145,11 @@ TEST_CASE("a results database loads with a progress figure in rows, and Cancel s
                        [&](const QString& what, int done, int total) {
                          seen.push_back({what, done, total, bar->value(), bar->maximum()});
                        });
-  REQUIRE(workbench.openResults(db));
+  REQUIRE(browser.openResults(db));
   CHECK(workbench.busy());  // openResults returned before the rows were read
   workbench.waitForIdle();
   QObject::disconnect(watch);
-  REQUIRE(workbench.points().size() == static_cast<size_t>(kRows));
+  REQUIRE(browser.points().size() == static_cast<size_t>(kRows));
   REQUIRE_FALSE(seen.empty());
   // A first figure may come before the first block of rows is read (on a loaded machine the
   // reader starts late): "0 of 50,000 rows" is true, so only the order and the range are fixed,
@@ -167,9 +171,9 @@ TEST_CASE("a results database loads with a progress figure in rows, and Cancel s
 
   // Load it again and press Cancel at once, as the reading starts: the load stops part-way
   // (at its next look, every 1,024 rows) and what was shown stays.
-  QSignalSpy cancelled(&workbench, &ts::gui::Workbench::pointsLoadCancelled);
-  QSignalSpy changed(&workbench, &ts::gui::Workbench::pointsChanged);
-  REQUIRE(workbench.openResults(db));
+  QSignalSpy cancelled(workbench.runBrowser(), &ts::gui::RunBrowser::pointsLoadCancelled);
+  QSignalSpy changed(workbench.runBrowser(), &ts::gui::RunBrowser::pointsChanged);
+  REQUIRE(browser.openResults(db));
   QPushButton* cancel = cancel_button(window);
   REQUIRE(cancel->isVisible());
   QTest::mouseClick(cancel, Qt::LeftButton);
@@ -181,7 +185,7 @@ TEST_CASE("a results database loads with a progress figure in rows, and Cancel s
   CHECK(total == kRows);
   CHECK(rows < kRows);
   CHECK(changed.count() == 0);
-  CHECK(workbench.points().size() == static_cast<size_t>(kRows));  // the earlier load stays
+  CHECK(browser.points().size() == static_cast<size_t>(kRows));  // the earlier load stays
   CHECK(window.logPanel()->toPlainText().contains("loading cancelled after"));
   CHECK(window.statusBar()->currentMessage().startsWith("Loading cancelled"));
   CHECK_FALSE(workbench.busy());

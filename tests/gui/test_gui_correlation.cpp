@@ -12,6 +12,8 @@
 #include "MappingPage.hpp"
 #include "OperatorsPage.hpp"
 #include "ResultsFixture.hpp"
+#include "RunBrowser.hpp"
+#include "WhatIfSession.hpp"
 #include "Workbench.hpp"
 #include "measure/ResultStore.hpp"
 #include "views/CorrelationView.hpp"
@@ -37,18 +39,19 @@ TEST_CASE("clicking a point of the correlation view selects its operator everywh
   QTemporaryDir dir;
   const QString db = make_database(dir.filePath("bert-base-test.sqlite"));
   ts::gui::Workbench workbench;
+  ts::gui::RunBrowser& browser = *workbench.runBrowser();
   ts::gui::MainWindow window(&workbench);
   window.resize(1400, 860);
   window.show();
-  REQUIRE(workbench.openArchitecture(sample("arch/ascend910b3.yaml")));
-  REQUIRE(workbench.openWorkload(sample("workloads/bert-base.yaml")));
+  REQUIRE(workbench.whatIf()->openArchitecture(sample("arch/ascend910b3.yaml")));
+  REQUIRE(workbench.whatIf()->openWorkload(sample("workloads/bert-base.yaml")));
   REQUIRE(workbench.openFile(db));
   workbench.waitForIdle();
   CHECK(window.errorCount() == 0);
-  REQUIRE(workbench.points().size() == 13);
+  REQUIRE(browser.points().size() == 13);
 
   // The table shows the measurements beside the predictions.
-  auto* model = workbench.operators();
+  auto* model = workbench.whatIf()->operators();
   const int ffn_up = model->findOperator("ffn_up");
   const int context = model->findOperator("attn_context");
   REQUIRE(ffn_up >= 0);
@@ -65,8 +68,8 @@ TEST_CASE("clicking a point of the correlation view selects its operator everywh
 
   // Click the point of attn_context (not the current operator).
   size_t target = 0;
-  for (size_t i = 0; i < workbench.points().size(); ++i)
-    if (workbench.points()[i].op_name == "attn_context") target = i;
+  for (size_t i = 0; i < browser.points().size(); ++i)
+    if (browser.points()[i].op_name == "attn_context") target = i;
   const QPointF at = view->pointPosition(static_cast<int>(target));
   REQUIRE(view->plot()->rect().contains(at.toPoint()));
   CHECK(view->pointAt(at) == static_cast<int>(target));
@@ -91,7 +94,7 @@ TEST_CASE("clicking a point of the correlation view selects its operator everywh
   // And the other way: choosing a row in the table moves the plot's selection.
   window.operatorsPage()->selectRow(ffn_up);
   CHECK(window.currentOperator() == ffn_up);
-  CHECK(workbench.points()[static_cast<size_t>(view->selectedPoint())].op_name == "ffn_up");
+  CHECK(browser.points()[static_cast<size_t>(view->selectedPoint())].op_name == "ffn_up");
 }
 
 TEST_CASE("the correlation plot builder draws headless and reports what it leaves out",
@@ -150,6 +153,7 @@ TEST_CASE("choosing a device offers its runs only", "[gui][correlation]") {
     ts::guitest::add_run(store, in, "chip A", 8);
   }
   ts::gui::Workbench workbench;
+  ts::gui::RunBrowser& browser = *workbench.runBrowser();
   ts::gui::MainWindow window(&workbench);
   window.resize(1400, 860);
   window.show();
@@ -159,13 +163,13 @@ TEST_CASE("choosing a device offers its runs only", "[gui][correlation]") {
   CHECK(window.errorCount() == 0);
 
   // It opens on the latest run's device, offering that device's runs, the latest shown.
-  REQUIRE(workbench.devices() == QStringList{"chip A (synthetic)", "chip B (synthetic)"});
-  CHECK(workbench.currentDevice() == 0);
-  REQUIRE(workbench.runs().size() == 2);
-  CHECK(workbench.runs()[0].startsWith("run 1: "));
-  CHECK(workbench.runs()[1].startsWith("run 3: "));
-  CHECK(workbench.currentRun() == 1);
-  CHECK(workbench.points().size() == 8);
+  REQUIRE(browser.devices() == QStringList{"chip A (synthetic)", "chip B (synthetic)"});
+  CHECK(browser.currentDevice() == 0);
+  REQUIRE(browser.runs().size() == 2);
+  CHECK(browser.runs()[0].startsWith("run 1: "));
+  CHECK(browser.runs()[1].startsWith("run 3: "));
+  CHECK(browser.currentRun() == 1);
+  CHECK(browser.points().size() == 8);
 
   auto* device = window.correlationView()->findChild<QComboBox*>("device");
   auto* run = window.correlationView()->findChild<QComboBox*>("run");
@@ -184,23 +188,23 @@ TEST_CASE("choosing a device offers its runs only", "[gui][correlation]") {
   Q_EMIT device->activated(1);
   REQUIRE(chosen.count() == 1);
   workbench.waitForIdle();
-  CHECK(workbench.currentDevice() == 1);
-  REQUIRE(workbench.runs().size() == 1);
-  CHECK(workbench.runs()[0].startsWith("run 2: "));
-  CHECK(workbench.runs()[0].contains("chip B"));
+  CHECK(browser.currentDevice() == 1);
+  REQUIRE(browser.runs().size() == 1);
+  CHECK(browser.runs()[0].startsWith("run 2: "));
+  CHECK(browser.runs()[0].contains("chip B"));
   CHECK(run->count() == 1);
   CHECK(run->currentText().startsWith("run 2: "));
-  CHECK(workbench.points().size() == 5);
+  CHECK(browser.points().size() == 5);
   CHECK(window.correlationView()->contents().count == 5);
   CHECK(overlay->count() == 4);
 
   // And back to chip A: its first run can be chosen again.
   Q_EMIT device->activated(0);
   workbench.waitForIdle();
-  REQUIRE(workbench.runs().size() == 2);
+  REQUIRE(browser.runs().size() == 2);
   Q_EMIT run->activated(0);
   workbench.waitForIdle();
-  CHECK(workbench.currentRun() == 0);
-  CHECK(workbench.points().size() == 13);
+  CHECK(browser.currentRun() == 0);
+  CHECK(browser.points().size() == 13);
   CHECK(window.errorCount() == 0);
 }

@@ -19,6 +19,7 @@
 #include "GuiTestSupport.hpp"
 #include "MainWindow.hpp"
 #include "ResultsFixture.hpp"
+#include "WhatIfSession.hpp"
 #include "Workbench.hpp"
 #include "views/ArchitectureScene.hpp"
 #include "views/ArchitectureView.hpp"
@@ -98,8 +99,8 @@ TEST_CASE("a dark palette from the platform reaches the window and every plot", 
   ts::gui::MainWindow window(&workbench);
   window.resize(1400, 860);
   window.show();
-  REQUIRE(workbench.openArchitecture(sample("arch/ascend910b3.yaml")));
-  REQUIRE(workbench.openWorkload(sample("workloads/bert-base.yaml")));
+  REQUIRE(workbench.whatIf()->openArchitecture(sample("arch/ascend910b3.yaml")));
+  REQUIRE(workbench.whatIf()->openWorkload(sample("workloads/bert-base.yaml")));
   REQUIRE(workbench.openFile(db));
   REQUIRE(workbench.openFile(TILESCOPE_ROOT "/tests/gui/fixtures/gpt-22b-selene.sim.json"));
   workbench.waitForIdle();
@@ -139,7 +140,7 @@ TEST_CASE("a palette switched while the window is open redraws the plots", "[gui
   window.resize(1000, 700);
   window.show();
   REQUIRE(workbench.openFile(TILESCOPE_ROOT "/tests/gui/fixtures/gpt-22b-selene.sim.json"));
-  REQUIRE(workbench.openArchitecture(sample("arch/ascend910b3.yaml")));
+  REQUIRE(workbench.whatIf()->openArchitecture(sample("arch/ascend910b3.yaml")));
   window.pages()->setCurrentWidget(window.timelineView());
   QApplication::processEvents();
   ts::views::ArchitectureScene* scene = window.architecturePage()->view()->architectureScene();

@@ -4,6 +4,7 @@
 
 #include "GuiTestSupport.hpp"
 #include "ResultsFixture.hpp"
+#include "RunBrowser.hpp"
 #include "Workbench.hpp"
 #include "measure/ResultStore.hpp"
 
@@ -21,12 +22,13 @@ TEST_CASE("results open on the latest run with a measurement, not on an empty on
     store.begin_run(ts::guitest::run_start(in, "chip A"));
   }
   ts::gui::Workbench workbench;
-  REQUIRE(workbench.openResults(db));
+  ts::gui::RunBrowser& browser = *workbench.runBrowser();
+  REQUIRE(browser.openResults(db));
   workbench.waitForIdle();
-  REQUIRE(workbench.devices() == QStringList{"chip A (synthetic)", "chip B (synthetic)"});
-  CHECK(workbench.currentDevice() == 1);
-  REQUIRE(workbench.runs().size() == 1);
-  CHECK(workbench.runs()[0].startsWith("run 2: "));
-  CHECK(workbench.currentRun() == 0);
-  CHECK(workbench.points().size() == 5);
+  REQUIRE(browser.devices() == QStringList{"chip A (synthetic)", "chip B (synthetic)"});
+  CHECK(browser.currentDevice() == 1);
+  REQUIRE(browser.runs().size() == 1);
+  CHECK(browser.runs()[0].startsWith("run 2: "));
+  CHECK(browser.currentRun() == 0);
+  CHECK(browser.points().size() == 5);
 }

@@ -5,6 +5,7 @@
 
 #include "GuiTestSupport.hpp"
 #include "MainWindow.hpp"
+#include "WhatIfSession.hpp"
 #include "Workbench.hpp"
 
 using ts::guitest::sample;
@@ -33,12 +34,12 @@ TEST_CASE("File > Open profile opens a variant's graph", "[gui][profile]") {
   for (QAction* a : ascend->actions()) variants << a->text();
   CHECK(variants == QStringList{"910b3", "910b3-fitted (fitted)"});
   ascend->actions().at(1)->trigger();
-  REQUIRE(workbench.graph());
+  REQUIRE(workbench.whatIf()->graph());
   // The fitted variant is samples/arch/ascend910b3-fitted.yaml (plugins/ascend/profile.yaml).
-  CHECK(QFileInfo(workbench.architecturePath()).canonicalFilePath() ==
+  CHECK(QFileInfo(workbench.whatIf()->architecturePath()).canonicalFilePath() ==
         QFileInfo(sample("arch/ascend910b3-fitted.yaml")).canonicalFilePath());
   // A reference typed by hand goes through the same resolution.
   REQUIRE(workbench.openFile("profile:nvidia/h200"));
-  CHECK(workbench.graph()->name == "nvidia-h200");
+  CHECK(workbench.whatIf()->graph()->name == "nvidia-h200");
   CHECK_FALSE(workbench.openFile("profile:nvidia/h300"));
 }

@@ -22,6 +22,7 @@
 #include "MainWindow.hpp"
 #include "MappingPage.hpp"
 #include "OperatorsPage.hpp"
+#include "WhatIfSession.hpp"
 #include "Workbench.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "views/ArchitectureInspector.hpp"
@@ -37,7 +38,7 @@ namespace {
 struct Window {
   ts::gui::Workbench workbench;
   ts::gui::MainWindow window{&workbench};
-  QAbstractItemModelTester operator_tester{workbench.operators(),
+  QAbstractItemModelTester operator_tester{workbench.whatIf()->operators(),
                                            QAbstractItemModelTester::FailureReportingMode::Fatal};
   QAbstractItemModelTester proxy_tester{window.operatorsPage()->proxy(),
                                         QAbstractItemModelTester::FailureReportingMode::Fatal};
@@ -47,8 +48,8 @@ struct Window {
   Window(const QString& workload = sample("workloads/bert-base.yaml")) {
     window.resize(1400, 860);
     window.show();
-    REQUIRE(workbench.openArchitecture(sample("arch/ascend910b3.yaml")));
-    REQUIRE(workbench.openWorkload(workload));
+    REQUIRE(workbench.whatIf()->openArchitecture(sample("arch/ascend910b3.yaml")));
+    REQUIRE(workbench.whatIf()->openWorkload(workload));
     workbench.waitForIdle();
   }
 };
@@ -61,7 +62,7 @@ int edge_id(const ts::ArchitectureGraph& g, const std::string& from, const std::
 
 TEST_CASE("the window opens the defaults and shows every page", "[gui]") {
   Window w;
-  auto* model = w.workbench.operators();
+  auto* model = w.workbench.whatIf()->operators();
   REQUIRE(model->rowCount() == 13);  // bert-base
   for (int i = 0; i < model->rowCount(); ++i) {
     INFO(model->row(i).name.toStdString());
@@ -124,8 +125,8 @@ TEST_CASE("halving the HBM bandwidth in the inspector moves the HBM-bound operat
   // The Ascend graph's HBM figure is its port (reads and writes together, 1.6 TB/s); the
   // HBM<->L2 edges carry the same figure, so the port is what an HBM upgrade or downgrade moves.
   Window w(sample("workloads/bert-large.yaml"));
-  auto* model = w.workbench.operators();
-  const auto graph = w.workbench.graph();
+  auto* model = w.workbench.whatIf()->operators();
+  const auto graph = w.workbench.whatIf()->graph();
   const ts::NodeId hbm = *graph->find_node("HBM");
 
   w.window.pages()->setCurrentWidget(w.window.architecturePage());
@@ -135,8 +136,8 @@ TEST_CASE("halving the HBM bandwidth in the inspector moves the HBM-bound operat
   REQUIRE(field);
   CHECK(field->value() == Approx(1600.0));  // GB/s
 
-  QSignalSpy fixed(&w.workbench, &ts::gui::Workbench::fixedReady);
-  QSignalSpy remapped(&w.workbench, &ts::gui::Workbench::remapReady);
+  QSignalSpy fixed(w.workbench.whatIf(), &ts::gui::WhatIfSession::fixedReady);
+  QSignalSpy remapped(w.workbench.whatIf(), &ts::gui::WhatIfSession::remapReady);
   QElapsedTimer clock;
   clock.start();
   type_into(field, "800");
@@ -144,8 +145,8 @@ TEST_CASE("halving the HBM bandwidth in the inspector moves the HBM-bound operat
   const qint64 fixed_ms = clock.elapsed();
   // A figure to read, not an assert: a wall clock on a shared machine says nothing reliable.
   WARN("fixed-mapping what-if of bert-large (13 operators) after the edit: " << fixed_ms << " ms");
-  CHECK(w.workbench.graph()->node(hbm).port_bytes_per_s == Approx(0.8e12));
-  CHECK(w.workbench.undoStack()->count() == 1);
+  CHECK(w.workbench.whatIf()->graph()->node(hbm).port_bytes_per_s == Approx(0.8e12));
+  CHECK(w.workbench.whatIf()->undoStack()->count() == 1);
 
   // The HBM-bound operators move in proportion to the bandwidth; every other operator moves by
   // less than any of them (its HBM traffic shows only in fill and drain), unless its whole HBM
@@ -192,36 +193,36 @@ TEST_CASE("halving the HBM bandwidth in the inspector moves the HBM-bound operat
   save_screenshot(w.window, "gui-whatif-hbm-halved");
 
   // Undo restores the graph and every prediction exactly.
-  QSignalSpy fixed_again(&w.workbench, &ts::gui::Workbench::fixedReady);
-  w.workbench.undoStack()->undo();
+  QSignalSpy fixed_again(w.workbench.whatIf(), &ts::gui::WhatIfSession::fixedReady);
+  w.workbench.whatIf()->undoStack()->undo();
   REQUIRE(fixed_again.wait(5000));
-  CHECK(w.workbench.graph()->node(hbm).port_bytes_per_s == Approx(1.6e12));
+  CHECK(w.workbench.whatIf()->graph()->node(hbm).port_bytes_per_s == Approx(1.6e12));
   CHECK(field->value() == Approx(1600.0));
   for (int i = 0; i < model->rowCount(); ++i)
     CHECK(model->row(i).fixed->prediction.device_us ==
           model->row(i).baseline->prediction.device_us);
-  w.workbench.undoStack()->redo();
+  w.workbench.whatIf()->undoStack()->redo();
   w.workbench.waitForIdle();
 
   // The edited graph saves as a new file that loads with the new bandwidth.
   QTemporaryDir dir;
   const QString saved = dir.filePath("ascend-hbm-halved.yaml");
-  REQUIRE(w.workbench.saveArchitecture(saved));
+  REQUIRE(w.workbench.whatIf()->saveArchitecture(saved));
   const ts::ArchitectureGraph reloaded = ts::load_architecture(saved.toStdString());
   CHECK(reloaded.node(hbm).port_bytes_per_s == Approx(0.8e12));
-  CHECK(reloaded.content_hash() == w.workbench.graph()->content_hash());
+  CHECK(reloaded.content_hash() == w.workbench.whatIf()->graph()->content_hash());
 }
 
 TEST_CASE("an edge edit in the inspector leaves operators that never use the edge untouched",
           "[gui][whatif]") {
   Window w;  // bert-base: GEMMs bound by L2->L1 and vector operators that never use it
-  auto* model = w.workbench.operators();
-  const int l2_l1 = edge_id(*w.workbench.graph(), "L2", "L1");
+  auto* model = w.workbench.whatIf()->operators();
+  const int l2_l1 = edge_id(*w.workbench.whatIf()->graph(), "L2", "L1");
   w.window.architecturePage()->view()->selectEdge(l2_l1);
   auto* field =
       w.window.architecturePage()->inspector()->findChild<QDoubleSpinBox*>("edge:L2->L1.bandwidth");
   REQUIRE(field);
-  QSignalSpy fixed(&w.workbench, &ts::gui::Workbench::fixedReady);
+  QSignalSpy fixed(w.workbench.whatIf(), &ts::gui::WhatIfSession::fixedReady);
   type_into(field, QString::number(field->value() / 2, 'f', 1));
   REQUIRE(fixed.wait(5000));
   int bound_by_edge = 0, vector_ops = 0;
@@ -248,7 +249,7 @@ TEST_CASE("an edge edit in the inspector leaves operators that never use the edg
 
 TEST_CASE("an edit that makes a mapping invalid shows the failing node", "[gui][mapping]") {
   Window w;
-  auto* model = w.workbench.operators();
+  auto* model = w.workbench.whatIf()->operators();
   const int row = model->findOperator("ffn_up");
   REQUIRE(row >= 0);
   w.window.selectOperator(row);
@@ -257,8 +258,8 @@ TEST_CASE("an edit that makes a mapping invalid shows the failing node", "[gui][
   CHECK_FALSE(w.window.mappingPage()->model()->failingIndex().isValid());
 
   // L1 shrunk to 4 KiB: the tiles the mapper chose for 512 KiB no longer fit.
-  QSignalSpy fixed(&w.workbench, &ts::gui::Workbench::fixedReady);
-  w.workbench.editParameter("node:L1.capacity", 4096);
+  QSignalSpy fixed(w.workbench.whatIf(), &ts::gui::WhatIfSession::fixedReady);
+  w.workbench.whatIf()->editParameter("node:L1.capacity", 4096);
   REQUIRE(fixed.wait(5000));
   const auto& r = model->row(row);
   REQUIRE(r.fixed);
@@ -304,8 +305,8 @@ TEST_CASE("a file that cannot be read is logged with its line, never a crash", "
   CHECK(w.window.logPanel()->toPlainText().contains(bad + ":"));
   CHECK_FALSE(w.workbench.openFile(dir.filePath("missing.yaml")));
   // What was open stays open.
-  CHECK(w.workbench.graph()->name == "ascend910b3");
-  CHECK(w.workbench.operators()->rowCount() == 13);
+  CHECK(w.workbench.whatIf()->graph()->name == "ascend910b3");
+  CHECK(w.workbench.whatIf()->operators()->rowCount() == 13);
 }
 
 TEST_CASE("a decode step's summary says its time per token", "[gui][llm]") {
@@ -314,8 +315,8 @@ TEST_CASE("a decode step's summary says its time per token", "[gui][llm]") {
   // 4.8 TB/s, 2750 us at least; the KV cache and the small kernels add less than as much again.
   ts::gui::Workbench workbench;
   ts::gui::MainWindow window(&workbench);
-  REQUIRE(workbench.openArchitecture(sample("arch/nvidia-h200.yaml")));
-  REQUIRE(workbench.openWorkload(sample("workloads/llm/llama2-7b-decode.yaml")));
+  REQUIRE(workbench.whatIf()->openArchitecture(sample("arch/nvidia-h200.yaml")));
+  REQUIRE(workbench.whatIf()->openWorkload(sample("workloads/llm/llama2-7b-decode.yaml")));
   workbench.waitForIdle();
   QCoreApplication::processEvents();
   auto* summary = window.operatorsPage()->findChild<QLabel*>("operatorsSummary");

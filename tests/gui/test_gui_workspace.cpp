@@ -10,6 +10,8 @@
 
 #include "GuiTestSupport.hpp"
 #include "MainWindow.hpp"
+#include "RunBrowser.hpp"
+#include "WhatIfSession.hpp"
 #include "Workbench.hpp"
 #include "training/SimulationTimeline.hpp"
 
@@ -28,8 +30,7 @@ QStringList errors_of(ts::gui::Workbench& workbench, Open&& open) {
   QStringList errors;
   const auto connection = QObject::connect(&workbench, &ts::gui::Workbench::message,
                                            [&errors](int severity, const QString& text) {
-                                             if (severity == ts::gui::Workbench::kError)
-                                               errors << text;
+                                             if (severity == ts::gui::kError) errors << text;
                                            });
   open();
   workbench.waitForIdle();
@@ -43,8 +44,8 @@ TEST_CASE("a saved workspace reopens the same inputs", "[gui][workspace]") {
   const QString workspace = dir.filePath("workspace.yaml");
   {
     ts::gui::Workbench workbench;
-    REQUIRE(workbench.openArchitecture(sample("arch/nvidia-h200.yaml")));
-    REQUIRE(workbench.openWorkload(sample("workloads/vit-b16.yaml")));
+    REQUIRE(workbench.whatIf()->openArchitecture(sample("arch/nvidia-h200.yaml")));
+    REQUIRE(workbench.whatIf()->openWorkload(sample("workloads/vit-b16.yaml")));
     REQUIRE(workbench.openSimulation(kSimulation));
     REQUIRE(workbench.saveWorkspace(workspace));
     workbench.cancel();
@@ -53,11 +54,11 @@ TEST_CASE("a saved workspace reopens the same inputs", "[gui][workspace]") {
   ts::gui::Workbench reopened;
   REQUIRE(reopened.openFile(workspace));
   reopened.waitForIdle();
-  CHECK(reopened.graph()->name == "nvidia-h200");
-  CHECK(reopened.workload()->name == "vit-b16");
+  CHECK(reopened.whatIf()->graph()->name == "nvidia-h200");
+  CHECK(reopened.whatIf()->workload()->name == "vit-b16");
   CHECK(reopened.simulation().tracks.size() == 1);
-  CHECK(reopened.operators()->rowCount() ==
-        static_cast<int>(reopened.workload()->operators.size()));
+  CHECK(reopened.whatIf()->operators()->rowCount() ==
+        static_cast<int>(reopened.whatIf()->workload()->operators.size()));
 }
 
 TEST_CASE("a broken workspace is refused with its message and opens nothing", "[gui][workspace]") {
@@ -96,8 +97,8 @@ TEST_CASE("a broken workspace is refused with its message and opens nothing", "[
     CHECK(errors[0].startsWith(path + c.location + c.message_start));
     CHECK_FALSE(errors[0].contains('\n'));
     // Refused as a whole: self.yaml's valid architecture is not opened either.
-    CHECK_FALSE(workbench.graph());
-    CHECK_FALSE(workbench.workload());
+    CHECK_FALSE(workbench.whatIf()->graph());
+    CHECK_FALSE(workbench.whatIf()->workload());
   }
 }
 
@@ -110,11 +111,14 @@ TEST_CASE("a workspace opens its members by role, relative to itself", "[gui][wo
       errors_of(workbench, [&] { opened = workbench.openFile(workspace_fixture("good.yaml")); });
   CHECK(opened);
   CHECK(errors == QStringList{});
-  REQUIRE(workbench.graph());
-  CHECK(workbench.architecturePath() == QString(TILESCOPE_ROOT "/tests/fixtures/arch/tiny.yaml"));
-  REQUIRE(workbench.workload());
-  CHECK(workbench.workloadPath() == QString(TILESCOPE_ROOT "/tests/fixtures/workload/tiny.yaml"));
-  CHECK(workbench.resultsPath() == QString(TILESCOPE_ROOT "/tests/fixtures/csv/gemm-small.csv"));
+  REQUIRE(workbench.whatIf()->graph());
+  CHECK(workbench.whatIf()->architecturePath() ==
+        QString(TILESCOPE_ROOT "/tests/fixtures/arch/tiny.yaml"));
+  REQUIRE(workbench.whatIf()->workload());
+  CHECK(workbench.whatIf()->workloadPath() ==
+        QString(TILESCOPE_ROOT "/tests/fixtures/workload/tiny.yaml"));
+  CHECK(workbench.runBrowser()->resultsPath() ==
+        QString(TILESCOPE_ROOT "/tests/fixtures/csv/gemm-small.csv"));
 }
 
 TEST_CASE("files dropped on the window open", "[gui][workspace]") {
@@ -131,9 +135,9 @@ TEST_CASE("files dropped on the window open", "[gui][workspace]") {
   QDropEvent drop(QPointF(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
   QApplication::sendEvent(&window, &drop);
   workbench.waitForIdle();
-  REQUIRE(workbench.graph());
-  CHECK(workbench.graph()->name == "ascend910b3");
-  REQUIRE(workbench.workload());
-  CHECK(workbench.workload()->name == "t5-base");
+  REQUIRE(workbench.whatIf()->graph());
+  CHECK(workbench.whatIf()->graph()->name == "ascend910b3");
+  REQUIRE(workbench.whatIf()->workload());
+  CHECK(workbench.whatIf()->workload()->name == "t5-base");
   CHECK(window.errorCount() == 0);
 }

@@ -14,6 +14,7 @@
 #include "GuiTestSupport.hpp"
 #include "MainWindow.hpp"
 #include "MappingPage.hpp"
+#include "WhatIfSession.hpp"
 #include "Workbench.hpp"
 #include "common/ByteFormat.hpp"
 #include "mapper/OperatorEvaluation.hpp"
@@ -27,8 +28,8 @@ TEST_CASE("the Mapping page at 1280x800 shows 'bound by' and explains tails", "[
   ts::gui::MainWindow window(&workbench);
   window.resize(1280, 800);
   window.show();
-  REQUIRE(workbench.openArchitecture(sample("arch/ascend910b3.yaml")));
-  REQUIRE(workbench.openWorkload(sample("workloads/bert-base.yaml")));
+  REQUIRE(workbench.whatIf()->openArchitecture(sample("arch/ascend910b3.yaml")));
+  REQUIRE(workbench.whatIf()->openWorkload(sample("workloads/bert-base.yaml")));
   workbench.waitForIdle();
   ts::gui::MappingPage* page = window.mappingPage();
   window.pages()->setCurrentWidget(page);
@@ -83,8 +84,8 @@ TEST_CASE("the Mapping page shows each tile's bytes as the capacity check counts
   // once doubled but did not pad: L0A shown 768 B, counted 4 KiB).
   ts::gui::Workbench workbench;
   ts::gui::MainWindow window(&workbench);
-  REQUIRE(workbench.openArchitecture(sample("arch/ascend910b3.yaml")));
-  REQUIRE(workbench.openWorkload(sample("workloads/bert-base.yaml")));
+  REQUIRE(workbench.whatIf()->openArchitecture(sample("arch/ascend910b3.yaml")));
+  REQUIRE(workbench.whatIf()->openWorkload(sample("workloads/bert-base.yaml")));
   workbench.waitForIdle();
   const Model* model = window.mappingPage()->model();
   const ts::MappingEvaluation& shown = model->evaluation();

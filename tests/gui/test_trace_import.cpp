@@ -21,7 +21,9 @@
 #include "../SqlFixture.hpp"
 #include "GuiTestSupport.hpp"
 #include "MainWindow.hpp"
+#include "RunBrowser.hpp"
 #include "TraceImportAction.hpp"
+#include "WhatIfSession.hpp"
 #include "Workbench.hpp"
 #include "measure/ResultStore.hpp"
 #include "trace/TraceFileKind.hpp"
@@ -70,6 +72,7 @@ TEST_CASE("a Kineto trace imported from the GUI shows on the correlation page an
   QTemporaryDir dir;
   const QString db = dir.filePath("results.sqlite");
   ts::gui::Workbench workbench;
+  ts::gui::RunBrowser& browser = *workbench.runBrowser();
   ts::gui::MainWindow window(&workbench);
   window.resize(1400, 860);
   window.show();
@@ -77,7 +80,7 @@ TEST_CASE("a Kineto trace imported from the GUI shows on the correlation page an
   CHECK(window.timelineView()->summaryText().contains("no trace imported"));
   CHECK(window.timelineView()->timeline().tracks.empty());
   // The trace ran on an A100: its operators are predicted on that graph.
-  REQUIRE(workbench.openArchitecture(sample("arch/nvidia-a100.yaml")));
+  REQUIRE(workbench.whatIf()->openArchitecture(sample("arch/nvidia-a100.yaml")));
   workbench.waitForIdle();
 
   ts::gui::TraceImportAction* traces = window.traceImport();
@@ -92,20 +95,20 @@ TEST_CASE("a Kineto trace imported from the GUI shows on the correlation page an
   CHECK(window.errorCount() == 0);
 
   // The run appears, and is the one shown.
-  CHECK(workbench.resultsPath() == db);
-  REQUIRE(workbench.currentRun() >= 0);
-  CHECK(workbench.runs()[workbench.currentRun()].contains("import:kineto"));
-  CHECK(workbench.runs()[workbench.currentRun()].contains("NVIDIA A100-SXM4-80GB"));
+  CHECK(browser.resultsPath() == db);
+  REQUIRE(browser.currentRun() >= 0);
+  CHECK(browser.runs()[browser.currentRun()].contains("import:kineto"));
+  CHECK(browser.runs()[browser.currentRun()].contains("NVIDIA A100-SXM4-80GB"));
 
   // The correlation page has a row per stored measurement: one per distinct (operator, kernel).
   ts::ResultStore store(db.toStdString(), ts::ResultStore::Mode::read_only);
   const auto runs = store.runs();
   REQUIRE(runs.size() == 1);
   REQUIRE(runs[0].measurement_count > 0);
-  CHECK(workbench.points().size() == static_cast<size_t>(runs[0].measurement_count));
+  CHECK(browser.points().size() == static_cast<size_t>(runs[0].measurement_count));
   CHECK(static_cast<long long>(window.correlationView()->contents().count) ==
         static_cast<long long>(runs[0].measurement_count));
-  for (const ts::ComparedPoint& p : workbench.points()) {
+  for (const ts::ComparedPoint& p : browser.points()) {
     CHECK(p.measured_s > 0);
     CHECK(std::isfinite(p.predicted_s));
   }
@@ -209,7 +212,7 @@ TEST_CASE("a dropped Nsight Systems export is imported as a trace, not opened as
   INFO(finished.front().at(2).toString().toStdString());
   CHECK(finished.front().at(0).toBool());
   workbench.waitForIdle();
-  CHECK(workbench.resultsPath() == db);  // the export was not opened as the store
+  CHECK(workbench.runBrowser()->resultsPath() == db);  // the export was not opened as the store
   ts::ResultStore store(db.toStdString(), ts::ResultStore::Mode::read_only);
   const auto runs = store.runs();
   REQUIRE(runs.size() == 1);
