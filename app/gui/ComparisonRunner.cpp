@@ -266,12 +266,14 @@ void ComparisonRunner::rebuild() {
     } else {
       const bool edited = session_->undoStack()->index() > 0;
       std::vector<ComparedGraph> compared;
-      compared.push_back(ComparedGraph{"", graph->name + (edited ? " (edited)" : ""),
+      compared.push_back(ComparedGraph{"",
+                                       graph->name + (edited ? " (edited)" : ""),
                                        session_->architecturePath().toStdString(),
-                                       std::move(open)});
+                                       std::move(open),
+                                       {}});
       for (const AddedGraph& g : graphs_)
         compared.push_back(
-            ComparedGraph{"", g.graph->name, g.source.toStdString(), *g.predictions});
+            ComparedGraph{"", g.graph->name, g.source.toStdString(), *g.predictions, {}});
       try {
         comparison_ = compare_architectures(workload->name, std::move(compared));
         state_ = remapping > 0 ? tr("Re-mapping the edited graph: %1 operators show the mapping "

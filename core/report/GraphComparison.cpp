@@ -31,8 +31,11 @@ ArchitectureComparison compare_graph_files(const std::vector<ComparisonGraphFile
         progress(g, g * workload.operators.size() + done, total, loaded[g].name, next.name);
       };
     compared.push_back(
-        ComparedGraph{"", loaded[g].name, graphs[g].source,
-                      predict_workload(workload, loaded[g], options, on_operator).operators});
+        ComparedGraph{"",
+                      loaded[g].name,
+                      graphs[g].source,
+                      predict_workload(workload, loaded[g], options, on_operator).operators,
+                      {}});
   }
   return compare_architectures(workload.name, std::move(compared));
 }
