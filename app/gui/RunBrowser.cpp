@@ -14,10 +14,9 @@
 #include "WhatIfSession.hpp"
 #include "correlate/CorrelationData.hpp"
 #include "measure/MeasuredCost.hpp"
+#include "measure/MeasurementFit.hpp"
 #include "measure/OperatorIdentity.hpp"
 #include "measure/ResultStore.hpp"
-#include "measure/RunLabels.hpp"
-#include "measure/RunSettings.hpp"
 
 namespace ts::gui {
 
@@ -56,87 +55,46 @@ void RunBrowser::rowsReset() {
 
 bool RunBrowser::openResults(const QString& path) {
   std::vector<RunInfo> runs;
-  std::optional<int64_t> default_run;
   try {
-    ResultStore store(path.toStdString(), ResultStore::Mode::read_only);
-    runs = store.runs();
-    // The open graph's own runs first (their "measured" and "error" columns fill), then any
-    // predicted run, then the newest (issue 22: never an empty run or an unpredicted import
-    // while a better one is there).
-    const auto baseline_graph = session_->baselineGraph();
-    default_run = most_interesting_run(
-        runs, baseline_graph ? hash_text(baseline_graph->content_hash()) : std::string());
+    runs = ResultStore(path.toStdString(), ResultStore::Mode::read_only).runs();
   } catch (const std::exception& e) {
     report(kError, QString::fromStdString(e.what()));
     return false;
   }
   results_path_ = path;
-  all_runs_.clear();
+  catalog_ = run_catalog(runs);
   device_names_.clear();
-  // A device is a row of the devices table: the same name, kind, graph and properties.
-  std::vector<std::string> device_keys;
-  const std::vector<std::string> labels = run_labels(runs);  // what tells the runs apart
-  for (size_t i = 0; i < runs.size(); ++i) {
-    const RunInfo& r = runs[i];
-    const DeviceInfo& d = r.start.device;
-    const std::string key =
-        d.name + '\x1f' + d.kind + '\x1f' + d.arch_hash + '\x1f' + d.properties_json;
-    auto it = std::find(device_keys.begin(), device_keys.end(), key);
-    if (it == device_keys.end()) {
-      device_keys.push_back(key);
-      device_names_ << tr("%1 (%2)").arg(QString::fromStdString(d.name),
-                                         QString::fromStdString(d.kind));
-      it = device_keys.end() - 1;
-    }
-    all_runs_.push_back({r.id,
-                         tr("run %1: %2, %3 measurements (%4)")
-                             .arg(r.id)
-                             .arg(QString::fromStdString(labels[i]))
-                             .arg(r.measurement_count)
-                             .arg(QString::fromStdString(std::string(to_string(r.status)))),
-                         static_cast<int>(it - device_keys.begin()),
-                         static_cast<size_t>(r.measurement_count), d.arch_hash.empty(),
-                         QString::fromStdString(r.start.workload),
-                         QString::fromStdString(
-                             read_run_settings(r.start.settings_json).workload_file.value_or("")),
-                         QString::fromStdString(d.arch_hash), QString::fromStdString(d.name)});
-  }
-  // Two devices of one name (another graph or other properties): tell them apart.
-  for (int i = 0; i < device_names_.size(); ++i)
-    if (device_names_.count(device_names_[i]) > 1) device_names_[i] += tr(" #%1").arg(i + 1);
+  for (const CatalogDevice& d : catalog_.devices)
+    device_names_ << QString::fromStdString(d.display_name);
   report(kInfo, tr("results database %1: %2 runs on %3 devices")
                     .arg(path)
                     .arg(runs.size())
                     .arg(device_names_.size()));
   overlay_points_.clear();
-  // The device of the default run (most_interesting_run: an empty run left by a kill is never
-  // opened by default; the latest run when none has a measurement), and that run.
-  const auto opened = std::find_if(all_runs_.begin(), all_runs_.end(), [&](const RunEntry& r) {
-    return default_run && r.id == *default_run;
-  });
-  current_device_ = -1;
-  if (opened != all_runs_.end())
-    current_device_ = opened->device;
-  else if (!all_runs_.empty())
-    current_device_ = all_runs_.back().device;
+  // The open graph's own runs first (their "measured" and "error" columns fill), then any
+  // predicted run, then the newest (issue 22): the run shown, and its device.
+  const auto baseline_graph = session_->baselineGraph();
+  const auto opened =
+      catalog_.run_to_open(baseline_graph ? hash_text(baseline_graph->content_hash()) : "");
+  current_device_ = opened ? static_cast<int>(catalog_.runs[*opened].device) : -1;
   current_run_ = -1;
   filterRuns();
   Q_EMIT runsChanged();
   const auto shown =
-      default_run ? std::find(run_ids_.begin(), run_ids_.end(), *default_run) : run_ids_.end();
-  chooseRun(shown != run_ids_.end() ? static_cast<int>(shown - run_ids_.begin())
-                                    : static_cast<int>(run_ids_.size()) - 1);
+      opened ? std::find(run_ids_.begin(), run_ids_.end(), catalog_.runs[*opened].run.id)
+             : run_ids_.end();
+  chooseRun(static_cast<int>(shown - run_ids_.begin()));
   return true;
 }
 
 void RunBrowser::filterRuns() {
   run_ids_.clear();
   run_names_.clear();
-  for (const RunEntry& r : all_runs_)
-    if (r.device == current_device_) {
-      run_ids_.push_back(r.id);
-      run_names_ << r.name;
-    }
+  if (current_device_ < 0) return;
+  for (size_t i : catalog_.runs_of(static_cast<size_t>(current_device_))) {
+    run_ids_.push_back(catalog_.runs[i].run.id);
+    run_names_ << QString::fromStdString(catalog_.runs[i].label);
+  }
 }
 
 void RunBrowser::chooseDevice(int index) {
@@ -150,7 +108,7 @@ void RunBrowser::chooseDevice(int index) {
 
 QStringList RunBrowser::overlayRuns() const {
   QStringList names;
-  for (const RunEntry& r : all_runs_) names << r.name;
+  for (const CatalogRun& r : catalog_.runs) names << QString::fromStdString(r.label);
   return names;
 }
 
@@ -167,11 +125,10 @@ void RunBrowser::chooseRun(int index) {
 }
 
 void RunBrowser::chooseRunId(int64_t run_id) {
-  const auto run = std::find_if(all_runs_.begin(), all_runs_.end(),
-                                [&](const RunEntry& r) { return r.id == run_id; });
-  if (run == all_runs_.end()) return;
-  if (run->device != current_device_) {
-    current_device_ = run->device;
+  const CatalogRun* run = catalog_.find(run_id);
+  if (!run) return;
+  if (static_cast<int>(run->device) != current_device_) {
+    current_device_ = static_cast<int>(run->device);
     current_run_ = -1;
     filterRuns();
     Q_EMIT runsChanged();
@@ -181,12 +138,12 @@ void RunBrowser::chooseRunId(int64_t run_id) {
 }
 
 void RunBrowser::chooseOverlayRun(int index) {
-  if (index < 0 || static_cast<size_t>(index) >= all_runs_.size()) {
+  if (index < 0 || static_cast<size_t>(index) >= catalog_.runs.size()) {
     overlay_points_.clear();
     Q_EMIT pointsChanged();
     return;
   }
-  loadRun(all_runs_[static_cast<size_t>(index)].id, true, -1);
+  loadRun(catalog_.runs[static_cast<size_t>(index)].run.id, true, -1);
 }
 
 void RunBrowser::acceptPoints(QFutureWatcher<PointsLoad>* watcher, int generation, bool overlay,
@@ -258,12 +215,11 @@ void RunBrowser::loadRun(int64_t run_id, bool overlay, int run_index) {
   options.path = results_path_.toStdString();
   options.run = run_id;
   auto progress = std::make_shared<LoadProgress>();
-  std::shared_ptr<const ArchitectureGraph> graph;  // kept alive while the worker predicts on it
-  for (const RunEntry& r : all_runs_)  // known before a row is read, for a cancel right away
-    if (r.id == run_id) {
-      progress->total = r.rows;
-      if (r.predict_on_open_graph && session_->graph()) graph = session_->graph();
-    }
+  std::shared_ptr<const ArchitectureGraph> graph;     // kept alive while the worker predicts on it
+  if (const CatalogRun* r = catalog_.find(run_id)) {  // known before a row is read, for a cancel
+    progress->total = static_cast<size_t>(r->run.measurement_count);
+    if (r->predicted_on_open_graph) graph = session_->graph();
+  }
   options.graph = graph.get();
   options.mapper = session_->mapperOptions();
   auto* watcher = new QFutureWatcher<PointsLoad>(this);
@@ -290,7 +246,7 @@ bool RunBrowser::openMeasurementCsv(const QString& path) {
   options.path = path.toStdString();
   options.op_type = "gemm";
   results_path_ = path;
-  all_runs_.clear();
+  catalog_ = {};
   device_names_.clear();
   current_device_ = -1;
   run_ids_.clear();
@@ -333,22 +289,33 @@ void RunBrowser::matchMeasurements() {
   // the run was not predicted on (issue 22: Ascend + BERT open over a host database).
   const auto workload = session_->workload();
   const auto baseline_graph = session_->baselineGraph();
-  const RunEntry* run = shownRun();
-  const QString what = run ? tr("run %1").arg(run->id) : points_source_;
+  const CatalogRun* run = shownRun();
+  const QString what = run ? tr("run %1").arg(run->run.id) : points_source_;
   QString note;
-  if (!points_.empty() && workload && matched == 0) {
-    note =
-        tr("None of the %1 measurements of %2 (%3) is an operator of the open workload %4: "
-           "\"measured\" and \"error\" stay blank.")
-            .arg(points_.size())
-            .arg(what, run ? run->workload : tr("a CSV"), QString::fromStdString(workload->name));
-    if (run && !run->workload_file.isEmpty())
-      note += tr(" Open %1, the workload it measured.").arg(run->workload_file);
-  } else if (matched > 0 && run && !run->arch_hash.isEmpty() && baseline_graph &&
-             run->arch_hash != QString::fromStdString(hash_text(baseline_graph->content_hash()))) {
-    note = tr("%1 was measured on %2, not on the open graph %3: its \"error\" compares with "
-              "the open graph's predictions.")
-               .arg(what, run->device_name, QString::fromStdString(baseline_graph->name));
+  switch (measurement_fit(
+      {.measurements = points_.size(),
+       .operators_measured = matched,
+       .workload_open = workload != nullptr,
+       .run_arch_hash = run ? run->run.start.device.arch_hash : "",
+       .open_arch_hash = baseline_graph ? hash_text(baseline_graph->content_hash()) : ""})) {
+    case MeasurementFit::fits:
+      break;
+    case MeasurementFit::other_workload:
+      note = tr("None of the %1 measurements of %2 (%3) is an operator of the open workload %4: "
+                "\"measured\" and \"error\" stay blank.")
+                 .arg(points_.size())
+                 .arg(what, run ? QString::fromStdString(run->run.start.workload) : tr("a CSV"),
+                      QString::fromStdString(workload->name));
+      if (run && !run->workload_file.empty())
+        note += tr(" Open %1, the workload it measured.")
+                    .arg(QString::fromStdString(run->workload_file));
+      break;
+    case MeasurementFit::other_graph:
+      note = tr("%1 was measured on %2, not on the open graph %3: its \"error\" compares with "
+                "the open graph's predictions.")
+                 .arg(what, QString::fromStdString(run->run.start.device.name),
+                      QString::fromStdString(baseline_graph->name));
+      break;
   }
   if (note != measurement_note_) {
     measurement_note_ = note;
@@ -357,12 +324,9 @@ void RunBrowser::matchMeasurements() {
   }
 }
 
-const RunBrowser::RunEntry* RunBrowser::shownRun() const {
+const CatalogRun* RunBrowser::shownRun() const {
   if (current_run_ < 0 || static_cast<size_t>(current_run_) >= run_ids_.size()) return nullptr;
-  const int64_t id = run_ids_[static_cast<size_t>(current_run_)];
-  for (const RunEntry& r : all_runs_)
-    if (r.id == id) return &r;
-  return nullptr;
+  return catalog_.find(run_ids_[static_cast<size_t>(current_run_)]);
 }
 
 }  // namespace ts::gui

@@ -13,6 +13,7 @@
 
 #include "correlate/Correlation.hpp"
 #include "measure/MeasurementRecord.hpp"
+#include "measure/RunCatalog.hpp"
 
 template <typename T>
 class QFutureWatcher;
@@ -87,21 +88,9 @@ class RunBrowser : public QObject {
   std::vector<ComparedPoint> points_, overlay_points_;
   QString points_source_;
   QString measurement_note_;
-  struct RunEntry {
-    int64_t id = 0;
-    QString name;
-    int device = 0;
-    size_t rows = 0;  // measurements
-    // The run's device names no graph (an imported trace): it has no stored predictions, so its
-    // measurements are predicted on the open graph.
-    bool predict_on_open_graph = false;
-    QString workload;       // the suite it measured
-    QString workload_file;  // as the run recorded it; empty when it did not
-    QString arch_hash;      // the graph its predictions were stored for; empty: none
-    QString device_name;
-  };
-  const RunEntry* shownRun() const;  // of current_run_, null for a CSV or none
-  std::vector<RunEntry> all_runs_;
+  // The open database's devices and runs, grouped and named by core (measure/RunCatalog).
+  RunCatalog catalog_;
+  const CatalogRun* shownRun() const;  // of current_run_, null for a CSV or none
   QStringList device_names_;
   int current_device_ = -1;
   std::vector<int64_t> run_ids_;  // of the current device
