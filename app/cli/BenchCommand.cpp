@@ -1,6 +1,8 @@
 // `tilescope bench model`: mapping evaluations per second on one thread, the wall time of
 // auto-mapping a suite, and the mapper's gap to the exhaustive optimum on a small problem;
 // `bench simulate` and `bench sweep` time training simulations and sweeps.
+#include "BenchCommand.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <sys/resource.h>
@@ -15,7 +17,6 @@
 #include <limits>
 #include <tuple>
 
-#include "Commands.hpp"
 #include "ImportBench.hpp"
 #include "SweepRanks.hpp"
 #include "TerminalProgress.hpp"
@@ -33,18 +34,6 @@ namespace ts::cli {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-struct BenchArgs {
-  std::string what = "model";
-  std::string root;  // empty: the data folder (common/DataDirectory)
-  double seconds = 1.0;
-  int repetitions = 3;
-  std::vector<std::string> parts{"rate", "suite", "gap"};
-  double import_gb = 1.0;  // `bench import`: GB (1e9 bytes) of Kineto JSON to generate
-  bool wants(const std::string& part) const {
-    return std::find(parts.begin(), parts.end(), part) != parts.end();
-  }
-};
 
 double evaluations_per_second(const MappingProgram& program, double seconds, int repetitions) {
   AnalysisScratch eval;
@@ -71,7 +60,7 @@ double steady_rate_hook(const TilescopeComputeTile* call, const void*) {
   return call->ops / call->ops_per_cycle / call->clock_hz;
 }
 
-int run_model(const BenchArgs& a) {
+int run_model(const BenchOptions& a) {
   const std::string arch_path = a.root + "/samples/arch/ascend910b3.yaml";
   const std::string mapping_path = a.root + "/samples/mappings/bench-ascend-gemm.yaml";
   const std::string suite_path = a.root + "/samples/workloads/vit-b16.yaml";
@@ -184,7 +173,7 @@ int run_model(const BenchArgs& a) {
 
 // Wall time of whole training simulations at the sizes issue 5 names: GPT-3 175B on 1024 GPUs
 // (TP 8, PP 8, DP 16, 1F1B, 64 micro-batches per pipeline) and the 1T model on 3072 GPUs.
-int run_simulate_bench(const BenchArgs& a) {
+int run_simulate_bench(const BenchOptions& a) {
   const std::string dist = a.root + "/samples/dist/";
   const Cluster selene = load_cluster(dist + "clusters/selene.yaml");
   struct Case {
@@ -220,7 +209,7 @@ int run_simulate_bench(const BenchArgs& a) {
 // one rank) so that what every run pays once (starting the processes, MPI_Init) does not pass for
 // the scaling of the points. The CPU time of the children shows whether a waiting rank spins:
 // at most about 2 CPU-seconds per wall-second on 2 ranks when it does not.
-int run_sweep_bench(const BenchArgs& a) {
+int run_sweep_bench(const BenchOptions& a) {
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   const std::filesystem::path folder =
       std::filesystem::temp_directory_path() / fmt::format("tilescope-bench-sweep-{}", ::getpid());
@@ -306,32 +295,11 @@ int run_sweep_bench(const BenchArgs& a) {
 
 }  // namespace
 
-CommandAction add_bench(CLI::App& app) {
-  auto args = std::make_shared<BenchArgs>();
-  CLI::App* cmd = app.add_subcommand("bench", "Benchmarks that print their figures");
-  cmd->add_option("what", args->what,
-                  "what to benchmark: model (the analysis and the mapper), simulate "
-                  "(training simulations), import (a generated Kineto trace) or sweep (1 and 2 "
-                  "MPI ranks, 2 threads)")
-      ->check(CLI::IsMember({"model", "simulate", "import", "sweep"}));
-  cmd->add_option("--gb", args->import_gb, "import: GB of trace JSON to generate")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--root", args->root,
-                  "folder holding samples/ (default: tilescope's data folder)");
-  cmd->add_option("--seconds", args->seconds, "seconds per repetition")->check(CLI::PositiveNumber);
-  cmd->add_option("--repetitions", args->repetitions, "repetitions (the best is kept)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option(
-         "--part", args->parts,
-         "which figures: rate (evaluations/s), suite (auto-mapping time), gap (mapper vs optimum)")
-      ->check(CLI::IsMember({"rate", "suite", "gap"}));
-  return [args] {
-    if (args->what == "import")
-      return run_import_bench(static_cast<uint64_t>(args->import_gb * 1e9));
-    if (args->root.empty()) args->root = required_data_directory().string();
-    if (args->what == "sweep") return run_sweep_bench(*args);
-    return args->what == "simulate" ? run_simulate_bench(*args) : run_model(*args);
-  };
+int run_bench(BenchOptions a) {
+  if (a.what == "import") return run_import_bench(static_cast<uint64_t>(a.import_gb * 1e9));
+  if (a.root.empty()) a.root = required_data_directory().string();
+  if (a.what == "sweep") return run_sweep_bench(a);
+  return a.what == "simulate" ? run_simulate_bench(a) : run_model(a);
 }
 
 }  // namespace ts::cli

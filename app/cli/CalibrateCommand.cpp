@@ -1,6 +1,8 @@
 // `tilescope calibrate host [--out FILE] [--runs N]`: measures this machine and writes it as an
 // architecture graph with its mapping templates (docs/host.md). One subcommand per kind of
 // device, so that other sources (a GPU runner) can sit beside `host` later.
+#include "CalibrateCommand.hpp"
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -10,7 +12,7 @@
 #include <iostream>
 #include <map>
 
-#include "Commands.hpp"
+#include "CommandLine.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "arch/ArchitectureWriter.hpp"
 #include "calibrate/GpuCalibration.hpp"
@@ -25,13 +27,6 @@
 
 namespace ts::cli {
 namespace {
-
-struct CalibrateHostArgs {
-  std::string out = "out/host.yaml";
-  bool register_profile = false;
-  int runs = 3;
-  double seconds = host::HostCalibrationOptions{}.seconds_per_test;
-};
 
 void print_table(const host::HostCalibration& cal) {
   size_t width = 6;
@@ -99,7 +94,7 @@ void register_host_profile(host::HostCalibration& cal, const std::string& comman
   std::cout << fmt::format("registered as profile:host/this-machine ({})\n", manifest);
 }
 
-int run_calibrate_host(const CalibrateHostArgs& a) {
+int run_calibrate_host(const CalibrateHostOptions& a) {
   if (a.register_profile) host_profile_folder();  // before the measurement, not after
   check_writable(a.out);
   std::string command = fmt::format("tilescope calibrate host --out {} --runs {}", a.out, a.runs);
@@ -128,15 +123,9 @@ int run_calibrate_host(const CalibrateHostArgs& a) {
   return 0;
 }
 
-struct CalibrateGpuArgs {
-  std::string from_runner, out;
-  TensorPeak peak = TensorPeak::wgmma;
-  std::string base = "samples/arch/nvidia-h200.yaml";  // bundled_file(): local, else data folder
-};
-
 // `tilescope calibrate --from-runner results.jsonl --out FILE [--base GRAPH]`: the runner's
 // calibration records (docs/cupti.md) put into the base graph's datasheet figures.
-int run_calibrate_gpu(const CalibrateGpuArgs& a) {
+int run_calibrate_gpu(const CalibrateGpuOptions& a) {
   if (a.out.empty())
     throw InputError(SourceLocation{"--out", 0, 0},
                      "--from-runner needs --out FILE, the graph to write");
@@ -159,57 +148,11 @@ int run_calibrate_gpu(const CalibrateGpuArgs& a) {
 
 }  // namespace
 
-CommandAction add_calibrate(CLI::App& app) {
-  CLI::App* cmd =
-      app.add_subcommand("calibrate",
-                         "Measure a device and write it as an architecture graph (docs/host.md); "
-                         "--from-runner turns a GPU runner's calibration into one (docs/cupti.md)");
-  cmd->require_subcommand(0, 1);
-  auto gpu_args = std::make_shared<CalibrateGpuArgs>();
-  cmd->add_option("--from-runner", gpu_args->from_runner,
-                  "results of `tilescope-cupti-runner --calibrate` (JSON lines)");
-  cmd->add_option("--out", gpu_args->out, "with --from-runner: the graph to write");
-  cmd->add_option("--base", gpu_args->base,
-                  "with --from-runner: the graph whose datasheet figures are kept where "
-                  "nothing was measured (a file or profile:NAME[/VARIANT])")
-      ->capture_default_str();
-  cmd->add_option("--tensor-peak", gpu_args->peak,
-                  "with --from-runner: the tensor-core rate to put in: wgmma (cuBLAS's, the "
-                  "default), mma-sync (warp-level mma.sync's peak) or wmma-kernel (what "
-                  "tilescope's own WMMA GEMM kernel reaches on a large GEMM)")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, TensorPeak>{{"wgmma", TensorPeak::wgmma},
-                                            {"mma-sync", TensorPeak::mma_sync},
-                                            {"wmma-kernel", TensorPeak::wmma_kernel}},
-          CLI::ignore_case));
-
-  auto host_args = std::make_shared<CalibrateHostArgs>();
-  CLI::App* host = cmd->add_subcommand(
-      "host",
-      "This machine's CPU: hwloc topology and microbenchmarks (clock, vector FMA, exp, "
-      "division and square root, cache and DRAM bandwidth, parallel-region start)");
-  host->add_option("--out", host_args->out,
-                   "graph to write; its templates go beside it as <stem>-gemm-template.yaml and "
-                   "<stem>-vector-template.yaml")
-      ->capture_default_str();
-  host->add_option("--runs", host_args->runs, "independent runs of every microbenchmark")
-      ->check(CLI::Range(1, 1000))
-      ->capture_default_str();
-  host->add_option("--seconds", host_args->seconds,
-                   "timed seconds per run of each microbenchmark (at least one pass over its "
-                   "working set)")
-      ->check(CLI::Range(1e-4, 60.0))
-      ->capture_default_str();
-  host->add_flag("--register", host_args->register_profile,
-                 "also add this machine to the user's profiles as profile:host/this-machine "
-                 "($XDG_DATA_HOME/tilescope/plugins/host; the bundled reference stays beside it)");
-
-  return [host, host_args, gpu_args] {
-    if (host->parsed()) return run_calibrate_host(*host_args);
-    if (!gpu_args->from_runner.empty()) return run_calibrate_gpu(*gpu_args);
-    throw InputError(SourceLocation{"calibrate", 0, 0},
-                     "expected `calibrate host` or `calibrate --from-runner FILE --out FILE`");
-  };
+int run_calibrate(const CalibrateOptions& options) {
+  if (options.host_chosen) return run_calibrate_host(options.host);
+  if (!options.gpu.from_runner.empty()) return run_calibrate_gpu(options.gpu);
+  throw InputError(SourceLocation{"calibrate", 0, 0},
+                   "expected `calibrate host` or `calibrate --from-runner FILE --out FILE`");
 }
 
 }  // namespace ts::cli

@@ -1,5 +1,6 @@
-// How a tilescope program turns its command line into an exit status; shared by tilescope and
-// tilescope-report so that both answer bad input the same way.
+// How a tilescope program turns a command's failure into an exit status (CommandExit.hpp).
+#include "CommandExit.hpp"
+
 #include <yaml-cpp/exceptions.h>
 
 #include <filesystem>
@@ -7,7 +8,6 @@
 #include <string>
 #include <string_view>
 
-#include "Commands.hpp"
 #include "common/InputError.hpp"
 
 namespace ts::cli {
@@ -28,19 +28,7 @@ std::string filesystem_error_line(const std::filesystem::filesystem_error& e) {
 
 }  // namespace
 
-int parse_and_run(CLI::App& app, int argc, char** argv, const std::function<int()>& run) {
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;
-  }
+int exit_status_of(const std::function<int()>& run) {
   try {
     return run();
   } catch (const InputError& e) {

@@ -1,6 +1,6 @@
 // The command line as typed, for the files and databases that record how they were made;
 // shared by tilescope and tilescope-report.
-#include "Commands.hpp"
+#include "CommandLine.hpp"
 
 namespace ts::cli {
 namespace {

@@ -2,12 +2,13 @@
 // operator and in total, the time on each graph, the speed-up over the first graph, what bounds
 // each and where the bound moved. The comparison is core's (report/GraphComparison); this file
 // only prints it.
+#include "CompareCommand.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <iostream>
 
-#include "Commands.hpp"
 #include "TerminalProgress.hpp"
 #include "common/QuantityFormat.hpp"
 #include "mapper/SearchConvergence.hpp"
@@ -17,12 +18,6 @@
 
 namespace ts::cli {
 namespace {
-
-struct CompareArgs {
-  std::vector<std::string> archs;
-  std::string workload, format = "table";
-  uint64_t budget = MapperOptions{}.budget;
-};
 
 std::string time_text(const TimeOnGraph& t) { return format_quantity(t.time_us() * 1e-6, "s"); }
 
@@ -85,7 +80,9 @@ void print_table(const ArchitectureComparison& c) {
                              c.graphs.front().label);
 }
 
-int run_compare(const CompareArgs& a) {
+}  // namespace
+
+int run_compare(const CompareOptions& a) {
   std::vector<ComparisonGraphFile> graphs;
   for (const std::string& arch : a.archs)
     graphs.push_back({arch, resolve_architecture_option(arch)});
@@ -108,24 +105,6 @@ int run_compare(const CompareArgs& a) {
   else
     print_table(c);
   return 0;
-}
-
-}  // namespace
-
-CommandAction add_compare(CLI::App& app) {
-  auto args = std::make_shared<CompareArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "compare", "Compare a workload's predicted times and bounds on two or more graphs");
-  cmd->add_option("--arch", args->archs,
-                  "architecture graph, given twice or more: a kind: architecture file, or "
-                  "profile:NAME[/VARIANT]; speed-ups are over the first")
-      ->required();
-  cmd->add_option("--workload", args->workload, "workload suite (kind: workload)")->required();
-  cmd->add_option("--format", args->format, "output format")
-      ->check(CLI::IsMember({"table", "json", "csv"}));
-  cmd->add_option("--budget", args->budget, "mapper evaluations per operator and graph")
-      ->check(CLI::PositiveNumber);
-  return [args] { return run_compare(*args); };
 }
 
 }  // namespace ts::cli

@@ -1,6 +1,8 @@
 // `tilescope correlate`: predicted against measured latencies, per group and overall (count,
 // Pearson, Spearman, Kendall tau-b, MAPE, log-RMSE), the worst predictions, the per-shape
 // ranking of mappings, and with --fit a cross-validated fit. See docs/correlate.md.
+#include "CorrelateCommand.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,7 +11,6 @@
 #include <iostream>
 #include <optional>
 
-#include "Commands.hpp"
 #include "GateExit.hpp"
 #include "OptionValues.hpp"
 #include "TerminalProgress.hpp"
@@ -28,20 +29,6 @@
 
 namespace ts::cli {
 namespace {
-
-struct CorrelateArgs {
-  std::string db, csv, op, dtype = "fp16", timing_scope = "host_call", arch, by, format = "table";
-  std::string device;
-  std::optional<int64_t> run;
-  std::vector<std::string> fit;
-  std::vector<std::string> fail_if;
-  bool exclude_unstable = false;
-  std::string diff;
-  std::optional<int64_t> diff_run;
-  int folds = 5;
-  int max_evaluations = 400;
-  uint64_t budget = MapperOptions{}.budget;
-};
 
 std::string size_rule(const std::vector<double>& t) {
   if (t.size() != 2) {
@@ -81,7 +68,7 @@ int gate_status(const std::vector<AccuracyGate>& gates, const AgreementStats& ov
 
 // `correlate --db NEW --diff OLD`: the stored predictions and measurements of both, operator by
 // operator, the ones that got worse first.
-int run_diff(const CorrelateArgs& a, const std::vector<AccuracyGate>& gates) {
+int run_diff(const CorrelateOptions& a, const std::vector<AccuracyGate>& gates) {
   if (a.db.empty())
     throw InputError(SourceLocation{"--diff", 0, 0},
                      "--diff compares two results databases: give the newer one with --db");
@@ -138,8 +125,10 @@ int run_diff(const CorrelateArgs& a, const std::vector<AccuracyGate>& gates) {
   return gate_status(gates, c.after, no_points);
 }
 
-int run_correlate(const CorrelateArgs& args) {
-  CorrelateArgs a = args;
+}  // namespace
+
+int run_correlate(const CorrelateOptions& args) {
+  CorrelateOptions a = args;
   // Gates are read first: a malformed one fails at once, before any long work.
   std::vector<AccuracyGate> gates;
   for (const std::string& text : a.fail_if)
@@ -350,61 +339,6 @@ int run_correlate(const CorrelateArgs& args) {
     for (const std::string& n : notes) std::cout << "  " << n << "\n";
   }
   return gate_status(gates, report.overall);
-}
-
-}  // namespace
-
-CommandAction add_correlate(CLI::App& app) {
-  auto a = std::make_shared<CorrelateArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "correlate", "compare predicted with measured latencies: agreement per group and overall");
-  auto* db = cmd->add_option("--db", a->db, "results database (SQLite)");
-  auto* csv = cmd->add_option(
-      "--csv", a->csv, "a table of shapes and measured_us (columns named after the dimensions)");
-  db->excludes(csv);
-  cmd->add_option("--run", a->run,
-                  "run id in the database (default: the latest with a measurement)")
-      ->needs(db);
-  cmd->add_option(
-      "--op", a->op,
-      "operator class of the CSV rows: gemm, batched_gemm, linear, softmax, ..., by-row (each "
-      "row's op column) or neusight (NeuSight's tables; recognised by their header without --op)");
-  cmd->add_option("--device", a->device,
-                  "only the CSV rows of this device (a table with a device column: NeuSight's)")
-      ->needs(csv);
-  cmd->add_option("--dtype", a->dtype, "data type of the CSV operators")->capture_default_str();
-  cmd->add_option("--timing-scope", a->timing_scope,
-                  "what the CSV latencies cover: host_call (device + launch) or device")
-      ->capture_default_str();
-  cmd->add_option(
-      "--arch", a->arch,
-      "graph to predict on, a kind: architecture file or profile:NAME[/VARIANT] (required for "
-      "--csv; with --db re-predicts and stores)");
-  cmd->add_option("--by", a->by, "group by class, suite, mapping, size or size=T1,T2,...");
-  cmd->add_flag("--exclude-unstable", a->exclude_unstable,
-                "leave out measurements the collector marked unstable (a busy machine, a median "
-                "not pinned down); without it they are counted in a note")
-      ->needs(db);
-  cmd->add_option("--fail-if", a->fail_if,
-                  "exit with status 1 when the overall figures cross a threshold: mape>0.10, "
-                  "spearman<0.95, ... (repeatable)");
-  cmd->add_option("--diff", a->diff,
-                  "compare with an older results database: per-operator deltas, worse first");
-  cmd->add_option("--diff-run", a->diff_run,
-                  "the run to compare with (of --diff, or of --db without it)");
-  cmd->add_option("--fit", a->fit,
-                  "fit a graph parameter, cross-validated (PATH or PATH=LOW:HIGH; repeatable)");
-  cmd->add_option("--folds", a->folds, "folds of the cross-validated fit")->capture_default_str();
-  cmd->add_option("--max-evaluations", a->max_evaluations, "objective evaluations per fit")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--budget", a->budget, "mapper evaluations per operator")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--format", a->format, "output format")
-      ->check(CLI::IsMember({"table", "json"}))
-      ->capture_default_str();
-  return [a] { return run_correlate(*a); };
 }
 
 }  // namespace ts::cli

@@ -1,11 +1,11 @@
 // `tilescope db info|runs|export`: look into a results database. All three open it read-only,
 // so they can run while `tilescope measure` is writing to the same file.
+#include "DbCommand.hpp"
+
 #include <fmt/format.h>
 
 #include <iostream>
-#include <memory>
 
-#include "Commands.hpp"
 #include "common/AtomicFile.hpp"
 #include "common/InputError.hpp"
 #include "common/OutputPath.hpp"
@@ -16,19 +16,14 @@
 namespace ts::cli {
 namespace {
 
-struct DbArgs {
-  std::string db;
-  std::string format;
-  std::optional<int64_t> run;
-  std::string out;
-};
-
 std::string device_text(const DeviceInfo& d) {
   if (d.name.empty() && d.kind.empty()) return "-";
   return d.kind.empty() ? d.name : fmt::format("{} ({})", d.name, d.kind);
 }
 
-int run_info(const DbArgs& a) {
+}  // namespace
+
+int run_db_info(const DbInfoOptions& a) {
   const DatabaseInfo info = database_info(ResultStore(a.db, ResultStore::Mode::read_only));
   if (a.format == "json") {
     std::cout << database_info_json(info);
@@ -47,7 +42,7 @@ int run_info(const DbArgs& a) {
   return 0;
 }
 
-int run_runs(const DbArgs& a) {
+int run_db_runs(const DbRunsOptions& a) {
   const ResultStore store(a.db, ResultStore::Mode::read_only);
   if (a.format == "json") {
     std::cout << runs_json(store);
@@ -77,7 +72,7 @@ int run_runs(const DbArgs& a) {
   return 0;
 }
 
-int run_export(const DbArgs& a) {
+int run_db_export(const DbExportOptions& a) {
   // Before the database is even opened: `--out` over `--db` would replace the runs with a CSV.
   refuse_output_over_inputs({"--out", a.out}, {{"--db", a.db}});
   const ResultStore store(a.db, ResultStore::Mode::read_only);
@@ -88,46 +83,6 @@ int run_export(const DbArgs& a) {
   else
     write_file_atomically(a.out, text);
   return 0;
-}
-
-}  // namespace
-
-CommandAction add_db(CLI::App& app) {
-  auto args = std::make_shared<DbArgs>();
-  CLI::App* cmd = app.add_subcommand("db", "Look into a results database (read-only)");
-  cmd->require_subcommand(1);
-
-  CLI::App* info =
-      cmd->add_subcommand("info", "Schema version, rows per table, runs by status, file size");
-  info->add_option("--db", args->db, "results database")->required();
-  info->add_option("--format", args->format, "output format")
-      ->check(CLI::IsMember({"table", "json"}))
-      ->default_str("table");
-
-  CLI::App* runs = cmd->add_subcommand("runs", "The runs, oldest first");
-  runs->add_option("--db", args->db, "results database")->required();
-  runs->add_option("--format", args->format, "output format")
-      ->check(CLI::IsMember({"table", "json"}))
-      ->default_str("table");
-
-  CLI::App* exp = cmd->add_subcommand(
-      "export", "One row per measurement of a run, with the prediction for its device's graph");
-  exp->add_option("--db", args->db, "results database")->required();
-  exp->add_option("--run", args->run, "run id (default: the latest run that holds a measurement)");
-  exp->add_option("--format", args->format, "output format")
-      ->check(CLI::IsMember({"csv", "json"}))
-      ->default_str("csv");
-  exp->add_option("--out", args->out, "write to FILE (via a temporary file) instead of stdout");
-
-  return [args, info, runs, exp] {
-    if (info->parsed()) return run_info(*args);
-    if (runs->parsed()) return run_runs(*args);
-    if (exp->parsed()) {
-      if (args->format.empty()) args->format = "csv";
-      return run_export(*args);
-    }
-    return 2;
-  };
 }
 
 }  // namespace ts::cli

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "Commands.hpp"
+#include "CommandLine.hpp"
 #include "OptionValues.hpp"
 #include "TerminalProgress.hpp"
 #include "arch/ArchitectureLoader.hpp"

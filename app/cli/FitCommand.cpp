@@ -1,5 +1,7 @@
 // `tilescope fit`: fits chosen parameters of an architecture graph to measurements (a results
 // database or a CSV table) and writes the fitted graph, with a header that says how it was made.
+#include "FitCommand.hpp"
+
 #include <fmt/format.h>
 
 #include <chrono>
@@ -9,7 +11,7 @@
 #include <iostream>
 #include <optional>
 
-#include "Commands.hpp"
+#include "CommandLine.hpp"
 #include "FitAcrossGraphs.hpp"
 #include "OptionValues.hpp"
 #include "TerminalProgress.hpp"
@@ -24,23 +26,6 @@
 
 namespace ts::cli {
 namespace {
-
-struct FitArgs {
-  std::string arch, out, op, dtype = "fp16", timing_scope = "host_call", device;
-  std::vector<std::string> measurements_list;
-  std::string measurements;  // the one table or database of single-graph mode
-  std::vector<std::string> params;
-  // Several graphs: DEVICE=ARCH, each device's rows of the tables predicted on its graph.
-  std::vector<std::string> graphs;
-  bool leave_one_out = false;
-  size_t sample = 0;
-  size_t rows = 0;
-  std::string base_calibration;
-  bool dtype_given = false;
-  std::optional<int64_t> run;
-  int max_evaluations = 400;
-  uint64_t budget = MapperOptions{}.budget;
-};
 
 // Size and FNV-1a of a file's bytes: enough to tell later whether the data changed.
 std::pair<uintmax_t, std::string> file_fingerprint(const std::string& path) {
@@ -57,7 +42,9 @@ std::pair<uintmax_t, std::string> file_fingerprint(const std::string& path) {
   return {size, hash_text(h.value())};
 }
 
-int run_fit(FitArgs a) {
+}  // namespace
+
+int run_fit(FitOptions a) {
   if (!a.graphs.empty()) {
     if (!a.arch.empty())
       throw InputError(SourceLocation{"--arch", 0, 0},
@@ -192,67 +179,6 @@ int run_fit(FitArgs a) {
   for (const std::string& note : input.notes) std::cout << "note: " << note << "\n";
   std::cout << fmt::format("wrote {}\n", a.out);
   return 0;
-}
-
-}  // namespace
-
-CommandAction add_fit(CLI::App& app) {
-  auto a = std::make_shared<FitArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "fit", "fit architecture-graph parameters to measurements and write the fitted graph");
-  cmd->add_option("--arch", a->arch,
-                  "the graph to start from: a kind: architecture file or profile:NAME[/VARIANT]");
-  cmd->add_option("--measurements", a->measurements_list,
-                  "a results database (SQLite) or a CSV table (shape columns and measured_us); "
-                  "with --graph, tables with a device column (repeatable)")
-      ->required();
-  cmd->add_option("--param", a->params,
-                  "a parameter to fit: PATH or PATH=LOW:HIGH (repeatable; see docs/correlate.md)")
-      ->required();
-  cmd->add_option("--out", a->out,
-                  "where to write the fitted graph (with --graph: the calibration, kind: "
-                  "calibration)");
-  cmd->add_option(
-      "--graph", a->graphs,
-      "DEVICE=ARCH: the rows of DEVICE predicted on graph ARCH; several make one "
-      "calibration for them all, relative to each graph's specification (docs/gpus.md)");
-  cmd->add_flag("--leave-one-out", a->leave_one_out,
-                "with --graph: also fit on all devices but one, for each, and print how each is "
-                "predicted by the others' fit, beside a datasheet roofline");
-  cmd->add_option("--sample", a->sample,
-                  "with --graph: fit to at most this many rows of each device and operator type, "
-                  "evenly through the tables (0: all); every row is still predicted to judge it")
-      ->capture_default_str();
-  cmd->add_option("--calibration", a->base_calibration,
-                  "with --graph: a kind: calibration file applied to every graph first; the one "
-                  "written keeps its entries and adds the fitted ones");
-  cmd->add_option("--rows", a->rows,
-                  "with --graph: read at most this many rows of each device and operator type "
-                  "(0: all), for a quicker look")
-      ->capture_default_str();
-  cmd->add_option(
-      "--op", a->op,
-      "CSV: operator class of the rows (gemm, batched_gemm, ..., or by-row: each row's op column)");
-  CLI::Option* dtype = cmd->add_option(
-      "--dtype", a->dtype,
-      "CSV: data type of the operators (with --graph: fp32 unless given; NeuSight rows are fp32)");
-  dtype->capture_default_str();
-  cmd->add_option("--device", a->device,
-                  "CSV: only the rows of this device (a table with a device column)");
-  cmd->add_option("--timing-scope", a->timing_scope,
-                  "CSV: what the latencies cover, host_call (device + launch) or device")
-      ->capture_default_str();
-  cmd->add_option("--run", a->run, "database: the run to fit to (default: the latest)");
-  cmd->add_option("--max-evaluations", a->max_evaluations, "objective evaluations")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--budget", a->budget, "mapper evaluations per operator")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  return [a, dtype] {
-    a->dtype_given = dtype->count() > 0;
-    return run_fit(*a);
-  };
 }
 
 }  // namespace ts::cli

@@ -1,4 +1,6 @@
 // `tilescope predict`: every operator's device time, launch overhead, bound and traffic.
+#include "PredictCommand.hpp"
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -7,7 +9,6 @@
 #include <map>
 #include <optional>
 
-#include "Commands.hpp"
 #include "TerminalProgress.hpp"
 #include "analysis/ForwardPass.hpp"
 #include "analysis/MappingWriter.hpp"
@@ -24,15 +25,6 @@
 
 namespace ts::cli {
 namespace {
-
-struct PredictArgs {
-  std::string arch, workload, op, mapping, format = "table", save_mappings;
-  bool explain = false;
-  // Size a `kind: llm-model` pass (LlmModelReader.hpp); unset: the file's own figures.
-  std::string phase;
-  int64_t batch = 0, context = 0, tokens = 0;  // 0: not given
-  uint64_t budget = MapperOptions{}.budget;
-};
 
 void print_forward_pass(const ForwardPass& pass) {
   std::cout << fmt::format(
@@ -98,7 +90,9 @@ void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g
   std::cout << fmt::format("total (device + launch): {:.3f} us\n", total);
 }
 
-int run_predict(const PredictArgs& a) {
+}  // namespace
+
+int run_predict(const PredictOptions& a) {
   ArchitectureGraph graph = load_architecture(resolve_architecture_option(a.arch));
   LlmPassOverride pass_override;
   if (!a.phase.empty())
@@ -195,40 +189,6 @@ int run_predict(const PredictArgs& a) {
     if (pass) print_forward_pass(*pass);
   }
   return 0;
-}
-
-}  // namespace
-
-CommandAction add_predict(CLI::App& app) {
-  auto args = std::make_shared<PredictArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "predict", "Predict the latency of a workload's operators on an architecture graph");
-  cmd->add_option("--arch", args->arch,
-                  "architecture graph: a kind: architecture file, or profile:NAME[/VARIANT]")
-      ->required();
-  cmd->add_option("--workload", args->workload, "workload suite (kind: workload)")->required();
-  cmd->add_option("--op", args->op, "only this operator");
-  cmd->add_option(
-      "--mapping", args->mapping,
-      "mapping for the operator (kind: mapping); free factors make it a template for the mapper");
-  cmd->add_option("--format", args->format, "output format")
-      ->check(CLI::IsMember({"table", "json", "csv"}));
-  cmd->add_flag("--explain", args->explain,
-                "print the annotated mapping tree, traffic and residency");
-  cmd->add_option("--save-mappings", args->save_mappings,
-                  "write each operator's mapping to DIR/<arch>-<suite>-<op>.yaml");
-  cmd->add_option("--budget", args->budget, "mapper evaluations per operator")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--phase", args->phase, "kind: llm-model only: the pass to predict")
-      ->check(CLI::IsMember({"decode", "prefill"}));
-  cmd->add_option("--batch", args->batch, "kind: llm-model only: sequences in the pass")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--context", args->context,
-                  "kind: llm-model only: decode, the cached tokens per sequence (KV length)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--tokens", args->tokens, "kind: llm-model only: prefill, tokens per sequence")
-      ->check(CLI::PositiveNumber);
-  return [args] { return run_predict(*args); };
 }
 
 }  // namespace ts::cli

@@ -1,12 +1,12 @@
 // `tilescope profiles list|show NAME`: the hardware profiles found on the search path
 // (core/profile), where each came from, what it provides, and those that failed to load and why.
 // `tilescope profiles new gpu` writes a new one from a GPU's specification (ProfilesNewGpu.cpp).
+#include "ProfilesCommand.hpp"
+
 #include <fmt/format.h>
 
 #include <iostream>
 
-#include "Commands.hpp"
-#include "ProfilesNewGpu.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/InputError.hpp"
 #include "profile/ArchitectureReference.hpp"
@@ -34,7 +34,14 @@ void print_failures(const ProfileRegistry& registry) {
   for (const std::string& line : registry.shadowed()) std::cout << "  " << line << "\n";
 }
 
-int run_list() {
+void print_files(std::string_view what, const std::vector<std::string>& files) {
+  std::cout << fmt::format("{}:{}\n", what, files.empty() ? " none" : "");
+  for (const std::string& f : files) std::cout << "  " << f << "\n";
+}
+
+}  // namespace
+
+int run_profiles_list() {
   const std::vector<ProfileFolder> search_path = profile_search_path();
   ProfileRegistry registry = ProfileRegistry::discover(search_path);
   registry.check_graphs();  // a broken graph shows here rather than at the first prediction
@@ -57,12 +64,7 @@ int run_list() {
   return 0;
 }
 
-void print_files(std::string_view what, const std::vector<std::string>& files) {
-  std::cout << fmt::format("{}:{}\n", what, files.empty() ? " none" : "");
-  for (const std::string& f : files) std::cout << "  " << f << "\n";
-}
-
-int run_show(const std::string& name) {
+int run_profiles_show(const std::string& name) {
   const SourceLocation where{"profiles show", 0, 0};
   if (!is_profile_name(name))
     throw InputError(where, "'" + name +
@@ -94,29 +96,6 @@ int run_show(const std::string& name) {
     for (const std::string& h : p.cost_hooks) std::cout << "  " << h << "\n";
   }
   return 0;
-}
-
-}  // namespace
-
-CommandAction add_profiles(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand(
-      "profiles", "List the hardware profiles (profile:NAME[/VARIANT] for --arch) and show one");
-  cmd->require_subcommand(1);
-  CLI::App* list = cmd->add_subcommand(
-      "list", "every profile found, where it was loaded from, and those that failed with why");
-  auto name = std::make_shared<std::string>();
-  CLI::App* show = cmd->add_subcommand("show", "one profile: its variants, graphs and files");
-  show->add_option("name", *name, "the profile's name")->required();
-  CLI::App* add = cmd->add_subcommand(
-      "new", "write a new profile: `new gpu` from a GPU's specification (its datasheet figures)");
-  add->require_subcommand(1);
-  const CommandAction new_gpu = add_profiles_new_gpu(*add);
-  return [list, show, name, add, new_gpu] {
-    if (list->parsed()) return run_list();
-    if (show->parsed()) return run_show(*name);
-    if (add->parsed()) return new_gpu();
-    return 0;
-  };
 }
 
 }  // namespace ts::cli

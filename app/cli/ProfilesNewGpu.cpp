@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,13 +30,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct NewGpuArgs {
-  std::string spec, name, vendor, product, generation, memory_type, tensor;
-  std::map<std::string, std::string> figure_text;  // spec figure key -> its flag's value
-  std::string family, calibration, out, graph;
-  bool force = false;
-};
-
 // The family file and how the graph names it: the bundled one by its place in the source tree's
 // layout, so that a regenerated graph is the same text wherever tilescope runs from.
 struct Located {
@@ -45,7 +37,7 @@ struct Located {
   std::string label;
 };
 
-Located family_file(const NewGpuArgs& a, const GpuSpec& spec) {
+Located family_file(const NewGpuOptions& a, const GpuSpec& spec) {
   if (!a.family.empty()) return {a.family, a.family};
   const std::string relative = "plugins/" + spec.vendor + "/family.yaml";
   const fs::path found = bundled_file(relative);
@@ -60,7 +52,7 @@ Located family_file(const NewGpuArgs& a, const GpuSpec& spec) {
 }
 
 // The calibration: none, a file, or the vendor's bundled one when it exists.
-std::optional<Located> calibration_file(const NewGpuArgs& a, const GpuSpec& spec,
+std::optional<Located> calibration_file(const NewGpuOptions& a, const GpuSpec& spec,
                                         std::string& remark) {
   if (a.calibration == "none") {
     remark = "none (--calibration none)";
@@ -83,7 +75,7 @@ std::string relative_label(const std::string& file, const std::string& to_folder
   return rel.empty() ? file : rel.generic_string();
 }
 
-GpuSpec spec_from(const NewGpuArgs& a) {
+GpuSpec spec_from(const NewGpuOptions& a) {
   GpuSpec spec;
   if (!a.spec.empty()) spec = load_gpu_spec(a.spec, /*complete=*/false);
   auto flag_text = [](std::string& field, SourceLocation& where, const std::string& value,
@@ -145,7 +137,9 @@ bool folder_has_entries(const fs::path& dir) {
   return fs::is_directory(dir, ec) && fs::directory_iterator(dir, ec) != fs::directory_iterator();
 }
 
-int run_new_gpu(const NewGpuArgs& a) {
+}  // namespace
+
+int run_profiles_new_gpu(const NewGpuOptions& a) {
   if (a.out.empty() == a.graph.empty())
     throw InputError(SourceLocation{"--out", 0, 0},
                      "expected one of --out DIR (a profile: profile.yaml, the graph, the spec as "
@@ -261,50 +255,6 @@ int run_new_gpu(const NewGpuArgs& a) {
       graph_file, fs::absolute(dir).lexically_normal().parent_path().string(), spec.name);
   print_figures(g, calibration_remark);
   return 0;
-}
-
-}  // namespace
-
-CommandAction add_profiles_new_gpu(CLI::App& new_command) {
-  CLI::App* cmd = new_command.add_subcommand(
-      "gpu",
-      "A GPU's profile from its specification: give the datasheet's figures (flags or --spec "
-      "FILE); every figure not given comes from the generation's rules, each named in the output");
-  auto a = std::make_shared<NewGpuArgs>();
-  cmd->add_option("--spec", a->spec, "a `kind: gpu_spec` file; flags override its figures");
-  cmd->add_option("--name", a->name, "the variant name (profile:NAME; graph VENDOR-NAME)");
-  cmd->add_option("--vendor", a->vendor, "nvidia (default) or amd: whose rules apply");
-  cmd->add_option("--product", a->product, "the product's name, e.g. \"NVIDIA L4\"");
-  cmd->add_option("--generation", a->generation,
-                  "nvidia: pascal volta turing ampere ada hopper; amd: cdna1 cdna2 cdna3");
-  cmd->add_option("--memory-type", a->memory_type, "e.g. GDDR6, HBM3 (informative)");
-  for (const SpecFigureKey& k : spec_figure_keys()) {
-    const std::string key(k.key);
-    const std::string fallback =
-        k.required             ? " (required)"
-        : key == "power"       ? " (caps the lanes' sustained rate; no cap if not given)"
-        : key == "fp16_vector" ? " (default: fp32 x the generation's ratio)"
-        : key == "fp32"        ? " (default: lanes x 2 x sms x clock)"
-                               : " (default: the generation's rule)";
-    cmd->add_option(spec_flag(k.key), a->figure_text[key],
-                    fmt::format("{}, e.g. {}{}", k.meaning, k.example, fallback));
-  }
-  cmd->add_option("--tensor", a->tensor,
-                  "dense tensor-core rates, TYPE=RATE comma-separated: "
-                  "fp16=121TFLOP/s,bf16=121TFLOP/s,tf32=60TFLOP/s,fp8=242.5TFLOP/s,int8=242.5TOP/s "
-                  "(AMD: fp32=45.3TFLOP/s for the matrix cores' fp32)");
-  cmd->add_option("--family", a->family,
-                  "the generation rules (default: plugins/VENDOR/family.yaml, bundled)");
-  cmd->add_option("--calibration", a->calibration,
-                  "a `kind: calibration` file applied on top, or none (default: the vendor's "
-                  "bundled plugins/VENDOR/calibration.yaml when there is one)");
-  cmd->add_option("--out", a->out,
-                  "a new or empty folder for the profile: profile.yaml, NAME.yaml, "
-                  "NAME.spec.yaml, kernels/");
-  cmd->add_option("--graph", a->graph,
-                  "write only the graph, naming the family's kernel templates where they are");
-  cmd->add_flag("--force", a->force, "write into a --out folder that is not empty");
-  return [cmd, a] { return cmd->parsed() ? run_new_gpu(*a) : 0; };
 }
 
 }  // namespace ts::cli

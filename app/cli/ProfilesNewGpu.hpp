@@ -1,12 +1,17 @@
 #pragma once
 // `tilescope profiles new gpu`: a GPU's profile from its specification (core/profile/GpuGraph).
-#include <CLI/CLI.hpp>
-
-#include "Commands.hpp"
+#include <map>
+#include <string>
 
 namespace ts::cli {
 
-// Adds `gpu` under `profiles new`; the action runs it when it was parsed.
-CommandAction add_profiles_new_gpu(CLI::App& new_command);
+struct NewGpuOptions {
+  std::string spec, name, vendor, product, generation, memory_type, tensor;
+  std::map<std::string, std::string> figure_text;  // spec figure key -> its flag's value
+  std::string family, calibration, out, graph;
+  bool force = false;
+};
+
+int run_profiles_new_gpu(const NewGpuOptions& options);
 
 }  // namespace ts::cli

@@ -9,8 +9,6 @@
 #include <filesystem>
 #include <iostream>
 
-#include "Commands.hpp"
-
 namespace ts::cli {
 
 int exec_report(const std::vector<std::string>& args) {
@@ -28,14 +26,6 @@ int exec_report(const std::vector<std::string>& args) {
       "beside tilescope\n",
       program, std::strerror(error ? error.value() : errno));
   return 2;
-}
-
-// main() hands `tilescope report ...` to exec_report before parsing; the command is registered
-// here so that `tilescope --help` lists it.
-CommandAction add_report(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand("report", kReportDescription);
-  cmd->prefix_command();
-  return [cmd] { return exec_report(cmd->remaining()); };
 }
 
 }  // namespace ts::cli

@@ -1,11 +1,12 @@
 // `tilescope simulate --model M --strategy S --cluster C`: one training iteration, simulated
 // (core/training/TrainingSimulation.hpp says what the engine models so far).
+#include "SimulateCommand.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <iostream>
 
-#include "Commands.hpp"
 #include "OptionValues.hpp"
 #include "StopOnInterrupt.hpp"
 #include "TerminalProgress.hpp"
@@ -19,13 +20,7 @@
 namespace ts::cli {
 namespace {
 
-struct SimulateArgs {
-  std::string model, strategy, cluster, format = "table", timeline, out, operator_times = "tile";
-  std::vector<std::string> sweep;
-  bool every_replica = false;
-};
-
-int run_sweep(const SimulateArgs& a, const TransformerModel& model, const ParallelStrategy& base,
+int run_sweep(const SimulateOptions& a, const TransformerModel& model, const ParallelStrategy& base,
               const Cluster& cluster) {
   const StrategyGridAxes axes = read_option("strategy sweep", "--sweep", [&] {
     return parse_strategy_grid(a.sweep, "strategy sweep", /*clusters=*/false);
@@ -82,7 +77,9 @@ int run_sweep(const SimulateArgs& a, const TransformerModel& model, const Parall
   return stopped ? 130 : 0;  // as `sweep` does when interrupted
 }
 
-int run_simulate(const SimulateArgs& a) {
+}  // namespace
+
+int run_simulate(const SimulateOptions& a) {
   const TransformerModel model = load_transformer_model(a.model);
   const ParallelStrategy strategy = load_parallel_strategy(a.strategy);
   const Cluster cluster = load_cluster(a.cluster);
@@ -123,39 +120,6 @@ int run_simulate(const SimulateArgs& a) {
   for (const TimeShare& t : r.breakdown)
     std::cout << fmt::format("  {:<32} {:9.3f} s\n", t.what, t.seconds);
   return 0;
-}
-
-}  // namespace
-
-CommandAction add_simulate(CLI::App& app) {
-  auto args = std::make_shared<SimulateArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "simulate", "Simulate one training iteration of a model under a strategy on a cluster");
-  cmd->add_option("--model", args->model,
-                  "model (kind: model): a transformer family or a graph of operators")
-      ->required();
-  cmd->add_option("--strategy", args->strategy, "parallel strategy (kind: strategy)")->required();
-  cmd->add_option("--cluster", args->cluster,
-                  "cluster (kind: cluster; its device: is a graph file or profile:NAME[/VARIANT])")
-      ->required();
-  cmd->add_option("--format", args->format, "output format")
-      ->check(CLI::IsMember({"table", "json"}));
-  cmd->add_option("--sweep", args->sweep,
-                  "simulate every valid strategy over axes such as tp=1,2,4,8 pp=1,2,4 mbs=1,2 "
-                  "dp=2,4 schedule=1f1b,interleaved (the keys of sweep --strategy-grid but "
-                  "cluster; dp not given: the GPUs of --strategy), ranked");
-  cmd->add_option("--operator-times", args->operator_times,
-                  "tile (the tile model on the device graph), roofline:EFF (peak x EFF and HBM "
-                  "bandwidth) or db:FILE (measured medians from a results database, the tile "
-                  "model for the rest)");
-  cmd->add_option("--out", args->out,
-                  "write the whole result as JSON (schema_version, summary, timeline)");
-  cmd->add_option("--timeline", args->timeline,
-                  "write the pipeline's run as Chrome-trace JSON (opens in Perfetto)");
-  cmd->add_flag("--every-replica", args->every_replica,
-                "run every data-parallel replica's pipeline and the gradient rings on the "
-                "executor instead of one pipeline standing for all (same answer, slower)");
-  return [args] { return run_simulate(*args); };
 }
 
 }  // namespace ts::cli

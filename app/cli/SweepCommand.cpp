@@ -2,6 +2,8 @@
 // or (--strategy-grid) a training job simulated at every point of a grid of strategies; each
 // point stored as it finishes so that a rerun resumes; on local threads, or over MPI ranks under
 // mpirun (SweepRanks). docs/sweep.md.
+#include "SweepCommand.hpp"
+
 #include <fmt/format.h>
 
 #include <atomic>
@@ -10,7 +12,6 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "Commands.hpp"
 #include "OptionValues.hpp"
 #include "StopOnInterrupt.hpp"
 #include "SweepRanks.hpp"
@@ -30,19 +31,6 @@
 namespace ts::cli {
 namespace {
 
-struct SweepArgs {
-  std::string arch, workload, db;
-  std::vector<std::string> vary;
-  std::string sample = "cross";
-  uint64_t seed = 1;
-  uint64_t budget = MapperOptions{}.budget;
-  int threads = 0;
-  bool summary = false;
-  // --strategy-grid: a training job instead of a graph (docs/sweep.md).
-  std::vector<std::string> strategy_grid;
-  std::string model, strategy, cluster, operator_times = "tile";
-};
-
 // TILESCOPE_SWEEP_EXIT_AFTER=0:K (rank 0, or the one process without MPI) exits abruptly, status
 // 3, once K points are stored: a crash half way, for the resume tests (docs/sweep.md). Ranks
 // other than 0 read it in SweepRanks.
@@ -60,7 +48,7 @@ struct PointsRun {
 
 // The pending points of `sweep` computed over MPI ranks (under mpirun) or local threads, each
 // stored as it finishes. nullopt on ranks other than 0, which have nothing to report.
-std::optional<PointsRun> run_points(const SweepSpace& sweep, const SweepArgs& a) {
+std::optional<PointsRun> run_points(const SweepSpace& sweep, const SweepOptions& a) {
   const std::optional<int> ranks = launched_ranks();
   if (ranks && *ranks > 1 && !have_mpi())
     throw InputError(SourceLocation{"mpirun", 0, 0},
@@ -101,7 +89,7 @@ std::string counts_text(const SweepSpace& sweep, const PointsRun& run, const std
                      run.computed, run.stopped ? " (stopped: rerun to compute the rest)" : "");
 }
 
-int run_architecture_sweep(const SweepArgs& a) {
+int run_architecture_sweep(const SweepOptions& a) {
   const std::pair<const std::string*, const char*> required[] = {{&a.arch, "--arch"},
                                                                  {&a.workload, "--workload"}};
   for (const auto& [value, flag] : required)
@@ -153,7 +141,7 @@ int run_architecture_sweep(const SweepArgs& a) {
   return run->stopped ? 130 : 0;
 }
 
-int run_strategy_grid(const SweepArgs& a) {
+int run_strategy_grid(const SweepOptions& a) {
   const SourceLocation grid{"--strategy-grid", 0, 0};
   if (!a.arch.empty() || !a.workload.empty() || !a.vary.empty())
     throw InputError(grid,
@@ -209,52 +197,10 @@ int run_strategy_grid(const SweepArgs& a) {
   return run->stopped ? 130 : 0;
 }
 
-int run_sweep(const SweepArgs& a) {
-  return a.strategy_grid.empty() ? run_architecture_sweep(a) : run_strategy_grid(a);
-}
-
 }  // namespace
 
-CommandAction add_sweep(CLI::App& app) {
-  auto args = std::make_shared<SweepArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "sweep",
-      "Predict a workload over a space of architecture parameters, or simulate training over "
-      "a grid of strategies (threads or MPI)");
-  cmd->add_option("--arch", args->arch,
-                  "architecture graph: a kind: architecture file, or profile:NAME[/VARIANT]");
-  cmd->add_option("--workload", args->workload, "workload suite (kind: workload)");
-  cmd->add_option("--vary", args->vary,
-                  "PATH=V1,V2,... a graph parameter and its values (repeatable), e.g. "
-                  "node:L1.capacity=256KiB,512KiB,1MiB");
-  cmd->add_option("--strategy-grid", args->strategy_grid,
-                  "instead of --arch/--workload/--vary: simulate a training job at every point "
-                  "of KEY=V1,V2,... with KEY tp, pp, dp, micro-batch (mbs), schedule or cluster "
-                  "(files), e.g. --strategy-grid tp=1,2,4 pp=1,2; needs --model, --strategy, "
-                  "--cluster");
-  cmd->add_option("--model", args->model, "strategy grid: model (kind: model)");
-  cmd->add_option("--strategy", args->strategy,
-                  "strategy grid: the base strategy (kind: strategy); the grid's keys replace "
-                  "its values");
-  cmd->add_option("--cluster", args->cluster,
-                  "strategy grid: the cluster (kind: cluster), unless the grid varies cluster");
-  cmd->add_option("--operator-times", args->operator_times,
-                  "strategy grid: tile (default), roofline:EFF or db:FILE, as simulate");
-  cmd->add_option("--db", args->db, "results database the points are stored in (resumable)")
-      ->required();
-  cmd->add_option("--sample", args->sample,
-                  "cross (every combination, the default), lhs:N (Latin hypercube over each "
-                  "parameter's min..max) or random:N");
-  cmd->add_option("--seed", args->seed, "seed of lhs and random sampling");
-  cmd->add_option("--budget", args->budget, "mapper evaluations per operator")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--threads", args->threads,
-                  "points evaluated at once in this process (default: every core); under "
-                  "mpirun each rank computes one point at a time")
-      ->check(CLI::Range(0, 4096));
-  cmd->add_flag("--summary", args->summary,
-                "print the sensitivities and the Pareto front of the sweep's points");
-  return [args] { return run_sweep(*args); };
+int run_sweep(const SweepOptions& a) {
+  return a.strategy_grid.empty() ? run_architecture_sweep(a) : run_strategy_grid(a);
 }
 
 }  // namespace ts::cli

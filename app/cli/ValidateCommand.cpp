@@ -1,11 +1,12 @@
 // `tilescope validate FILE...`: checks any input file; a mapping is checked against a graph and an
 // operator too when --arch and --workload are given.
+#include "ValidateCommand.hpp"
+
 #include <fmt/format.h>
 
 #include <iostream>
 #include <optional>
 
-#include "Commands.hpp"
 #include "analysis/AnalysisResult.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/YamlSource.hpp"
@@ -21,12 +22,6 @@
 namespace ts::cli {
 namespace {
 
-struct ValidateArgs {
-  std::vector<std::string> files;
-  std::string arch, workload, op;
-  bool tree = false;
-};
-
 // The graph and workload that mappings are checked against, each read once for all mappings (a
 // pipe can be read only once).
 struct MappingContext {
@@ -34,7 +29,7 @@ struct MappingContext {
   std::optional<Workload> workload;
 };
 
-std::string check_mapping(const Mapping& m, const ValidateArgs& a, MappingContext& context) {
+std::string check_mapping(const Mapping& m, const ValidateOptions& a, MappingContext& context) {
   if (a.arch.empty() || a.workload.empty())
     return "structure only; add --arch and --workload to check it against a graph";
   if (!context.graph) context.graph = load_architecture(resolve_architecture_option(a.arch));
@@ -61,7 +56,9 @@ std::string check_mapping(const Mapping& m, const ValidateArgs& a, MappingContex
   return fmt::format("maps '{}' on '{}': {:.3f} us", op->name, graph.name, result.device_s * 1e6);
 }
 
-int run_validate(const ValidateArgs& a) {
+}  // namespace
+
+int run_validate(const ValidateOptions& a) {
   int failures = 0;
   MappingContext context;
   for (const auto& file : a.files) {
@@ -125,22 +122,6 @@ int run_validate(const ValidateArgs& a) {
     }
   }
   return failures ? 2 : 0;
-}
-
-}  // namespace
-
-CommandAction add_validate(CLI::App& app) {
-  auto args = std::make_shared<ValidateArgs>();
-  CLI::App* cmd = app.add_subcommand("validate",
-                                     "Check input files (architecture, workload, mapping, "
-                                     "model, strategy, cluster)");
-  cmd->add_option("files", args->files, "files to check")->required();
-  cmd->add_option("--arch", args->arch,
-                  "check mappings against this graph (a file or profile:NAME[/VARIANT])");
-  cmd->add_option("--workload", args->workload, "check mappings against this workload's operator");
-  cmd->add_option("--op", args->op, "the operator a mapping is for, when it names none");
-  cmd->add_flag("--tree", args->tree, "print each mapping's tree, one line per node");
-  return [args] { return run_validate(*args); };
 }
 
 }  // namespace ts::cli

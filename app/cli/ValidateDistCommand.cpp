@@ -1,25 +1,20 @@
 // `tilescope validate-dist [FILE] [--format json]`: published training runs (by default Table 5
 // of Korthikanti et al. 2022) against what the simulator predicts for them.
+#include "ValidateDistCommand.hpp"
+
 #include <fmt/format.h>
 
 #include <iostream>
 
-#include "Commands.hpp"
 #include "OptionValues.hpp"
 #include "common/DataDirectory.hpp"
 #include "training/DistValidation.hpp"
 #include "training/SimulationJson.hpp"
 
 namespace ts::cli {
-namespace {
+namespace {}  // namespace
 
-struct ValidateDistArgs {
-  std::string file = "samples/dist/validation/korthikanti-table5.yaml";
-  std::string format = "table";
-  std::string operator_times = "tile";
-};
-
-int run_validate_dist(const ValidateDistArgs& a) {
+int run_validate_dist(const ValidateDistOptions& a) {
   const PublishedRuns runs = load_published_runs(bundled_file(a.file).string());
   const Cluster cluster = load_cluster(runs.cluster_file);
   const OperatorTimeSource times = operator_times(a.operator_times);
@@ -56,20 +51,6 @@ int run_validate_dist(const ValidateDistArgs& a) {
                                m.published_bytes / gib, m.error * 100);
   std::cout << fmt::format("memory: worst error {:.1f} %\n", v.memory_worst_abs_error * 100);
   return 0;
-}
-
-}  // namespace
-
-CommandAction add_validate_dist(CLI::App& app) {
-  auto args = std::make_shared<ValidateDistArgs>();
-  CLI::App* cmd = app.add_subcommand("validate-dist",
-                                     "Published training runs against the simulator's predictions");
-  cmd->add_option("file", args->file, "runs to check (kind: dist-validation); default Table 5");
-  cmd->add_option("--operator-times", args->operator_times,
-                  "tile, roofline:EFF or db:FILE, as simulate");
-  cmd->add_option("--format", args->format, "output format")
-      ->check(CLI::IsMember({"table", "json"}));
-  return [args] { return run_validate_dist(*args); };
 }
 
 }  // namespace ts::cli

@@ -5,10 +5,10 @@
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
-#include <map>
 #include <string_view>
 
-#include "Commands.hpp"
+#include "CommandLine.hpp"
+#include "CommandLineGrammar.hpp"
 #include "ReportForward.hpp"
 #include "common/InputError.hpp"
 #include "host/OpenBlasCore.hpp"
@@ -33,35 +33,5 @@ int main(int argc, char** argv) {
     }
   }
   ts::cli::set_command_line(argc, argv);
-  CLI::App app{
-      "tilescope: predict, measure and compare deep-learning operators on architecture graphs"};
-  app.set_version_flag("--version", std::string("tilescope ") + TILESCOPE_VERSION);
-  app.require_subcommand(1);
-  std::map<CLI::App*, ts::cli::CommandAction> actions;
-  auto reg = [&](ts::cli::CommandAction (*add)(CLI::App&)) {
-    size_t before = app.get_subcommands({}).size();
-    ts::cli::CommandAction r = add(app);
-    auto subs = app.get_subcommands({});
-    if (subs.size() > before) actions[subs.back()] = std::move(r);
-  };
-  reg(&ts::cli::add_predict);
-  reg(&ts::cli::add_compare);
-  reg(&ts::cli::add_validate);
-  reg(&ts::cli::add_bench);
-  reg(&ts::cli::add_calibrate);
-  reg(&ts::cli::add_measure);
-  reg(&ts::cli::add_correlate);
-  reg(&ts::cli::add_fit);
-  reg(&ts::cli::add_db);
-  reg(&ts::cli::add_simulate);
-  reg(&ts::cli::add_validate_dist);
-  reg(&ts::cli::add_import);
-  reg(&ts::cli::add_report);
-  reg(&ts::cli::add_profiles);
-  reg(&ts::cli::add_sweep);
-  return ts::cli::parse_and_run(app, argc, argv, [&] {
-    for (auto& [sub, run] : actions)
-      if (sub->parsed()) return run();
-    return 0;
-  });
+  return ts::cli::run_command_line(argc, argv);
 }
