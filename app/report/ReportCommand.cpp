@@ -6,13 +6,14 @@
 // A program of its own because it draws with the Qt views: `tilescope` links no Qt and replaces
 // itself with this program, beside it, for `tilescope report ARGS` (app/cli/ReportForward.cpp).
 // Called either way, it records and shows itself as `tilescope report`.
+#include "ReportCommand.hpp"
+
 #include <fmt/format.h>
 #include <yaml-cpp/exceptions.h>
 
 #include <QApplication>
 #include <QPalette>
 #include <clocale>
-#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -21,10 +22,9 @@
 #include <utility>
 #include <vector>
 
-#include "Commands.hpp"
+#include "CommandLine.hpp"
 #include "GateExit.hpp"
 #include "OptionValues.hpp"
-#include "ReportForward.hpp"
 #include "TerminalProgress.hpp"
 #include "analysis/TimePerToken.hpp"
 #include "arch/ArchitectureLoader.hpp"
@@ -35,7 +35,6 @@
 #include "correlate/FigureText.hpp"
 #include "mapper/SearchConvergence.hpp"
 #include "profile/ArchitectureReference.hpp"
-#include "profile/ProfileCostHooks.hpp"
 #include "report/GraphComparison.hpp"
 #include "report/ReportContent.hpp"
 #include "views/ReportComparison.hpp"
@@ -53,16 +52,6 @@ void quiet_runtime_dir(QtMsgType type, const QMessageLogContext& context, const 
   if (text.contains(QLatin1String("XDG_RUNTIME_DIR"))) return;
   if (g_qt_handler) g_qt_handler(type, context, text);
 }
-
-struct ReportArgs {
-  std::string db, simulation, sweep, out, figures, diff, workload;
-  std::vector<std::string> archs;  // one for a run's report, two or more with --compare
-  bool compare = false;
-  std::optional<int64_t> run, diff_run;
-  std::vector<std::string> fail_if;
-  uint64_t budget = MapperOptions{}.budget;
-  bool exclude_unstable = false;
-};
 
 // Reports are made on servers and in CI: never ask for a display, whatever the environment
 // says. QApplication (not QGuiApplication) because QCustomPlot is a widget.
@@ -86,7 +75,7 @@ std::unique_ptr<QApplication> offscreen_application() {
 
 // The output's checks every report makes before any work: HTML or PDF, not one of the inputs,
 // in a folder that is there.
-void check_output(const ReportArgs& a, const std::vector<NamedPath>& inputs) {
+void check_output(const ReportCommandOptions& a, const std::vector<NamedPath>& inputs) {
   views::report_format(a.out);
   // The report never replaces a file it reads (a typo of --out for --db would lose the runs).
   refuse_output_over_inputs({"--out", a.out}, inputs);
@@ -98,7 +87,7 @@ void check_output(const ReportArgs& a, const std::vector<NamedPath>& inputs) {
 }
 
 // `report --compare`: the workload on every --arch, as `tilescope compare` computes it.
-int run_comparison_report(const ReportArgs& a) {
+int run_comparison_report(const ReportCommandOptions& a) {
   std::vector<NamedPath> inputs{{"--workload", a.workload}};
   for (const std::string& arch : a.archs) inputs.push_back({"--arch", arch});
   check_output(a, inputs);
@@ -151,8 +140,8 @@ int run_comparison_report(const ReportArgs& a) {
   return 0;
 }
 
-int run_report(const ReportArgs& a) {
-  if (a.compare) return run_comparison_report(a);
+// A run's report, from a results database.
+int run_database_report(const ReportCommandOptions& a) {
   // A run's report draws and evaluates on one graph; two are compared with --compare.
   if (a.archs.size() > 1)
     throw InputError(SourceLocation{"--arch", 0, 0},
@@ -212,72 +201,11 @@ int run_report(const ReportArgs& a) {
   return gate_exit_status(content->gates);
 }
 
-// The report's options on `cmd`; the returned function makes the report from them.
-std::function<int()> add_report_options(CLI::App& cmd) {
-  auto a = std::make_shared<ReportArgs>();
-  auto* db = cmd.add_option("--db", a->db, "results database (SQLite); needed unless --compare");
-  cmd.add_option("--run", a->run, "run id in the database (default: the latest with a measurement)")
-      ->needs(db);
-  cmd.add_option("--out", a->out, "the report: FILE.html (self-contained) or FILE.pdf")->required();
-  cmd.add_option("--arch", a->archs,
-                 "the graph to draw and to evaluate mapping trees on (default: the run's "
-                 "recorded graph file; a file or profile:NAME[/VARIANT]); a graph other than the "
-                 "run's re-predicts, not stored. With --compare: twice or more, the graphs "
-                 "compared (speed-ups over the first)");
-  auto* compare = cmd.add_flag(
-      "--compare", a->compare,
-      "no database: the --workload on every --arch side by side, as `tilescope compare` (times, "
-      "speed-ups, bounds, bars per operator)");
-  auto* workload = cmd.add_option("--workload", a->workload,
-                                  "with --compare: the workload suite (kind: workload)");
-  compare->needs(workload);
-  workload->needs(compare);
-  compare->excludes(db);
-  auto* simulation = cmd.add_option("--simulation", a->simulation,
-                                    "a `tilescope simulate --out` file: its summary and timeline");
-  compare->excludes(simulation);
-  compare->excludes(cmd.add_option("--sweep", a->sweep,
-                                   "a `tilescope sweep --db` file: its latest sweep's "
-                                   "sensitivities and Pareto front (docs/sweep.md)"));
-  cmd.add_option("--figures", a->figures, "also write every figure as PNG and SVG into DIR");
-  compare->excludes(
-      cmd.add_option("--diff", a->diff,
-                     "compare with an older results database: per-operator deltas, worse first"));
-  compare->excludes(cmd.add_option("--diff-run", a->diff_run,
-                                   "the run to compare with (of --diff, or of --db without it)"));
-  cmd.add_flag("--exclude-unstable", a->exclude_unstable,
-               "leave out measurements the collector marked unstable (a busy machine, a median "
-               "not pinned down)");
-  auto* fail_if =
-      cmd.add_option("--fail-if", a->fail_if,
-                     "after writing the report, exit with status 1 when the overall figures cross "
-                     "a threshold: mape>0.10, spearman<0.95, ... (repeatable)");
-  compare->excludes(fail_if);
-  cmd.add_option("--budget", a->budget,
-                 "mapper evaluations per operator when re-predicting (or per operator and graph "
-                 "with --compare)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  return [a] { return run_report(*a); };
-}
-
 }  // namespace
-}  // namespace ts::cli
 
-int main(int argc, char** argv) {
-  std::signal(SIGXFSZ, SIG_IGN);  // as tilescope: a size limit is a failed write, not a kill
-  ts::provide_cost_hooks_from_profiles();  // graphs may name code plugins' cost hooks
-  // `tilescope report ARGS` arrives with its `report` word (tilescope execs this program with
-  // its own arguments); `tilescope-report ARGS` without it.
-  const int first = argc > 1 && std::string_view(argv[1]) == "report" ? 2 : 1;
-  static char tilescope[] = "tilescope", report[] = "report";
-  std::vector<char*> as_typed{tilescope, report};
-  as_typed.insert(as_typed.end(), argv + first, argv + argc);
-  ts::cli::set_command_line(static_cast<int>(as_typed.size()), as_typed.data());
-
-  CLI::App app{ts::cli::kReportDescription, "tilescope report"};
-  const std::function<int()> run = ts::cli::add_report_options(app);
-  std::vector<char*> args{argv[0]};
-  args.insert(args.end(), argv + first, argv + argc);
-  return ts::cli::parse_and_run(app, static_cast<int>(args.size()), args.data(), run);
+int run_report(const ReportCommandOptions& a) {
+  if (a.compare) return run_comparison_report(a);
+  return run_database_report(a);
 }
+
+}  // namespace ts::cli
