@@ -599,8 +599,8 @@ class Evaluator {
       const Flow& f = child.loads[k];
       const double bytes = footprint(p_, cs, f.tensor, mode);
       for (size_t j = 0; j < f.path.size(); ++j) {
-        const double bw = g_.effective_bandwidth(f.path[j], users_for(f, f.path[j], c, parent)) /
-                          f.row_slowdown[j];
+        double bw = g_.effective_bandwidth(f.path[j], users_for(f, f.path[j], c, parent));
+        if (f.row_slowdown[j] != 1.0) bw /= f.row_slowdown[j];  // a division saved per edge
         steady[f.local_edge_index[j]] += bytes * cs.load_fraction[k] / bw;
         if (!f.accumulate) first[f.local_edge_index[j]] += bytes / bw;
       }
@@ -634,9 +634,9 @@ class Evaluator {
         const ReductionStep r = reduction_step(f, f.path[j], c, parent, summed);
         summed = r.summed;
         latency_s += r.hop_latency_s;
-        const double bw =
-            g_.effective_bandwidth(f.path[j], store_users(c, parent, r), r.link_bytes_per_s) /
-            f.row_slowdown[j];
+        double bw =
+            g_.effective_bandwidth(f.path[j], store_users(c, parent, r), r.link_bytes_per_s);
+        if (f.row_slowdown[j] != 1.0) bw /= f.row_slowdown[j];
         steady[f.local_edge_index[j]] += bytes * cs.store_fraction[k] / bw;
         first[f.local_edge_index[j]] += bytes * std::min(1.0, cs.store_fraction[k]) / bw;
       }
@@ -701,6 +701,8 @@ class Evaluator {
   // its read port together with the loads out of it (each flow's own edges already respect the
   // ports, so a memory without read-backs needs no read-port sum).
   void apply_ports(int parent, int c, DimMask mode, IterationShare& u) const {
+    // Most tiles move data between memories without port limits: skip the per-flow work.
+    if (!e_.meets_port[static_cast<size_t>(c)]) return;
     const ProgramNode& child = p_.nodes[c];
     const NodeScratch& cs = e_.nodes[c];
     struct PortUse {
@@ -1213,6 +1215,22 @@ void prepare(const MappingProgram& program, AnalysisScratch& eval) {
   for (EdgeId k : g.edge_ids())
     if (g.edge(k).sharing == EdgeSharing::shared) eval.shared_edges.push_back(k);
   eval.read_back_bytes.assign(program.graph->nodes.size(), 0.0);
+  // What apply_ports sums: the memories a node's loads leave, its stores enter, and those a
+  // reduction on the way reads back from (the `to` of every edge of a store's path).
+  auto limits_port = [&](NodeId m) {
+    return m.valid() && (g.node(m).port_bytes_per_s > 0 || g.node(m).read_port_bytes_per_s > 0);
+  };
+  eval.meets_port.assign(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const ProgramNode& node = program.nodes[i];
+    bool meets = false;
+    for (const Flow& f : node.loads) meets = meets || limits_port(f.from_memory);
+    for (const Flow& f : node.stores) {
+      meets = meets || limits_port(f.to_memory);
+      for (EdgeId edge : f.path) meets = meets || limits_port(g.edge(edge).to);
+    }
+    eval.meets_port[i] = meets ? 1 : 0;
+  }
   eval.ports.clear();
   for (NodeId m : g.node_ids()) {
     const ArchNode& memory = g.node(m);

@@ -123,6 +123,8 @@ struct AnalysisScratch {
     std::vector<EdgeId> in_edges;   // into it: what its write port carries
   };
   std::vector<Port> ports;
+  // Per program node: whether a memory its flows meet limits a port (apply_ports' work).
+  std::vector<uint8_t> meets_port;
 };
 
 void prepare(const MappingProgram& program, AnalysisScratch& eval);
