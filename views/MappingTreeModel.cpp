@@ -113,7 +113,8 @@ QString MappingTreeModel::text(int node, int column) const {
   const ArchitectureGraph& g = *p.graph;
   const ProgramNode& n = p.nodes[static_cast<size_t>(node)];
   const size_t i = static_cast<size_t>(node);
-  const NodeReport* timing = i < e.nodes.size() && e.nodes[i].timed ? &e.nodes[i].timing : nullptr;
+  const NodeReport* timing =
+      i < e.nodes.size() && e.nodes[i].timing ? &*e.nodes[i].timing : nullptr;
   switch (column) {
     case kNode:
       switch (n.kind) {

@@ -19,10 +19,7 @@ AnalysisResult analysis_result(const MappingProgram& p, const AnalysisScratch& s
       for (size_t t = 0; t < nt; ++t)
         if (node.buffer[t].valid())
           n.buffers.push_back({static_cast<int>(t), node.buffer[t], s.buffer_bytes[i * nt + t]});
-    if (i < s.reports.size() && s.reports[i].evaluated) {
-      n.timed = true;
-      n.timing = s.reports[i];
-    }
+    if (i < s.reports.size() && s.reports[i].evaluated) n.timing = s.reports[i];
     n.spatial_tiles = s.nodes[i].spread;
     n.instances = s.nodes[i].child_instances;
   }

@@ -2,6 +2,7 @@
 // What the analysis found for one mapping, as a plain value: what --explain, the GUI's mapping
 // page, the report and a prediction show. Made once from the scratch the hot path reuses
 // (AnalysisScratch), so that no face reads the scratch or re-derives a figure from it.
+#include <optional>
 #include <vector>
 
 #include "analysis/TileAnalysis.hpp"
@@ -18,9 +19,8 @@ struct TileBuffer {
 
 struct NodeResult {
   std::vector<TileBuffer> buffers;  // tiles only; empty where the node places none
-  // A tile the evaluation timed, for its case with no tails where there is one.
-  bool timed = false;
-  NodeReport timing;
+  // A tile the evaluation timed, for its case with no tails where there is one; none otherwise.
+  std::optional<NodeReport> timing;
   // Spatial tiles of one iteration against the child instances that run them (in waves).
   int64_t spatial_tiles = 1;
   int64_t instances = 1;

@@ -41,8 +41,8 @@ std::string time_text(double s) {
 // Spatial tiles against the instances that run them: a short last wave is where small problems
 // lose the chip (each wave costs as much as a full one).
 std::string waves_text(const NodeResult& n) {
-  if (n.spatial_tiles <= 1) return {};
-  const int64_t waves = n.timing.waves;
+  if (n.spatial_tiles <= 1 || !n.timing) return {};
+  const int64_t waves = n.timing->waves;
   const int64_t last = n.spatial_tiles - (waves - 1) * n.instances;
   std::string text = fmt::format(" ({} tiles on {} instances: {} wave{}", n.spatial_tiles,
                                  n.instances, waves, waves == 1 ? "" : "s");
@@ -96,8 +96,8 @@ std::string explain_tree(const MappingProgram& p, const AnalysisResult& e) {
                               bound_text(g, BoundBy::edge(n.transfer.path[k])).substr(5));
         break;
     }
-    if (n.kind == MappingNodeKind::tile && i < e.nodes.size() && e.nodes[i].timed) {
-      const NodeReport& r = e.nodes[i].timing;
+    if (n.kind == MappingNodeKind::tile && i < e.nodes.size() && e.nodes[i].timing) {
+      const NodeReport& r = *e.nodes[i].timing;
       line += fmt::format("\n{:{}}", "", n.depth * 2 + 4) +
               fmt::format(
                   "time {}  iterations {:.0f}{}  per iteration: load {}, child {}, store {}  "
