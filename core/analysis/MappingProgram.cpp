@@ -254,13 +254,31 @@ class Compiler {
     n.capability = unit.capability(st.op_class, dtype);
     // A matmul whose result is kept at its unit's accumulator type (attention's fp32 scores of
     // fp16 Q and K) runs at its operands' rate, not at that of a unit for the result's type (the
-    // Ascend cube's fp32 mode is a quarter of its fp16 one).
+    // Ascend cube's fp32 mode is a quarter of its fp16 one); so does one whose unit has no
+    // operation of the result's type (an int8 GEMM written out in int32).
     if (st.op_class == OpClass::matmul && !st.inputs.empty()) {
-      const ComputeCapability* operands =
-          unit.capability(st.op_class, op_.tensors[static_cast<size_t>(st.inputs[0])].dtype);
-      if (operands && operands->accumulator == dtype) n.capability = operands;
+      const DataType operand_type = op_.tensors[static_cast<size_t>(st.inputs[0])].dtype;
+      const ComputeCapability* operands = unit.capability(st.op_class, operand_type);
+      if (operands && (operands->accumulator == dtype || !n.capability)) {
+        n.capability = operands;
+        dtype = operand_type;
+      }
     }
-    if (!n.capability) n.capability = unit.capability(st.op_class);
+    // A unit with operations of the class but none of this type (nor a `runs_as:` for it) has
+    // no rate for this operator: an answer at another type's rate would be for another question.
+    if (!n.capability && unit.capability(st.op_class)) {
+      std::string shape;
+      for (const auto& d : op_.dims)
+        shape += fmt::format("{}{}={}", shape.empty() ? "" : " ", d.name, d.size);
+      throw InputError(
+          op_.where,
+          fmt::format("operator '{}' ({}) is {} but compute node '{}' has no {} operation of "
+                      "that type (its {} types: {}); give the graph's node an operation of it, or "
+                      "say what it runs as, e.g. `runs_as: {{{}: {}}}` on '{}'",
+                      op_.name, shape, to_string(dtype), unit.name, to_string(st.op_class),
+                      to_string(st.op_class), unit.operation_types_text(st.op_class),
+                      to_string(dtype), to_string(unit.capability(st.op_class)->dtype), unit.name));
+    }
     if (!n.capability) {
       std::vector<std::string> classes;
       for (const auto& c : unit.capabilities) {

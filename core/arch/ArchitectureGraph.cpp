@@ -16,8 +16,27 @@ const ComputeCapability* ArchNode::declared_capability(OpClass cls, DataType dty
 // a byte shuffle (TBL, PSHUFB) on its SIMD lanes: where a graph declares no lookup rate, a lookup
 // runs at the unit's elementwise one.
 const ComputeCapability* ArchNode::capability(OpClass cls, DataType dtype) const {
-  if (const ComputeCapability* c = declared_capability(cls, dtype)) return c;
-  return cls == OpClass::lookup ? declared_capability(OpClass::elementwise, dtype) : nullptr;
+  auto at = [&](DataType t) -> const ComputeCapability* {
+    if (const ComputeCapability* c = declared_capability(cls, t)) return c;
+    return cls == OpClass::lookup ? declared_capability(OpClass::elementwise, t) : nullptr;
+  };
+  if (const ComputeCapability* c = at(dtype)) return c;
+  // One step only: a `runs_as` target is not itself run as another type.
+  const DataType as = runs_as_type(dtype);
+  return as == dtype ? nullptr : at(as);
+}
+
+DataType ArchNode::runs_as_type(DataType dtype) const {
+  for (const auto& [from, to] : runs_as)
+    if (from == dtype) return to;
+  return dtype;
+}
+
+std::string ArchNode::operation_types_text(OpClass cls) const {
+  std::string text;
+  for (const auto& c : capabilities)
+    if (c.op_class == cls) text += (text.empty() ? "" : ", ") + std::string(to_string(c.dtype));
+  return text;
 }
 
 const ComputeCapability* ArchNode::capability(OpClass cls) const {

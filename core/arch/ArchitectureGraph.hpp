@@ -109,10 +109,19 @@ struct ArchNode {
   // the device, the first wave's start and the last one's retirement (docs/analysis.md,
   // "Kernel floor"). 0: none.
   double min_kernel_time_s = 0;
+  // Data types the unit has no operation of, run as one it has (`runs_as: {int16: fp16}`): an
+  // explicit statement of the graph, since an operator of a type the unit lacks is otherwise an
+  // error, not an answer at another type's rate. Pairs of (the workload's type, the unit's).
+  std::vector<std::pair<DataType, DataType>> runs_as;
   SourceLocation where;
 
-  // The capability that runs a class: the one declared for it or, for lookup on a unit that
-  // declares none, its elementwise one (a table read from its local memory and an add per lane).
+  // The type a unit runs `dtype` as: its `runs_as` target, or the type itself.
+  DataType runs_as_type(DataType dtype) const;
+  // The unit's types for a class, as text ("fp16, bf16"), for errors that name them.
+  std::string operation_types_text(OpClass cls) const;
+  // The capability that runs a class: the one declared for it (at the `runs_as` type where the
+  // graph gives one) or, for lookup on a unit that declares none, its elementwise one (a table
+  // read from its local memory and an add per lane).
   const ComputeCapability* capability(OpClass cls, DataType dtype) const;
   const ComputeCapability* capability(OpClass cls) const;  // any data type
   // The capability written for exactly this class and type, without the lookup fallback.

@@ -40,6 +40,11 @@ uint64_t ArchitectureGraph::content_hash() const {
       h.add_string("min_kernel_time");
       h.add_double(n.min_kernel_time_s);
     }
+    for (const auto& [from, to] : n.runs_as) {  // likewise
+      h.add_string("runs_as");
+      h.add_i64(static_cast<int64_t>(from));
+      h.add_i64(static_cast<int64_t>(to));
+    }
     h.add_u64(n.capabilities.size());
     for (const ComputeCapability& c : n.capabilities) {
       h.add_i64(static_cast<int64_t>(c.op_class));

@@ -1,5 +1,6 @@
 #include "arch/ArchitectureLoader.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <limits>
 
@@ -65,6 +66,7 @@ class ArchitectureReader {
   void read_memory(ArchNode& node, const YAML::Node& n);
   void read_compute(ArchNode& node, const YAML::Node& n);
   void read_cost_hook(ArchNode& node, const YAML::Node& h);
+  void read_runs_as(ArchNode& node, const YAML::Node& r);
   ComputeCapability read_operation(const ArchNode& node, const YAML::Node& n);
   void read_edge(const YAML::Node& e);
   double cycles_at(const YAML::Node& v, const char* key, double clock_hz);
@@ -144,7 +146,7 @@ void ArchitectureReader::read_node(const YAML::Node& n) {
   src_.check_keys(n,
                   {"name", "type", "clock", "instances", "capacity", "word_bytes", "read_bandwidth",
                    "write_bandwidth", "bandwidth", "port_scope", "dispatch", "tails", "operations",
-                   "cost_hook", "min_kernel_time"},
+                   "cost_hook", "min_kernel_time", "runs_as"},
                   label);
   ArchNode node;
   YAML::Node name = src_.require(n, "name", label);
@@ -172,7 +174,7 @@ void ArchitectureReader::read_node(const YAML::Node& n) {
 }
 
 void ArchitectureReader::read_memory(ArchNode& node, const YAML::Node& n) {
-  for (std::string_view k : {"operations", "cost_hook", "min_kernel_time"})
+  for (std::string_view k : {"operations", "cost_hook", "min_kernel_time", "runs_as"})
     if (auto key = src_.key_node(n, k))
       src_.fail(*key, "`" + std::string(k) + "` applies to compute nodes only; '" + node.name +
                           "' is a memory node");
@@ -227,6 +229,44 @@ void ArchitectureReader::read_compute(ArchNode& node, const YAML::Node& n) {
     node.capabilities.push_back(c);
   }
   if (YAML::Node h = n["cost_hook"]; h.IsDefined()) read_cost_hook(node, h);
+  if (YAML::Node r = n["runs_as"]; r.IsDefined()) read_runs_as(node, r);
+}
+
+// `runs_as: {int16: fp16}`: the unit runs operators of the first type at its operations of the
+// second. The target must be a type the unit has, so that the statement names a rate.
+void ArchitectureReader::read_runs_as(ArchNode& node, const YAML::Node& r) {
+  src_.expect_map(r, "`runs_as` (a workload's data type: the unit's type to run it as)");
+  auto type_at = [&](const YAML::Node& v, const char* what) {
+    const auto t = parse_data_type(src_.text(v, what));
+    if (!t)
+      src_.fail(v, "unknown dtype " + describe(v) +
+                       " in `runs_as`; expected one of: " + std::string(data_type_names()));
+    return *t;
+  };
+  for (const auto& kv : r) {
+    const DataType from = type_at(kv.first, "runs_as");
+    const DataType to = type_at(kv.second, "runs_as");
+    if (from == to)
+      src_.fail(kv.second, "`runs_as` runs " + std::string(to_string(from)) +
+                               " as itself; give the type the unit runs it as");
+    if (node.runs_as_type(from) != from)
+      src_.fail(kv.first, "`runs_as` of '" + node.name + "' gives " + std::string(to_string(from)) +
+                              " twice");
+    const bool has = std::any_of(node.capabilities.begin(), node.capabilities.end(),
+                                 [&](const ComputeCapability& c) { return c.dtype == to; });
+    if (!has) {
+      std::vector<std::string> types;
+      for (const auto& c : node.capabilities)
+        if (std::find(types.begin(), types.end(), to_string(c.dtype)) == types.end())
+          types.emplace_back(to_string(c.dtype));
+      std::string list;
+      for (const auto& t : types) list += (list.empty() ? "" : ", ") + t;
+      src_.fail(kv.second, "`runs_as` runs " + std::string(to_string(from)) + " as " +
+                               std::string(to_string(to)) + ", which '" + node.name +
+                               "' has no operation of; its operations' types: " + list);
+    }
+    node.runs_as.emplace_back(from, to);
+  }
 }
 
 void ArchitectureReader::read_cost_hook(ArchNode& node, const YAML::Node& h) {

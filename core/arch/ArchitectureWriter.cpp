@@ -236,6 +236,13 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
                 ? fmt::format(", energy_per_op: {}pJ", number_text(c.energy_per_op_j * 1e12))
                 : std::string());
       if (!n.cost_hook.empty()) y += "    cost_hook: " + scalar(n.cost_hook) + "\n";
+      if (!n.runs_as.empty()) {
+        std::string pairs;
+        for (const auto& [from, to] : n.runs_as)
+          pairs +=
+              fmt::format("{}{}: {}", pairs.empty() ? "" : ", ", to_string(from), to_string(to));
+        y += "    runs_as: {" + pairs + "}\n";
+      }
     }
   }
 

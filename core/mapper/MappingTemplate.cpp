@@ -235,8 +235,8 @@ Mapping instantiate_template(const Mapping& tmpl, const Operator& op,
 namespace {
 
 // Whether every op leaf of a template that runs the operator's primary class sits on a unit that
-// declares that class at the operator's data type (fp32 GEMMs are not run on tensor cores that
-// declare fp16 alone, while TF32 is off), and there is one such leaf.
+// declares that class at the operator's data type, or says what it runs it as (fp32 GEMMs are not
+// run on tensor cores that declare fp16 alone, while TF32 is off), and there is one such leaf.
 bool runs_its_type(const MappingNode& node, const Operator& op, const ArchitectureGraph& graph,
                    OpClass cls, DataType dtype, bool& seen) {
   if (node.kind == MappingNodeKind::op) {
@@ -246,7 +246,10 @@ bool runs_its_type(const MappingNode& node, const Operator& op, const Architectu
     if (st != nullptr && st->op_class == cls) {
       seen = true;
       const std::optional<NodeId> unit = graph.find_node(node.compute);
-      return unit && graph.node(*unit).declared_capability(cls, dtype) != nullptr;
+      if (!unit) return false;
+      const ArchNode& n = graph.node(*unit);
+      return n.declared_capability(cls, dtype) != nullptr ||
+             n.declared_capability(cls, n.runs_as_type(dtype)) != nullptr;
     }
     return true;
   }

@@ -404,3 +404,20 @@ TEST_CASE("fixed template factors whose product overflows 64 bits", "[cli][error
                              "--op", "gemm_small"}),
               f);
 }
+
+TEST_CASE("an operator of a type its unit has no operation of", "[cli][errors][dtype]") {
+  // tiny's PE has fp16 matmul alone: the int16 GEMM is refused at the operator, naming the unit,
+  // its types and the `runs_as:` that would run it; the graph that says so predicts it.
+  const Fault f{fixture("workload/int16-gemm.yaml"),
+                7,
+                "{name: gemm_int16",
+                {"operator 'gemm_int16'", "is int16", "compute node 'PE'", "matmul types: fp16",
+                 "runs_as: {int16: fp16}"}};
+  check_fault(run_tilescope({"predict", "--arch", kTiny, "--workload", f.file}), f);
+  const RunResult ok =
+      run_tilescope({"predict", "--arch", fixture("arch/tiny-runs-int16-as-fp16.yaml"),
+                     "--workload", f.file, "--format", "csv"});
+  INFO(ok.command << "\n" << ok.out << ok.err);
+  CHECK(ok.status == 0);
+  CHECK(ok.out.find("gemm_int16,") != std::string::npos);
+}
