@@ -12,8 +12,10 @@
 
 #include "Severity.hpp"
 #include "WhatIfSession.hpp"
+#include "analysis/MappingWriter.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/InputError.hpp"
+#include "mapper/MappingExchange.hpp"
 #include "mapper/OperatorPrediction.hpp"
 #include "profile/ArchitectureReference.hpp"
 #include "report/WorkloadPrediction.hpp"
@@ -24,6 +26,7 @@ namespace ts::gui {
 struct GraphPredictions {
   int id = 0;
   std::vector<Prediction> predictions;
+  std::vector<std::string> mappings;  // the concrete mapping of each, as text
   QString error;
 };
 
@@ -159,6 +162,7 @@ void ComparisonRunner::predictMissing() {
                 if (g.id == r.id) {
                   if (r.error.isEmpty()) {
                     g.predictions = std::move(r.predictions);
+                    g.mappings = std::move(r.mappings);
                   } else {
                     g.error = r.error;
                     Q_EMIT message(kError, r.error);
@@ -184,12 +188,20 @@ void ComparisonRunner::predictMissing() {
           GraphPredictions out;
           out.id = todo[k].first;
           try {
+            std::vector<const Operator*> operators;
+            for (const Operator& op : workload->operators) operators.push_back(&op);
+            std::vector<MappingProgram> programs;
             out.predictions =
-                predict_workload(*workload, *todo[k].second, options,
-                                 [&promise, k, per_graph](size_t done, size_t, const Operator&) {
-                                   promise.setProgressValue(static_cast<int>(k * per_graph + done));
-                                 })
+                predict_operators(
+                    operators, *todo[k].second, options,
+                    [&promise, k, per_graph](size_t done, size_t, const Operator&) {
+                      promise.setProgressValue(static_cast<int>(k * per_graph + done));
+                    },
+                    &programs)
                     .operators;
+            for (size_t i = 0; i < programs.size(); ++i)
+              out.mappings.push_back(
+                  mapping_yaml(programs[i], operators[i]->name, "the mapper's choice"));
           } catch (const MapperCancelled&) {
             return;
           } catch (const std::exception& e) {
@@ -204,11 +216,13 @@ void ComparisonRunner::predictMissing() {
 
 void ComparisonRunner::scheduleRebuild() { rebuild_timer_->start(); }
 
-bool ComparisonRunner::openGraphPredictions(std::vector<Prediction>& out, int& pending,
+bool ComparisonRunner::openGraphPredictions(std::vector<Prediction>& out,
+                                            std::vector<std::string>& mappings, int& pending,
                                             int& remapping) const {
   const views::OperatorTableModel* rows = session_->operators();
   pending = remapping = 0;
   out.clear();
+  mappings.clear();
   for (int i = 0; i < rows->rowCount(); ++i) {
     const views::OperatorRow& r = rows->row(i);
     // The mapper's newest choice on the current graph once it is in, else the mapping chosen
@@ -218,6 +232,7 @@ bool ComparisonRunner::openGraphPredictions(std::vector<Prediction>& out, int& p
     if (r.remap_pending) ++remapping;
     if (shown && shown->ok) {
       out.push_back(shown->prediction);
+      mappings.push_back(shown->mapping_yaml);
     } else if (shown && !r.remap_pending) {
       // No valid mapping on this graph: the operator stays in the table, without a time.
       Prediction failed;
@@ -225,11 +240,34 @@ bool ComparisonRunner::openGraphPredictions(std::vector<Prediction>& out, int& p
       failed.device_us = std::numeric_limits<double>::quiet_NaN();
       failed.bound_by = "invalid";
       out.push_back(std::move(failed));
+      mappings.emplace_back();
     } else {
       ++pending;
     }
   }
   return pending == 0;
+}
+
+void ComparisonRunner::exchangeMappings(std::vector<ComparedGraph>& compared,
+                                        std::vector<std::vector<std::string>>& mappings) const {
+  const auto workload = session_->workload();
+  std::vector<const ArchitectureGraph*> graphs{session_->graph().get()};
+  for (const AddedGraph& g : graphs_) graphs.push_back(g.graph.get());
+  for (size_t i = 0; i < workload->operators.size(); ++i) {
+    std::vector<OperatorOnGraph> on;
+    for (size_t g = 0; g < compared.size(); ++g) {
+      const bool ok = i < compared[g].predictions.size() && i < mappings[g].size() &&
+                      !mappings[g][i].empty() &&
+                      std::isfinite(compared[g].predictions[i].device_us);
+      on.push_back(OperatorOnGraph{ok, ok ? compared[g].predictions[i] : Prediction{},
+                                   ok ? mappings[g][i] : std::string()});
+    }
+    std::vector<OperatorOnGraph*> pointers;
+    for (OperatorOnGraph& o : on) pointers.push_back(&o);
+    if (exchange_best_mappings(workload->operators[i], graphs, pointers) == 0) continue;
+    for (size_t g = 0; g < compared.size(); ++g)
+      if (on[g].ok) compared[g].predictions[i] = std::move(on[g].prediction);
+  }
 }
 
 void ComparisonRunner::rebuild() {
@@ -247,9 +285,10 @@ void ComparisonRunner::rebuild() {
                  .arg(QString::fromStdString(workload->name), QString::fromStdString(graph->name));
   } else {
     std::vector<Prediction> open;
+    std::vector<std::vector<std::string>> mappings(1);
     int pending = 0, remapping = 0;
     QStringList waiting;
-    if (!openGraphPredictions(open, pending, remapping))
+    if (!openGraphPredictions(open, mappings.front(), pending, remapping))
       waiting << tr("%1 (%2 of %3 operators to go)")
                      .arg(QString::fromStdString(graph->name))
                      .arg(pending)
@@ -271,9 +310,12 @@ void ComparisonRunner::rebuild() {
                                        session_->architecturePath().toStdString(),
                                        std::move(open),
                                        {}});
-      for (const AddedGraph& g : graphs_)
+      for (const AddedGraph& g : graphs_) {
         compared.push_back(
             ComparedGraph{"", g.graph->name, g.source.toStdString(), *g.predictions, {}});
+        mappings.push_back(g.mappings);
+      }
+      if (remapping == 0) exchangeMappings(compared, mappings);
       try {
         comparison_ = compare_architectures(workload->name, std::move(compared));
         state_ = remapping > 0 ? tr("Re-mapping the edited graph: %1 operators show the mapping "

@@ -8,12 +8,16 @@
 // each comes in), so an edit in the inspector moves the comparison live without mapping twice.
 // Each added graph is predicted once per workload, off the GUI thread (predict_workload, as
 // `tilescope compare` does), with progress and Cancel; a newer workload stops the older search.
+// Once every graph's predictions are in, each graph also tries the mappings found on the others,
+// as `compare` does, so that a graph that dominates another is never shown slower because of
+// where its search ended (while the edited graph is re-mapped, the exchange waits).
 #include <QObject>
 #include <QPointer>
 #include <QStringList>
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "analysis/Prediction.hpp"
@@ -62,6 +66,7 @@ class ComparisonRunner : public QObject {
     QString source;
     std::shared_ptr<const ArchitectureGraph> graph;
     std::optional<std::vector<Prediction>> predictions;  // for the open workload
+    std::vector<std::string> mappings;  // the concrete mapping of each prediction, as text
     QString error;                                       // why there are none
   };
   void workloadReplaced();
@@ -69,7 +74,12 @@ class ComparisonRunner : public QObject {
   void scheduleRebuild();
   void rebuild();
   // The open graph's row predictions; false while some are not in yet (`pending` counts them).
-  bool openGraphPredictions(std::vector<Prediction>& out, int& pending, int& remapping) const;
+  bool openGraphPredictions(std::vector<Prediction>& out, std::vector<std::string>& mappings,
+                            int& pending, int& remapping) const;
+  // Each graph's searched predictions also try the mappings found on the others, as `compare`
+  // does (mapper/MappingExchange), so that the page shows the figures of `tilescope compare`.
+  void exchangeMappings(std::vector<ComparedGraph>& compared,
+                        std::vector<std::vector<std::string>>& mappings) const;
 
   WhatIfSession* session_;
   std::vector<AddedGraph> graphs_;

@@ -34,10 +34,17 @@ OperatorOutcome map_operator(const Operator& op, const ArchitectureGraph& graph,
       po.start = &*start;
     }
     std::string origin;
-    MappingProgram program = resolve_mapping(op, graph, po, &origin);
+    SearchSummary search;
+    MappingProgram program = resolve_mapping(op, graph, po, &origin, &search);
     const AnalysisResult result = analyse(program);
     throw_if_invalid(program, result);
-    return outcome_of(program, result, origin);
+    // As predict_operator says it: a comparison passes on only what a search found, and notes a
+    // search cut short by its budget.
+    OperatorOutcome out = outcome_of(program, result, origin);
+    out.prediction.searched = search.searched;
+    out.prediction.search_converged = search.converged;
+    out.prediction.search_evaluations = search.evaluations;
+    return out;
   } catch (const MapperCancelled& e) {
     OperatorOutcome out;
     out.error = e.what();

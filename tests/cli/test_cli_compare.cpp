@@ -1,6 +1,7 @@
 // `tilescope compare`: one workload on two or more graphs. Every row is checked against two
-// `predict --format csv` runs of the same graphs (the times predict prints, their ratio, the
-// bounds), and bad input is one line and exit status 2.
+// `predict --format csv` runs of the same graphs (at most the time predict prints: each graph
+// also tries the other's mapping; their ratio, the bounds), and bad input is one line and exit
+// status 2.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
@@ -79,8 +80,10 @@ std::vector<std::pair<std::string, PredictedRow>> predict_rows(const std::string
 
 }  // namespace
 
-TEST_CASE("compare H100 and H200 on BERT-large: each row is what two predict runs say",
-          "[cli][compare]") {
+TEST_CASE(
+    "compare H100 and H200 on BERT-large: each row is at most what predict says, and the "
+    "H200 never slower",
+    "[cli][compare]") {
   const auto h100 = predict_rows(kH100);
   const auto h200 = predict_rows(kH200);
   REQUIRE(h100.size() == h200.size());
@@ -96,7 +99,19 @@ TEST_CASE("compare H100 and H200 on BERT-large: each row is what two predict run
   // predict's CSV rounds device time to 1e-6 us and launch overhead to 1e-3 us.
   constexpr double kPredictCsvMargin = 1e-3 + 1e-6;
   double total_h100 = 0, total_h200 = 0;
-  size_t moved = 0;
+  size_t moved = 0, exchanged = 0;
+  // Each graph's search also tries the mapping found on the other (docs/mapper.md, "Monotone by
+  // construction"): a row is predict's own search or, where the other graph's mapping is faster
+  // on this one, faster than predict; the H200 (the H100 with more HBM) is never slower.
+  auto check_row = [&](const std::map<std::string, std::string>& row, const PredictedRow& p) {
+    const double t = std::stod(row.at("time_us"));
+    CHECK(t <= p.time_us + kPredictCsvMargin);
+    if (t < p.time_us - kPredictCsvMargin)
+      ++exchanged;
+    else
+      CHECK(row.at("bound_by") == p.bound);  // predict's own mapping: its bound too
+    return t;
+  };
   for (size_t i = 0; i < h100.size(); ++i) {
     const auto& on_h100 = rows[2 * i];
     const auto& on_h200 = rows[2 * i + 1];
@@ -108,23 +123,25 @@ TEST_CASE("compare H100 and H200 on BERT-large: each row is what two predict run
     CHECK(on_h200.at("operator") == name);
     CHECK(on_h100.at("graph") == "A");
     CHECK(on_h200.at("graph") == "B");
-    CHECK(std::stod(on_h100.at("time_us")) == Approx(p100.time_us).margin(kPredictCsvMargin));
-    CHECK(std::stod(on_h200.at("time_us")) == Approx(p200.time_us).margin(kPredictCsvMargin));
-    // The speed-up is the ratio of predict's two times (up to their rounding).
+    const double t100 = check_row(on_h100, p100);
+    const double t200 = check_row(on_h200, p200);
+    CHECK(t200 <= t100);
+    // The speed-up is the ratio of the two rows' times (up to their rounding).
     CHECK(std::stod(on_h100.at("speedup")) == 1.0);
-    CHECK(std::stod(on_h200.at("speedup")) == Approx(p100.time_us / p200.time_us).epsilon(1e-4));
-    CHECK(on_h100.at("bound_by") == p100.bound);
-    CHECK(on_h200.at("bound_by") == p200.bound);
+    CHECK(std::stod(on_h200.at("speedup")) == Approx(t100 / t200).epsilon(1e-4));
     CHECK(on_h100.at("bound_moved").empty());
-    if (p100.bound == p200.bound) {
+    if (on_h100.at("bound_by") == on_h200.at("bound_by")) {
       CHECK(on_h200.at("bound_moved").empty());
     } else {
-      CHECK(on_h200.at("bound_moved") == p100.bound + " → " + p200.bound);
+      CHECK(on_h200.at("bound_moved") == on_h100.at("bound_by") + " → " + on_h200.at("bound_by"));
       ++moved;
     }
-    total_h100 += p100.time_us;
-    total_h200 += p200.time_us;
+    total_h100 += t100;
+    total_h200 += t200;
   }
+  // At this budget the H200's search ends worse than the H100's on some operator: the
+  // exchange is what keeps the H200 from being shown slower.
+  CHECK(exchanged >= 1);
   const auto& total_a = rows[rows.size() - 2];
   const auto& total_b = rows.back();
   CHECK(total_a.at("row") == "total");
@@ -143,14 +160,16 @@ TEST_CASE("compare H100 and H200 on BERT-large: each row is what two predict run
   CHECK(table.out.find("  A  nvidia-h100 (" + std::string(kH100) + ")") != std::string::npos);
   CHECK(table.out.find("  B  nvidia-h200 (" + std::string(kH200) + ")") != std::string::npos);
   for (size_t i = 0; i < h100.size(); ++i) {
-    const auto& [name, p100] = h100[i];
+    const std::string& name = h100[i].first;
+    const std::string& bound_a = rows[2 * i].at("bound_by");
+    const std::string& bound_b = rows[2 * i + 1].at("bound_by");
     bool found = false;
     for (const std::string& line : lines)
       if (line.rfind(name + " ", 0) == 0) {
         found = true;
-        CHECK(line.find(p100.bound) != std::string::npos);
-        CHECK(line.find(h200[i].second.bound) != std::string::npos);
-        CHECK((line.find(" → ") != std::string::npos) == (p100.bound != h200[i].second.bound));
+        CHECK(line.find(bound_a) != std::string::npos);
+        CHECK(line.find(bound_b) != std::string::npos);
+        CHECK((line.find(" → ") != std::string::npos) == (bound_a != bound_b));
       }
     CHECK(found);
   }
