@@ -23,6 +23,7 @@ TimeOnGraph time_of(const Prediction& p) {
   t.device_us = p.device_us;
   t.launch_us = p.launch_overhead_us;
   t.bound_by = p.bound_by;
+  t.mapping = p.mapping_origin;
   return t;
 }
 

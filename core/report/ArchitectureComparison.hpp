@@ -36,6 +36,9 @@ struct TimeOnGraph {
   std::string bound_by;
   // "compute:TensorCore → edge:HBM->L2" when bound_by differs from the first graph's, else "".
   std::string bound_moved;
+  // Where the operator's mapping came from (Prediction::mapping_origin): "mapper", "file", or
+  // "mapper, as found on 'NAME'" where another graph's mapping is faster here; "" for the total.
+  std::string mapping;
 
   // What predict's total adds up per operator: device time and launch overhead.
   double time_us() const { return device_us + launch_us; }

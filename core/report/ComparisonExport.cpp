@@ -16,6 +16,13 @@ nlohmann::json time_json(const ComparedGraph& graph, const TimeOnGraph& t) {
       {"bound_by", t.bound_by}, {"bound_moved", t.bound_moved}};
 }
 
+// An operator's entry also says where its mapping came from (the total has none).
+nlohmann::json operator_time_json(const ComparedGraph& graph, const TimeOnGraph& t) {
+  nlohmann::json j = time_json(graph, t);
+  j["mapping"] = t.mapping;
+  return j;
+}
+
 // The shortest text that reads back as the same double ("{}"), so nothing is lost.
 std::string csv_row(const std::string& row, const std::string& op, const std::string& type,
                     const std::string& shape, const ComparedGraph& graph, const TimeOnGraph& t) {
@@ -39,7 +46,7 @@ std::string comparison_json(const ArchitectureComparison& comparison) {
   for (const ComparedOperator& op : comparison.operators) {
     nlohmann::json on = nlohmann::json::array();
     for (size_t g = 0; g < comparison.graphs.size(); ++g)
-      on.push_back(time_json(comparison.graphs[g], op.on_graph[g]));
+      on.push_back(operator_time_json(comparison.graphs[g], op.on_graph[g]));
     operators.push_back({{"name", op.name}, {"type", op.type}, {"shape", op.shape}, {"on", on}});
   }
   const nlohmann::json document = {{"schema_version", 1},

@@ -142,6 +142,22 @@ TEST_CASE(
   // At this budget the H200's search ends worse than the H100's on some operator: the
   // exchange is what keeps the H200 from being shown slower.
   CHECK(exchanged >= 1);
+  // The JSON says which rows took the other graph's mapping: at least the rows found faster.
+  const RunResult js = run_tilescope({"compare", "--arch", kH100, "--arch", kH200, "--workload",
+                                      kBertLarge, "--format", "json", "--budget", kBudget});
+  REQUIRE(js.status == 0);
+  const nlohmann::json doc = nlohmann::json::parse(js.out);
+  size_t found_elsewhere = 0;
+  for (const auto& op : doc.at("operators"))
+    for (const auto& on : op.at("on")) {
+      const std::string mapping = on.at("mapping").get<std::string>();
+      const std::string other = on.at("graph") == "A" ? "nvidia-h200" : "nvidia-h100";
+      if (mapping == "mapper, as found on '" + other + "'")
+        ++found_elsewhere;
+      else
+        CHECK(mapping == "mapper");
+    }
+  CHECK(found_elsewhere >= exchanged);  // a row faster by less than the CSV's rounding is one too
   const auto& total_a = rows[rows.size() - 2];
   const auto& total_b = rows.back();
   CHECK(total_a.at("row") == "total");

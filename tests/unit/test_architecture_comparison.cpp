@@ -22,6 +22,7 @@ Prediction predicted(const std::string& op, double device_us, double launch_us,
   p.device_us = device_us;
   p.launch_overhead_us = launch_us;
   p.bound_by = bound;
+  p.mapping_origin = "mapper";
   return p;
 }
 
@@ -118,6 +119,9 @@ TEST_CASE("comparison CSV and JSON: one row per operator and graph, full precisi
   CHECK(doc["graphs"][1]["total"]["speedup"].get<double>() == 44.0 / 14.0);
   CHECK(doc["graphs"][1]["moved_bounds"] == 1);
   CHECK(doc["operators"][1]["on"][1]["bound_moved"] == "edge:HBM->L2 → compute:SM");
+  // Each operator says where its mapping came from; a total is no mapping.
+  CHECK(doc["operators"][1]["on"][1]["mapping"] == "mapper");
+  CHECK_FALSE(doc["graphs"][1]["total"].contains("mapping"));
 }
 
 TEST_CASE("a comparison carries each graph's unconverged searches, and says them once per graph",
