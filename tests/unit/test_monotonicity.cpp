@@ -6,7 +6,7 @@
 // on the graph's costs); the exchange makes the comparison so by construction, since the analysis
 // of one mapping is monotone in every figure (checked here too).
 // Whole suites through the default-budget search on many graphs: the sweep over every bundled
-// suite takes some 25 minutes on two cores, so CI runs it on ViT-B/16's operators and the full
+// suite takes some 7 minutes on two cores, so CI runs it on ViT-B/16's operators and the full
 // sweep is a hidden test run by name:
 //   build/tests/tilescope_tests "[monotonicity-full]"
 #include <catch2/catch.hpp>
