@@ -12,7 +12,6 @@
 
 #include "Severity.hpp"
 #include "WhatIfSession.hpp"
-#include "analysis/MappingWriter.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/InputError.hpp"
 #include "mapper/MappingExchange.hpp"
@@ -188,20 +187,14 @@ void ComparisonRunner::predictMissing() {
           GraphPredictions out;
           out.id = todo[k].first;
           try {
-            std::vector<const Operator*> operators;
-            for (const Operator& op : workload->operators) operators.push_back(&op);
-            std::vector<MappingProgram> programs;
             out.predictions =
-                predict_operators(
-                    operators, *todo[k].second, options,
+                predict_workload(
+                    *workload, *todo[k].second, options,
                     [&promise, k, per_graph](size_t done, size_t, const Operator&) {
                       promise.setProgressValue(static_cast<int>(k * per_graph + done));
                     },
-                    &programs)
+                    &out.mappings)
                     .operators;
-            for (size_t i = 0; i < programs.size(); ++i)
-              out.mappings.push_back(
-                  mapping_yaml(programs[i], operators[i]->name, "the mapper's choice"));
           } catch (const MapperCancelled&) {
             return;
           } catch (const std::exception& e) {
@@ -246,28 +239,6 @@ bool ComparisonRunner::openGraphPredictions(std::vector<Prediction>& out,
     }
   }
   return pending == 0;
-}
-
-void ComparisonRunner::exchangeMappings(std::vector<ComparedGraph>& compared,
-                                        std::vector<std::vector<std::string>>& mappings) const {
-  const auto workload = session_->workload();
-  std::vector<const ArchitectureGraph*> graphs{session_->graph().get()};
-  for (const AddedGraph& g : graphs_) graphs.push_back(g.graph.get());
-  for (size_t i = 0; i < workload->operators.size(); ++i) {
-    std::vector<OperatorOnGraph> on;
-    for (size_t g = 0; g < compared.size(); ++g) {
-      const bool ok = i < compared[g].predictions.size() && i < mappings[g].size() &&
-                      !mappings[g][i].empty() &&
-                      std::isfinite(compared[g].predictions[i].device_us);
-      on.push_back(OperatorOnGraph{ok, ok ? compared[g].predictions[i] : Prediction{},
-                                   ok ? mappings[g][i] : std::string()});
-    }
-    std::vector<OperatorOnGraph*> pointers;
-    for (OperatorOnGraph& o : on) pointers.push_back(&o);
-    if (exchange_best_mappings(workload->operators[i], graphs, pointers) == 0) continue;
-    for (size_t g = 0; g < compared.size(); ++g)
-      if (on[g].ok) compared[g].predictions[i] = std::move(on[g].prediction);
-  }
 }
 
 void ComparisonRunner::rebuild() {
@@ -315,7 +286,16 @@ void ComparisonRunner::rebuild() {
             ComparedGraph{"", g.graph->name, g.source.toStdString(), *g.predictions, {}});
         mappings.push_back(g.mappings);
       }
-      if (remapping == 0) exchangeMappings(compared, mappings);
+      // As `compare` does, once the edited graph's new mappings are all in.
+      if (remapping == 0) {
+        std::vector<const ArchitectureGraph*> graphs{graph.get()};
+        std::vector<std::vector<Prediction>*> predictions{&compared.front().predictions};
+        for (size_t g = 0; g < graphs_.size(); ++g) {
+          graphs.push_back(graphs_[g].graph.get());
+          predictions.push_back(&compared[g + 1].predictions);
+        }
+        exchange_suite_mappings(workload->operators, graphs, predictions, mappings);
+      }
       try {
         comparison_ = compare_architectures(workload->name, std::move(compared));
         state_ = remapping > 0 ? tr("Re-mapping the edited graph: %1 operators show the mapping "

@@ -76,10 +76,6 @@ class ComparisonRunner : public QObject {
   // The open graph's row predictions; false while some are not in yet (`pending` counts them).
   bool openGraphPredictions(std::vector<Prediction>& out, std::vector<std::string>& mappings,
                             int& pending, int& remapping) const;
-  // Each graph's searched predictions also try the mappings found on the others, as `compare`
-  // does (mapper/MappingExchange), so that the page shows the figures of `tilescope compare`.
-  void exchangeMappings(std::vector<ComparedGraph>& compared,
-                        std::vector<std::vector<std::string>>& mappings) const;
 
   WhatIfSession* session_;
   std::vector<AddedGraph> graphs_;

@@ -267,17 +267,15 @@ class Compiler {
     // A unit with operations of the class but none of this type (nor a `runs_as:` for it) has
     // no rate for this operator: an answer at another type's rate would be for another question.
     if (!n.capability && unit.capability(st.op_class)) {
-      std::string shape;
-      for (const auto& d : op_.dims)
-        shape += fmt::format("{}{}={}", shape.empty() ? "" : " ", d.name, d.size);
       throw InputError(
           op_.where,
           fmt::format("operator '{}' ({}) is {} but compute node '{}' has no {} operation of "
                       "that type (its {} types: {}); give the graph's node an operation of it, or "
                       "say what it runs as, e.g. `runs_as: {{{}: {}}}` on '{}'",
-                      op_.name, shape, to_string(dtype), unit.name, to_string(st.op_class),
-                      to_string(st.op_class), unit.operation_types_text(st.op_class),
-                      to_string(dtype), to_string(unit.capability(st.op_class)->dtype), unit.name));
+                      op_.name, op_.shape_text(), to_string(dtype), unit.name,
+                      to_string(st.op_class), to_string(st.op_class),
+                      unit.operation_types_text(st.op_class), to_string(dtype),
+                      to_string(unit.capability(st.op_class)->dtype), unit.name));
     }
     if (!n.capability) {
       std::vector<std::string> classes;

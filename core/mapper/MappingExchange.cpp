@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <optional>
 
 #include "mapper/OperatorEvaluation.hpp"
@@ -41,6 +42,30 @@ size_t exchange_best_mappings(const Operator& op,
     here.prediction = std::move(*best);
     here.mapping_yaml = std::move(best_yaml);
     ++replaced;
+  }
+  return replaced;
+}
+
+size_t exchange_suite_mappings(const std::vector<Operator>& operators,
+                               const std::vector<const ArchitectureGraph*>& graphs,
+                               const std::vector<std::vector<Prediction>*>& predictions,
+                               const std::vector<std::vector<std::string>>& mappings) {
+  size_t replaced = 0;
+  for (size_t i = 0; i < operators.size(); ++i) {
+    std::vector<OperatorOnGraph> on;
+    for (size_t g = 0; g < graphs.size(); ++g) {
+      const bool ok = i < predictions[g]->size() && i < mappings[g].size() &&
+                      !mappings[g][i].empty() && std::isfinite((*predictions[g])[i].device_us);
+      on.push_back(ok ? OperatorOnGraph{true, (*predictions[g])[i], mappings[g][i]}
+                      : OperatorOnGraph{});
+    }
+    std::vector<OperatorOnGraph*> pointers;
+    for (OperatorOnGraph& o : on) pointers.push_back(&o);
+    const size_t here = exchange_best_mappings(operators[i], graphs, pointers);
+    if (here == 0) continue;
+    for (size_t g = 0; g < graphs.size(); ++g)
+      if (on[g].ok) (*predictions[g])[i] = std::move(on[g].prediction);
+    replaced += here;
   }
   return replaced;
 }

@@ -27,4 +27,13 @@ size_t exchange_best_mappings(const Operator& op,
                               const std::vector<const ArchitectureGraph*>& graphs,
                               const std::vector<OperatorOnGraph*>& on);
 
+// The same for every operator of a suite predicted on several graphs: predictions[g][i] is
+// operators[i] on graphs[g], with mappings[g][i] its concrete mapping. A prediction without a
+// mapping (empty text) or without a time (NaN: no valid mapping) is left as it is and passes
+// nothing on. Returns how many predictions were replaced.
+size_t exchange_suite_mappings(const std::vector<Operator>& operators,
+                               const std::vector<const ArchitectureGraph*>& graphs,
+                               const std::vector<std::vector<Prediction>*>& predictions,
+                               const std::vector<std::vector<std::string>>& mappings);
+
 }  // namespace ts

@@ -1,5 +1,7 @@
 #include "report/WorkloadPrediction.hpp"
 
+#include "analysis/MappingWriter.hpp"
+
 namespace ts {
 
 SuitePrediction predict_operators(const std::vector<const Operator*>& operators,
@@ -21,10 +23,16 @@ SuitePrediction predict_operators(const std::vector<const Operator*>& operators,
 
 SuitePrediction predict_workload(const Workload& workload, const ArchitectureGraph& graph,
                                  const OperatorPredictionOptions& options,
-                                 const PredictionProgress& progress) {
+                                 const PredictionProgress& progress,
+                                 std::vector<std::string>* mappings) {
   std::vector<const Operator*> operators;
   for (const Operator& op : workload.operators) operators.push_back(&op);
-  return predict_operators(operators, graph, options, progress);
+  if (!mappings) return predict_operators(operators, graph, options, progress);
+  std::vector<MappingProgram> programs;
+  SuitePrediction suite = predict_operators(operators, graph, options, progress, &programs);
+  for (size_t i = 0; i < programs.size(); ++i)
+    mappings->push_back(mapping_yaml(programs[i], operators[i]->name, "the mapper's choice"));
+  return suite;
 }
 
 }  // namespace ts

@@ -4,6 +4,7 @@
 // that a comparison's rows are exactly the rows predict prints.
 #include <cstddef>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "analysis/MappingProgram.hpp"
@@ -35,9 +36,11 @@ SuitePrediction predict_operators(const std::vector<const Operator*>& operators,
                                   const PredictionProgress& progress = {},
                                   std::vector<MappingProgram>* programs = nullptr);
 
-// The same for every operator of `workload`.
+// The same for every operator of `workload`. `mappings`, when given, receives each operator's
+// concrete mapping as mapping_yaml's text (what a comparison passes to the other graphs).
 SuitePrediction predict_workload(const Workload& workload, const ArchitectureGraph& graph,
                                  const OperatorPredictionOptions& options,
-                                 const PredictionProgress& progress = {});
+                                 const PredictionProgress& progress = {},
+                                 std::vector<std::string>* mappings = nullptr);
 
 }  // namespace ts
