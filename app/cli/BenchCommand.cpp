@@ -23,6 +23,7 @@
 #include "analysis/AnalysisResult.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/DataDirectory.hpp"
+#include "mapper/BufferChoices.hpp"
 #include "mapper/OperatorPrediction.hpp"
 #include "tile/MappingLoader.hpp"
 #include "training/Cluster.hpp"
@@ -130,7 +131,8 @@ int run_model(const BenchOptions& a) {
           std::tuple{64, 32, 32}, std::tuple{32, 32, 32}, std::tuple{16, 32, 16},
           std::tuple{16, 16, 16}}) {
       small = make_gemm("gap_gemm", m, n, k);
-      t = compile_mapping(default_template(small, graph), small, graph, true);
+      t = compile_mapping(buffer_choices(default_template(small, graph)).front(), small, graph,
+                          true);
       MapperOptions probe;
       probe.budget = 1;
       space = search_mapping(t, probe).space_size;
@@ -157,7 +159,8 @@ int run_model(const BenchOptions& a) {
     }
     // On a real problem whose space (billions of points) cannot be enumerated: how much a twenty
     // times larger budget still finds.
-    MappingProgram rt = compile_mapping(default_template(*op, graph), *op, graph, true);
+    MappingProgram rt =
+        compile_mapping(buffer_choices(default_template(*op, graph)).front(), *op, graph, true);
     MapperResult usual = search_mapping(rt, normal);
     MapperOptions more;
     more.budget = normal.budget * 20;

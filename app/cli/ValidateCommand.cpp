@@ -10,6 +10,7 @@
 #include "analysis/AnalysisResult.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/YamlSource.hpp"
+#include "mapper/BufferChoices.hpp"
 #include "mapper/Mapper.hpp"
 #include "profile/ArchitectureReference.hpp"
 #include "tile/MappingLoader.hpp"
@@ -47,8 +48,22 @@ std::string check_mapping(const Mapping& m, const ValidateOptions& a, MappingCon
             : SourceLocation{m.source_file, m.root.where.line, m.root.where.column},
         fmt::format("operator '{}' is not in workload '{}'; name one with --op", name, w.name));
   if (m.has_free_factors()) {
-    compile_mapping(instantiate_template(m, *op), *op, graph, true);
-    return fmt::format("template fits '{}' on '{}'", op->name, graph.name);
+    // Free buffers: the mapper searches the ways of settling them that compile.
+    const std::vector<Mapping> choices = buffer_choices(instantiate_template(m, *op));
+    std::optional<InputError> first_error;
+    size_t fitting = 0;
+    for (const Mapping& settled : choices) try {
+        compile_mapping(settled, *op, graph, true);
+        ++fitting;
+      } catch (const InputError& e) {
+        if (!first_error) first_error = e;
+      }
+    if (fitting == 0) throw *first_error;
+    return fmt::format("template fits '{}' on '{}'{}", op->name, graph.name,
+                       choices.size() == 1 ? ""
+                                           : fmt::format(" ({} of {} ways to settle its free "
+                                                         "buffers)",
+                                                         fitting, choices.size()));
   }
   MappingProgram program = compile_mapping(m, *op, graph, false);
   const AnalysisResult result = analyse(program);

@@ -169,7 +169,15 @@ class Compiler {
     n.buffer_scale.fill(1.0);
     for (const auto& pl : m.placements) {
       const int t = tensor_index(pl.tensor, pl.where);
-      n.buffer[t] = pl.memory == "bypass"
+      // A free buffer changes the tile's flows, so the mapper settles it before compiling
+      // (buffer_choices compiles each way); a mapping given as it is must say which.
+      if (pl.free())
+        throw InputError(pl.where,
+                         fmt::format("`buffers: {{{}: \"?\"}}` leaves to the mapper whether the "
+                                     "tile at {} holds '{}' or it bypasses; give the mapping "
+                                     "as a template, or write {} or bypass",
+                                     pl.tensor, m.memory, pl.tensor, m.memory));
+      n.buffer[t] = pl.memory == kBypass
                         ? NodeId{}
                         : resolve_node(graph_, pl.memory, NodeKind::memory, pl.where);
     }

@@ -732,8 +732,10 @@ class Search {
 
   bool same_tree(const MappingProgram& p) const {
     if (p.nodes.size() != tmpl_.nodes.size() || p.ndims != tmpl_.ndims) return false;
+    // The same buffers too: a tile that bypasses a tensor here moves it by other flows.
     for (size_t i = 0; i < p.nodes.size(); ++i)
-      if (p.nodes[i].kind != tmpl_.nodes[i].kind) return false;
+      if (p.nodes[i].kind != tmpl_.nodes[i].kind || p.nodes[i].buffer != tmpl_.nodes[i].buffer)
+        return false;
     return true;
   }
 

@@ -8,6 +8,7 @@
 
 #include "analysis/MappingWriter.hpp"
 #include "common/ByteFormat.hpp"
+#include "mapper/BufferChoices.hpp"
 #include "tile/MappingLoader.hpp"
 
 namespace ts {
@@ -23,7 +24,7 @@ namespace {
 
 bool compiles(const Mapping& tmpl, const Operator& op, const ArchitectureGraph& graph) {
   try {
-    compile_mapping(tmpl, op, graph, true);
+    compile_mapping(buffer_choices(tmpl).front(), op, graph, true);
     return true;
   } catch (const InputError&) {
     return false;
@@ -42,7 +43,7 @@ void settle_pass(MappingNode& node, const std::string& stage, const std::set<std
     for (const std::string& t : foreign)
       if (std::none_of(node.placements.begin(), node.placements.end(),
                        [&](const TensorPlacement& pl) { return pl.tensor == t; }))
-        node.placements.push_back(TensorPlacement{t, "bypass", node.where});
+        node.placements.push_back(TensorPlacement{t, kBypass, node.where});
   for (auto* list : {&node.temporal, &node.spatial, &node.op_factors, &node.op_warps})
     std::erase_if(*list, [&](const DimFactor& f) { return !dims.count(f.dim); });
   for (auto& c : node.children) settle_pass(c, stage, dims, foreign);
@@ -146,11 +147,31 @@ std::optional<MappingProgram> stages_apart(const Operator& op, const Architectur
       alone.tensors.push_back(op.tensors[t]);
     }
     alone.stages = {own};
-    const Mapping tmpl = default_template(alone, graph);
-    if (!compiles(tmpl, alone, graph)) return std::nullopt;
-    const MapperResult r = search_mapping(compile_mapping(tmpl, alone, graph, true), mapper);
-    if (r.cancelled) throw MapperCancelled(r.evaluations, r.space_size, mapper.budget);
+    // The stage's template, each way of settling its free buffers (the fastest found is kept).
+    MapperResult r;
+    bool all_converged = true;
+    for (const Mapping& tmpl : buffer_choices(default_template(alone, graph))) {
+      MappingProgram program;
+      try {
+        program = compile_mapping(tmpl, alone, graph, true);
+      } catch (const InputError&) {
+        continue;
+      }
+      MapperResult found = search_mapping(program, mapper);
+      if (found.cancelled)
+        throw MapperCancelled(found.evaluations, found.space_size, mapper.budget);
+      all_converged = all_converged && found.converged;
+      if (found.found && (!r.found || found.device_s < r.device_s)) {
+        found.evaluations += r.evaluations;
+        found.space_size += r.space_size;
+        r = std::move(found);
+      } else {
+        r.evaluations += found.evaluations;
+        r.space_size += found.space_size;
+      }
+    }
     if (!r.found) return std::nullopt;
+    r.converged = all_converged;
     Mapping pass = parse_mapping(mapping_yaml(r.program, op.name + "-" + st.name, "stages apart"),
                                  "<stages apart>");
     if (root_memory.empty()) root_memory = pass.root.memory;
@@ -197,11 +218,43 @@ std::optional<MappingProgram> stages_apart(const Operator& op, const Architectur
   return best;
 }
 
-// The mapper's search of one template: its best point, or an InputError saying why there is none.
-MappingProgram search_template(const Mapping& tmpl, bool from_file, const Operator& op,
-                               const ArchitectureGraph& graph,
-                               const OperatorPredictionOptions& options, std::string* origin,
-                               SearchSummary* summary) {
+// The fastest valid program of `count` searches (`search(k, summary)`), the first on a tie, with
+// their summaries added up in `total`. A search that throws an InputError is not a candidate;
+// when none gives a program, the first one's error is thrown.
+template <typename SearchOne>
+MappingProgram fastest_search(size_t count, SearchSummary& total, SearchOne search) {
+  std::optional<MappingProgram> best;
+  double best_s = 0;
+  std::optional<InputError> first_error;
+  total = SearchSummary{true, true, 0, 0};
+  for (size_t k = 0; k < count; ++k) {
+    try {
+      SearchSummary one;
+      MappingProgram program = search(k, one);
+      total.evaluations += one.evaluations;
+      total.space_size += one.space_size;
+      total.converged = total.converged && one.converged;
+      AnalysisScratch eval;
+      evaluate(program, eval);
+      if (!eval.valid()) continue;
+      if (!best || eval.device_s < best_s) {
+        best_s = eval.device_s;
+        best = std::move(program);
+      }
+    } catch (const InputError& e) {
+      if (!first_error) first_error = e;
+    }
+  }
+  if (!best) throw *first_error;
+  return std::move(*best);
+}
+
+// The mapper's search of one template with its buffers settled: its best point, or an
+// InputError saying why there is none.
+MappingProgram search_settled(const Mapping& tmpl, bool from_file, const Operator& op,
+                              const ArchitectureGraph& graph,
+                              const OperatorPredictionOptions& options, std::string* origin,
+                              SearchSummary* summary) {
   MappingProgram program = compile_mapping(tmpl, op, graph, true);
   // Whatever the factors, the root holds whole tensors: say so rather than search in vain.
   const ProgramNode& root = program.nodes.front();
@@ -242,6 +295,24 @@ MappingProgram search_template(const Mapping& tmpl, bool from_file, const Operat
   return std::move(result.program);
 }
 
+// The mapper's search of one template: where it leaves buffers free (keep or bypass), every way
+// of settling them is searched and the fastest point of all is taken (the first way, holding
+// every tensor, on a tie).
+MappingProgram search_template(const Mapping& tmpl, bool from_file, const Operator& op,
+                               const ArchitectureGraph& graph,
+                               const OperatorPredictionOptions& options, std::string* origin,
+                               SearchSummary* summary) {
+  const std::vector<Mapping> choices = buffer_choices(tmpl);
+  if (choices.size() == 1)
+    return search_settled(choices.front(), from_file, op, graph, options, origin, summary);
+  SearchSummary total;
+  MappingProgram best = fastest_search(choices.size(), total, [&](size_t k, SearchSummary& one) {
+    return search_settled(choices[k], from_file, op, graph, options, origin, &one);
+  });
+  if (summary) *summary = total;
+  return best;
+}
+
 }  // namespace
 
 MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& graph,
@@ -272,32 +343,13 @@ MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& grap
   }
   // A kernel menu: the library's kernels for the operator, each searched (its free factors, if
   // any) and evaluated; the fastest is taken, as a library's heuristic aims to take it.
-  std::optional<MappingProgram> best;
-  double best_s = 0;
-  std::optional<InputError> first_error;
-  SearchSummary total{true, true, 0, 0};
-  for (const Mapping& tmpl : menu) {
-    try {
-      SearchSummary one;
-      MappingProgram program = search_template(tmpl, false, op, graph, options, nullptr, &one);
-      total.evaluations += one.evaluations;
-      total.space_size += one.space_size;
-      total.converged = total.converged && one.converged;
-      AnalysisScratch eval;
-      evaluate(program, eval);
-      if (!eval.valid()) continue;
-      if (!best || eval.device_s < best_s) {
-        best_s = eval.device_s;
-        best = std::move(program);
-      }
-    } catch (const InputError& e) {
-      if (!first_error) first_error = e;
-    }
-  }
-  if (!best) throw *first_error;
+  SearchSummary total;
+  MappingProgram best = fastest_search(menu.size(), total, [&](size_t k, SearchSummary& one) {
+    return search_template(menu[k], false, op, graph, options, nullptr, &one);
+  });
   if (origin) *origin = fmt::format("mapper (fastest of {} kernels)", menu.size());
   if (summary) *summary = total;
-  return std::move(*best);
+  return best;
 }
 
 Prediction predict_operator(const Operator& op, const ArchitectureGraph& graph,

@@ -35,6 +35,9 @@ bool has_free(const MappingNode& node) {
   if (std::any_of(node.keeps.begin(), node.keeps.end(),
                   [](const TensorKeep& k) { return k.choice == KeepChoice::free; }))
     return true;
+  if (std::any_of(node.placements.begin(), node.placements.end(),
+                  [](const TensorPlacement& p) { return p.free(); }))
+    return true;
   return std::any_of(node.children.begin(), node.children.end(), has_free);
 }
 

@@ -34,10 +34,16 @@ enum class ScopeKind { sequential, parallel, pipeline, sharing };
 
 std::string_view to_string(ScopeKind kind);
 
+// What `buffers: {T: "?"}` writes: the mapper chooses whether the tile holds T in its own
+// memory or T bypasses it (mapper/BufferChoices).
+inline constexpr const char* kFreeBuffer = "?";
+inline constexpr const char* kBypass = "bypass";
+
 struct TensorPlacement {
   std::string tensor;
-  std::string memory;  // "bypass" means the tensor has no buffer at this tile
+  std::string memory;  // kBypass: the tensor has no buffer at this tile; kFreeBuffer: either
   SourceLocation where;
+  bool free() const { return memory == kFreeBuffer; }
 };
 
 // Whether a buffer keeps a tensor's tile across the loops above it (`keep:` on a tile), or a
@@ -119,7 +125,8 @@ struct Mapping {
   SourceLocation op_where;
   MappingNode root;
 
-  // Free factors, or a free keep choice: either makes the mapping a template for the mapper.
+  // Free factors, or a free keep or buffer choice: any makes the mapping a template for the
+  // mapper.
   bool has_free_factors() const;
 };
 

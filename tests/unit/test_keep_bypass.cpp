@@ -1,11 +1,15 @@
 // Keep, refetch and bypass per tensor per level: hand-derived traffic and time on tiny graphs
-// written inline (AnalysisFixtures), the mapper's free keep, loader errors and the writer.
+// written inline (AnalysisFixtures), the mapper's free keep and free buffers (keep or bypass),
+// loader errors and the writer.
 #include <catch2/catch.hpp>
 
 #include "AnalysisFixtures.hpp"
 #include "InputErrorCapture.hpp"
 #include "analysis/MappingWriter.hpp"
+#include "arch/ArchitectureLoader.hpp"
+#include "mapper/BufferChoices.hpp"
 #include "mapper/Mapper.hpp"
+#include "mapper/OperatorPrediction.hpp"
 #include "workload/OperatorBuilders.hpp"
 
 using namespace ts;
@@ -40,6 +44,25 @@ std::string walk_over_n(const std::string& buf_keep, const std::string& op_keep)
 )";
   if (!op_keep.empty()) t += "          keep: {" + op_keep + "}\n";
   return t;
+}
+
+// DRAM -> SRAM -> PE on tiny_arch with every factor free and `sram_lines` at the SRAM tile
+// (line 9 of t.yaml).
+Mapping free_sram_template(const std::string& sram_lines) {
+  return parse_mapping(R"(version: 1
+kind: mapping
+name: t
+tree:
+  tile: DRAM
+  temporal: {M: "?", N: "?", K: "?"}
+  children:
+    - tile: SRAM
+)" + sram_lines + R"(      temporal: {M: "?", N: "?", K: "?"}
+      children:
+        - op: PE
+          factors: {M: 8, N: 8, K: 4}
+)",
+                       "t.yaml");
 }
 
 const std::string kFastInside =
@@ -252,21 +275,7 @@ TEST_CASE("the mapper searches a template with a bypass and writes the bypass ba
   // and B, and the mapping the mapper writes says so and predicts the same time when reloaded.
   const ArchitectureGraph g = parse_architecture(tiny_arch("shared", "64B/cycle"), "tiny.yaml");
   const Operator op = make_gemm("g", 64, 64, 64);
-  const Mapping tmpl = parse_mapping(R"(version: 1
-kind: mapping
-name: t
-tree:
-  tile: DRAM
-  temporal: {M: "?", N: "?", K: "?"}
-  children:
-    - tile: SRAM
-      buffers: {C: bypass}
-      temporal: {M: "?", N: "?", K: "?"}
-      children:
-        - op: PE
-          factors: {M: 8, N: 8, K: 4}
-)",
-                                     "t.yaml");
+  const Mapping tmpl = free_sram_template("      buffers: {C: bypass}\n");
   MapperOptions options;
   options.budget = 20000;
   options.parallel = false;
@@ -279,4 +288,125 @@ tree:
   MappingProgram again = compile_mapping(parse_mapping(written, "m.yaml"), op, g);
   AnalysisScratch eval;
   CHECK(evaluate(again, eval) == Approx(r.device_s).epsilon(1e-12));
+}
+
+TEST_CASE("a result that bypasses the buffer streams out during the work, worked by hand",
+          "[analysis][mapper][keep]") {
+  // The walk over N on the fast-inside graph (above): held in BUF, C goes out once a step after
+  // the step's work, 2 KiB / 64 B/cycle = 32 cycles, and the last of those is exposed:
+  //   4 x 64 + (160 + 32 + 32 - 64) = 416 cycles.
+  // Bypassing BUF, the PE's C blocks go straight out over PE -> REG -> BUF -> DRAM as the op
+  // makes them: the same 2 KiB a step, 32 cycles on BUF -> DRAM, but during the step's work
+  // (32 cycles of operands), so a step still takes its 64 cycles of loads, and nothing is stored
+  // after the last one:
+  //   4 x 64 + (160 + 32 - 64) = 384 cycles.
+  // With `buffers: {C: "?"}` the mapper tries both (the factors are fixed) and takes the bypass;
+  // the mapping it writes says so and reloads to the same time.
+  const std::string fixed = walk_over_n("", "");
+  auto with_buffers = [&](const std::string& line) {
+    return replace_once(fixed, "double_buffer: true", "double_buffer: true\n      " + line);
+  };
+  Case held, bypassed;
+  run_case(held, kFastInside, "mm64", fixed);
+  run_case(bypassed, kFastInside, "mm64", with_buffers("buffers: {C: bypass}"));
+  REQUIRE(held.eval.valid());
+  REQUIRE(bypassed.eval.valid());
+  CHECK(held.cycles() == Approx(416.0));
+  CHECK(bypassed.cycles() == Approx(384.0));
+  CHECK(edge_bytes(bypassed, "BUF", "DRAM") == Approx(edge_bytes(held, "BUF", "DRAM")));
+
+  const ArchitectureGraph g = parse_architecture(kFastInside, "fast.yaml");
+  const Workload w = parse_workload(tiny_workload(), "tiny-suite.yaml");
+  const Operator& op = find_op(w, "mm64");
+  const Mapping tmpl = parse_mapping(
+      "version: 1\nkind: mapping\nname: t\ntree:\n" + with_buffers("buffers: {C: \"?\"}"),
+      "t.yaml");
+  REQUIRE(tmpl.has_free_factors());
+  OperatorPredictionOptions options;
+  options.mapping = &tmpl;
+  MappingProgram chosen;
+  const Prediction p = predict_operator(op, g, options, &chosen);
+  CHECK(p.device_us * 1e-6 * g.clock_hz == Approx(384.0));
+  const int c = op.find_tensor("C");
+  CHECK_FALSE(chosen.nodes.at(1).buffer[static_cast<size_t>(c)].valid());
+  const std::string written = mapping_yaml(chosen, "m", "");
+  CHECK_THAT(written, Catch::Contains("buffers: {C: bypass}"));
+  CHECK(written.find("\"?\"") == std::string::npos);
+  MappingProgram again = compile_mapping(parse_mapping(written, "m.yaml"), op, g);
+  AnalysisScratch eval;
+  CHECK(evaluate(again, eval) * 1e6 == Approx(p.device_us).epsilon(1e-12));
+}
+
+TEST_CASE("free buffers are settled every way, holding first", "[mapper][keep]") {
+  // Two free buffers at one tile: four ways, in binary order (A's choice the low bit). A keep of
+  // a tensor that bypasses is dropped with it; a fixed placement stays as written.
+  const Mapping tmpl =
+      free_sram_template("      buffers: {A: \"?\", B: \"?\", C: SRAM}\n      keep: {A: \"?\"}\n");
+  const std::vector<Mapping> ways = buffer_choices(tmpl);
+  REQUIRE(ways.size() == 4);
+  auto memory_of = [](const Mapping& m, const std::string& t) {
+    for (const TensorPlacement& p : m.root.children.at(0).placements)
+      if (p.tensor == t) return p.memory;
+    return std::string("none");
+  };
+  const std::vector<std::pair<std::string, std::string>> expected{
+      {"SRAM", "SRAM"}, {"bypass", "SRAM"}, {"SRAM", "bypass"}, {"bypass", "bypass"}};
+  for (size_t k = 0; k < ways.size(); ++k) {
+    INFO(k);
+    CHECK(memory_of(ways[k], "A") == expected[k].first);
+    CHECK(memory_of(ways[k], "B") == expected[k].second);
+    CHECK(memory_of(ways[k], "C") == "SRAM");
+    CHECK(ways[k].root.children.at(0).keeps.size() == (expected[k].first == "SRAM" ? 1u : 0u));
+  }
+  // A mapping without free buffers is its own only way.
+  CHECK(buffer_choices(ways[1]).size() == 1);
+
+  // Compiled as it is, a free buffer is an error at its line: the mapper settles it.
+  const ArchitectureGraph g = parse_architecture(tiny_arch(), "tiny.yaml");
+  const Operator op = make_gemm("g", 64, 64, 64);
+  const InputError direct = input_error_of([&] { compile_mapping(tmpl, op, g, true); });
+  CHECK(direct.where().file == "t.yaml");
+  CHECK(direct.where().line == 9);
+  CHECK_THAT(direct.message(), Catch::Contains("leaves to the mapper"));
+
+  // Five free buffers would be 32 searches: an error at the fifth, naming the limit.
+  Mapping many = tmpl;
+  MappingNode& sram = many.root.children.at(0);
+  sram.placements.at(2).memory = kFreeBuffer;
+  many.root.placements = {{"A", kFreeBuffer, {"t.yaml", 5, 3}},
+                          {"B", kFreeBuffer, {"t.yaml", 5, 9}}};
+  const InputError too_many = input_error_of([&] { buffer_choices(many); });
+  CHECK(too_many.where().line == 9);
+  CHECK_THAT(too_many.message(), Catch::Contains("more than 4 free buffers"));
+}
+
+TEST_CASE("the mapper bypasses the scratchpad on the bundled mesh where that is faster",
+          "[mapper][keep]") {
+  // mesh-4x4's GEMM template leaves A, B and C free at the scratchpad. On a 256 x 256 x 64 GEMM
+  // the best of the 8 ways writes C straight out: strictly faster than the best the search finds
+  // holding every operand (the template before the choice), and written back as a bypass.
+  const ArchitectureGraph g =
+      load_architecture(std::string(TILESCOPE_SAMPLES) + "/arch/mesh-4x4.yaml");
+  const Operator op = make_gemm("g", 256, 256, 64);
+  MappingProgram chosen;
+  const Prediction p = predict_operator(op, g, {}, &chosen);
+  const Mapping tmpl = template_menu(op, g).front();
+  const std::vector<Mapping> ways = buffer_choices(tmpl);
+  REQUIRE(ways.size() == 8);
+  OperatorPredictionOptions held_only;
+  held_only.mapping = &ways.front();
+  const Prediction held = predict_operator(op, g, held_only);
+  CHECK(p.device_us < held.device_us * 0.99);
+  const NodeId scratchpad = *g.find_node("Scratchpad");
+  int bypassed = 0;
+  for (const ProgramNode& n : chosen.nodes)
+    if (n.kind == MappingNodeKind::tile && n.memory == scratchpad)
+      for (int t = 0; t < chosen.ntensors; ++t)
+        bypassed += !n.buffer[static_cast<size_t>(t)].valid();
+  CHECK(bypassed > 0);
+  const std::string written = mapping_yaml(chosen, "m", "");
+  CHECK_THAT(written, Catch::Contains(": bypass"));
+  MappingProgram again = compile_mapping(parse_mapping(written, "m.yaml"), op, g);
+  AnalysisScratch eval;
+  CHECK(evaluate(again, eval) * 1e6 == Approx(p.device_us).epsilon(1e-12));
 }
