@@ -23,6 +23,7 @@
 #include "profile/ArchitectureReference.hpp"
 #include "sweep/ArchitectureSweep.hpp"
 #include "sweep/StrategyGrid.hpp"
+#include "sweep/SweepExchange.hpp"
 #include "sweep/SweepResume.hpp"
 #include "sweep/SweepSummary.hpp"
 #include "sweep/SweepThreads.hpp"
@@ -114,10 +115,36 @@ int run_architecture_sweep(const SweepOptions& a) {
   mapper.parallel = false;
   const ArchitectureSweep sweep(std::move(graph), std::move(workload), std::move(axes),
                                 std::move(points), mapper);
-  const std::optional<PointsRun> run = run_points(sweep, a);
+  std::optional<PointsRun> run = run_points(sweep, a);
   if (!run) return 0;
-  std::cout << fmt::format("sweep of {} on {}: {}\n", sweep.workload().name,
-                           resolve_architecture_option(a.arch), counts_text(sweep, *run, a.db));
+  std::string exchanged;
+  if (!run->stopped) {
+    // Monotone by construction: every point also tries the mappings found at the others, once
+    // all are stored (a rerun that computes nothing new exchanges nothing new).
+    StopOnInterrupt stop;
+    TerminalProgress progress("mapping exchange");
+    std::vector<SweepPointRecord> stored = stored_points_of(sweep, *run->store);
+    const SweepExchangeResult ex = exchange_sweep_mappings(
+        sweep, stored, &StopOnInterrupt::flag(), [&](size_t done, size_t total) {
+          progress.show_bar(done, total, "operators' mappings exchanged among points");
+        });
+    progress.clear();
+    if (ex.cancelled) {
+      run->stopped = true;
+    } else if (!ex.changed_points.empty()) {
+      std::vector<SweepPointRecord> changed;
+      for (size_t k : ex.changed_points) changed.push_back(stored[k]);
+      run->store->update_sweep_points(changed);
+    }
+    if (ex.replaced > 0)
+      exchanged = fmt::format(
+          "; {} operator times at {} points took a faster mapping found at "
+          "another point",
+          ex.replaced, ex.changed_points.size());
+  }
+  std::cout << fmt::format("sweep of {} on {}: {}{}\n", sweep.workload().name,
+                           resolve_architecture_option(a.arch), counts_text(sweep, *run, a.db),
+                           exchanged);
   std::cerr << unconverged_warning(
       unconverged_searches(stored_points_of(sweep, *run->store)).operators, a.budget);
   if (a.summary && !run->stopped) {

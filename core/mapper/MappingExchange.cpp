@@ -1,8 +1,11 @@
 #include "mapper/MappingExchange.hpp"
 
 #include <fmt/format.h>
+#include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 
 #include "mapper/OperatorEvaluation.hpp"
@@ -16,14 +19,26 @@ size_t exchange_best_mappings(const Operator& op,
   std::vector<std::string> found(on.size());
   for (size_t i = 0; i < on.size(); ++i)
     if (on[i]->ok && on[i]->prediction.searched) found[i] = on[i]->mapping_yaml;
-  size_t replaced = 0;
-  for (size_t g = 0; g < on.size(); ++g) {
+  // Many graphs of a sweep find the same mapping: each text is tried once per graph, as the
+  // first graph that found it.
+  std::vector<size_t> first_of(on.size());
+  for (size_t h = 0; h < on.size(); ++h) {
+    first_of[h] = h;
+    for (size_t k = 0; k < h; ++k)
+      if (found[k] == found[h]) {
+        first_of[h] = k;
+        break;
+      }
+  }
+  // Graphs are independent: each reads the others' found mappings and writes only its own.
+  std::vector<uint8_t> replaced_at(on.size(), 0);
+  tbb::parallel_for(size_t(0), on.size(), [&](size_t g) {
     OperatorOnGraph& here = *on[g];
-    if (!here.ok || !here.prediction.searched) continue;
+    if (!here.ok || !here.prediction.searched) return;
     std::optional<Prediction> best;
     std::string best_yaml;
     for (size_t h = 0; h < on.size(); ++h) {
-      if (h == g || found[h].empty() || found[h] == here.mapping_yaml) continue;
+      if (h == g || first_of[h] != h || found[h].empty() || found[h] == here.mapping_yaml) continue;
       // A mapping that names a node this graph lacks, or overflows one of its memories, is not a
       // point of this graph's space.
       const MappingEvaluation e = evaluate_mapping_text(op, *graphs[g], found[h]);
@@ -35,15 +50,15 @@ size_t exchange_best_mappings(const Operator& op,
       best = std::move(p);
       best_yaml = found[h];
     }
-    if (!best) continue;
+    if (!best) return;
     best->searched = true;
     best->search_converged = here.prediction.search_converged;
     best->search_evaluations = here.prediction.search_evaluations;
     here.prediction = std::move(*best);
     here.mapping_yaml = std::move(best_yaml);
-    ++replaced;
-  }
-  return replaced;
+    replaced_at[g] = 1;
+  });
+  return static_cast<size_t>(std::count(replaced_at.begin(), replaced_at.end(), 1));
 }
 
 size_t exchange_suite_mappings(const std::vector<Operator>& operators,

@@ -629,6 +629,27 @@ void ResultStore::add_sweep_point(const SweepPointRecord& p) try {
   refuse_write(path_, e);
 }
 
+void ResultStore::update_sweep_points(const std::vector<SweepPointRecord>& points) try {
+  require_writable(mode_, path_);
+  std::optional<SQLite::Transaction> transaction;  // none inside write_all's: they do not nest
+  if (!writing_all_) transaction.emplace(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+  SQLite::Statement s(*db_,
+                      "UPDATE sweep_points SET total_s = ?, operators_json = ? WHERE sweep_key = ? "
+                      "AND workload_hash = ? AND parameters_json = ?");
+  for (const SweepPointRecord& p : points) {
+    s.bind(1, p.total_s);
+    s.bind(2, sweep_operators_json(p.operators));
+    s.bind(3, p.sweep_key);
+    s.bind(4, p.workload_hash);
+    s.bind(5, p.parameters_json);
+    s.exec();
+    s.reset();
+  }
+  if (transaction) transaction->commit();
+} catch (const SQLite::Exception& e) {
+  refuse_write(path_, e);
+}
+
 std::vector<std::string> ResultStore::sweep_point_keys(const std::string& sweep_key,
                                                        const std::string& workload_hash) const try {
   std::vector<std::string> out;

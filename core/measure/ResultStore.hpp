@@ -68,6 +68,9 @@ class ResultStore {
   // A finished sweep point, in its own transaction (a crash keeps every point stored before).
   // A point whose key is stored already is left as it is.
   void add_sweep_point(const SweepPointRecord& point);
+  // Rewrites the times and operators of points already stored (the sweep's mapping exchange), all
+  // in one transaction: a failure or a crash leaves every point as it was.
+  void update_sweep_points(const std::vector<SweepPointRecord>& points);
   // The parameters_json of the points stored for a sweep and workload (what a rerun skips).
   std::vector<std::string> sweep_point_keys(const std::string& sweep_key,
                                             const std::string& workload_hash) const;

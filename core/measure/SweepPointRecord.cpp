@@ -19,6 +19,8 @@ nlohmann::json operators_value(const std::vector<SweepOperatorTime>& operators) 
                           {"launch_s", o.launch_s},
                           {"bound_by", o.bound_by}};
     if (!o.converged) one["converged"] = false;
+    if (!o.mapping.empty()) one["mapping"] = o.mapping;
+    if (!o.mapping_origin.empty()) one["mapping_origin"] = o.mapping_origin;
     out.push_back(std::move(one));
   }
   return out;
@@ -29,7 +31,8 @@ std::vector<SweepOperatorTime> operators_of(const nlohmann::json& value) {
   for (const nlohmann::json& o : value)
     out.push_back({o.at("name").get<std::string>(), time_of(o.at("device_s")),
                    time_of(o.at("launch_s")), o.at("bound_by").get<std::string>(),
-                   o.value("converged", true)});
+                   o.value("converged", true), o.value("mapping", std::string()),
+                   o.value("mapping_origin", std::string())});
   return out;
 }
 

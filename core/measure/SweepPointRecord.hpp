@@ -17,6 +17,13 @@ struct SweepOperatorTime {
   // False when the mapper chose the operator's mapping and its search ran out of budget while it
   // was still improving (Prediction::search_converged): a sweep says so, as predict does.
   bool converged = true;
+  // The concrete mapping the time is for (mapping_yaml's text); empty for an operator without a
+  // valid mapping and in records of sweeps before mappings were kept.
+  std::string mapping;
+  // Empty when the point's own search found the mapping; otherwise where it was found
+  // ("mapper, as found on '{...}'": another point's values), when the sweep's exchange
+  // (sweep/SweepExchange) took it because it is strictly faster here.
+  std::string mapping_origin;
 };
 
 struct SweepPointRecord {
@@ -34,8 +41,9 @@ struct SweepPointRecord {
 };
 
 // The operators as the column operators_json holds them: [{"name", "device_s", "launch_s",
-// "bound_by"[, "converged": false]}, ...] ("converged" only when false, so that the records of
-// earlier sweeps read as they were written); doubles printed to round-trip exactly.
+// "bound_by"[, "converged": false][, "mapping"][, "mapping_origin"]}, ...] ("converged" only when
+// false and the mapping fields only when not empty, so that the records of earlier sweeps read
+// as they were written); doubles printed to round-trip exactly.
 std::string sweep_operators_json(const std::vector<SweepOperatorTime>& operators);
 std::vector<SweepOperatorTime> sweep_operators_from_json(std::string_view text);
 // The whole record as one JSON text: how an MPI rank sends a finished point to rank 0.

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "analysis/MappingWriter.hpp"
 #include "common/Fnv1a.hpp"
 #include "common/InputError.hpp"
 #include "mapper/OperatorPrediction.hpp"
@@ -80,7 +81,10 @@ SweepPointRecord ArchitectureSweep::evaluate(size_t index, const std::atomic<boo
   for (const Operator& op : workload_.operators) {
     SweepOperatorTime time{op.name, 0, 0, "", true};
     try {
-      const Prediction p = predict_operator(op, graph, options);
+      MappingProgram program;
+      const Prediction p = predict_operator(op, graph, options, &program);
+      // Kept so that the sweep's exchange can try it at the other points (SweepExchange).
+      time.mapping = mapping_yaml(program, op.name, "");
       time.device_s = p.device_us * 1e-6;
       time.launch_s = p.launch_overhead_us * 1e-6;
       time.bound_by = p.bound_by;

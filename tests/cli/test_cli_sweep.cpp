@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 #include <vector>
@@ -305,6 +306,62 @@ TEST_CASE("sweep: a rank killed half way, a rerun under mpirun computes only the
   CHECK(integrity(db) == "ok");
 }
 #endif
+
+TEST_CASE("sweep: a point that dominates another is never predicted slower, by construction",
+          "[sweep][mapper]") {
+  // Larger L1s and faster HBM -> L2 at 32 evaluations per operator: each point's search stops
+  // far from its optimum, in a place that depends on the point's costs, so points alone are not
+  // monotone. Every point then also tries the mappings found at the others (docs/sweep.md,
+  // "Mappings exchanged"): a mapping that fits the smaller L1 fits the larger, and runs no slower
+  // on more bandwidth, so for every operator a point with both values at least another's is at
+  // most as slow.
+  TempDir dir;
+  const std::string db = dir / "points.sqlite";
+  const RunResult r =
+      run_tilescope(sweep_args(db, {"node:L1.capacity=256KiB,512KiB,1MiB",
+                                    "edge:HBM->L2.bandwidth=0.8TB/s,1.6TB/s,3.2TB/s"}));
+  INFO(r.command << "\nstdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.status == 0);
+  std::smatch m;
+  REQUIRE(std::regex_search(
+      r.out, m, std::regex(R"((\d+) operator times at (\d+) points took a faster mapping)")));
+  CHECK(std::stoul(m[1]) > 0);  // the searches alone disagree at this budget
+  struct Point {
+    double l1 = 0, bandwidth = 0;
+    nlohmann::json operators;
+  };
+  std::vector<Point> points;
+  size_t exchanged = 0;
+  for (const std::string& row :
+       Db(db).rows("SELECT parameters_json, operators_json FROM sweep_points")) {
+    const size_t bar = row.find('|');
+    const nlohmann::json values = nlohmann::json::parse(row.substr(0, bar));
+    Point p{values.at("node:L1.capacity").get<double>(),
+            values.at("edge:HBM->L2.bandwidth").get<double>(),
+            nlohmann::json::parse(row.substr(bar + 1))};
+    for (const nlohmann::json& op : p.operators) {
+      CHECK_FALSE(op.value("mapping", "").empty());
+      exchanged += op.contains("mapping_origin");
+    }
+    points.push_back(std::move(p));
+  }
+  REQUIRE(points.size() == 9);
+  CHECK(exchanged == std::stoul(m[1]));
+  size_t pairs = 0;
+  for (const Point& a : points)
+    for (const Point& b : points) {
+      if (&a == &b || a.l1 < b.l1 || a.bandwidth < b.bandwidth) continue;
+      ++pairs;
+      for (size_t k = 0; k < a.operators.size(); ++k) {
+        INFO(a.operators[k].at("name")
+             << " at L1 " << a.l1 << ", " << a.bandwidth << " B/s against L1 " << b.l1 << ", "
+             << b.bandwidth << " B/s");
+        CHECK(a.operators[k].at("device_s").get<double>() <=
+              b.operators[k].at("device_s").get<double>());
+      }
+    }
+  CHECK(pairs == 27);  // (1 + 2 + 3)^2 - 9: every ordered pair of a point and one it dominates
+}
 
 TEST_CASE("sweep: operators whose search ran out of budget at some point are one warning",
           "[sweep][mapper]") {

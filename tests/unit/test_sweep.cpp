@@ -13,8 +13,10 @@
 #include "InputErrorCapture.hpp"
 #include "TempDir.hpp"
 #include "arch/ArchitectureLoader.hpp"
+#include "mapper/OperatorEvaluation.hpp"
 #include "measure/ResultStore.hpp"
 #include "sweep/ArchitectureSweep.hpp"
+#include "sweep/SweepExchange.hpp"
 #include "sweep/SweepSummary.hpp"
 #include "workload/WorkloadLoader.hpp"
 
@@ -236,4 +238,61 @@ TEST_CASE("sweep: the store keeps each point once, by sweep, workload and values
   std::filesystem::copy_file(ts::test::fixture("db/results-v1.sqlite"), dir.file("v1.sqlite"));
   const ResultStore old(dir.file("v1.sqlite"), ResultStore::Mode::read_only);
   CHECK(old.sweep_points("s1", "w1").empty());
+}
+
+TEST_CASE("sweep: each point also tries the mappings found at the other points", "[sweep]") {
+  // Two points, SRAM 64 KiB and 128 KiB. The larger point's record of "small" is made to hold a
+  // poor mapping (a search that ended in a bad local optimum): SRAM tiles of 8 x 8 x 4 walked
+  // 8 x 8 x 16 times from DRAM. Every mapping that fits 64 KiB fits 128 KiB, so the smaller
+  // point's own mapping is a point of the larger one's space: the exchange must give the larger
+  // point that mapping (strictly faster), say where it was found, and leave the smaller point
+  // and every other operator as they were.
+  const ArchitectureGraph g = graph();
+  const Workload w = parse_workload(kWorkload, "two-gemms.yaml");
+  std::vector<SweepAxis> axes{parse_sweep_axis("node:SRAM.capacity=64KiB,128KiB", g)};
+  MapperOptions mapper;
+  mapper.budget = 2000;
+  mapper.parallel = false;
+  const ArchitectureSweep sweep(g, w, axes, sweep_points(axes, SweepSampling{}), mapper);
+  std::vector<SweepPointRecord> points{sweep.evaluate(1), sweep.evaluate(0)};  // any order
+  REQUIRE_FALSE(points[0].operators[0].mapping.empty());
+  const std::string poor =
+      "version: 1\nkind: mapping\nname: poor\ntree:\n" +
+      ts::test::dram_sram_pe("M: 8, N: 8, K: 16", "", "", "M: 1, N: 1, K: 1", "M: 8, N: 8, K: 4");
+  const MappingEvaluation e = evaluate_mapping_text(w.operators[0], sweep.graph_at(1), poor);
+  REQUIRE(e.valid());
+  SweepOperatorTime& stuck = points[0].operators[0];
+  stuck.mapping = poor;
+  stuck.device_s = e.result.device_s;
+  points[0].total_s = 0;
+  for (const SweepOperatorTime& t : points[0].operators)
+    points[0].total_s += t.device_s + t.launch_s;
+  const SweepPointRecord smaller_before = points[1];
+  const SweepOperatorTime large_before = points[0].operators[1];
+  const double total_before = points[0].total_s;
+  REQUIRE(stuck.device_s > smaller_before.operators[0].device_s);
+
+  const SweepExchangeResult ex = exchange_sweep_mappings(sweep, points);
+  CHECK(ex.replaced == 1);
+  CHECK(ex.changed_points == std::vector<size_t>{0});
+  const SweepOperatorTime& now = points[0].operators[0];
+  CHECK(now.mapping == smaller_before.operators[0].mapping);
+  CHECK(now.device_s <= smaller_before.operators[0].device_s);
+  CHECK(now.mapping_origin == "mapper, as found on '" + smaller_before.parameters_json + "'");
+  CHECK(points[0].total_s == Approx(total_before - e.result.device_s + now.device_s));
+  CHECK(sweep_point_json(points[1]) == sweep_point_json(smaller_before));
+  CHECK(points[0].operators[1].device_s == large_before.device_s);
+  // Again: nothing is faster any more.
+  CHECK(exchange_sweep_mappings(sweep, points).replaced == 0);
+
+  // The store rewrites the changed point in place, mapping and origin included.
+  ts::test::TempDir dir;
+  ResultStore store(dir.file("sweep.sqlite"));
+  std::vector<SweepPointRecord> stored{sweep.evaluate(1)};
+  store.add_sweep_point(stored[0]);
+  store.update_sweep_points({points[0]});
+  const std::vector<SweepPointRecord> back =
+      store.sweep_points(sweep.sweep_key(), sweep.workload_hash());
+  REQUIRE(back.size() == 1);
+  CHECK(sweep_point_json(back[0]) == sweep_point_json(points[0]));
 }
