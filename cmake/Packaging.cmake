@@ -40,6 +40,6 @@ endif()
 # Building against the CMake package (the core libraries are static) needs the development
 # packages of the libraries tilescopeConfig.cmake finds.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
-    "cmake, g++, libfmt-dev, libyaml-cpp-dev, nlohmann-json3-dev, libtbb-dev, libsqlitecpp-dev, libsqlite3-dev, zlib1g-dev, libnlopt-dev, libnlopt-cxx-dev")
+    "cmake, g++, libfmt-dev, libyaml-cpp-dev, nlohmann-json3-dev, libtbb-dev, libsqlitecpp-dev, libsqlite3-dev, zlib1g-dev, libsimdjson-dev, libnlopt-dev, libnlopt-cxx-dev")
 
 include(CPack)

@@ -1,6 +1,8 @@
 #include "trace/KernelOperatorMatch.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <stdexcept>
 #include <unordered_map>
 
 namespace ts {
@@ -10,8 +12,8 @@ namespace {
 struct SweepEntry {
   double time_ns = 0;
   double end_ns = 0;  // a span's end
+  uint32_t index = 0;
   bool is_span = false;
-  size_t index = 0;
 };
 
 bool before(const SweepEntry& a, const SweepEntry& b) {
@@ -27,15 +29,27 @@ bool before(const SweepEntry& a, const SweepEntry& b) {
 
 Enclosure innermost_enclosing(const std::vector<TimeSpan>& spans,
                               const std::vector<TimePoint>& points) {
+  if (spans.size() > UINT32_MAX || points.size() > UINT32_MAX)
+    throw std::length_error("more than 2^32 operators or launches on one trace");
   Enclosure out;
   out.point_span.assign(points.size(), -1);
   out.span_parent.assign(spans.size(), -1);
+  // Each thread's entries at their exact count (counted first): a trace of millions of
+  // operators and launches would otherwise hold a vector and its doubled copy at once.
   std::unordered_map<int64_t, std::vector<SweepEntry>> by_thread;
+  {
+    std::unordered_map<int64_t, size_t> counts;
+    for (const TimeSpan& s : spans) ++counts[s.thread];
+    for (const TimePoint& p : points) ++counts[p.thread];
+    for (const auto& [thread, count] : counts) by_thread[thread].reserve(count);
+  }
   for (size_t i = 0; i < spans.size(); ++i)
-    by_thread[spans[i].thread].push_back(
-        SweepEntry{spans[i].start_ns, std::max(spans[i].start_ns, spans[i].end_ns), true, i});
+    by_thread[spans[i].thread].push_back(SweepEntry{spans[i].start_ns,
+                                                    std::max(spans[i].start_ns, spans[i].end_ns),
+                                                    static_cast<uint32_t>(i), true});
   for (size_t i = 0; i < points.size(); ++i)
-    by_thread[points[i].thread].push_back(SweepEntry{points[i].time_ns, 0, false, i});
+    by_thread[points[i].thread].push_back(
+        SweepEntry{points[i].time_ns, 0, static_cast<uint32_t>(i), false});
   std::vector<const SweepEntry*> open;  // spans enclosing the current time, outermost first
   for (auto& [thread, entries] : by_thread) {
     std::sort(entries.begin(), entries.end(), before);

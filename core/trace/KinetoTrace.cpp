@@ -4,22 +4,25 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
-#include <nlohmann/json.hpp>
+#include <limits>
 #include <unordered_map>
 
 #include "common/InputError.hpp"
+#include "trace/ChromeTraceStream.hpp"
+#include "trace/ChromeTraceValues.hpp"
 #include "trace/KernelOperatorMatch.hpp"
-#include "trace/TraceFileInput.hpp"
+#include "trace/PodArray.hpp"
 
 namespace ts {
 namespace {
 
-using json = nlohmann::json;
+namespace od = simdjson::ondemand;
+using namespace chrome_trace;
 
-// The keys read, at the root, in an event and in an event's args. Everything else is skipped
-// (its containers only counted for depth), so that new fields in newer PyTorch cost nothing.
-enum class RootKey { other, trace_events, device_properties, base_time, schema_version };
+// The keys read in an event and in an event's args. Everything else is skipped by simdjson
+// without being looked at, so that new fields in newer PyTorch cost nothing.
 enum class EventKey { other, ph, cat, name, pid, tid, ts, dur, id, args };
 enum class ArgKey {
   other,
@@ -34,46 +37,55 @@ enum class ArgKey {
   input_type
 };
 
-RootKey root_key(std::string_view k) {
-  if (k == "traceEvents") return RootKey::trace_events;
-  if (k == "deviceProperties") return RootKey::device_properties;
-  if (k == "baseTimeNanoseconds") return RootKey::base_time;
-  if (k == "schemaVersion") return RootKey::schema_version;
-  return RootKey::other;
+// By the key's first byte, then its whole raw text (Kineto writes its keys without escapes).
+EventKey event_key(od::raw_json_string k) {
+  switch (k.raw()[0]) {
+    case 'p':
+      return k.unsafe_is_equal("ph")    ? EventKey::ph
+             : k.unsafe_is_equal("pid") ? EventKey::pid
+                                        : EventKey::other;
+    case 'c':
+      return k.unsafe_is_equal("cat") ? EventKey::cat : EventKey::other;
+    case 'n':
+      return k.unsafe_is_equal("name") ? EventKey::name : EventKey::other;
+    case 't':
+      return k.unsafe_is_equal("ts")    ? EventKey::ts
+             : k.unsafe_is_equal("tid") ? EventKey::tid
+                                        : EventKey::other;
+    case 'd':
+      return k.unsafe_is_equal("dur") ? EventKey::dur : EventKey::other;
+    case 'i':
+      return k.unsafe_is_equal("id") ? EventKey::id : EventKey::other;
+    case 'a':
+      return k.unsafe_is_equal("args") ? EventKey::args : EventKey::other;
+    default:
+      return EventKey::other;
+  }
 }
 
-EventKey event_key(std::string_view k) {
-  static const std::array<std::pair<std::string_view, EventKey>, 9> kKeys{{
-      {"ph", EventKey::ph},
-      {"cat", EventKey::cat},
-      {"name", EventKey::name},
-      {"pid", EventKey::pid},
-      {"tid", EventKey::tid},
-      {"ts", EventKey::ts},
-      {"dur", EventKey::dur},
-      {"id", EventKey::id},
-      {"args", EventKey::args},
-  }};
-  for (const auto& [name, key] : kKeys)
-    if (name == k) return key;
-  return EventKey::other;
-}
-
-ArgKey arg_key(std::string_view k) {
-  static const std::array<std::pair<std::string_view, ArgKey>, 9> kKeys{{
-      {"correlation", ArgKey::correlation},
-      {"device", ArgKey::device},
-      {"stream", ArgKey::stream},
-      {"grid", ArgKey::grid},
-      {"block", ArgKey::block},
-      {"shared memory", ArgKey::shared_memory},
-      {"registers per thread", ArgKey::registers},
-      {"Input Dims", ArgKey::input_dims},
-      {"Input type", ArgKey::input_type},
-  }};
-  for (const auto& [name, key] : kKeys)
-    if (name == k) return key;
-  return ArgKey::other;
+ArgKey arg_key(od::raw_json_string k) {
+  switch (k.raw()[0]) {
+    case 'c':
+      return k.unsafe_is_equal("correlation") ? ArgKey::correlation : ArgKey::other;
+    case 'd':
+      return k.unsafe_is_equal("device") ? ArgKey::device : ArgKey::other;
+    case 's':
+      return k.unsafe_is_equal("stream")          ? ArgKey::stream
+             : k.unsafe_is_equal("shared memory") ? ArgKey::shared_memory
+                                                  : ArgKey::other;
+    case 'g':
+      return k.unsafe_is_equal("grid") ? ArgKey::grid : ArgKey::other;
+    case 'b':
+      return k.unsafe_is_equal("block") ? ArgKey::block : ArgKey::other;
+    case 'r':
+      return k.unsafe_is_equal("registers per thread") ? ArgKey::registers : ArgKey::other;
+    case 'I':
+      return k.unsafe_is_equal("Input Dims")   ? ArgKey::input_dims
+             : k.unsafe_is_equal("Input type") ? ArgKey::input_type
+                                               : ArgKey::other;
+    default:
+      return ArgKey::other;
+  }
 }
 
 // What an `X` event is, by its category (PyTorch 1.8-1.10 wrote capitalised ones).
@@ -89,35 +101,6 @@ EventKind event_kind(std::string_view cat) {
 }
 
 bool is_launch_flow(std::string_view cat) { return cat == "ac2g" || cat == "async_cpu_to_gpu"; }
-
-uint64_t mix(uint64_t a, uint64_t b) {
-  // splitmix64's finaliser over a combination: thread and flow keys from (pid, tid, ts).
-  uint64_t z = a * 0x9e3779b97f4a7c15ULL + b;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-// A microsecond figure as integer nanoseconds. Absolute timestamps (microseconds since the
-// epoch, ~1.7e15) with three decimals have more digits than a double keeps, so a fractional one
-// is read from its text.
-int64_t microseconds_text_to_ns(double value, const std::string& raw) {
-  if (raw.find_first_of("eE") != std::string::npos || raw.empty())
-    return std::llround(value * 1000.0);
-  const bool negative = raw.front() == '-';
-  const size_t dot = raw.find('.');
-  int64_t whole = 0;
-  for (size_t i = negative ? 1 : 0; i < std::min(dot, raw.size()); ++i)
-    whole = whole * 10 + (raw[i] - '0');
-  int64_t fraction_ns = 0;
-  int digits = 0;
-  if (dot != std::string::npos)
-    for (size_t i = dot + 1; i < raw.size() && digits < 3; ++i, ++digits)
-      fraction_ns = fraction_ns * 10 + (raw[i] - '0');
-  for (; digits < 3; ++digits) fraction_ns *= 10;
-  const int64_t ns = whole * 1000 + fraction_ns;
-  return negative ? -ns : ns;
-}
 
 struct OperatorSpan {
   int64_t start_ns = 0;
@@ -137,54 +120,64 @@ struct FlowEnd {
   int64_t id = 0;
 };
 
-class KinetoHandler : public json::json_sax_t {
- public:
-  KinetoHandler(TraceFileInput& input, const TraceImportProgress& progress)
-      : input_(input), progress_(progress) {}
+// A kernel as read, before its launch and operator are known: a record of fixed size (kept in
+// a PodArray; TraceKernel with its strings and options is built once, at the exact count).
+struct KernelRecord {
+  int64_t start_ns = 0;  // relative to the trace's first timestamp
+  double duration_ns = 0;
+  int64_t correlation = -1;
+  int64_t stream = -1;
+  int64_t shared_memory = -1;
+  double launch_ns = -1;
+  int64_t launch_thread = -1;
+  std::array<int32_t, 3> grid{0, 0, 0};
+  std::array<int32_t, 3> block{0, 0, 0};
+  int32_t registers = -1;
+  int32_t name_id = -1;
+  int32_t device = 0;
+  int32_t op = -1;  // into TraceEvents::operators
+};
 
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(json::number_integer_t v) override { return on_integer(v, nullptr); }
-  bool number_unsigned(json::number_unsigned_t v) override {
-    return on_integer(static_cast<int64_t>(v), nullptr);
+struct FlowKey {
+  size_t kernel = 0;
+  uint64_t key = 0;  // mix of pid, tid and ts: the kernel's flow end, for kernels without ids
+};
+
+// Up to three integers of a `grid` or `block` array.
+void read_dims(od::value v, std::array<int32_t, 3>& into) {
+  into = {0, 0, 0};
+  size_t used = 0;
+  for (od::value d : v.get_array())
+    if (used < 3 && d.type() == od::json_type::number)
+      into[used++] = int32_of(integer_of(number_text(d)));
+}
+
+class KinetoReader final : public ChromeTraceVisitor {
+ public:
+  KinetoReader(const ChromeTraceStream& stream, const TraceImportProgress& progress)
+      : stream_(stream), progress_(progress) {}
+
+  void event(od::value value, uint64_t offset) override;
+  bool wants(std::string_view key) const override {
+    return key == "deviceProperties" || key == "schemaVersion";
   }
-  bool number_float(json::number_float_t v, const json::string_t& raw) override {
-    return on_integer(static_cast<int64_t>(v), &raw, v);
-  }
-  bool binary(json::binary_t&) override { return true; }
-  bool string(json::string_t& v) override;
-  bool start_object(std::size_t) override;
-  bool end_object() override;
-  bool start_array(std::size_t) override;
-  bool end_array() override;
-  bool key(json::string_t& k) override;
-  bool parse_error(std::size_t position, const std::string&,
-                   const nlohmann::detail::exception& e) override;
+  void root_value(std::string_view key, od::value value) override;
 
   TraceEvents assemble();
 
  private:
-  bool in_events() const { return root_ == RootKey::trace_events; }
-  bool on_integer(int64_t v, const json::string_t* raw, double as_double = 0);
-  void begin_event();
-  void finish_event();
+  void read_args(od::value args);
+  void finish_event(uint64_t offset);
   int64_t thread() const { return static_cast<int64_t>(mix(pid_, tid_)); }
   int64_t relative(int64_t ns) const { return ns - origin_ns_; }
   uint32_t intern_signature();
-  [[noreturn]] void fail(const std::string& message) const {
-    throw InputError(input_.where(input_.text_offset()), message);
+  [[noreturn]] void fail(uint64_t offset, const std::string& message) const {
+    stream_.fail(offset, message);
   }
 
-  TraceFileInput& input_;
+  const ChromeTraceStream& stream_;
   const TraceImportProgress& progress_;
-  int depth_ = 0;
-  RootKey root_ = RootKey::other;
-  EventKey event_key_ = EventKey::other;
-  ArgKey arg_key_ = ArgKey::other;
-  bool in_args_ = false;
-  std::string device_key_;
   std::string schema_version_;
-  bool has_base_time_ = false;
   std::string first_device_name_;
 
   // The event being read, reused from one event to the next.
@@ -193,194 +186,54 @@ class KinetoHandler : public json::json_sax_t {
   int64_t ts_ns_ = 0, id_ = -1;
   double dur_ns_ = 0;
   bool has_ts_ = false, has_dur_ = false;
-  int64_t correlation_ = -1, device_ = -1, stream_ = -1, shared_memory_ = -1, registers_ = -1;
-  std::array<int64_t, 3> grid_{}, block_{};
-  size_t grid_used_ = 0, block_used_ = 0;
+  int64_t correlation_ = -1, device_ = -1, stream_id_ = -1, shared_memory_ = -1, registers_ = -1;
+  std::array<int32_t, 3> grid_{}, block_{};
   std::vector<std::vector<int64_t>> shapes_;
   size_t shapes_used_ = 0;
-  bool shape_is_list_ = false;  // the current Input Dims entry is a TensorList: not one shape
   std::vector<std::string> dtypes_;
   size_t dtypes_used_ = 0;
   bool has_dims_ = false;
-  uint64_t events_ = 0;
 
   bool origin_set_ = false;
   int64_t origin_ns_ = 0;
 
   // What is kept of the whole file.
-  std::vector<TraceKernel> kernels_;
-  std::vector<std::pair<size_t, uint64_t>> kernel_flow_keys_;  // kernels without correlation
-  std::vector<OperatorSpan> spans_;
+  PodChunks<KernelRecord> kernels_;
+  PodArray<FlowKey> kernel_flow_keys_;
+  PodArray<OperatorSpan> spans_;
   std::vector<TraceOperator> signatures_;  // name, shapes and dtypes of each distinct operator
   std::unordered_map<std::string, uint32_t> signature_index_;
   std::string signature_key_;
-  std::vector<LaunchRecord> launches_;
-  std::vector<FlowEnd> flow_ends_;
+  PodArray<LaunchRecord> launches_;
+  LaunchRecord last_launch_{-1, 0, 0};
+  PodArray<FlowEnd> flow_ends_;
   std::unordered_map<std::string, int32_t> kernel_name_ids_;  // into kernel_names_
   std::vector<std::string> kernel_names_;
   size_t memory_events_ = 0;
 };
 
-bool KinetoHandler::key(json::string_t& k) {
-  if (depth_ == 1) {
-    root_ = root_key(k);
-  } else if (depth_ == 3 && in_events()) {
-    event_key_ = event_key(k);
-  } else if (depth_ == 4 && in_args_) {
-    arg_key_ = arg_key(k);
-  } else if (depth_ == 3 && root_ == RootKey::device_properties) {
-    device_key_ = k;
-  }
-  return true;
-}
-
-bool KinetoHandler::start_object(std::size_t) {
-  ++depth_;
-  if (depth_ == 3 && in_events()) begin_event();
-  if (depth_ == 4 && in_events() && event_key_ == EventKey::args) {
-    in_args_ = true;
-    arg_key_ = ArgKey::other;
-  }
-  return true;
-}
-
-bool KinetoHandler::end_object() {
-  if (depth_ == 4 && in_args_) in_args_ = false;
-  if (depth_ == 3 && in_events()) finish_event();
-  --depth_;
-  return true;
-}
-
-bool KinetoHandler::start_array(std::size_t) {
-  ++depth_;
-  if (!in_args_) return true;
-  if (arg_key_ == ArgKey::input_dims) {
-    if (depth_ == 5) {
-      shapes_used_ = 0;
-      has_dims_ = true;
-    } else if (depth_ == 6) {
-      if (shapes_.size() <= shapes_used_) shapes_.emplace_back();
-      shapes_[shapes_used_++].clear();
-      shape_is_list_ = false;
-    } else if (depth_ == 7 && shapes_used_ > 0) {
-      // A TensorList argument ([[2, 3], [2, 3]]): no one shape; the operators read here take
-      // tensors, so it is kept as a non-tensor argument.
-      shape_is_list_ = true;
-      shapes_[shapes_used_ - 1].clear();
+void KinetoReader::root_value(std::string_view key, od::value value) {
+  if (key == "schemaVersion") {
+    if (value.type() == od::json_type::string)
+      schema_version_ = std::string(string_of(value));
+    else if (value.type() == od::json_type::number)
+      schema_version_ = std::to_string(integer_of(number_text(value)));
+  } else if (key == "deviceProperties" && value.type() == od::json_type::array) {
+    for (od::value device : value.get_array()) {
+      if (device.type() != od::json_type::object) continue;
+      for (auto field : device.get_object()) {
+        if (!field.key().value().unsafe_is_equal("name")) continue;
+        od::value name = field.value();
+        if (name.type() == od::json_type::string && first_device_name_.empty())
+          first_device_name_ = std::string(string_of(name));
+      }
+      if (!first_device_name_.empty()) break;
     }
-  } else if (arg_key_ == ArgKey::input_type && depth_ == 5) {
-    dtypes_used_ = 0;
-  } else if (arg_key_ == ArgKey::grid && depth_ == 5) {
-    grid_used_ = 0;
-  } else if (arg_key_ == ArgKey::block && depth_ == 5) {
-    block_used_ = 0;
   }
-  return true;
 }
 
-bool KinetoHandler::end_array() {
-  --depth_;
-  return true;
-}
-
-bool KinetoHandler::string(json::string_t& v) {
-  if (depth_ == 3 && in_events()) {
-    switch (event_key_) {
-      case EventKey::ph:
-        ph_.assign(v);
-        break;
-      case EventKey::cat:
-        cat_.assign(v);
-        break;
-      case EventKey::name:
-        name_.assign(v);
-        break;
-      // Some versions write a process or a GPU stream as text ("stream 7"): a key like another.
-      case EventKey::pid:
-        pid_ = std::hash<std::string>{}(v);
-        break;
-      case EventKey::tid:
-        tid_ = std::hash<std::string>{}(v);
-        break;
-      case EventKey::id:
-        id_ = static_cast<int64_t>(std::hash<std::string>{}(v) >> 1);
-        break;
-      default:
-        break;
-    }
-  } else if (depth_ == 5 && in_args_ && arg_key_ == ArgKey::input_type) {
-    if (dtypes_.size() <= dtypes_used_) dtypes_.emplace_back();
-    dtypes_[dtypes_used_++].assign(v);
-  } else if (depth_ == 3 && root_ == RootKey::device_properties && device_key_ == "name") {
-    if (first_device_name_.empty()) first_device_name_ = v;
-  } else if (depth_ == 1 && root_ == RootKey::schema_version) {
-    schema_version_ = v;
-  }
-  return true;
-}
-
-bool KinetoHandler::on_integer(int64_t v, const json::string_t* raw, double as_double) {
-  if (depth_ == 3 && in_events()) {
-    switch (event_key_) {
-      case EventKey::ts:
-        ts_ns_ = raw ? microseconds_text_to_ns(as_double, *raw) : v * 1000;
-        has_ts_ = true;
-        if (!origin_set_) {
-          origin_set_ = true;
-          origin_ns_ = ts_ns_;
-        }
-        break;
-      case EventKey::dur:
-        dur_ns_ = raw ? as_double * 1000.0 : static_cast<double>(v) * 1000.0;
-        has_dur_ = true;
-        break;
-      case EventKey::pid:
-        pid_ = static_cast<uint64_t>(v);
-        break;
-      case EventKey::tid:
-        tid_ = static_cast<uint64_t>(v);
-        break;
-      case EventKey::id:
-        id_ = v;
-        break;
-      default:
-        break;
-    }
-  } else if (depth_ == 4 && in_args_) {
-    switch (arg_key_) {
-      case ArgKey::correlation:
-        correlation_ = v;
-        break;
-      case ArgKey::device:
-        device_ = v;
-        break;
-      case ArgKey::stream:
-        stream_ = v;
-        break;
-      case ArgKey::shared_memory:
-        shared_memory_ = v;
-        break;
-      case ArgKey::registers:
-        registers_ = v;
-        break;
-      default:
-        break;
-    }
-  } else if (depth_ == 5 && in_args_) {
-    if (arg_key_ == ArgKey::grid && grid_used_ < 3) grid_[grid_used_++] = v;
-    if (arg_key_ == ArgKey::block && block_used_ < 3) block_[block_used_++] = v;
-  } else if (depth_ == 6 && in_args_ && arg_key_ == ArgKey::input_dims && shapes_used_ > 0 &&
-             !shape_is_list_) {
-    shapes_[shapes_used_ - 1].push_back(v);
-  } else if (depth_ == 1 && root_ == RootKey::base_time) {
-    has_base_time_ = true;
-  } else if (depth_ == 1 && root_ == RootKey::schema_version) {
-    schema_version_ = std::to_string(v);
-  }
-  return true;
-}
-
-void KinetoHandler::begin_event() {
+void KinetoReader::event(od::value value, uint64_t offset) {
+  if (value.type() != od::json_type::object) return;
   ph_.clear();
   cat_.clear();
   name_.clear();
@@ -389,16 +242,131 @@ void KinetoHandler::begin_event() {
   id_ = -1;
   dur_ns_ = 0;
   has_ts_ = has_dur_ = false;
-  correlation_ = device_ = stream_ = shared_memory_ = registers_ = -1;
+  correlation_ = device_ = stream_id_ = shared_memory_ = registers_ = -1;
   grid_ = block_ = {0, 0, 0};
-  grid_used_ = block_used_ = 0;
   shapes_used_ = dtypes_used_ = 0;
   has_dims_ = false;
-  event_key_ = EventKey::other;
-  in_args_ = false;
+  for (auto field : value.get_object()) {
+    const EventKey key = event_key(field.key());
+    if (key == EventKey::other) continue;
+    od::value v = field.value();
+    const od::json_type type = v.type();
+    switch (key) {
+      case EventKey::ph:
+        if (type == od::json_type::string) ph_.assign(string_of(v));
+        break;
+      case EventKey::cat:
+        if (type == od::json_type::string) cat_.assign(string_of(v));
+        break;
+      case EventKey::name:
+        if (type == od::json_type::string) name_.assign(string_of(v));
+        break;
+      // Some versions write a process or a GPU stream as text ("stream 7"): a key like another.
+      case EventKey::pid:
+      case EventKey::tid: {
+        uint64_t id = 0;
+        if (type == od::json_type::string)
+          id = std::hash<std::string_view>{}(string_of(v));
+        else if (type == od::json_type::number)
+          id = static_cast<uint64_t>(integer_of(number_text(v)));
+        (key == EventKey::pid ? pid_ : tid_) = id;
+        break;
+      }
+      case EventKey::id:
+        if (type == od::json_type::string)
+          id_ = static_cast<int64_t>(std::hash<std::string_view>{}(string_of(v)) >> 1);
+        else if (type == od::json_type::number)
+          id_ = integer_of(number_text(v));
+        break;
+      case EventKey::ts:
+        if (type == od::json_type::number) {
+          ts_ns_ = microseconds_text_to_ns(number_text(v));
+          has_ts_ = true;
+          if (!origin_set_) {
+            origin_set_ = true;
+            origin_ns_ = ts_ns_;
+          }
+        }
+        break;
+      case EventKey::dur:
+        if (type == od::json_type::number) {
+          dur_ns_ = number_of(number_text(v)) * 1000.0;
+          has_dur_ = true;
+        }
+        break;
+      case EventKey::args:
+        if (type == od::json_type::object) read_args(v);
+        break;
+      case EventKey::other:
+        break;
+    }
+  }
+  finish_event(offset);
 }
 
-uint32_t KinetoHandler::intern_signature() {
+void KinetoReader::read_args(od::value args) {
+  for (auto field : args.get_object()) {
+    const ArgKey key = arg_key(field.key());
+    if (key == ArgKey::other) continue;
+    od::value v = field.value();
+    const od::json_type type = v.type();
+    switch (key) {
+      case ArgKey::correlation:
+      case ArgKey::device:
+      case ArgKey::stream:
+      case ArgKey::shared_memory:
+      case ArgKey::registers: {
+        if (type != od::json_type::number) break;
+        const int64_t n = integer_of(number_text(v));
+        if (key == ArgKey::correlation) correlation_ = n;
+        if (key == ArgKey::device) device_ = n;
+        if (key == ArgKey::stream) stream_id_ = n;
+        if (key == ArgKey::shared_memory) shared_memory_ = n;
+        if (key == ArgKey::registers) registers_ = int32_of(n);
+        break;
+      }
+      case ArgKey::grid:
+        if (type == od::json_type::array) read_dims(v, grid_);
+        break;
+      case ArgKey::block:
+        if (type == od::json_type::array) read_dims(v, block_);
+        break;
+      case ArgKey::input_dims:
+        if (type != od::json_type::array) break;
+        has_dims_ = true;
+        for (od::value entry : v.get_array()) {
+          // only arrays are shapes (as recorded: [] for a scalar or a non-tensor argument)
+          if (entry.type() != od::json_type::array) continue;
+          if (shapes_.size() <= shapes_used_) shapes_.emplace_back();
+          std::vector<int64_t>& shape = shapes_[shapes_used_++];
+          shape.clear();
+          bool list = false;
+          for (od::value d : entry.get_array()) {
+            const od::json_type dim_type = d.type();
+            // A TensorList argument ([[2, 3], [2, 3]]): no one shape; the operators read here
+            // take tensors, so it is kept as a non-tensor argument.
+            if (dim_type == od::json_type::array) list = true;
+            if (!list && dim_type == od::json_type::number)
+              shape.push_back(integer_of(number_text(d)));
+          }
+          if (list) shape.clear();
+        }
+        break;
+      case ArgKey::input_type:
+        if (type != od::json_type::array) break;
+        for (od::value t : v.get_array()) {
+          if (t.type() != od::json_type::string) continue;
+          if (dtypes_.size() <= dtypes_used_) dtypes_.emplace_back();
+          dtypes_[dtypes_used_++].assign(string_of(t));
+        }
+        break;
+      case ArgKey::other:
+        break;
+    }
+  }
+}
+
+uint32_t KinetoReader::intern_signature() {
   // name \x1f shape;shape;... \x1f dtype;dtype;...: the identity of an operator's signature.
   signature_key_.assign(name_);
   signature_key_ += has_dims_ ? '\x1f' : '\x1e';
@@ -427,24 +395,21 @@ uint32_t KinetoHandler::intern_signature() {
   return index;
 }
 
-void KinetoHandler::finish_event() {
-  if (++events_ % 65536 == 0 && progress_ &&
-      !progress_("read", input_.file_size() ? static_cast<double>(input_.file_offset()) /
-                                                  static_cast<double>(input_.file_size())
-                                            : 0))
-    throw TraceImportCancelled();
+void KinetoReader::finish_event(uint64_t offset) {
   if (ph_ == "X") {
     const EventKind kind = event_kind(cat_);
     if (kind == EventKind::other) return;
     if (!has_ts_ || (kind != EventKind::runtime && !has_dur_))
-      fail(fmt::format("a `{}` event '{}' without `{}`; expected `ts` and `dur` in microseconds",
+      fail(offset,
+           fmt::format("a `{}` event '{}' without `{}`; expected `ts` and `dur` in microseconds",
                        cat_, name_, has_ts_ ? "dur" : "ts"));
     if (kind == EventKind::memory) {
       ++memory_events_;
     } else if (kind == EventKind::kernel) {
       if (dur_ns_ < 0)
-        fail(fmt::format("kernel '{}' has a negative `dur`; expected a duration >= 0", name_));
-      TraceKernel k;
+        fail(offset,
+             fmt::format("kernel '{}' has a negative `dur`; expected a duration >= 0", name_));
+      KernelRecord k;
       auto interned = kernel_name_ids_.find(name_);
       if (interned == kernel_name_ids_.end()) {
         interned =
@@ -452,58 +417,46 @@ void KinetoHandler::finish_event() {
         kernel_names_.push_back(name_);
       }
       k.name_id = interned->second;
-      k.start_ns = static_cast<double>(relative(ts_ns_));
+      k.start_ns = relative(ts_ns_);
       k.duration_ns = dur_ns_;
-      k.device = static_cast<int>(device_ >= 0 ? device_ : static_cast<int64_t>(pid_));
-      k.stream = stream_ >= 0 ? stream_ : static_cast<int64_t>(tid_);
+      k.device = int32_of(device_ >= 0 ? device_ : static_cast<int64_t>(pid_ & 0x7fffffff));
+      k.stream = stream_id_ >= 0 ? stream_id_ : static_cast<int64_t>(tid_);
       k.grid = grid_;
       k.block = block_;
-      k.shared_memory_bytes = shared_memory_;
-      k.registers_per_thread = static_cast<int>(registers_);
-      k.correlation_id = correlation_;
+      k.shared_memory = shared_memory_;
+      k.registers = static_cast<int32_t>(registers_);
+      k.correlation = correlation_;
       if (correlation_ < 0)
-        kernel_flow_keys_.emplace_back(kernels_.size(),
-                                       mix(mix(pid_, tid_), static_cast<uint64_t>(ts_ns_)));
-      kernels_.push_back(std::move(k));
+        kernel_flow_keys_.push_back(
+            FlowKey{kernels_.size(), mix(mix(pid_, tid_), static_cast<uint64_t>(ts_ns_))});
+      kernels_.push_back(k);
     } else if (kind == EventKind::cpu_operator) {
       spans_.push_back(OperatorSpan{ts_ns_, ts_ns_ + static_cast<int64_t>(std::llround(dur_ns_)),
                                     thread(), intern_signature()});
     } else if (kind == EventKind::runtime && correlation_ >= 0) {
-      launches_.push_back(LaunchRecord{correlation_, ts_ns_, thread()});
+      last_launch_ = LaunchRecord{correlation_, ts_ns_, thread()};
+      launches_.push_back(last_launch_);
     }
   } else if ((ph_ == "s" || ph_ == "f") && is_launch_flow(cat_) && has_ts_ && id_ >= 0) {
     // A flow ties a launch ("s", at the launch's ts on its thread) to a kernel ("f", at the
     // kernel's ts on its device and stream); its id is the correlation id in every version.
-    if (ph_ == "s")
-      launches_.push_back(LaunchRecord{id_, ts_ns_, thread()});
-    else
+    // Kineto writes the flow's start right after its runtime call, with the same id, time and
+    // thread: that one is not kept twice.
+    if (ph_ == "s") {
+      const LaunchRecord launch{id_, ts_ns_, thread()};
+      if (launch.correlation != last_launch_.correlation || launch.ts_ns != last_launch_.ts_ns ||
+          launch.thread != last_launch_.thread)
+        launches_.push_back(launch);
+    } else {
       flow_ends_.push_back(FlowEnd{mix(mix(pid_, tid_), static_cast<uint64_t>(ts_ns_)), id_});
+    }
   }
 }
 
-bool KinetoHandler::parse_error(std::size_t position, const std::string&,
-                                const nlohmann::detail::exception& e) {
-  // nlohmann's text: "[json.exception.parse_error.101] parse error at line 3, column 5: syntax
-  // error while parsing object - unexpected end of input; expected string literal". The place
-  // is ours to say (with the file); the reason is kept.
-  std::string reason = e.what();
-  if (const size_t colon = reason.find(": "); colon != std::string::npos)
-    reason = reason.substr(colon + 2);
-  for (char& c : reason)
-    if (c == '\n') c = ' ';
-  // nlohmann counts the characters read, the offending one (or the end of input) included:
-  // the byte offset where the parse stopped is one less.
-  const uint64_t offset = position > 0 ? position - 1 : 0;
-  throw InputError(input_.where(offset),
-                   fmt::format("the JSON breaks at byte offset {} ({}); expected a complete "
-                               "Chrome trace (a file cut short?)",
-                               offset, reason));
-}
-
-TraceEvents KinetoHandler::assemble() {
+TraceEvents KinetoReader::assemble() {
   TraceEvents out;
   out.format = "kineto";
-  out.file = input_.path();
+  out.file = stream_.path();
   out.device_name = first_device_name_;
   if (!schema_version_.empty()) out.tool_version = "Kineto schema " + schema_version_;
 
@@ -511,26 +464,29 @@ TraceEvents KinetoHandler::assemble() {
   std::sort(launches_.begin(), launches_.end(), [](const LaunchRecord& a, const LaunchRecord& b) {
     return a.correlation < b.correlation;
   });
-  std::sort(flow_ends_.begin(), flow_ends_.end(),
-            [](const FlowEnd& a, const FlowEnd& b) { return a.key < b.key; });
   auto launch_of = [&](int64_t correlation) -> const LaunchRecord* {
     const auto it =
         std::lower_bound(launches_.begin(), launches_.end(), correlation,
                          [](const LaunchRecord& l, int64_t c) { return l.correlation < c; });
     return it != launches_.end() && it->correlation == correlation ? &*it : nullptr;
   };
-  for (const auto& [k, key] : kernel_flow_keys_) {
-    const auto it = std::lower_bound(flow_ends_.begin(), flow_ends_.end(), key,
-                                     [](const FlowEnd& f, uint64_t v) { return f.key < v; });
-    if (it != flow_ends_.end() && it->key == key) kernels_[k].correlation_id = it->id;
+  if (!kernel_flow_keys_.empty()) {
+    std::sort(flow_ends_.begin(), flow_ends_.end(),
+              [](const FlowEnd& a, const FlowEnd& b) { return a.key < b.key; });
+    for (const FlowKey& flow : kernel_flow_keys_) {
+      const auto it = std::lower_bound(flow_ends_.begin(), flow_ends_.end(), flow.key,
+                                       [](const FlowEnd& f, uint64_t v) { return f.key < v; });
+      if (it != flow_ends_.end() && it->key == flow.key) kernels_[flow.kernel].correlation = it->id;
+    }
   }
+  kernel_flow_keys_.release();
+  flow_ends_.release();
   std::vector<TimePoint> points;
-  std::vector<size_t> kernel_of_point;
+  std::vector<uint32_t> kernel_of_point;
   size_t without_launch = 0;
   for (size_t k = 0; k < kernels_.size(); ++k) {
-    TraceKernel& kernel = kernels_[k];
-    const LaunchRecord* launch =
-        kernel.correlation_id >= 0 ? launch_of(kernel.correlation_id) : nullptr;
+    KernelRecord& kernel = kernels_[k];
+    const LaunchRecord* launch = kernel.correlation >= 0 ? launch_of(kernel.correlation) : nullptr;
     if (!launch) {
       ++without_launch;
       continue;
@@ -538,10 +494,9 @@ TraceEvents KinetoHandler::assemble() {
     kernel.launch_ns = static_cast<double>(relative(launch->ts_ns));
     kernel.launch_thread = launch->thread;
     points.push_back(TimePoint{kernel.launch_ns, launch->thread});
-    kernel_of_point.push_back(k);
+    kernel_of_point.push_back(static_cast<uint32_t>(k));
   }
-  std::vector<LaunchRecord>().swap(launches_);
-  std::vector<FlowEnd>().swap(flow_ends_);
+  launches_.release();
 
   std::vector<TimeSpan> spans;
   spans.reserve(spans_.size());
@@ -550,6 +505,7 @@ TraceEvents KinetoHandler::assemble() {
                              static_cast<double>(relative(s.end_ns)), s.thread});
   const Enclosure enclosure = innermost_enclosing(spans, points);
   std::vector<TimeSpan>().swap(spans);
+  std::vector<TimePoint>().swap(points);
 
   // Operators that enclose a launch, and the ancestors of the first of each, with the repeats
   // of a training loop merged into one operator with `occurrences`. An operator with shapes is
@@ -586,14 +542,36 @@ TraceEvents KinetoHandler::assemble() {
     return found->second;
   };
   size_t outside_operators = 0;
-  for (size_t p = 0; p < points.size(); ++p) {
+  for (size_t p = 0; p < kernel_of_point.size(); ++p) {
     if (enclosure.point_span[p] < 0) {
       ++outside_operators;
       continue;
     }
-    kernels_[kernel_of_point[p]].op = emit(emit, static_cast<size_t>(enclosure.point_span[p]));
+    kernels_[kernel_of_point[p]].op =
+        static_cast<int32_t>(emit(emit, static_cast<size_t>(enclosure.point_span[p])));
   }
-  out.kernels = std::move(kernels_);
+  spans_.release();
+
+  // The kernels at their exact count, from the records.
+  out.kernels.reserve(kernels_.size());
+  kernels_.drain([&](const KernelRecord& r) {
+    TraceKernel& k = out.kernels.emplace_back();
+    k.name_id = r.name_id;
+    k.start_ns = static_cast<double>(r.start_ns);
+    k.duration_ns = r.duration_ns;
+    k.device = r.device;
+    k.stream = r.stream;
+    for (size_t i = 0; i < 3; ++i) {
+      k.grid[i] = r.grid[i];
+      k.block[i] = r.block[i];
+    }
+    k.shared_memory_bytes = r.shared_memory;
+    k.registers_per_thread = r.registers;
+    k.correlation_id = r.correlation;
+    k.launch_ns = r.launch_ns;
+    k.launch_thread = r.launch_thread;
+    if (r.op >= 0) k.op = static_cast<size_t>(r.op);
+  });
   out.kernel_names = std::move(kernel_names_);
   if (out.kernels.empty())
     out.notes.push_back("the trace has no GPU kernels (`ph: X` events of `cat: kernel`)");
@@ -614,10 +592,12 @@ TraceEvents KinetoHandler::assemble() {
 }  // namespace
 
 TraceEvents read_kineto_trace(const std::string& path, const TraceImportProgress& progress) {
-  TraceFileInput input(path);
-  KinetoHandler handler(input, progress);
-  json::sax_parse(input.begin(), input.end(), &handler);
-  return handler.assemble();
+  ChromeTraceStream stream(path);
+  KinetoReader reader(stream, progress);
+  stream.read(reader, [&](double fraction) {
+    if (progress && !progress("read", fraction)) throw TraceImportCancelled();
+  });
+  return reader.assemble();
 }
 
 Sniff KinetoImporter::sniff(std::string_view first_line) const {

@@ -5,9 +5,10 @@
 // read as TraceEvents for the shared import step (TraceImport). docs/traces.md lists the layouts
 // of the PyTorch versions it reads.
 //
-// The file is streamed through nlohmann::json's SAX interface, never held as a document: what is
-// kept per event is a few numbers, kernel names and operator signatures (name, shapes, dtypes)
-// are interned, and operators that enclose no kernel's launch are dropped once the file is read.
+// The file is streamed through simdjson's On-Demand API in batches of events (ChromeTraceStream),
+// never held whole: what is kept per event is a record of a few numbers, kernel names and
+// operator signatures (name, shapes, dtypes) are interned, and operators that enclose no kernel's
+// launch are dropped once the file is read.
 // The repeats of an operator (same signature under the same parent, each step of a training
 // loop) become one TraceOperator with `occurrences`, so that memory follows the distinct
 // operators of a model, not the length of the trace.

@@ -17,10 +17,7 @@ namespace {
 // through): its schema and device keys, or its event and flow categories (docs/traces.md).
 bool has_kineto_marker(const std::string& path) {
   try {
-    TraceFileInput input(path);
-    std::string head;
-    for (auto it = input.begin(); it != input.end() && head.size() < 65536; ++it)
-      head.push_back(*it);
+    const std::string head = trace_head(path, 65536);
     for (const char* marker : {"\"schemaVersion\"", "\"deviceProperties\"", "\"cpu_op\"",
                                "\"kernel\"", "\"cuda_runtime\"", "\"ac2g\"", "\"Operator\"",
                                "\"Kernel\"", "\"Runtime\"", "\"async_cpu_to_gpu\""})
