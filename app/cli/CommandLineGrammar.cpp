@@ -30,6 +30,7 @@
 #include "ReportForward.hpp"
 #include "SimulateCommand.hpp"
 #include "SweepCommand.hpp"
+#include "TraceCommand.hpp"
 #include "ValidateCommand.hpp"
 #include "ValidateDistCommand.hpp"
 #include "profile/GpuSpec.hpp"
@@ -556,6 +557,52 @@ CommandAction add_sweep(CLI::App& app) {
   return [args] { return run_sweep(*args); };
 }
 
+CommandAction add_trace(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand(
+      "trace", "Where a profile's time went: breakdowns, overlap, idle time, launches, diff");
+  cmd->require_subcommand(1);
+  struct View {
+    const char* name;
+    const char* description;
+  };
+  const View views[] = {
+      {"summary", "Per rank: the temporal breakdown, overlap, idle time, launches, top kernels"},
+      {"breakdown",
+       "Per rank: compute / communication / memory / idle time, and the top kernels and "
+       "operators"},
+      {"overlap", "Per rank: how much communication ran under compute"},
+      {"idle", "Per rank and stream: idle time by cause (host-bound, another stream, other)"},
+      {"launch", "Per rank: launch-to-start delays, kernels shorter than their launch, queues"},
+      {"diff", "Two traces of the same model, operator by operator: time before, after, change"},
+  };
+  std::vector<std::pair<CLI::App*, std::shared_ptr<TraceOptions>>> subs;
+  for (const View& v : views) {
+    auto args = std::make_shared<TraceOptions>();
+    args->view = v.name;
+    CLI::App* sub = cmd->add_subcommand(v.name, v.description);
+    sub->add_option("traces", args->traces,
+                    std::string(v.name) == "diff"
+                        ? "BEFORE AFTER: each a trace file or a folder of per-rank traces"
+                        : "trace files (Kineto .json / .json.gz, Nsight Systems .sqlite "
+                          "export) or folders of per-rank traces")
+        ->required();
+    sub->add_option("--format", args->format, "output format")
+        ->check(CLI::IsMember({"text", "json", "csv"}))
+        ->capture_default_str();
+    sub->add_option("--step", args->step,
+                    "only ProfilerStep#N (default: each rank's whole trace)");
+    sub->add_option("--top", args->top, "kernels and operators listed")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    subs.emplace_back(sub, args);
+  }
+  return [subs] {
+    for (const auto& [sub, args] : subs)
+      if (sub->parsed()) return run_trace(*args);
+    return 2;
+  };
+}
+
 CommandAction add_report(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("report", kReportDescription);
   cmd->prefix_command();
@@ -591,6 +638,7 @@ int run_command_line(int argc, char** argv) {
   reg(&add_report);
   reg(&add_profiles);
   reg(&add_sweep);
+  reg(&add_trace);
   return parse_and_run(app, argc, argv, [&] {
     for (auto& [sub, run] : actions)
       if (sub->parsed()) return run();
