@@ -70,7 +70,8 @@ nlohmann::json overlap_json(const CommunicationOverlap& o) {
   return {{"communication_us", us(o.communication_ns)},
           {"compute_us", us(o.compute_ns)},
           {"overlapped_us", us(o.overlapped_ns)},
-          {"overlap_fraction", o.fraction()}};
+          {"overlap_fraction",
+           o.communication_ns > 0 ? nlohmann::json(o.fraction()) : nlohmann::json(nullptr)}};
 }
 
 nlohmann::json idle_json(const IdleBreakdown& i) {
@@ -92,15 +93,14 @@ nlohmann::json launch_json(const LaunchStatistics& l) {
   nlohmann::json bins = nlohmann::json::array();
   for (const DelayBin& b : l.histogram)
     bins.push_back({{"from_us", us(b.lower_ns)}, {"to_us", us(b.upper_ns)}, {"count", b.count}});
+  nlohmann::json delays = nullptr;  // no launch: no delay to state
+  if (l.launched > 0)
+    delays = {{"min", us(l.delay_min_ns)}, {"p50", us(l.delay_p50_ns)},
+              {"p90", us(l.delay_p90_ns)}, {"p99", us(l.delay_p99_ns)},
+              {"max", us(l.delay_max_ns)}, {"mean", l.delay_mean_ns / 1000.0}};
   return {{"launched", l.launched},
           {"without_launch", l.unlaunched},
-          {"delay_us",
-           {{"min", us(l.delay_min_ns)},
-            {"p50", us(l.delay_p50_ns)},
-            {"p90", us(l.delay_p90_ns)},
-            {"p99", us(l.delay_p99_ns)},
-            {"max", us(l.delay_max_ns)},
-            {"mean", l.delay_mean_ns / 1000.0}}},
+          {"delay_us", delays},
           {"histogram", bins},
           {"shorter_than_launch", l.shorter_than_launch},
           {"shorter_than_launch_us", us(l.shorter_than_launch_ns)},
@@ -212,9 +212,11 @@ std::string trace_analysis_csv(const std::vector<RankAnalysis>& ranks, TraceView
                  fmt::format("{:.3f}", us(a.temporal.communication_ns)),
                  fmt::format("{:.3f}", us(a.temporal.memory_ns)),
                  fmt::format("{:.3f}", us(a.temporal.idle_ns)),
-                 fmt::format("{:.4f}", a.overlap.fraction()),
+                 a.overlap.communication_ns > 0 ? fmt::format("{:.4f}", a.overlap.fraction())
+                                                : std::string("n/a"),
                  fmt::format("{:.3f}", us(a.idle.device_host_bound_ns)),
-                 fmt::format("{:.3f}", us(a.launch.delay_p50_ns)),
+                 a.launch.launched > 0 ? fmt::format("{:.3f}", us(a.launch.delay_p50_ns))
+                                       : std::string("n/a"),
                  std::to_string(a.launch.max_queue)});
       break;
     case TraceView::overlap:
