@@ -29,6 +29,10 @@ int64_t ns_of(double t) { return std::llround(t); }
 
 std::vector<std::string> trace_files_of(const std::string& path) {
   std::error_code error;
+  if (!fs::exists(path, error))
+    throw InputError(
+        SourceLocation{path, 0, 0},
+        "no such file or folder; expected a trace file or a folder of per-rank traces");
   if (!fs::is_directory(path, error)) return {path};
   std::vector<std::string> files;
   for (const auto& entry : fs::directory_iterator(path, error))
