@@ -34,10 +34,13 @@
 #include "Severity.hpp"
 #include "SweepPage.hpp"
 #include "TableExport.hpp"
+#include "TraceAnalysisSession.hpp"
 #include "TraceImportAction.hpp"
+#include "TracePage.hpp"
 #include "WhatIfSession.hpp"
 #include "Workbench.hpp"
 #include "profile/ProfileRegistry.hpp"
+#include "trace/TraceFileKind.hpp"
 #include "views/CorrelationView.hpp"
 #include "views/PlotExport.hpp"
 #include "views/TimelineView.hpp"
@@ -53,6 +56,7 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
       mapping_(new MappingPage(workbench->whatIf())),
       correlation_(new views::CorrelationView),
       timeline_(new views::TimelineView),
+      trace_(new TracePage(workbench->traceAnalysis())),
       log_(new QPlainTextEdit),
       status_(new QLabel),
       progress_(new QProgressBar),
@@ -65,6 +69,7 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
   pages_->addTab(mapping_, tr("Mapping"));
   pages_->addTab(correlation_, tr("Correlation"));
   pages_->addTab(timeline_, tr("Timeline"));
+  pages_->addTab(trace_, tr("Trace"));
   addComparePage();
   addSweepPage();
   setCentralWidget(pages_);
@@ -204,7 +209,14 @@ void MainWindow::buildMenus() {
   file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
     openFiles(QFileDialog::getOpenFileNames(
         this, tr("Open"), QString(),
-        tr("tilescope inputs (*.yaml *.yml *.sqlite *.sqlite3 *.db *.csv *.json);;All files (*)")));
+        tr("tilescope inputs (*.yaml *.yml *.sqlite *.sqlite3 *.db *.csv *.json *.json.gz);;All "
+           "files (*)")));
+  });
+  // A distributed job's profile is a folder of per-rank traces: the Trace page reads them all.
+  file->addAction(tr("Open trace &folder…"), this, [this] {
+    const QString folder =
+        QFileDialog::getExistingDirectory(this, tr("Open a folder of per-rank traces"));
+    if (!folder.isEmpty()) openFiles({folder});
   });
   file->addAction(tr("Import &trace…"), this, [this] { traces_->chooseAndImport(); });
   recent_ = file->addMenu(tr("Open &recent"));
@@ -319,8 +331,47 @@ void MainWindow::openFiles(const QStringList& paths) {
 
 void MainWindow::openOrImport(const QString& path) {
   // Before openFile: an nsys export is an SQLite file that openFile would take for a store.
-  if (traces_->importIfTrace(path)) return;
+  // A Kineto or nsys trace is also analysed for the Trace page (an msprof CSV has no timeline).
+  const bool analysed = is_trace_path(path);
+  if (analysed && QFileInfo(path).isDir()) {
+    workbench_->traceAnalysis()->open({path});
+    rememberRecent(path);
+    return;
+  }
+  if (traces_->importIfTrace(path)) {
+    if (analysed) workbench_->traceAnalysis()->open({path});
+    return;
+  }
   if (workbench_->openFile(path)) rememberRecent(path);
+}
+
+void MainWindow::openCommandLine(const QStringList& paths) {
+  QStringList traces;
+  for (const QString& path : paths) {
+    if (is_trace_path(path) || !trace_format_of(path.toStdString()).empty())
+      traces << path;
+    else
+      workbench_->openFile(path);
+  }
+  // One trace page for all of them: several files are the ranks of one job (load_trace).
+  QStringList analysed;
+  for (const QString& trace : traces) {
+    if (is_trace_path(trace)) analysed << trace;
+    // A folder is many ranks: the Trace page's alone (an import is of one file).
+    if (!QFileInfo(trace).isDir()) {
+      traces_->waitForIdle();  // one import at a time
+      traces_->importWithoutAsking(trace);
+    }
+  }
+  if (!analysed.isEmpty()) workbench_->traceAnalysis()->open(analysed);
+}
+
+void MainWindow::waitForIdle() {
+  // An import ends by opening its run (and a workload): background work of the workbench.
+  traces_->waitForIdle();
+  workbench_->waitForIdle();
+  traces_->waitForIdle();
+  workbench_->waitForIdle();
 }
 
 void MainWindow::rememberRecent(const QString& path) {

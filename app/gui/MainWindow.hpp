@@ -26,6 +26,7 @@ class MappingPage;
 class ComparePage;
 class SweepPage;
 class TraceImportAction;
+class TracePage;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -40,9 +41,17 @@ class MainWindow : public QMainWindow {
   views::TimelineView* timelineView() const { return timeline_; }
   ComparePage* comparePage() const { return compare_; }
   SweepPage* sweepPage() const { return sweep_; }
+  TracePage* tracePage() const { return trace_; }
   QPlainTextEdit* logPanel() const { return log_; }
   TraceImportAction* traceImport() const { return traces_; }
   int errorCount() const { return errors_; }
+
+  // The files of tilescope-gui's command line: graphs, workloads, databases first, then the
+  // traces, each imported without a dialog (TraceImportAction::importWithoutAsking) into the
+  // database just opened or a temporary one, and shown on the Trace page.
+  void openCommandLine(const QStringList& paths);
+  // Blocks until the imports, the trace analyses and the predictions are in (--screenshots).
+  void waitForIdle();
 
   void selectOperator(int row);  // in the what-if session's operator model; -1: none
   int currentOperator() const { return current_; }
@@ -57,7 +66,8 @@ class MainWindow : public QMainWindow {
   void showPoints();
   void showRuns();  // the correlation page's device, run and comparison choices
   void openFiles(const QStringList& paths);
-  // A profiler trace is imported (TraceImportAction); any other file opens as before.
+  // A profiler trace is imported (TraceImportAction) and shown on the Trace page, a folder of
+  // per-rank traces shown there; any other file opens as before.
   void openOrImport(const QString& path);
   void rememberRecent(const QString& path);
   void fillRecentMenu();
@@ -80,6 +90,7 @@ class MainWindow : public QMainWindow {
   views::TimelineView* timeline_;
   ComparePage* compare_ = nullptr;
   SweepPage* sweep_ = nullptr;
+  TracePage* trace_;
   QPlainTextEdit* log_;
   QLabel* status_;
   QProgressBar* progress_;

@@ -1,16 +1,21 @@
 #include "TraceImportAction.hpp"
 
 #include <QDir>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QProgressDialog>
 #include <QPromise>
+#include <QTemporaryDir>
+#include <QTimer>
 #include <QtConcurrent>
 #include <algorithm>
 
 #include "RunBrowser.hpp"
+#include "WhatIfSession.hpp"
 #include "Workbench.hpp"
+#include "common/InputError.hpp"
 #include "correlate/CorrelationData.hpp"
 #include "trace/TraceFileImport.hpp"
 #include "trace/TraceFileKind.hpp"
@@ -23,6 +28,7 @@ struct TraceImportOutcome {
   TraceFileImport imported;
   bool cancelled = false;
   QString error;
+  QString workload_error;  // why no workload was written, when one was asked for
 };
 
 namespace {
@@ -95,6 +101,42 @@ QString TraceImportAction::chooseDatabase(const QString& trace) const {
       QFileDialog::DontConfirmOverwrite);  // an existing database is added to, not replaced
 }
 
+QString TraceImportAction::scratchPath(const QString& name) {
+  if (!scratch_) scratch_ = std::make_unique<QTemporaryDir>();
+  return scratch_->isValid() ? scratch_->filePath(name) : QString();
+}
+
+bool TraceImportAction::importWithoutAsking(const QString& trace) {
+  if (trace_format_of(trace.toStdString()).empty()) return false;
+  const QString open = workbench_->runBrowser()->resultsPath();
+  QString database =
+      !open.isEmpty() && is_sqlite_file(open.toStdString())
+          ? open
+          : scratchPath(QFileInfo(trace).completeBaseName().section('.', 0, 0) + ".sqlite");
+  if (database.isEmpty()) {
+    Q_EMIT workbench_->message(kError, tr("%1: no temporary folder to import it into").arg(trace));
+    return false;
+  }
+  if (database != open)
+    Q_EMIT workbench_->message(kInfo, tr("%1 goes into a temporary database, %2, removed on exit "
+                                         "(File > Import trace keeps one)")
+                                          .arg(trace, database));
+  auto saved = std::move(chooser_);
+  chooser_ = [database](const QString&) { return database; };
+  const bool started = importTrace(trace);
+  chooser_ = std::move(saved);
+  return started;
+}
+
+void TraceImportAction::waitForIdle() {
+  // done() runs from the watcher's finished signal, queued: spin until it has.
+  while (watcher_) {
+    QEventLoop loop;
+    QTimer::singleShot(50, &loop, &QEventLoop::quit);
+    loop.exec();
+  }
+}
+
 bool TraceImportAction::importTrace(const QString& trace) {
   if (busy()) {
     Q_EMIT workbench_->message(kWarning,
@@ -125,6 +167,12 @@ bool TraceImportAction::importTrace(const QString& trace) {
   ImportRequest request;
   request.file = trace.toStdString();
   request.db_path = database.toStdString();
+  workload_out_.clear();
+  if (workbench_->whatIf()->workloadPath().isEmpty()) {
+    workload_out_ =
+        scratchPath(QFileInfo(trace).completeBaseName().section('.', 0, 0) + "-workload.yaml");
+    if (!workload_out_.isEmpty()) request.options["workload-out"] = workload_out_.toStdString();
+  }
   request.command_line = "tilescope-gui: File > Import trace " + request.file;
   request.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
 
@@ -147,32 +195,42 @@ bool TraceImportAction::importTrace(const QString& trace) {
   Q_EMIT workbench_->message(
       kInfo, tr("importing %1 (%2) into %3").arg(trace, QString::fromStdString(format), database));
   const QString name = trace_name_;
-  watcher->setFuture(
-      QtConcurrent::run([request, format, name](QPromise<TraceImportOutcome>& promise) {
-        promise.setProgressRange(0, kProgressSteps);
-        TraceImportOutcome out;
-        std::string last_stage;
-        try {
-          out.imported =
-              import_trace_file(format, request, [&](std::string_view stage, double fraction) {
-                // false cancels: import_trace throws before its transaction commits.
-                if (promise.isCanceled()) return false;
-                if (stage != last_stage) {
-                  last_stage = stage;
-                  promise.setProgressValueAndText(overall_progress(stage, fraction),
-                                                  stage_text(stage, name));
-                } else {
-                  promise.setProgressValue(overall_progress(stage, fraction));
-                }
-                return true;
-              });
-        } catch (const TraceImportCancelled&) {
-          out.cancelled = true;
-        } catch (const std::exception& e) {
-          out.error = QString::fromStdString(e.what());
-        }
-        promise.addResult(std::move(out));
-      }));
+  watcher->setFuture(QtConcurrent::run([request, format,
+                                        name](QPromise<TraceImportOutcome>& promise) {
+    promise.setProgressRange(0, kProgressSteps);
+    TraceImportOutcome out;
+    std::string last_stage;
+    const TraceImportProgress progress = [&](std::string_view stage, double fraction) {
+      // false cancels: import_trace throws before its transaction commits.
+      if (promise.isCanceled()) return false;
+      if (stage != last_stage) {
+        last_stage = stage;
+        promise.setProgressValueAndText(overall_progress(stage, fraction), stage_text(stage, name));
+      } else {
+        promise.setProgressValue(overall_progress(stage, fraction));
+      }
+      return true;
+    };
+    try {
+      try {
+        out.imported = import_trace_file(format, request, progress);
+      } catch (const InputError& e) {
+        // A trace without shapes has no workload to write (import refuses the option then):
+        // its kernels are still worth storing, as File > Import stores them without it.
+        if (!request.options.count("workload-out")) throw;
+        ImportRequest without = request;
+        without.options.erase("workload-out");
+        last_stage.clear();
+        out.imported = import_trace_file(format, without, progress);
+        out.workload_error = QString::fromStdString(e.what());
+      }
+    } catch (const TraceImportCancelled&) {
+      out.cancelled = true;
+    } catch (const std::exception& e) {
+      out.error = QString::fromStdString(e.what());
+    }
+    promise.addResult(std::move(out));
+  }));
   return true;
 }
 
@@ -218,6 +276,11 @@ void TraceImportAction::done() {
         if (warning) text.remove(0, 9);
         Q_EMIT workbench_->message(warning ? kWarning : kInfo, text);
       });
+  if (!out.workload_error.isEmpty())
+    Q_EMIT workbench_->message(
+        kWarning, tr("no workload of the trace's operators: %1").arg(out.workload_error));
+  else if (!workload_out_.isEmpty() && workbench_->whatIf()->workloadPath().isEmpty())
+    workbench_->whatIf()->openWorkload(workload_out_);  // the Operators page: what ran
   kernels_ = std::move(out.imported.kernels);
   timeline_ = {};
   // The database shows the trace's run: its operators on the correlation page, predicted on the

@@ -16,6 +16,7 @@
 #include "training/SimulationTimeline.hpp"
 
 class QProgressDialog;
+class QTemporaryDir;
 class QWidget;
 template <typename T>
 class QFutureWatcher;
@@ -40,7 +41,16 @@ class TraceImportAction : public QObject {
   bool importIfTrace(const QString& path);
   // Starts the import of `trace` (a trace_format_of format) into the database the chooser gives;
   // false when it is not a trace, another import runs, or no database was chosen.
+  // When no workload is open, the trace's operators are also written as a workload (in a
+  // temporary folder of this action) and opened once stored, so that the Operators page shows
+  // them predicted on the open graph.
   bool importTrace(const QString& trace);
+  // A trace named on tilescope-gui's command line: no dialog; into the open results database, or
+  // else into a temporary one that lasts as long as the window (the log says where).
+  bool importWithoutAsking(const QString& trace);
+  // Blocks, spinning the event loop, until no import is running and the last one's results were
+  // taken (--screenshots, tests).
+  void waitForIdle();
 
   // Where an import goes: by default the open results database, else one the person picks in
   // a save dialog ("" to give up). Tests set their own.
@@ -58,6 +68,7 @@ class TraceImportAction : public QObject {
 
  private:
   QString chooseDatabase(const QString& trace) const;
+  QString scratchPath(const QString& name);  // in the action's temporary folder, made at need
   void done();
   void rebuildTimeline();  // with the run browser's points, once they are loaded
 
@@ -67,6 +78,8 @@ class TraceImportAction : public QObject {
   QPointer<QFutureWatcher<TraceImportOutcome>> watcher_;
   QProgressDialog* dialog_ = nullptr;
   QString trace_name_, database_;
+  QString workload_out_;  // the workload this import writes, opened once stored; empty: none
+  std::unique_ptr<QTemporaryDir> scratch_;
   std::vector<TraceKernelSpan> kernels_;
   SimulationTimeline timeline_;
 };

@@ -5,8 +5,10 @@
 
 #include "BackgroundWork.hpp"
 #include "RunBrowser.hpp"
+#include "TraceAnalysisSession.hpp"
 #include "WhatIfSession.hpp"
 #include "common/WorkspaceFile.hpp"
+#include "correlate/CorrelationData.hpp"
 #include "common/YamlSource.hpp"
 #include "measure/ResultStore.hpp"
 #include "profile/ArchitectureReference.hpp"
@@ -18,8 +20,10 @@ Workbench::Workbench(QObject* parent)
     : QObject(parent),
       work_(new BackgroundWork(this)),
       what_if_(new WhatIfSession(work_, this)),
-      runs_(new RunBrowser(what_if_, work_, this)) {
+      runs_(new RunBrowser(what_if_, work_, this)),
+      trace_analysis_(new TraceAnalysisSession(work_, this)) {
   connect(what_if_, &WhatIfSession::message, this, &Workbench::message);
+  connect(trace_analysis_, &TraceAnalysisSession::message, this, &Workbench::message);
   connect(runs_, &RunBrowser::message, this, &Workbench::message);
   connect(work_, &BackgroundWork::progressChanged, this, &Workbench::progressChanged);
   connect(work_, &BackgroundWork::busyChanged, this, &Workbench::busyChanged);
@@ -47,6 +51,16 @@ bool Workbench::openFile(const QString& path) {
   const QFileInfo info(path);
   if (!info.exists()) {
     report(kError, tr("%1: no such file").arg(path));
+    return false;
+  }
+  if (info.isDir()) {
+    if (is_trace_path(path)) {
+      trace_analysis_->open({path});
+      return true;
+    }
+    report(kError, tr("%1: a folder without traces; expected a folder of per-rank traces "
+                      "(.json, .json.gz, .sqlite)")
+                       .arg(path));
     return false;
   }
   const QString suffix = info.suffix().toLower();

@@ -1,9 +1,10 @@
 #pragma once
 // What tilescope-gui has open, by part: the what-if session (an architecture graph, a workload
 // suite, their operator rows and edits), the run browser (a results database or a CSV of
-// measurements) and a simulation's timeline. The workbench opens a file by its kind into the part
-// it belongs to, saves and loads a workspace of them, and is the one busy state and Cancel of
-// the work they run off the GUI thread (which comes back through signals as plain values).
+// measurements), a simulation's timeline and a trace's analyses (the Trace page). The workbench
+// opens a file by its kind into the part it belongs to, saves and loads a workspace of them, and is
+// the one busy state and Cancel of the work they run off the GUI thread (which comes back through
+// signals as plain values).
 #include <QObject>
 #include <QString>
 
@@ -14,6 +15,7 @@ namespace ts::gui {
 
 class BackgroundWork;
 class RunBrowser;
+class TraceAnalysisSession;
 class WhatIfSession;
 
 class Workbench : public QObject {
@@ -24,10 +26,12 @@ class Workbench : public QObject {
 
   WhatIfSession* whatIf() const { return what_if_; }
   RunBrowser* runBrowser() const { return runs_; }
+  TraceAnalysisSession* traceAnalysis() const { return trace_analysis_; }
 
   // Each returns false, and reports file:line: why through message(), when the file cannot be
   // used; what was open stays open then.
-  // By kind: architecture, workload, workspace, results database, CSV, simulation JSON.
+  // By kind: architecture, workload, workspace, results database, CSV, simulation JSON, a
+  // folder of per-rank traces (the Trace page; a trace file is MainWindow's to import).
   bool openFile(const QString& path);
   bool openWorkspace(const QString& path);
   bool openSimulation(const QString& path);  // `tilescope simulate --out` JSON or a Chrome trace
@@ -59,6 +63,7 @@ class Workbench : public QObject {
   BackgroundWork* work_;
   WhatIfSession* what_if_;
   RunBrowser* runs_;
+  TraceAnalysisSession* trace_analysis_;
   QString simulation_path_;
   SimulationTimeline simulation_, trace_timeline_;
 };

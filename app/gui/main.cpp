@@ -68,7 +68,9 @@ int main(int argc, char** argv) {
   parser.addPositionalArgument(
       "files",
       "a workspace.yaml, or architecture / workload YAML files, results databases "
-      "(.sqlite) and CSVs of measured GEMMs (M,N,K,measured_us)",
+      "(.sqlite), CSVs of measured GEMMs (M,N,K,measured_us), and profiler traces (Kineto "
+      ".json / .json.gz, Nsight Systems .sqlite, or a folder of per-rank traces): imported "
+      "into the open database or a temporary one, and analysed on the Trace page",
       "[workspace.yaml | files...]");
   const QCommandLineOption quit_after_load(
       "quit-after-load",
@@ -106,7 +108,9 @@ int main(int argc, char** argv) {
   }
   QStringList files = parser.positionalArguments();
   if (files.isEmpty()) files = ts::gui::default_inputs(QDir::currentPath());
-  for (const QString& file : files) workbench.openFile(file);
+  // A trace is imported (its operators on the Operators and Correlation pages, its kernels on
+  // the Timeline) and analysed (the Trace page), never read as YAML.
+  window.openCommandLine(files);
   for (const QString& graph : parser.values(compare))
     if (!comparison->addGraph(graph)) ++compare_errors;
   window.show();
@@ -114,7 +118,7 @@ int main(int argc, char** argv) {
   if (unattended) {
     QTimer::singleShot(0, &app, [&] {
       // The added graphs are predicted once the open graph's predictions are in.
-      workbench.waitForIdle();
+      window.waitForIdle();  // the traces' imports, then what they open
       comparison->waitForIdle();
       workbench.waitForIdle();
       comparison->waitForIdle();

@@ -76,7 +76,7 @@ TEST_CASE("the window opens the defaults and shows every page", "[gui]") {
   CHECK(w.window.mappingPage()->model()->rowCount() == 1);
 
   const QStringList names = {"operators", "architecture", "mapping", "correlation",
-                             "timeline",  "compare",      "sweep"};
+                             "timeline",  "trace",        "compare", "sweep"};
   REQUIRE(w.window.pages()->count() == names.size());
   for (int i = 0; i < w.window.pages()->count(); ++i) {
     w.window.pages()->setCurrentIndex(i);
