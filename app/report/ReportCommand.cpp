@@ -37,9 +37,12 @@
 #include "profile/ArchitectureReference.hpp"
 #include "report/GraphComparison.hpp"
 #include "report/ReportContent.hpp"
+#include "trace/TraceImport.hpp"
+#include "trace/TraceLoad.hpp"
 #include "views/ReportComparison.hpp"
 #include "views/ReportDocument.hpp"
 #include "views/ReportFigures.hpp"
+#include "views/ReportTrace.hpp"
 #include "workload/WorkloadLoader.hpp"
 
 namespace ts::cli {
@@ -140,6 +143,60 @@ int run_comparison_report(const ReportCommandOptions& a) {
   return 0;
 }
 
+// `report --trace`: the traces read (a bar on the terminal), analysed by core, drawn by the
+// Trace page's builders.
+int run_trace_report(const ReportCommandOptions& a) {
+  // A run's options mean nothing here: say so rather than leave them unused.
+  for (const auto& [given, name] :
+       {std::pair{!a.archs.empty(), "--arch"}, std::pair{!a.simulation.empty(), "--simulation"},
+        std::pair{!a.sweep.empty(), "--sweep"}, std::pair{!a.diff.empty(), "--diff"},
+        std::pair{a.diff_run.has_value(), "--diff-run"}, std::pair{!a.fail_if.empty(), "--fail-if"},
+        std::pair{!a.workload.empty(), "--workload"}})
+    if (given)
+      throw InputError(SourceLocation{name, 0, 0},
+                       "not with --trace: a trace's report takes --trace, --step, --out and "
+                       "--figures");
+  std::vector<NamedPath> inputs;
+  for (const std::string& trace : a.traces) inputs.push_back({"--trace", trace});
+  check_output(a, inputs);
+  views::TraceReport report;
+  report.traces = a.traces;
+  report.step = a.step.value_or(-1);
+  Trace trace;
+  {
+    TerminalProgress progress("report");
+    trace = load_trace(a.traces, [&](double fraction) {
+      progress.show_bar(static_cast<size_t>(fraction * 1000), 1000, "read");
+      return true;
+    });
+  }
+  try {
+    report.ranks = analyse_trace(trace, report.step);
+  } catch (const std::out_of_range& e) {
+    throw InputError(SourceLocation{"--step", 0, 0}, e.what());
+  }
+  report.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
+  report.command_line = command_line();
+  report.generated_at = utc_now_iso();
+  for (const RankAnalysis& r : report.ranks)
+    for (const std::string& note : r.notes)
+      std::cerr << "note: rank " << r.rank << " (" << r.file << "): " << note << "\n";
+
+  const std::unique_ptr<QApplication> app = offscreen_application();
+  const views::ReportFigures figures = views::render_trace_figures(report);
+  std::vector<std::string> figure_files;
+  if (!a.figures.empty()) figure_files = views::write_report_figures(figures, a.figures);
+  views::write_trace_report(report, figures, a.out);
+  std::cout << fmt::format("report: {}\n", a.out);
+  std::cout << fmt::format("  {} ranks, {}, {} figures\n", report.ranks.size(),
+                           report.step >= 0 ? fmt::format("ProfilerStep#{}", report.step)
+                                            : std::string("the whole trace"),
+                           figures.figures.size());
+  if (!figure_files.empty())
+    std::cout << fmt::format("figures: {} ({} files)\n", a.figures, figure_files.size());
+  return 0;
+}
+
 // A run's report, from a results database.
 int run_database_report(const ReportCommandOptions& a) {
   // A run's report draws and evaluates on one graph; two are compared with --compare.
@@ -205,6 +262,7 @@ int run_database_report(const ReportCommandOptions& a) {
 
 int run_report(const ReportCommandOptions& a) {
   if (a.compare) return run_comparison_report(a);
+  if (!a.traces.empty()) return run_trace_report(a);
   return run_database_report(a);
 }
 

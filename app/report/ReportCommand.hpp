@@ -15,12 +15,17 @@ struct ReportCommandOptions {
   std::vector<std::string> archs;  // one for a run's report, two or more with --compare
   bool compare = false;
   std::optional<int64_t> run, diff_run;
+  // --trace: no database; where the traces' time went per rank (views/ReportTrace), over the
+  // whole trace or ProfilerStep#step.
+  std::vector<std::string> traces;
+  std::optional<int64_t> step;
   std::vector<std::string> fail_if;
   uint64_t budget = MapperOptions{}.budget;
   bool exclude_unstable = false;
 };
 
-// Writes the report (a run's, or with `compare` the workload on every graph): the exit status.
+// Writes the report (a run's, with `compare` the workload on every graph, with `traces` the
+// traces' analyses): the exit status.
 int run_report(const ReportCommandOptions& options);
 
 }  // namespace ts::cli

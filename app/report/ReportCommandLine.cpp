@@ -40,6 +40,17 @@ std::function<int()> add_report_options(CLI::App& cmd) {
   compare->excludes(cmd.add_option("--sweep", a->sweep,
                                    "a `tilescope sweep --db` file: its latest sweep's "
                                    "sensitivities and Pareto front (docs/sweep.md)"));
+  // A trace's report is one of its own: a run's options and --compare's do not apply to it.
+  auto* trace = cmd.add_option(
+      "--trace", a->traces,
+      "no database: where the time of a profiler's trace went, per rank (a Kineto .json / "
+      ".json.gz, an Nsight Systems .sqlite, or a folder of per-rank traces; repeatable: the "
+      "ranks of one job), as `tilescope trace summary`, with its bars and launch histogram");
+  cmd.add_option("--step", a->step,
+                 "with --trace: the ProfilerStep to analyse (default: the whole trace)")
+      ->needs(trace);
+  trace->excludes(db);
+  trace->excludes(compare);
   cmd.add_option("--figures", a->figures, "also write every figure as PNG and SVG into DIR");
   compare->excludes(
       cmd.add_option("--diff", a->diff,
