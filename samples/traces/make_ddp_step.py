@@ -28,6 +28,7 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ left in the fixtures folder
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "fixtures", "trace", "kineto"))
 import make_fixtures as bert  # noqa: E402  (the BERT layer: kernel names, shapes, durations)
 
