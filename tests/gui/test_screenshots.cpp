@@ -66,4 +66,11 @@ TEST_CASE("scripts/screenshots writes the README's pictures as PNGs that decode"
   REQUIRE_FALSE(sweep.isNull());
   REQUIRE_FALSE(no_sweep.isNull());
   CHECK(sweep != no_sweep);
+  // And the Trace page, on the generated 4-rank step: not the first run's "No trace open".
+  CHECK(text.contains("(docs/screenshots/gui-trace.png)"));
+  const QImage trace(QDir(dir.filePath("pictures")).filePath("gui-trace.png"));
+  const QImage no_trace(QDir(dir.filePath("work")).filePath("gui/gui-trace.png"));
+  REQUIRE_FALSE(trace.isNull());
+  REQUIRE_FALSE(no_trace.isNull());
+  CHECK(trace != no_trace);
 }
