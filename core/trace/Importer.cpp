@@ -82,6 +82,7 @@ void report_import(const ImportResult& imported, const std::string& db_path,
                                                 r.unchecked)
                                   : std::string()));
   for (const std::string& n : imported.notes) warn("warning: " + n);
+  for (const std::string& f : imported.facts) warn(f);
   warn(fmt::format("imported {} runs and {} predictions into {}", imported.runs.size(),
                    imported.predictions, db_path));
 }

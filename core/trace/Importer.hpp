@@ -45,6 +45,8 @@ struct ImportResult {
   std::vector<ImportedRun> runs;
   size_t predictions = 0;
   std::vector<std::string> notes;  // what the file reported as failed (jobs left unmeasured)
+  // What the import found that is no warning: the share of a trace's kernel time stored.
+  std::vector<std::string> facts;
 };
 
 // How sure an importer is that it reads a file, judged from the file's first line.

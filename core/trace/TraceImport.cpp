@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -18,7 +19,9 @@
 #include "measure/ResultStore.hpp"
 #include "measure/RunSettings.hpp"
 #include "profile/ProfileRegistry.hpp"
+#include "trace/OperatorRunTimes.hpp"
 #include "trace/TraceKernelResolution.hpp"
+#include "trace/TraceTimeCoverage.hpp"
 #include "workload/WorkloadWriter.hpp"
 
 namespace ts {
@@ -41,20 +44,13 @@ void report(const TraceImportProgress& progress, std::string_view stage, double 
   if (progress && !progress(stage, fraction)) throw TraceImportCancelled();
 }
 
-// The durations of one kernel name under one operator, in the order they ran.
-struct KernelTimes {
-  int op = 0;
-  std::string kernel;
-  std::vector<double> durations_ns;
-};
-
-Measurement measurement_of(const KernelTimes& times, const OperatorKey& key) {
+Measurement measurement_of(const OperatorRunTimes& times, const OperatorKey& key) {
   std::vector<double> d = times.durations_ns;
   std::sort(d.begin(), d.end());
   const size_t n = d.size();
   Measurement m;
   m.op = key;
-  m.implementation = times.kernel;
+  m.implementation = times.kernels;
   m.scope = TimingScope::device;  // a profiler's kernel record is the kernel's execution alone
   m.repetitions = static_cast<int>(n);
   m.min_ns = d.front();
@@ -137,20 +133,7 @@ ImportResult import_trace(TraceEvents events, const ImportRequest& request,
     suite = stem.string();
   }
 
-  // Kernel times grouped by (operator, kernel name), in the order first seen.
-  std::vector<KernelTimes> groups;
-  {
-    std::map<std::pair<int, std::string_view>, size_t> group_of;
-    for (size_t k = 0; k < events.kernels.size(); ++k) {
-      const int op = resolved.kernel_operator[k];
-      if (op < 0) continue;
-      const std::string& name = kernel_name(events, events.kernels[k]);
-      auto [it, fresh] =
-          group_of.emplace(std::make_pair(op, std::string_view(name)), groups.size());
-      if (fresh) groups.push_back(KernelTimes{op, name, {}});
-      groups[it->second].durations_ns.push_back(events.kernels[k].duration_ns);
-    }
-  }
+  const std::vector<OperatorRunTimes> groups = operator_run_times(events, resolved);
 
   if (spans) {
     std::vector<std::string> names;  // the stored name of each resolved operator
@@ -166,9 +149,11 @@ ImportResult import_trace(TraceEvents events, const ImportRequest& request,
     }
   }
 
+  const TraceTimeCoverage coverage = trace_time_coverage(events, resolved, rules);
   ImportResult out;
   out.notes = events.notes;
   for (std::string& note : resolution_notes(resolved)) out.notes.push_back(std::move(note));
+  if (!events.kernels.empty()) out.facts.push_back(coverage_text(coverage));
 
   const std::string workload_out = option(request, "workload-out");
   std::string workload_temporary;
@@ -179,8 +164,10 @@ ImportResult import_trace(TraceEvents events, const ImportRequest& request,
                        "(--workload-out); expected a trace recorded with record_shapes=True");
     Workload w;
     w.name = suite;
-    w.description = fmt::format("operators that ran in {} ({}{}{})", request.file, events.format,
-                                events.device_name.empty() ? "" : ", on ", events.device_name);
+    w.description = fmt::format(
+        "operators that ran in {} ({}{}{}); they are {:.1f} % of its kernel time", request.file,
+        events.format, events.device_name.empty() ? "" : ", on ", events.device_name,
+        coverage.total_ns > 0 ? 100.0 * coverage.stored_ns / coverage.total_ns : 0.0);
     w.operators = resolved.operators;
     for (size_t i = 0; i < w.operators.size(); ++i)
       w.operators[i].count = resolved.operator_runs[i];
@@ -197,6 +184,7 @@ ImportResult import_trace(TraceEvents events, const ImportRequest& request,
   settings_json["trace_format"] = events.format;
   settings_json["trace_tool_version"] = events.tool_version;
   settings_json["trace_kernels"] = events.kernels.size();
+  settings_json["trace_time"] = coverage_json(coverage);
 
   try {
     import_into_store(request.db_path, [&](ResultStore& store) {

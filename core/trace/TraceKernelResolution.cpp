@@ -54,6 +54,7 @@ ResolvedTrace resolve_trace(TraceEvents& events, const KernelNameRules& rules) {
   ResolvedTrace out;
   out.kernel_operator.assign(events.kernels.size(), -1);
   out.kernel_fate.assign(events.kernels.size(), KernelFate::unmatched);
+  out.kernel_instance.assign(events.kernels.size(), -1);
 
   std::unordered_map<std::string, std::optional<KernelClass>> class_of_name;
   auto kernel_class = [&](const std::string& name) {
@@ -86,6 +87,7 @@ ResolvedTrace resolve_trace(TraceEvents& events, const KernelNameRules& rules) {
       if (walk->op) {
         if (walk->stored < 0) walk->stored = operator_index(std::move(*walk->op), *walk->shaped);
         out.kernel_operator[k] = walk->stored;
+        out.kernel_instance[k] = static_cast<int64_t>(*walk->shaped);
         fate = KernelFate::measured;
       } else if (!walk->shaped) {
         fate = KernelFate::lacks_shapes;
@@ -99,6 +101,7 @@ ResolvedTrace resolve_trace(TraceEvents& events, const KernelNameRules& rules) {
           by_class = tilescope_operator_of(shaped, c);
         if (by_class) {
           out.kernel_operator[k] = operator_index(std::move(*by_class), *walk->shaped);
+          out.kernel_instance[k] = static_cast<int64_t>(*walk->shaped);
           fate = KernelFate::measured;
         } else {
           fate = KernelFate::operator_unmodelled;

@@ -31,6 +31,10 @@ struct ResolvedTrace {
   // none) and its fate.
   std::vector<int> kernel_operator;
   std::vector<KernelFate> kernel_fate;
+  // Per kernel: the framework operator (index into TraceEvents::operators) whose run it belongs
+  // to, the one it is stored under (its shapes made the operator); -1 when not stored. The
+  // kernels of one run of an operator (a GEMM and its split-K reduction) are one measurement.
+  std::vector<int64_t> kernel_instance;
   // Per fate other than measured: up to 5 example names (kernel names; for
   // operator_unmodelled, the operators' names), and for name_only the count per class.
   std::map<KernelFate, size_t> fate_counts;

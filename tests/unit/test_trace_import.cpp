@@ -1,6 +1,7 @@
 // The shared step of every trace import (trace/TraceImport): kernels tied to the operator around
 // their launch, operators converted from their names and shapes, kernel-name rules, what cannot
-// be stored counted by reason, and one run of one measurement per (operator, kernel name).
+// be stored counted by reason, and one measurement per operator and the kernels one run of it
+// launched (their durations summed: a split-K GEMM and its reduction are one operator's time).
 // Every expectation is worked out by hand from the small trace written inline below.
 #include <catch2/catch.hpp>
 #include <string>
@@ -65,7 +66,7 @@ TraceEvents small_trace() {
   };
   e.kernels = {
       kernel("sm80_xmma_gemm_f16f16", 30, 1, 5000),               // k0: addmm
-      kernel("sm80_xmma_gemm_f16f16", 50, 1, 7000),               // k1: addmm again (one run)
+      kernel("sm80_xmma_gemm_f16f16", 50, 1, 7000),               // k1: the same run of addmm
       kernel("copy_kernel", 250, 1, 900),                         // k2: copy_, no model
       kernel("vectorized_elementwise_kernel<add>", 450, 2, 800),  // k3: add of a bias
       kernel("cutlass_80_tensorop_h16816gemm", 650, 1, 3000),     // k4: my::fused, by its name
@@ -184,7 +185,7 @@ TEST_CASE("kernel-name rules: a profile's file first, then the built-in ones", "
   CHECK(bad_regex.where().line == 4);
 }
 
-TEST_CASE("a trace imports as one run of one measurement per operator and kernel name",
+TEST_CASE("a trace imports as one run of one measurement per operator run's kernels",
           "[trace][import]") {
   TempDir dir("trace-import");
   ImportRequest request;
@@ -193,7 +194,7 @@ TEST_CASE("a trace imports as one run of one measurement per operator and kernel
   request.options["workload-out"] = dir / "step.yaml";
   const ImportResult result = import_trace(small_trace(), request);
   REQUIRE(result.runs.size() == 1);
-  // (addmm, sm80 gemm) twice, (add, elementwise) and (fused, cutlass) once each
+  // addmm (one run of two gemm kernels), add (elementwise) and fused (cutlass)
   CHECK(result.runs[0].measurements == 3);
   CHECK(result.notes.size() == 4);
 
@@ -203,13 +204,13 @@ TEST_CASE("a trace imports as one run of one measurement per operator and kernel
   const Measurement& addmm = stored[0];
   CHECK(addmm.op.name == "addmm_8x32x16_fp16");
   CHECK(addmm.op.suite == "inline-trace");
-  CHECK(addmm.implementation == "sm80_xmma_gemm_f16f16");
+  CHECK(addmm.implementation == "sm80_xmma_gemm_f16f16 x2");
   CHECK(addmm.scope == TimingScope::device);
-  CHECK(addmm.repetitions == 2);
-  // durations 5000 and 7000 ns: min 5000, median their mean 6000, spread (7000-5000)/6000
-  CHECK(addmm.min_ns == Approx(5000));
-  CHECK(addmm.median_ns == Approx(6000));
-  CHECK(addmm.spread == Approx(2000.0 / 6000.0));
+  // one run of addmm launched both kernels: its time is their sum, 5000 + 7000 ns
+  CHECK(addmm.repetitions == 1);
+  CHECK(addmm.min_ns == Approx(12000));
+  CHECK(addmm.median_ns == Approx(12000));
+  CHECK(addmm.spread == 0);
 
   // the workload: the three operators, each run once, loadable as written
   const Workload w = load_workload(dir / "step.yaml");
@@ -217,6 +218,63 @@ TEST_CASE("a trace imports as one run of one measurement per operator and kernel
   CHECK(w.name == "inline-trace");
   CHECK(w.operators[0].name == "addmm_8x32x16_fp16");
   CHECK(w.operators[0].count == 1);
+}
+
+// cuBLAS runs a GEMM with a small M x N and a long K as split-K: a GEMM kernel writing partial
+// sums and splitKreduce_kernel adding them. Three runs of one aten::mm, merged by the reader into
+// one entry (occurrences 3, as KinetoTrace merges a training loop's repeats), each a GEMM of 20,
+// 22, 24 us and a reduction of 4, 4, 5 us; and an aten::mm of other shapes run once, one kernel.
+TEST_CASE("a split-K GEMM's kernels are summed per run and stored as one operator",
+          "[trace][import]") {
+  TraceEvents e;
+  e.file = "splitk";
+  e.format = "test";
+  e.operators = {op("aten::mm", 0, 100, 1, {{64, 8192}, {8192, 64}}, {H, H}),
+                 op("aten::mm", 200, 300, 1, {{512, 64}, {64, 512}}, {H, H})};
+  e.operators[0].occurrences = 3;
+  e.kernels = {
+      kernel("sm80_xmma_gemm_f16f16_splitK", 10, 1, 20000),
+      kernel("splitKreduce_kernel", 20, 1, 4000),
+      kernel("sm80_xmma_gemm_f16f16_splitK", 30, 1, 22000),
+      kernel("splitKreduce_kernel", 40, 1, 4000),
+      kernel("sm80_xmma_gemm_f16f16_splitK", 50, 1, 24000),
+      kernel("splitKreduce_kernel", 60, 1, 5000),
+      kernel("ampere_h16816gemm_64x64", 250, 1, 9000),
+  };
+  for (size_t i = 0; i < 6; ++i) e.kernels[i].start_ns = 1e6 + 1e5 * static_cast<double>(i);
+
+  TempDir dir("trace-splitk");
+  ImportRequest request;
+  request.file = "splitk.json";
+  request.db_path = dir / "results.sqlite";
+  const ImportResult result = import_trace(e, request);
+  REQUIRE(result.runs.size() == 1);
+  CHECK(result.runs[0].measurements == 2);
+  ResultStore store(request.db_path, ResultStore::Mode::read_only);
+  const std::vector<Measurement> stored = store.measurements(result.runs[0].id);
+  REQUIRE(stored.size() == 2);
+  const Measurement& splitk = stored[0];
+  CHECK(splitk.op.name == "mm_64x64x8192_fp16");
+  CHECK(splitk.implementation == "sm80_xmma_gemm_f16f16_splitK + splitKreduce_kernel");
+  // runs of 24, 26 and 29 us: min 24, median 26, spread (29 - 24) / 26
+  CHECK(splitk.repetitions == 3);
+  CHECK(splitk.min_ns == Approx(24000));
+  CHECK(splitk.median_ns == Approx(26000));
+  CHECK(splitk.spread == Approx(5000.0 / 26000));
+  CHECK(stored[1].op.name == "mm_512x512x64_fp16");
+  CHECK(stored[1].implementation == "ampere_h16816gemm_64x64");
+  CHECK(stored[1].median_ns == Approx(9000));
+
+  // Runs that launched different kernels cannot be told apart: one run of the mean, named so.
+  e.kernels.erase(e.kernels.begin() + 5);  // the third run's reduction is missing
+  TempDir other("trace-splitk-uneven");
+  request.db_path = other / "results.sqlite";
+  const ImportResult uneven = import_trace(e, request);
+  ResultStore uneven_store(request.db_path, ResultStore::Mode::read_only);
+  const Measurement mean = uneven_store.measurements(uneven.runs[0].id)[0];
+  CHECK(mean.implementation ==
+        "sm80_xmma_gemm_f16f16_splitK + splitKreduce_kernel (mean of the runs)");
+  CHECK(mean.median_ns == Approx((20000 + 4000 + 22000 + 4000 + 24000) / 3.0));
 }
 
 TEST_CASE("a cancelled trace import stores nothing and writes no workload", "[trace][import]") {
