@@ -31,6 +31,7 @@
 #include "SimulateCommand.hpp"
 #include "SweepCommand.hpp"
 #include "TraceCommand.hpp"
+#include "TraceStepCommand.hpp"
 #include "ValidateCommand.hpp"
 #include "ValidateDistCommand.hpp"
 #include "profile/GpuSpec.hpp"
@@ -255,7 +256,11 @@ CommandAction add_correlate(CLI::App& app) {
   cmd->add_option(
       "--arch", a->arch,
       "graph to predict on, a kind: architecture file or profile:NAME[/VARIANT] (required for "
-      "--csv; with --db re-predicts and stores)");
+      "--csv; with --db predicts what has no prediction stored under this graph, and stores; "
+      "default with --db: the run's recorded graph)");
+  cmd->add_flag("--repredict", a->repredict,
+                "with --arch and --db: run the mapper for every measurement, even where a "
+                "prediction of the same graph is stored");
   cmd->add_option("--by", a->by, "group by class, suite, mapping, size or size=T1,T2,...");
   cmd->add_flag("--exclude-unstable", a->exclude_unstable,
                 "leave out measurements the collector marked unstable (a busy machine, a median "
@@ -277,8 +282,10 @@ CommandAction add_correlate(CLI::App& app) {
   cmd->add_option("--budget", a->budget, "mapper evaluations per operator")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--format", a->format, "output format")
-      ->check(CLI::IsMember({"table", "json"}))
+  cmd->add_option("--format", a->format,
+                  "output format: table, json (figures and every operator), csv (every "
+                  "operator's measured and predicted)")
+      ->check(CLI::IsMember({"table", "json", "csv"}))
       ->capture_default_str();
   return [a] { return run_correlate(*a); };
 }
@@ -596,7 +603,33 @@ CommandAction add_trace(CLI::App& app) {
         ->capture_default_str();
     subs.emplace_back(sub, args);
   }
-  return [subs] {
+  auto step = std::make_shared<TraceStepOptions>();
+  CLI::App* predict = cmd->add_subcommand(
+      "predict",
+      "A traced step measured, predicted on the graph of the chip it ran on, and predicted on "
+      "another chip's graph");
+  predict->add_option("trace", step->trace,
+                      "a trace file (Kineto .json / .json.gz, Nsight Systems .sqlite export)")
+      ->required();
+  predict->add_option("--arch", step->here,
+                      "the graph of the chip the trace ran on: architecture file or "
+                      "profile:NAME[/VARIANT]")
+      ->required();
+  predict->add_option("--on", step->there,
+                      "the other chip's graph: architecture file or profile:NAME[/VARIANT]")
+      ->required();
+  predict->add_option("--step", step->step, "only ProfilerStep#N (default: the whole trace)");
+  predict->add_option("--format", step->format, "output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  predict->add_option("--top", step->top, "operators listed")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  predict->add_option("--budget", step->budget, "mapper evaluations per operator")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  return [subs, predict, step] {
+    if (predict->parsed()) return run_trace_step(*step);
     for (const auto& [sub, args] : subs)
       if (sub->parsed()) return run_trace(*args);
     return 2;

@@ -59,6 +59,16 @@ std::string recorded_arch_file(const std::string& db, std::optional<int64_t> run
   return run ? recorded_arch_file(*run) : std::string();
 }
 
+// The graph to predict a run on when the run has no stored predictions of its own (an import
+// that named its device's graph with --arch, but predicted nothing): the recorded one; "" when the
+// run has stored predictions or recorded no graph.
+std::string graph_of_unpredicted_run(const std::string& db, std::optional<int64_t> run_id) {
+  ResultStore store(db, ResultStore::Mode::read_only);
+  const std::optional<RunInfo> run = store.run(run_to_read(store, run_id));
+  if (!run || !run->start.device.arch_hash.empty()) return {};
+  return recorded_arch_file(*run);
+}
+
 // Exit status 1 when a --fail-if gate is crossed, after saying which on stderr; 2 when one
 // cannot be checked. `no_points`: what an empty set of figures is (judge_gate).
 int gate_status(const std::vector<AccuracyGate>& gates, const AgreementStats& overall,
@@ -84,6 +94,9 @@ int run_diff(const CorrelateOptions& a, const std::vector<AccuracyGate>& gates) 
   // --diff file, or of the --db file itself.
   const CorrelationInput before =
       load(a.diff.empty() ? a.db : a.diff, a.diff_run ? a.diff_run : a.run);
+  if (a.format == "csv")
+    throw InputError(SourceLocation{"--format", 0, 0},
+                     "--format csv lists one run's operators; a diff is written as table or json");
   const RunComparison c = compare_runs(before.points, after.points);
   // Nothing in common: said once on stderr, by the gate that cannot be checked when there is
   // one, else here; either way every figure is n/a.
@@ -140,6 +153,10 @@ int run_correlate(const CorrelateOptions& args) {
     a.arch = recorded_arch_file(a.db, a.run);
     if (!a.arch.empty()) std::cerr << "fitting " << a.arch << ", the run's graph\n";
   }
+  if (a.arch.empty() && !a.db.empty() && a.fit.empty()) {
+    a.arch = graph_of_unpredicted_run(a.db, a.run);
+    if (!a.arch.empty()) std::cerr << "graph: " << a.arch << ", the one the run recorded\n";
+  }
   a.arch = resolve_architecture_option(a.arch);
   const bool from_csv = !a.csv.empty();
   if (from_csv == !a.db.empty())
@@ -188,6 +205,7 @@ int run_correlate(const CorrelateOptions& args) {
     o.run = a.run;
     o.graph = graph ? &*graph : nullptr;
     o.store_predictions = graph.has_value();
+    o.reuse_stored = !a.repredict;
     o.mapper = mapper;
     o.with_samples = !params.empty();
     o.exclude_unstable = a.exclude_unstable;
@@ -225,6 +243,11 @@ int run_correlate(const CorrelateOptions& args) {
   // After everything that can fail with an error (one line), before the figures.
   std::cerr << unconverged_warning(input.unconverged.operators, a.budget);
 
+  if (a.format == "csv") {
+    for (const std::string& n : notes) std::cerr << "note: " << n << "\n";
+    std::cout << compared_points_csv(points);
+    return gate_status(gates, report.overall);
+  }
   if (a.format == "json") {
     CorrelationSummary summary;
     summary.input = &input;
@@ -248,6 +271,7 @@ int run_correlate(const CorrelateOptions& args) {
   else
     std::cout << fmt::format("stored predictions of graph {}\n", input.arch_hash);
   std::cout << fmt::format("compared: {}\n", timing_comparison_text(points));
+  if (input.trace_share) std::cout << trace_time_share_text(*input.trace_share) << "\n";
   if (grouping.by == GroupBy::size)
     std::cout << fmt::format("grouped by size: {}\n", size_rule(report.size_thresholds));
   else if (grouping.by != GroupBy::none)

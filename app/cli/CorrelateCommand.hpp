@@ -17,6 +17,7 @@ struct CorrelateOptions {
   std::vector<std::string> fit;
   std::vector<std::string> fail_if;
   bool exclude_unstable = false;
+  bool repredict = false;  // --repredict: run the mapper even where a prediction is stored
   std::string diff;
   std::optional<int64_t> diff_run;
   int folds = 5;

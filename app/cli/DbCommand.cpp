@@ -6,12 +6,15 @@
 
 #include <iostream>
 
+#include "arch/ArchitectureLoader.hpp"
 #include "common/AtomicFile.hpp"
 #include "common/InputError.hpp"
 #include "common/OutputPath.hpp"
 #include "measure/DatabaseExport.hpp"
 #include "measure/ResultStore.hpp"
 #include "measure/RunLabels.hpp"
+#include "measure/RunSettings.hpp"
+#include "profile/ArchitectureReference.hpp"
 
 namespace ts::cli {
 namespace {
@@ -76,7 +79,14 @@ int run_db_export(const DbExportOptions& a) {
   // Before the database is even opened: `--out` over `--db` would replace the runs with a CSV.
   refuse_output_over_inputs({"--out", a.out}, {{"--db", a.db}});
   const ResultStore store(a.db, ResultStore::Mode::read_only);
-  const RunExport run = export_run(store, a.run);
+  // A run that recorded its graph without predicting (an import with --arch) takes the
+  // predictions correlate stored under that graph.
+  std::string graph_hash;
+  if (const std::optional<RunInfo> info = store.run(run_to_read(store, a.run));
+      info && info->start.device.arch_hash.empty())
+    if (const std::string file = recorded_arch_file(*info); !file.empty())
+      graph_hash = hash_text(load_architecture(resolve_architecture_option(file)).content_hash());
+  const RunExport run = export_run(store, a.run, graph_hash);
   const std::string text = a.format == "json" ? run_export_json(run) : run_export_csv(run);
   if (a.out.empty())
     std::cout << text;

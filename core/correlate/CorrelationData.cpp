@@ -165,6 +165,41 @@ CorrelationInput csv_input(const ArchitectureGraph& graph, const CsvInputOptions
   return in;
 }
 
+std::string trace_time_share_text(const TraceTimeShare& s) {
+  auto us = [](double ns) { return fmt::format("{:.4g} us", ns / 1000.0); };
+  auto pct = [](double part, double whole) {
+    return whole > 0 ? fmt::format("{:.1f} %", 100.0 * part / whole) : std::string("n/a");
+  };
+  std::string classes;
+  for (const auto& [name, c] : s.classes)
+    classes += fmt::format("\n  {:<14} {:>11} of {:>11} ({:>7})  predicted {:>11}", name,
+                           us(c.compared_ns), us(c.trace_ns), pct(c.compared_ns, c.trace_ns),
+                           c.compared_ns > 0 ? us(c.predicted_ns) : std::string("-"));
+  std::string left;
+  for (const auto& [why, ns] : s.trace.left_out_ns)
+    left += fmt::format("\n  not stored: {} {} ({})", us(ns), why, pct(ns, s.trace.total_ns));
+  return fmt::format(
+      "coverage by time: the compared operators ran {} (median x runs) of the trace's {} of "
+      "kernel time ({}); predicted {} for them{}{}",
+      us(s.compared_ns), us(s.trace.total_ns), pct(s.compared_ns, s.trace.total_ns),
+      us(s.predicted_ns), classes, left);
+}
+
+nlohmann::json trace_time_share_json(const TraceTimeShare& s) {
+  nlohmann::json classes = nlohmann::json::object();
+  for (const auto& [name, c] : s.classes)
+    classes[name] = {{"trace_us", c.trace_ns / 1000},
+                     {"compared_us", c.compared_ns / 1000},
+                     {"predicted_us", c.predicted_ns / 1000}};
+  return {{"trace_kernel_us", s.trace.total_ns / 1000},
+          {"compared_us", s.compared_ns / 1000},
+          {"predicted_us", s.predicted_ns / 1000},
+          {"share", s.trace.total_ns > 0 ? nlohmann::json(s.compared_ns / s.trace.total_ns)
+                                         : nlohmann::json(nullptr)},
+          {"classes", classes},
+          {"not_stored_us", coverage_json(s.trace)["left_out_us"]}};
+}
+
 CorrelationInput db_input(const DbInputOptions& options) {
   std::vector<Measurement> measurements;
   RunInfo run;
@@ -203,8 +238,10 @@ CorrelationInput db_input(const DbInputOptions& options) {
     }
     if (rows_read) rows_read(total);
     stored_arch_hash = run.start.device.arch_hash;
-    if (!options.graph) {
-      if (stored_arch_hash.empty())
+    if (options.graph && options.reuse_stored && !options.with_samples)
+      stored_arch_hash = hash_text(options.graph->content_hash());
+    if (!options.graph || (options.reuse_stored && !options.with_samples)) {
+      if (stored_arch_hash.empty() && !options.graph)
         throw InputError(SourceLocation{options.path, 0, 0},
                          fmt::format("run {} names no architecture graph, so it has no stored "
                                      "predictions; give the graph to predict its measurements "
@@ -225,6 +262,17 @@ CorrelationInput db_input(const DbInputOptions& options) {
         stored.push_back(it == by_key.end() ? std::nullopt : std::optional(it->second));
       }
     }
+  }
+  {
+    const nlohmann::json settings =
+        nlohmann::json::parse(run.start.settings_json, nullptr, /*allow_exceptions=*/false);
+    if (settings.is_object() && settings.contains("trace_time"))
+      if (std::optional<TraceTimeCoverage> c = coverage_from_json(settings["trace_time"])) {
+        in.trace_share = TraceTimeShare{};
+        in.trace_share->trace = std::move(*c);
+        for (const auto& [name, t] : in.trace_share->trace.classes)
+          in.trace_share->classes[name].trace_ns = t.total_ns;
+      }
   }
   in.source = fmt::format("{} run {} ({} of {}, {} measurements)", options.path, run.id,
                           run.start.collector, run.start.workload, run.measurement_count);
@@ -255,6 +303,10 @@ CorrelationInput db_input(const DbInputOptions& options) {
     std::vector<size_t> jobs;
     for (size_t i = 0; i < measurements.size(); ++i) {
       const Measurement& m = measurements[i];
+      if (!stored.empty() && stored[i]) {
+        job_of[i] = i;
+        continue;  // its stored prediction serves
+      }
       const std::string key = m.op.spec + "|" + m.op.suite + "|" + m.op.name + "|" +
                               (m.mapping ? m.mapping->hash : std::string());
       auto [it, inserted] = first_of.emplace(key, i);
@@ -293,7 +345,7 @@ CorrelationInput db_input(const DbInputOptions& options) {
     in.arch_hash = stored_arch_hash;
   }
 
-  size_t failed = 0, missing = 0;
+  size_t failed = 0, missing = 0, reused_count = 0;
   std::string first_error;
   std::vector<PredictionRecord> to_store;
   for (size_t i = 0; i < measurements.size(); ++i) {
@@ -304,7 +356,12 @@ CorrelationInput db_input(const DbInputOptions& options) {
     p.mapping_hash = m.mapping ? m.mapping->hash : std::string();
     p.scope = m.scope;
     p.measured_s = m.median_ns * 1e-9;
-    if (options.graph) {
+    const bool reused = options.graph && !stored.empty() && stored[i];
+    if (reused) {
+      p.predicted_s = compared_seconds(*stored[i], m.scope);
+      p.bound_by = stored[i]->bound_by;
+      ++reused_count;
+    } else if (options.graph) {
       const Predicted& r = results[i];
       if (!r.ok) {
         if (failed++ == 0) first_error = r.error;
@@ -343,6 +400,14 @@ CorrelationInput db_input(const DbInputOptions& options) {
       if (first_error.empty()) first_error = "a measurement with no positive median";
       continue;
     }
+    if (in.trace_share) {
+      const double runs = std::max(1, m.repetitions);
+      TraceTimeShare::ClassShare& c = in.trace_share->classes[p.op_class];
+      c.compared_ns += m.median_ns * runs;
+      c.predicted_ns += p.predicted_s * 1e9 * runs;
+      in.trace_share->compared_ns += m.median_ns * runs;
+      in.trace_share->predicted_ns += p.predicted_s * 1e9 * runs;
+    }
     in.points.push_back(std::move(p));
   }
   if (missing > 0)
@@ -359,6 +424,11 @@ CorrelationInput db_input(const DbInputOptions& options) {
     throw InputError(SourceLocation{options.path, 0, 0},
                      fmt::format("run {} has no measurement to correlate{}", run.id,
                                  in.notes.empty() ? "" : ": " + in.notes.back()));
+  if (reused_count > 0)
+    in.notes.push_back(fmt::format(
+        "{} predictions reused from the database (graph {}, unchanged); {} predicted now{}",
+        reused_count, in.arch_hash, measurements.size() - reused_count,
+        reused_count == measurements.size() ? "" : " (no stored prediction)"));
   if (!to_store.empty()) {
     // Opened for writing only now, and only because new predictions are to be kept.
     ResultStore store(options.path, ResultStore::Mode::read_write);

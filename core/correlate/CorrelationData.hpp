@@ -5,6 +5,8 @@
 // re-predict it under changed parameters.
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,12 +16,31 @@
 #include "mapper/Mapper.hpp"
 #include "mapper/SearchConvergence.hpp"
 #include "measure/ResultStore.hpp"
+#include "trace/TraceTimeCoverage.hpp"
 
 namespace ts {
 
 // Called as work completes, from any thread but never from two at once. It may throw to abandon
 // the input (the exception propagates to the caller).
 using InputProgress = std::function<void(size_t done, size_t total)>;
+
+// The share of an imported trace's kernel time that the compared operators stand for: each
+// operator's measured median times its runs against the trace's kernel time, per class, and the
+// predictions for the same runs; what the import left out, by why. So that a MAPE over 16
+// operators is not read as the error on a whole step they are a third of.
+struct TraceTimeShare {
+  struct ClassShare {
+    double trace_ns = 0;      // the class's kernel time in the trace
+    double compared_ns = 0;   // of it, in compared operators (median x runs)
+    double predicted_ns = 0;  // their predictions for the same runs
+  };
+  TraceTimeCoverage trace;  // as the import recorded it
+  double compared_ns = 0;
+  double predicted_ns = 0;
+  std::map<std::string, ClassShare> classes;
+};
+std::string trace_time_share_text(const TraceTimeShare& share);
+nlohmann::json trace_time_share_json(const TraceTimeShare& share);
 
 struct CorrelationInput {
   std::vector<ComparedPoint> points;
@@ -33,6 +54,9 @@ struct CorrelationInput {
   bool unstable_excluded = false;
   // Operators the mapper mapped here whose search ran out of budget while still improving.
   UnconvergedSearches unconverged;
+  // For a run imported from a trace (its settings record the trace's time): the share of it
+  // compared.
+  std::optional<TraceTimeShare> trace_share;
 };
 
 struct CsvInputOptions {
@@ -61,6 +85,10 @@ struct DbInputOptions {
   // re-predicted on this graph (its measured mapping, or the mapper for a black box).
   const ArchitectureGraph* graph = nullptr;
   bool store_predictions = false;  // with a graph: keep the new predictions in the database
+  // With a graph: a measurement whose operator and mapping already have a prediction stored
+  // under this graph's content hash takes it instead of running the mapper again (a graph that
+  // changed has another hash). Not with samples: a fit needs each point's mapping.
+  bool reuse_stored = false;
   MapperOptions mapper;
   bool with_samples = false;      // needs a graph
   bool exclude_unstable = false;  // leave out measurements the collector marked unstable

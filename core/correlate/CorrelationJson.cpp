@@ -1,6 +1,11 @@
 #include "correlate/CorrelationJson.hpp"
 
+#include <fmt/format.h>
+
+#include <cmath>
+
 #include "calibrate/GraphParameter.hpp"
+#include "common/CsvField.hpp"
 
 namespace ts {
 
@@ -35,6 +40,49 @@ nlohmann::json worst_prediction_json(const WorstPrediction& w) {
           {"measured_us", w.measured_s * 1e6},
           {"error", w.error},
           {"bound_by", w.bound_by}};
+}
+
+namespace {
+
+// predicted / measured - 1; none when either is not a positive finite time.
+std::optional<double> point_error(const ComparedPoint& p) {
+  if (!(p.measured_s > 0) || !std::isfinite(p.predicted_s) || !(p.predicted_s > 0))
+    return std::nullopt;
+  return p.predicted_s / p.measured_s - 1;
+}
+
+}  // namespace
+
+nlohmann::json compared_points_json(const std::vector<ComparedPoint>& points) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ComparedPoint& p : points)
+    out.push_back(
+        {{"operator", p.op_name},
+         {"suite", p.suite},
+         {"class", p.op_class},
+         {"shape", p.shape},
+         {"dtypes", p.dtypes},
+         {"implementation", p.mapping},
+         {"measured_us", p.measured_s * 1e6},
+         {"predicted_us", std::isfinite(p.predicted_s) ? nlohmann::json(p.predicted_s * 1e6)
+                                                       : nlohmann::json(nullptr)},
+         {"error", figure_json(point_error(p))},
+         {"bound_by", p.bound_by}});
+  return out;
+}
+
+std::string compared_points_csv(const std::vector<ComparedPoint>& points) {
+  CsvRows csv;
+  csv.row({"operator", "suite", "class", "shape", "dtypes", "implementation", "measured_us",
+           "predicted_us", "error", "bound_by"});
+  for (const ComparedPoint& p : points) {
+    const std::optional<double> error = point_error(p);
+    csv.row({p.op_name, p.suite, p.op_class, p.shape, p.dtypes, p.mapping,
+             fmt::format("{:.3f}", p.measured_s * 1e6),
+             std::isfinite(p.predicted_s) ? fmt::format("{:.3f}", p.predicted_s * 1e6) : "",
+             error ? fmt::format("{:.4f}", *error) : "", p.bound_by});
+  }
+  return csv.text();
 }
 
 namespace {
@@ -85,6 +133,8 @@ std::string correlation_json(const CorrelationSummary& s) {
   nlohmann::json worst = nlohmann::json::array();
   for (const WorstPrediction& w : report.worst) worst.push_back(worst_prediction_json(w));
   j["worst"] = worst;
+  j["operators"] = compared_points_json(*s.points);
+  if (s.input->trace_share) j["coverage_by_time"] = trace_time_share_json(*s.input->trace_share);
   if (s.per_shape) {
     nlohmann::json shapes = nlohmann::json::array();
     for (const ShapeRanking& r : *s.per_shape)

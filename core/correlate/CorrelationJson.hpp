@@ -36,6 +36,12 @@ nlohmann::json agreement_stats_json(const AgreementStats& stats);
 nlohmann::json group_stats_json(const std::vector<GroupStats>& groups);
 nlohmann::json worst_prediction_json(const WorstPrediction& worst);
 
+// Every compared operator: name, suite, class, shape, dtypes, implementation, measured and
+// predicted microseconds, error (predicted / measured - 1), bound_by; as JSON objects (the
+// document's "operators") and as `correlate --format csv`.
+nlohmann::json compared_points_json(const std::vector<ComparedPoint>& points);
+std::string compared_points_csv(const std::vector<ComparedPoint>& points);
+
 // `correlate --format json`: the document, indented by two spaces.
 std::string correlation_json(const CorrelationSummary& summary);
 

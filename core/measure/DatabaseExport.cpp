@@ -80,7 +80,8 @@ std::string runs_json(const ResultStore& store) {
   return nlohmann::json{{"database", store.path()}, {"runs", rows}}.dump(2) + "\n";
 }
 
-RunExport export_run(const ResultStore& store, std::optional<int64_t> run) {
+RunExport export_run(const ResultStore& store, std::optional<int64_t> run,
+                     const std::string& graph_hash) {
   RunExport e;
   e.database = store.path();
   const int64_t id = run_to_read(store, run);
@@ -94,7 +95,8 @@ RunExport export_run(const ResultStore& store, std::optional<int64_t> run) {
   }
   e.run = std::move(*info);
   e.measurements = store.measurements(e.run.id);
-  const std::string& arch_hash = e.run.start.device.arch_hash;
+  const std::string& arch_hash =
+      e.run.start.device.arch_hash.empty() ? graph_hash : e.run.start.device.arch_hash;
   for (const Measurement& m : e.measurements) {
     std::optional<double> predicted;
     if (!arch_hash.empty())

@@ -37,9 +37,12 @@ struct RunExport {
   std::vector<std::optional<double>> predicted_us;  // one per measurement
 };
 
-// `run` none: the latest run that holds a measurement. Throws InputError naming the database
-// when the run is not in it.
-RunExport export_run(const ResultStore& store, std::optional<int64_t> run);
+// `run` none: the latest run that holds a measurement. `graph_hash`: the graph whose stored
+// predictions to take when the run names none of its own (an imported trace whose graph was only
+// recorded, predicted later by correlate). Throws InputError naming the database when the run is
+// not in it.
+RunExport export_run(const ResultStore& store, std::optional<int64_t> run,
+                     const std::string& graph_hash = {});
 std::string run_export_json(const RunExport& e);
 std::string run_export_csv(const RunExport& e);
 

@@ -84,7 +84,10 @@ RunSettings read_run_settings(const std::string& json) {
 
 std::string recorded_arch_file(const RunInfo& run) {
   const RunSettings settings = read_run_settings(run.start.settings_json);
-  if (!settings.arch_file || !std::filesystem::exists(*settings.arch_file)) return {};
+  if (!settings.arch_file) return {};
+  // A profile is found by name where it is installed, not as a file.
+  if (settings.arch_file->rfind("profile:", 0) == 0) return *settings.arch_file;
+  if (!std::filesystem::exists(*settings.arch_file)) return {};
   return *settings.arch_file;
 }
 

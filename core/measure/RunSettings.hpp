@@ -44,8 +44,8 @@ std::string run_settings_json(const RunSettings& settings);
 // reads as no settings at all.
 RunSettings read_run_settings(const std::string& json);
 
-// The graph file a run's predictions were made with, when it recorded one that still exists;
-// otherwise "".
+// The graph a run's predictions were made with (or that an import named with --arch), when it
+// recorded one that still exists, or a profile reference (`profile:NAME`); otherwise "".
 std::string recorded_arch_file(const RunInfo& run);
 
 }  // namespace ts

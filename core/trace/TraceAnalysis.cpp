@@ -30,24 +30,6 @@ std::vector<RankAnalysis> analyse_trace(const Trace& trace, int64_t step) {
 
 namespace {
 
-// Rows of RFC 4180 fields.
-class CsvWriter {
- public:
-  void row(std::initializer_list<std::string> fields) {
-    bool first = true;
-    for (const std::string& f : fields) {
-      if (!first) text_ += ',';
-      text_ += csv_field(f);
-      first = false;
-    }
-    text_ += '\n';
-  }
-  const std::string& text() const { return text_; }
-
- private:
-  std::string text_;
-};
-
 double us(int64_t ns) { return static_cast<double>(ns) / 1000.0; }
 
 double share(int64_t part, int64_t whole) {
@@ -185,7 +167,7 @@ nlohmann::json trace_analysis_json(const std::vector<RankAnalysis>& ranks, Trace
 
 std::string trace_analysis_csv(const std::vector<RankAnalysis>& ranks, TraceView view,
                                size_t top_kernels) {
-  CsvWriter csv;
+  CsvRows csv;
   switch (view) {
     case TraceView::summary:
     case TraceView::breakdown:
@@ -271,7 +253,7 @@ nlohmann::json trace_diff_json(const TraceDiff& diff) {
 }
 
 std::string trace_diff_csv(const TraceDiff& diff) {
-  CsvWriter csv;
+  CsvRows csv;
   csv.row({"operator", "before_us", "after_us", "change_us", "before_kernels", "after_kernels"});
   for (const OperatorTimeChange& c : diff.operators)
     csv.row({c.name, fmt::format("{:.3f}", us(c.before_ns)), fmt::format("{:.3f}", us(c.after_ns)),

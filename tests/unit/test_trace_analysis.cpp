@@ -11,6 +11,7 @@
 #include <string>
 
 #include "InputErrorCapture.hpp"
+#include "KinetoTraceWriter.hpp"
 #include "TempDir.hpp"
 #include "trace/TraceAnalysis.hpp"
 #include "trace/TraceDiff.hpp"
@@ -137,34 +138,12 @@ namespace {
 // Rank r of a job: a compute kernel 10 - (110 + 20 r) us on stream 7, an all-reduce 50-200 on
 // stream 20, a copy 250-260, a kernel 300-310; every piece launched at its start less 5 us.
 nlohmann::json rank_trace_json(int rank) {
-  nlohmann::json events = nlohmann::json::array();
-  int correlation = 0;
-  auto gpu = [&](const char* cat, const std::string& name, double ts, double dur, int stream) {
-    const int c = ++correlation;
-    events.push_back({{"ph", "X"},
-                      {"cat", "cuda_runtime"},
-                      {"name", "cudaLaunchKernel"},
-                      {"pid", 1},
-                      {"tid", 1},
-                      {"ts", ts - 5},
-                      {"dur", 1.0},
-                      {"args", {{"correlation", c}}}});
-    events.push_back({{"ph", "X"},
-                      {"cat", cat},
-                      {"name", name},
-                      {"pid", 0},
-                      {"tid", stream},
-                      {"ts", ts},
-                      {"dur", dur},
-                      {"args", {{"device", 0}, {"stream", stream}, {"correlation", c}}}});
-  };
-  gpu("kernel", "ampere_h16816gemm_256x128_nn", 10, 100 + 20 * rank, 7);
-  gpu("kernel", "ncclKernel_AllReduce_RING_LL_Sum_half", 50, 150, 20);
-  gpu("gpu_memcpy", "Memcpy DtoD (Device -> Device)", 250, 10, 7);
-  gpu("kernel", "vectorized_elementwise_kernel", 300, 10, 7);
-  return {{"schemaVersion", 1},
-          {"distributedInfo", {{"backend", "nccl"}, {"rank", rank}, {"world_size", 4}}},
-          {"traceEvents", events}};
+  ts::test::KinetoTraceWriter w;
+  w.gpu("kernel", "ampere_h16816gemm_256x128_nn", 5, 10, 100 + 20 * rank, 7);
+  w.gpu("kernel", "ncclKernel_AllReduce_RING_LL_Sum_half", 45, 50, 150, 20);
+  w.gpu("gpu_memcpy", "Memcpy DtoD (Device -> Device)", 245, 250, 10, 7);
+  w.gpu("kernel", "vectorized_elementwise_kernel", 295, 300, 10, 7);
+  return w.trace({{"distributedInfo", {{"backend", "nccl"}, {"rank", rank}, {"world_size", 4}}}});
 }
 
 }  // namespace
