@@ -204,8 +204,36 @@ void trace_kernel_tables(std::string& h, const TraceReport& r) {
   }
 }
 
+// The step on another chip: measured, predicted here, predicted there, there by ratio, the
+// modelled operators and what was carried over, then the operators longest first.
+void trace_elsewhere_tables(std::string& h, const TraceStepPrediction& p, size_t top) {
+  auto t = [](double ns) { return format_quantity(ns * 1e-9, "s"); };
+  h += "<table class=\"stats\" id=\"trace-elsewhere-table\">\n";
+  h += html_row({"", "measured", "predicted here (" + p.here + ")",
+                 "predicted there (" + p.there + ")", "there by ratio"},
+                "th");
+  h += html_row({"step time", t(p.wall_ns), t(p.predicted_here_wall_ns()),
+                 t(p.predicted_there_wall_ns()), t(p.there_by_ratio_wall_ns())});
+  h += html_row({"modelled operators", t(p.modelled_ns), t(p.here_ns), t(p.there_ns),
+                 t(p.there_by_ratio_ns)});
+  h += html_row({"carried over", t(p.carried_ns()), "as measured", "as measured", "as measured"});
+  h += "</table>\n";
+  h += "<table class=\"ops\" id=\"trace-elsewhere-operators\">\n";
+  h += html_row({"operator", "shape", "class", "runs", "measured", "here", "there"}, "th");
+  size_t shown = 0;
+  for (const StepOperatorPrediction& o : p.operators) {
+    if (shown++ == top) break;
+    h += html_row({o.name, o.shape, o.op_class, std::to_string(o.runs), t(o.measured_ns),
+                   o.here_ns ? t(*o.here_ns) : "-", o.there_ns ? t(*o.there_ns) : "-"});
+  }
+  h += "</table>\n";
+}
+
 std::string trace_data_block(const TraceReport& r) {
-  std::string text = trace_analysis_json(r.ranks, TraceView::summary, r.top_kernels).dump(1);
+  nlohmann::json data = trace_analysis_json(r.ranks, TraceView::summary, r.top_kernels);
+  if (r.elsewhere)
+    data = {{"ranks", data}, {"on_another_chip", trace_step_prediction_json(*r.elsewhere)}};
+  std::string text = data.dump(1);
   for (size_t at = text.find("</"); at != std::string::npos; at = text.find("</", at + 3))
     text.replace(at, 2, "<\\/");  // "</" would end the script element early
   return "<script type=\"application/json\" id=\"tilescope-trace-data\">\n" + text +
@@ -269,6 +297,7 @@ std::string trace_report_html(const TraceReport& r, const ReportFigures& figures
                                       {"trace-idle", "Idle time by cause"},
                                       {"trace-launch", "Launch statistics"},
                                       {"trace-kernels", "Kernels and operators"}};
+  if (r.elsewhere) sections.push_back({"trace-elsewhere", "This step on another chip"});
   if (notes) sections.push_back({"trace-notes", "Notes"});
   h += table_of_contents(sections);
 
@@ -299,6 +328,32 @@ std::string trace_report_html(const TraceReport& r, const ReportFigures& figures
 
   h += "<h2 id=\"trace-kernels\">Kernels and operators</h2>\n";
   trace_kernel_tables(h, r);
+
+  if (r.elsewhere) {
+    const TraceStepPrediction& p = *r.elsewhere;
+    h += "<h2 id=\"trace-elsewhere\">This step on another chip</h2>\n";
+    h += fmt::format(
+        "<p>{} of {}{}, measured, then predicted on {} (the chip it ran on) and on {}: each "
+        "operator tilescope models (its runs' kernels summed) predicted on both graphs, the rest "
+        "of the step ({} of {}: collectives, kernels without a model, idle time, overlap) carried "
+        "over as measured. Predicted here is {} from the measured step: the model's error on the "
+        "chip the trace came from, which says how far to trust predicted there. There by ratio "
+        "applies each operator's there / here to its measured time.</p>\n",
+        html_escape(trace_report_window(r)), html_escape(p.file),
+        p.device_name.empty() ? "" : " (" + html_escape(p.device_name) + ")", html_escape(p.here),
+        html_escape(p.there), html_escape(format_quantity(p.carried_ns() * 1e-9, "s")),
+        html_escape(format_quantity(p.wall_ns * 1e-9, "s")),
+        p.wall_ns > 0
+            ? fmt::format("{:+.1f} %", 100.0 * (p.predicted_here_wall_ns() / p.wall_ns - 1))
+            : std::string("-"));
+    trace_elsewhere_tables(h, p, r.top_kernels);
+    h += "<p>" + html_escape(coverage_text(p.coverage)) + "</p>\n";
+    if (!p.notes.empty()) {
+      h += "<ul>\n";
+      for (const std::string& n : p.notes) h += "<li>" + html_escape(n) + "</li>\n";
+      h += "</ul>\n";
+    }
+  }
 
   if (notes) {
     h += "<h2 id=\"trace-notes\">Notes</h2>\n<ul>\n";

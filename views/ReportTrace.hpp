@@ -4,11 +4,14 @@
 // builder), the temporal breakdown as a table, communication overlap, idle time by cause, launch
 // statistics with the launch-delay histogram (views/LaunchDelayHistogram) and each rank's top
 // kernels and launching operators: the figures of `tilescope trace summary`, computed once by
-// core (trace/TraceAnalysis). See docs/report.md.
+// core (trace/TraceAnalysis); with --on, the step on another chip (trace/TraceStepPrediction).
+// See docs/report.md.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "trace/TraceAnalysis.hpp"
+#include "trace/TraceStepPrediction.hpp"
 #include "views/ReportDocument.hpp"
 #include "views/ReportFigures.hpp"
 
@@ -19,6 +22,8 @@ struct TraceReport {
   int64_t step = -1;                // ProfilerStep number, -1 for the whole trace
   std::vector<RankAnalysis> ranks;
   size_t top_kernels = 10;  // rows per rank in the kernel and operator tables
+  // With --arch and --on: the step measured, predicted on the chip it ran on and on another.
+  std::optional<TraceStepPrediction> elsewhere;
   std::string tool_version, command_line, generated_at;  // generated_at: ISO 8601 UTC
 };
 

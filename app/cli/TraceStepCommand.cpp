@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "TerminalProgress.hpp"
 #include "arch/ArchitectureLoader.hpp"
@@ -24,44 +23,8 @@ std::string signed_percent(double value, double reference) {
   return reference > 0 ? fmt::format("{:+.1f} %", 100.0 * (value / reference - 1)) : "-";
 }
 
-nlohmann::json optional_us(const std::optional<double>& ns) {
-  return ns ? nlohmann::json(*ns / 1000) : nlohmann::json(nullptr);
-}
-
 std::string step_name(const TraceStepPrediction& p) {
   return p.window.step >= 0 ? fmt::format("ProfilerStep#{}", p.window.step) : "the whole trace";
-}
-
-nlohmann::json step_json(const TraceStepPrediction& p) {
-  nlohmann::json ops = nlohmann::json::array();
-  for (const StepOperatorPrediction& o : p.operators)
-    ops.push_back({{"operator", o.name},
-                   {"shape", o.shape},
-                   {"class", o.op_class},
-                   {"kernels", o.kernels},
-                   {"runs", o.runs},
-                   {"measured_us", o.measured_ns / 1000},
-                   {"here_us", optional_us(o.here_ns)},
-                   {"there_us", optional_us(o.there_ns)},
-                   {"error", o.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.error)}});
-  return {{"trace", p.file},
-          {"device", p.device_name},
-          {"step", p.window.step >= 0 ? nlohmann::json(p.window.step) : nlohmann::json(nullptr)},
-          {"here", p.here},
-          {"there", p.there},
-          {"measured_us", p.wall_ns / 1000},
-          {"predicted_here_us", p.predicted_here_wall_ns() / 1000},
-          {"predicted_there_us", p.predicted_there_wall_ns() / 1000},
-          {"there_by_ratio_us", p.there_by_ratio_wall_ns() / 1000},
-          {"modelled",
-           {{"measured_us", p.modelled_ns / 1000},
-            {"here_us", p.here_ns / 1000},
-            {"there_us", p.there_ns / 1000},
-            {"there_by_ratio_us", p.there_by_ratio_ns / 1000}}},
-          {"carried_over_us", p.carried_ns() / 1000},
-          {"kernel_coverage", coverage_json(p.coverage)},
-          {"operators", ops},
-          {"notes", p.notes}};
 }
 
 void print_step(const TraceStepPrediction& p, size_t top) {
@@ -123,7 +86,7 @@ int run_trace_step(const TraceStepOptions& a) {
       });
   progress.clear();
   if (a.format == "json")
-    std::cout << step_json(p).dump(2) << "\n";
+    std::cout << trace_step_prediction_json(p).dump(2) << "\n";
   else
     print_step(p, a.top);
   return 0;

@@ -39,6 +39,7 @@
 #include "report/ReportContent.hpp"
 #include "trace/TraceImport.hpp"
 #include "trace/TraceLoad.hpp"
+#include "trace/TraceStepPrediction.hpp"
 #include "views/ReportComparison.hpp"
 #include "views/ReportDocument.hpp"
 #include "views/ReportFigures.hpp"
@@ -147,15 +148,23 @@ int run_comparison_report(const ReportCommandOptions& a) {
 // Trace page's builders.
 int run_trace_report(const ReportCommandOptions& a) {
   // A run's options mean nothing here: say so rather than leave them unused.
+  if (!a.on.empty() && (a.archs.size() != 1 || a.traces.size() != 1 ||
+                        std::filesystem::is_directory(a.traces.front())))
+    throw InputError(SourceLocation{"--on", 0, 0},
+                     "--on predicts one trace file's step on another chip: give one --trace file "
+                     "and one --arch, the graph of the chip it ran on");
+  if (a.on.empty() && !a.archs.empty())
+    throw InputError(SourceLocation{"--arch", 0, 0},
+                     "not with --trace alone: --arch names the chip the trace ran on, for --on "
+                     "(the step predicted on another chip)");
   for (const auto& [given, name] :
-       {std::pair{!a.archs.empty(), "--arch"}, std::pair{!a.simulation.empty(), "--simulation"},
-        std::pair{!a.sweep.empty(), "--sweep"}, std::pair{!a.diff.empty(), "--diff"},
-        std::pair{a.diff_run.has_value(), "--diff-run"}, std::pair{!a.fail_if.empty(), "--fail-if"},
-        std::pair{!a.workload.empty(), "--workload"}})
+       {std::pair{!a.simulation.empty(), "--simulation"}, std::pair{!a.sweep.empty(), "--sweep"},
+        std::pair{!a.diff.empty(), "--diff"}, std::pair{a.diff_run.has_value(), "--diff-run"},
+        std::pair{!a.fail_if.empty(), "--fail-if"}, std::pair{!a.workload.empty(), "--workload"}})
     if (given)
       throw InputError(SourceLocation{name, 0, 0},
-                       "not with --trace: a trace's report takes --trace, --step, --out and "
-                       "--figures");
+                       "not with --trace: a trace's report takes --trace, --step, --arch with "
+                       "--on, --budget, --out and --figures");
   std::vector<NamedPath> inputs;
   for (const std::string& trace : a.traces) inputs.push_back({"--trace", trace});
   check_output(a, inputs);
@@ -174,6 +183,28 @@ int run_trace_report(const ReportCommandOptions& a) {
     report.ranks = analyse_trace(trace, report.step);
   } catch (const std::out_of_range& e) {
     throw InputError(SourceLocation{"--step", 0, 0}, e.what());
+  }
+  if (!a.on.empty()) {
+    const ArchitectureGraph here = load_architecture(resolve_architecture_option(a.archs.front()));
+    const ArchitectureGraph there = load_architecture(resolve_architecture_option(a.on));
+    MapperOptions mapper;
+    mapper.budget = a.budget;
+    TerminalProgress progress("report");
+    report.elsewhere = predict_trace_step(
+        a.traces.front(), here, there, report.step, mapper, [&](size_t done, size_t total) {
+          progress.show_count(done, total, fmt::format("predicting {}/{}", done, total));
+        });
+  }
+  if (!a.on.empty()) {
+    const ArchitectureGraph here = load_architecture(resolve_architecture_option(a.archs.front()));
+    const ArchitectureGraph there = load_architecture(resolve_architecture_option(a.on));
+    MapperOptions mapper;
+    mapper.budget = a.budget;
+    TerminalProgress progress("report");
+    report.elsewhere = predict_trace_step(
+        a.traces.front(), here, there, report.step, mapper, [&](size_t done, size_t total) {
+          progress.show_count(done, total, fmt::format("predicting {}/{}", done, total));
+        });
   }
   report.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
   report.command_line = command_line();

@@ -19,6 +19,9 @@ struct ReportCommandOptions {
   // whole trace or ProfilerStep#step.
   std::vector<std::string> traces;
   std::optional<int64_t> step;
+  // --on: with --trace and one --arch (the chip the trace ran on), the step predicted on this
+  // other graph too (trace/TraceStepPrediction).
+  std::string on;
   std::vector<std::string> fail_if;
   uint64_t budget = MapperOptions{}.budget;
   bool exclude_unstable = false;

@@ -49,6 +49,11 @@ std::function<int()> add_report_options(CLI::App& cmd) {
   cmd.add_option("--step", a->step,
                  "with --trace: the ProfilerStep to analyse (default: the whole trace)")
       ->needs(trace);
+  cmd.add_option("--on", a->on,
+                 "with --trace and --arch (the graph of the chip the trace ran on): the step "
+                 "predicted there and on this other graph (file or profile:NAME[/VARIANT]), as "
+                 "`tilescope trace predict`")
+      ->needs(trace);
   trace->excludes(db);
   trace->excludes(compare);
   cmd.add_option("--figures", a->figures, "also write every figure as PNG and SVG into DIR");

@@ -80,7 +80,43 @@ TraceEvents read_events(const std::string& path) {
   return trace_format_of(path) == "nsys" ? read_nsys_export(path) : read_kineto_trace(path);
 }
 
+nlohmann::json optional_us(const std::optional<double>& ns) {
+  return ns ? nlohmann::json(*ns / 1000) : nlohmann::json(nullptr);
+}
+
 }  // namespace
+
+nlohmann::json trace_step_prediction_json(const TraceStepPrediction& p) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (const StepOperatorPrediction& o : p.operators)
+    ops.push_back({{"operator", o.name},
+                   {"shape", o.shape},
+                   {"class", o.op_class},
+                   {"kernels", o.kernels},
+                   {"runs", o.runs},
+                   {"measured_us", o.measured_ns / 1000},
+                   {"here_us", optional_us(o.here_ns)},
+                   {"there_us", optional_us(o.there_ns)},
+                   {"error", o.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.error)}});
+  return {{"trace", p.file},
+          {"device", p.device_name},
+          {"step", p.window.step >= 0 ? nlohmann::json(p.window.step) : nlohmann::json(nullptr)},
+          {"here", p.here},
+          {"there", p.there},
+          {"measured_us", p.wall_ns / 1000},
+          {"predicted_here_us", p.predicted_here_wall_ns() / 1000},
+          {"predicted_there_us", p.predicted_there_wall_ns() / 1000},
+          {"there_by_ratio_us", p.there_by_ratio_wall_ns() / 1000},
+          {"modelled",
+           {{"measured_us", p.modelled_ns / 1000},
+            {"here_us", p.here_ns / 1000},
+            {"there_us", p.there_ns / 1000},
+            {"there_by_ratio_us", p.there_by_ratio_ns / 1000}}},
+          {"carried_over_us", p.carried_ns() / 1000},
+          {"kernel_coverage", coverage_json(p.coverage)},
+          {"operators", ops},
+          {"notes", p.notes}};
+}
 
 TraceStepPrediction predict_trace_step(const std::string& path, const ArchitectureGraph& here,
                                        const ArchitectureGraph& there, int64_t step,

@@ -15,6 +15,7 @@
 // time assumes the host keeps its pace on the other chip.
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,5 +67,8 @@ TraceStepPrediction predict_trace_step(const std::string& path, const Architectu
                                        const ArchitectureGraph& there, int64_t step,
                                        const MapperOptions& mapper,
                                        const std::function<void(size_t, size_t)>& progress = {});
+
+// `trace predict --format json`, and the report's data: every figure above, in microseconds.
+nlohmann::json trace_step_prediction_json(const TraceStepPrediction& prediction);
 
 }  // namespace ts

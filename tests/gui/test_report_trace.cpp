@@ -113,3 +113,43 @@ TEST_CASE("report --trace refuses a step no rank has and a run's options", "[rep
   CHECK(missing.code == 2);
   CHECK(missing.err.contains("none.json"));
 }
+
+TEST_CASE("report --trace --arch --on: the step measured, predicted here and on another chip",
+          "[report][trace]") {
+  QTemporaryDir dir;
+  const QString rank0 = kDdpFolder + "/rank0.pt.trace.json.gz";
+  const QString out = dir.filePath("elsewhere.html");
+  const ReportRunResult r =
+      run_trace_report({"--trace", rank0, "--step", "10", "--arch", "samples/arch/nvidia-a100.yaml",
+                        "--on", "samples/arch/nvidia-h200.yaml", "--out", out});
+  INFO(r.err.toStdString());
+  REQUIRE(r.code == 0);
+  const QString html = read_report_text(out);
+  CHECK(html.contains("id=\"trace-elsewhere\""));
+  CHECK(html.contains("id=\"trace-elsewhere-table\""));
+  CHECK(html.contains("predicted there (nvidia-h200)"));
+  const QRegularExpression block(
+      "<script type=\"application/json\" id=\"tilescope-trace-data\">\\n(.*)\\n</script>",
+      QRegularExpression::DotMatchesEverythingOption);
+  const QRegularExpressionMatch m = block.match(html);
+  REQUIRE(m.hasMatch());
+  const nlohmann::json data = nlohmann::json::parse(m.captured(1).toStdString());
+  const nlohmann::json& p = data["on_another_chip"];
+  CHECK(p["here"] == "nvidia-a100");
+  CHECK(p["there"] == "nvidia-h200");
+  // The measured step is rank 0's wall time over the step, as the breakdown says.
+  CHECK(p["measured_us"].get<double>() ==
+        Approx(data["ranks"][0]["window"]["wall_us"].get<double>()));
+  REQUIRE(!p["operators"].empty());
+  const double carried = p["carried_over_us"].get<double>();
+  CHECK(p["predicted_there_us"].get<double>() ==
+        Approx(carried + p["modelled"]["there_us"].get<double>()));
+
+  // --on needs one trace file and the graph of the chip it ran on.
+  const ReportRunResult folder =
+      run_trace_report({"--trace", kDdpFolder, "--arch", "samples/arch/nvidia-a100.yaml", "--on",
+                        "samples/arch/nvidia-h200.yaml", "--out", dir.filePath("x.html")});
+  CHECK(folder.code == 2);
+  CHECK(folder.err.contains("--on"));
+  CHECK_FALSE(QFile::exists(dir.filePath("x.html")));
+}
