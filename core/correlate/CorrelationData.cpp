@@ -14,6 +14,7 @@
 
 #include "analysis/MappingWriter.hpp"
 #include "common/NameList.hpp"
+#include "common/QuantityFormat.hpp"
 #include "mapper/OperatorPrediction.hpp"
 #include "measure/ComparedTime.hpp"
 #include "measure/OperatorIdentity.hpp"
@@ -166,7 +167,9 @@ CorrelationInput csv_input(const ArchitectureGraph& graph, const CsvInputOptions
 }
 
 std::string trace_time_share_text(const TraceTimeShare& s) {
-  auto us = [](double ns) { return fmt::format("{:.4g} us", ns / 1000.0); };
+  auto us = [](double ns) {
+    return ns == 0 ? std::string("0 s") : format_quantity(ns * 1e-9, "s");
+  };
   auto pct = [](double part, double whole) {
     return whole > 0 ? fmt::format("{:.1f} %", 100.0 * part / whole) : std::string("n/a");
   };

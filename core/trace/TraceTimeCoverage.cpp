@@ -4,6 +4,7 @@
 
 #include <unordered_map>
 
+#include "common/QuantityFormat.hpp"
 #include "trace/RankTrace.hpp"
 
 namespace ts {
@@ -25,7 +26,10 @@ std::string_view reason_of(KernelFate fate) {
   return "unmatched";
 }
 
-std::string us_text(double ns) { return fmt::format("{:.4g} us", ns / 1000.0); }
+// As the rest of `tilescope trace` prints times: three significant figures, a prefix.
+std::string us_text(double ns) {
+  return ns == 0 ? std::string("0 s") : format_quantity(ns * 1e-9, "s");
+}
 
 std::string percent(double part, double whole) {
   return whole > 0 ? fmt::format("{:.1f} %", 100.0 * part / whole) : "n/a";
