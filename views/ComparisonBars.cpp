@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/QuantityFormat.hpp"
+#include "views/BarChartLegend.hpp"
 #include "views/CorrelationPlot.hpp"
 #include "views/QCustomPlotInclude.hpp"
 
@@ -163,21 +164,7 @@ ComparisonBarsContents fill_comparison_bars(QCustomPlot& plot, const Architectur
     one->setPen(pen);
   }
 
-  // The legend in the graphs' order, in a row of its own under the axis, where no bar or label
-  // can be under it.
-  plot.legend->clearItems();
-  for (QCPBars* b : out.bars)
-    if (b) b->addToLegend();
-  plot.legend->setVisible(true);
-  plot.axisRect()->insetLayout()->take(plot.legend);
-  plot.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-  plot.plotLayout()->insertRow(0);
-  plot.plotLayout()->addElement(0, 0, new QCPTextElement(&plot, title));
-  plot.plotLayout()->addElement(2, 0, plot.legend);
-  plot.plotLayout()->setRowStretchFactor(2, 0.001);
-  apply_plot_palette(plot, palette);
-  plot.yAxis->grid()->setVisible(false);
-  plot.replot(QCustomPlot::rpQueuedReplot);
+  frame_bar_chart(plot, out.bars, title, palette);  // the legend in the bars' order
   out.readable_height =
       kFramePx + static_cast<int>(ops) * (kGapPx + kBarPx * static_cast<int>(bars));
   return out;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/QuantityFormat.hpp"
+#include "views/BarChartLegend.hpp"
 #include "views/CorrelationPlot.hpp"
 #include "views/QCustomPlotInclude.hpp"
 
@@ -159,19 +160,8 @@ TraceBreakdownChartContents fill_trace_breakdown_chart(QCustomPlot& plot,
         QStringLiteral(", idle %1 %").arg(idle, 0, 'f', 1));
   }
 
-  // The legend in a row of its own under the axis, where no bar or label can be under it.
-  plot.legend->clearItems();
-  for (QCPBars* b : out.bars) b->addToLegend();
-  plot.legend->setVisible(true);
-  plot.axisRect()->insetLayout()->take(plot.legend);
-  plot.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-  plot.plotLayout()->insertRow(0);
-  plot.plotLayout()->addElement(0, 0, new QCPTextElement(&plot, title));
-  plot.plotLayout()->addElement(2, 0, plot.legend);
-  plot.plotLayout()->setRowStretchFactor(2, 0.001);
-  apply_plot_palette(plot, palette);
-  plot.yAxis->grid()->setVisible(false);
-  plot.replot(QCustomPlot::rpQueuedReplot);
+  frame_bar_chart(plot, {out.bars.begin(), out.bars.end()}, title,
+                  palette);  // the legend in the bars' order
   out.readable_height = kBreakdownFramePx + static_cast<int>(n) * (kRankBarPx + kRankGapPx);
   return out;
 }

@@ -195,17 +195,6 @@ int run_trace_report(const ReportCommandOptions& a) {
           progress.show_count(done, total, fmt::format("predicting {}/{}", done, total));
         });
   }
-  if (!a.on.empty()) {
-    const ArchitectureGraph here = load_architecture(resolve_architecture_option(a.archs.front()));
-    const ArchitectureGraph there = load_architecture(resolve_architecture_option(a.on));
-    MapperOptions mapper;
-    mapper.budget = a.budget;
-    TerminalProgress progress("report");
-    report.elsewhere = predict_trace_step(
-        a.traces.front(), here, there, report.step, mapper, [&](size_t done, size_t total) {
-          progress.show_count(done, total, fmt::format("predicting {}/{}", done, total));
-        });
-  }
   report.tool_version = std::string("tilescope ") + TILESCOPE_VERSION;
   report.command_line = command_line();
   report.generated_at = utc_now_iso();
