@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -82,6 +83,24 @@ std::string write_beside(const std::string& path, const std::string& text) {
 
 }  // namespace
 
+std::vector<TraceKernelSpan> trace_kernel_spans(const TraceEvents& events,
+                                                const ResolvedTrace& resolved,
+                                                std::string_view suite) {
+  std::vector<std::string> names;  // the stored name of each resolved operator
+  names.reserve(resolved.operators.size());
+  for (const Operator& op : resolved.operators) names.push_back(operator_key(op, suite).name);
+  std::vector<TraceKernelSpan> spans;
+  spans.reserve(events.kernels.size());
+  for (size_t k = 0; k < events.kernels.size(); ++k) {
+    const TraceKernel& kernel = events.kernels[k];
+    const int op = resolved.kernel_operator[k];
+    spans.push_back({kernel_name(events, kernel),
+                     op < 0 ? std::string() : names[static_cast<size_t>(op)], kernel.start_ns,
+                     kernel.duration_ns, kernel.device, kernel.stream});
+  }
+  return spans;
+}
+
 std::vector<ImporterOption> trace_import_options() {
   return {
       {"suite", "suite the operators belong to (default: the trace's name without extension)",
@@ -136,16 +155,12 @@ ImportResult import_trace(TraceEvents events, const ImportRequest& request,
   const std::vector<OperatorRunTimes> groups = operator_run_times(events, resolved);
 
   if (spans) {
-    std::vector<std::string> names;  // the stored name of each resolved operator
-    names.reserve(resolved.operators.size());
-    for (const Operator& op : resolved.operators) names.push_back(operator_key(op, suite).name);
-    spans->reserve(spans->size() + events.kernels.size());
-    for (size_t k = 0; k < events.kernels.size(); ++k) {
-      const TraceKernel& kernel = events.kernels[k];
-      const int op = resolved.kernel_operator[k];
-      spans->push_back({kernel_name(events, kernel),
-                        op < 0 ? std::string() : names[static_cast<size_t>(op)], kernel.start_ns,
-                        kernel.duration_ns, kernel.device, kernel.stream});
+    std::vector<TraceKernelSpan> these = trace_kernel_spans(events, resolved, suite);
+    if (spans->empty()) {
+      *spans = std::move(these);
+    } else {
+      spans->insert(spans->end(), std::make_move_iterator(these.begin()),
+                    std::make_move_iterator(these.end()));
     }
   }
 

@@ -16,6 +16,7 @@
 #include "trace/Importer.hpp"
 #include "trace/KernelNameRules.hpp"
 #include "trace/TraceEvents.hpp"
+#include "trace/TraceKernelResolution.hpp"
 
 namespace ts {
 
@@ -38,6 +39,14 @@ struct TraceKernelSpan {
   int device = 0;
   int64_t stream = -1;
 };
+
+// Every kernel of `events`, in the trace's order, named by the operator `resolved` tied it to as
+// import_trace stores that operator under `suite`: the spans import_trace appends, and what a
+// face that reads a stored run's trace again builds (the GUI's Timeline of a run imported by the
+// CLI), so that both name the operators the run's measurements name.
+std::vector<TraceKernelSpan> trace_kernel_spans(const TraceEvents& events,
+                                                const ResolvedTrace& resolved,
+                                                std::string_view suite);
 
 // The options every trace importer offers (`--suite`, `--workload-out`, `--kernel-rules`,
 // `--implementation-prefix` ...): a reader's options() returns these plus its own.
