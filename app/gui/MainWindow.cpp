@@ -1,6 +1,7 @@
 #include "MainWindow.hpp"
 
 #include <QApplication>
+#include <QBoxLayout>
 #include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
@@ -56,6 +57,7 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
       mapping_(new MappingPage(workbench->whatIf())),
       correlation_(new views::CorrelationView),
       timeline_(new views::TimelineView),
+      timeline_note_(new QLabel),
       trace_(new TracePage(workbench->traceAnalysis())),
       log_(new QPlainTextEdit),
       status_(new QLabel),
@@ -69,6 +71,16 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
   pages_->addTab(mapping_, tr("Mapping"));
   pages_->addTab(correlation_, tr("Correlation"));
   pages_->addTab(timeline_, tr("Timeline"));
+  // The note goes on the timeline page itself, above its summary, so that the page stays the
+  // TimelineView every caller selects.
+  timeline_note_->setObjectName("timelineTraceNote");
+  timeline_note_->setWordWrap(true);
+  timeline_note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  timeline_note_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+  timeline_note_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);  // no stretch
+  timeline_note_->setVisible(false);
+  if (auto* box = qobject_cast<QBoxLayout*>(timeline_->layout()))
+    box->insertWidget(0, timeline_note_);
   pages_->addTab(trace_, tr("Trace"));
   addComparePage();
   addSweepPage();
@@ -151,8 +163,12 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
           &RunBrowser::chooseOverlayRun);
   connect(runs, &RunBrowser::pointsChanged, this, &MainWindow::showPoints);
   connect(runs, &RunBrowser::runsChanged, this, &MainWindow::showRuns);
-  connect(workbench, &Workbench::simulationChanged, this,
-          [this] { timeline_->setTimeline(workbench_->timeline()); });
+  connect(workbench, &Workbench::simulationChanged, this, [this] {
+    timeline_->setTimeline(workbench_->timeline());
+    const QString note = workbench_->traceTimelineNote();
+    timeline_note_->setText(note);
+    timeline_note_->setVisible(!note.isEmpty());
+  });
   WhatIfSession* what_if = workbench->whatIf();
   connect(what_if, &WhatIfSession::fixedReady, this, [this] { selectOperator(current_); });
   connect(what_if, &WhatIfSession::baselineReady, this, [this] {

@@ -39,6 +39,8 @@ class MainWindow : public QMainWindow {
   MappingPage* mappingPage() const { return mapping_; }
   views::CorrelationView* correlationView() const { return correlation_; }
   views::TimelineView* timelineView() const { return timeline_; }
+  // Above the timeline: why the shown run's kernels are not drawn (Workbench::traceTimelineNote).
+  QLabel* timelineNote() const { return timeline_note_; }
   ComparePage* comparePage() const { return compare_; }
   SweepPage* sweepPage() const { return sweep_; }
   TracePage* tracePage() const { return trace_; }
@@ -88,6 +90,7 @@ class MainWindow : public QMainWindow {
   MappingPage* mapping_;
   views::CorrelationView* correlation_;
   views::TimelineView* timeline_;
+  QLabel* timeline_note_;
   ComparePage* compare_ = nullptr;
   SweepPage* sweep_ = nullptr;
   TracePage* trace_;

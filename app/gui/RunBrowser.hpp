@@ -52,6 +52,8 @@ class RunBrowser : public QObject {
   // they fit the open graph and workload or nothing is shown.
   QString measurementNote() const { return measurement_note_; }
   int currentRun() const { return current_run_; }
+  // The run whose points are shown (of currentRun()); null for a CSV or none.
+  const CatalogRun* shownRun() const;
   void chooseRun(int index);         // into runs()
   void chooseRunId(int64_t run_id);  // chooses its device, then it; an unknown id does nothing
   // Every run of the database, whatever its device (a comparison may cross devices).
@@ -90,7 +92,6 @@ class RunBrowser : public QObject {
   QString measurement_note_;
   // The open database's devices and runs, grouped and named by core (measure/RunCatalog).
   RunCatalog catalog_;
-  const CatalogRun* shownRun() const;  // of current_run_, null for a CSV or none
   QStringList device_names_;
   int current_device_ = -1;
   std::vector<int64_t> run_ids_;  // of the current device

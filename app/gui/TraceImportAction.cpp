@@ -12,6 +12,8 @@
 #include <QtConcurrent>
 #include <algorithm>
 
+#include "BackgroundWork.hpp"
+#include "RecordedTrace.hpp"
 #include "RunBrowser.hpp"
 #include "WhatIfSession.hpp"
 #include "Workbench.hpp"
@@ -29,6 +31,13 @@ struct TraceImportOutcome {
   bool cancelled = false;
   QString error;
   QString workload_error;  // why no workload was written, when one was asked for
+};
+
+// What a read of a stored run's trace hands back: its kernels, or why there are none.
+struct RecordedKernels {
+  std::vector<TraceKernelSpan> kernels;
+  bool cancelled = false;
+  QString error;
 };
 
 namespace {
@@ -50,6 +59,15 @@ QString stage_text(std::string_view stage, const QString& trace) {
   return QObject::tr("Storing the kernels of %1…").arg(trace);
 }
 
+// "bert_step" for bert_step.json.gz: what the timeline's tracks are named by.
+QString trace_track_name(const QString& trace) {
+  return QFileInfo(trace).completeBaseName().section('.', 0, 0);
+}
+
+QString run_key(const QString& database, int64_t run) {
+  return database + '#' + QString::number(run);
+}
+
 }  // namespace
 
 TraceImportAction::TraceImportAction(Workbench* workbench, QWidget* window)
@@ -62,6 +80,10 @@ TraceImportAction::~TraceImportAction() {
   if (watcher_) {
     watcher_->cancel();
     watcher_->waitForFinished();
+  }
+  if (reading_) {
+    reading_->cancel();
+    reading_->waitForFinished();
   }
 }
 
@@ -281,22 +303,170 @@ void TraceImportAction::done() {
         kWarning, tr("no workload of the trace's operators: %1").arg(out.workload_error));
   else if (!workload_out_.isEmpty() && workbench_->whatIf()->workloadPath().isEmpty())
     workbench_->whatIf()->openWorkload(workload_out_);  // the Operators page: what ran
+  stopReading();
   kernels_ = std::move(out.imported.kernels);
-  timeline_ = {};
+  kernels_name_ = trace_track_name(trace_name_);
+  kernels_database_ = database_;
+  kernels_run_ = out.imported.result.runs.empty() ? -1 : out.imported.result.runs.front().id;
   // The database shows the trace's run: its operators on the correlation page, predicted on the
   // open graph; once they are in, pointsChanged rebuilds the timeline with the predictions.
-  if (workbench_->runBrowser()->openResults(database_) && !out.imported.result.runs.empty())
-    workbench_->runBrowser()->chooseRunId(out.imported.result.runs.front().id);
-  rebuildTimeline();
+  if (workbench_->runBrowser()->openResults(database_) && kernels_run_ >= 0)
+    workbench_->runBrowser()->chooseRunId(kernels_run_);
+  drawKernels();  // measured now, predicted once the run's points are in
   Q_EMIT finished(true, false, lines.join('\n'));
 }
 
 void TraceImportAction::rebuildTimeline() {
-  if (kernels_.empty()) return;
-  timeline_ = views::trace_timeline(
-      kernels_, QFileInfo(trace_name_).completeBaseName().section('.', 0, 0).toStdString(),
-      workbench_->runBrowser()->points());
+  if (busy()) return;  // the import's done() shows its run
+  RunBrowser* browser = workbench_->runBrowser();
+  const CatalogRun* shown = browser->shownRun();
+  const QString database = browser->resultsPath();
+  if (shown && shown->run.id == kernels_run_ && database == kernels_database_) {
+    stopReading();
+    drawKernels();
+    return;
+  }
+  const RecordedTrace trace =
+      shown ? recorded_trace(shown->run, database.toStdString()) : RecordedTrace{};
+  if (trace.format.empty()) {  // no run, or one that is no trace import: no trace tracks
+    stopReading();
+    showNoKernels({});
+    return;
+  }
+  const int64_t run = shown->run.id;
+  if (reading_ && reading_run_ == run && reading_database_ == database) return;  // under way
+  stopReading();
+  const QString key = run_key(database, run);
+  if (given_up_run_ == key) {  // cancelled, or unreadable: not read again until shown anew
+    showNoKernels(given_up_note_);
+    return;
+  }
+  given_up_run_.clear();
+  const QString recorded = QString::fromStdString(trace.recorded);
+  if (trace.path.empty()) {
+    QStringList places;
+    for (const std::string& place : trace.tried)
+      places << QFileInfo(QString::fromStdString(place)).absoluteFilePath();
+    const QString where = places.join(tr(", nor at "));
+    if (!missing_reported_.contains(key + '@' + recorded)) {
+      missing_reported_ << key + '@' + recorded;
+      Q_EMIT workbench_->message(
+          kWarning, tr("run %1 of %2: its trace %3 is missing (not at %4); its kernels are not "
+                       "drawn on the Timeline")
+                        .arg(run)
+                        .arg(database, recorded, where));
+    }
+    showNoKernels(tr("The kernels of run %1 (%2, %3) cannot be drawn: its trace is not at %4. "
+                     "Put the trace back there (or beside the database) and choose the run "
+                     "again, or import it again (File > Import trace).")
+                      .arg(run)
+                      .arg(QString::fromStdString(shown->run.start.collector),
+                           QString::fromStdString(shown->run.start.workload), where));
+    return;
+  }
+  showNoKernels({});  // another run's kernels are not this one's, while its own are read
+  readRecordedTrace(run, database, trace, trace_track_name(recorded));
+}
+
+void TraceImportAction::readRecordedTrace(int64_t run, const QString& database,
+                                          const RecordedTrace& trace, const QString& name) {
+  reading_run_ = run;
+  reading_database_ = database;
+  reading_path_ = QString::fromStdString(trace.path);
+  reading_name_ = name;
+  auto* watcher = new QFutureWatcher<RecordedKernels>(this);
+  reading_ = watcher;
+  connect(watcher, &QFutureWatcherBase::finished, this, &TraceImportAction::recordedTraceRead);
+  workbench_->backgroundWork()->track(watcher, tr("Reading the kernels of run %1 from %2")
+                                                   .arg(run)
+                                                   .arg(QFileInfo(reading_path_).fileName()));
+  watcher->setFuture(QtConcurrent::run([trace](QPromise<RecordedKernels>& promise) {
+    promise.setProgressRange(0, kProgressSteps);
+    RecordedKernels out;
+    const TraceImportProgress progress = [&](std::string_view stage, double fraction) {
+      if (promise.isCanceled()) return false;  // read_recorded_trace throws, unwinding the read
+      // Reading is most of the work, matching kernels to operators the rest (nothing is stored).
+      const double done = stage == "match" ? 0.9 + 0.1 * fraction : 0.9 * fraction;
+      promise.setProgressValue(static_cast<int>(std::clamp(done, 0.0, 1.0) * kProgressSteps));
+      return true;
+    };
+    try {
+      out.kernels = read_recorded_trace(trace, progress);
+    } catch (const TraceImportCancelled&) {
+      out.cancelled = true;
+    } catch (const std::exception& e) {
+      out.error = QString::fromStdString(e.what());
+    }
+    promise.addResult(std::move(out));
+  }));
+}
+
+void TraceImportAction::recordedTraceRead() {
+  auto* watcher = reading_.data();
+  if (!watcher) return;
+  reading_.clear();
+  RecordedKernels out;
+  bool cancelled = watcher->isCanceled() || watcher->future().resultCount() == 0;
+  if (!cancelled) {
+    out = watcher->result();
+    cancelled = out.cancelled;
+  }
+  const QString key = run_key(reading_database_, reading_run_);
+  if (cancelled || !out.error.isEmpty()) {
+    given_up_run_ = key;
+    given_up_note_ =
+        cancelled
+            ? tr("Reading the kernels of run %1 from %2 was cancelled; choose another run "
+                 "and this one again to read them.")
+                  .arg(reading_run_)
+                  .arg(reading_path_)
+            : tr("The kernels of run %1 cannot be drawn: %2").arg(reading_run_).arg(out.error);
+    Q_EMIT workbench_->message(cancelled ? kInfo : kError, cancelled ? given_up_note_ : out.error);
+    showNoKernels(given_up_note_);
+  } else {
+    kernels_ = std::move(out.kernels);
+    kernels_name_ = reading_name_;
+    kernels_database_ = reading_database_;
+    kernels_run_ = reading_run_;
+    Q_EMIT workbench_->message(kInfo, tr("run %1: %2 kernels read from %3 for the Timeline")
+                                          .arg(reading_run_)
+                                          .arg(kernels_.size())
+                                          .arg(reading_path_));
+    drawKernels();
+  }
+  workbench_->backgroundWork()->untrack(watcher);
+}
+
+void TraceImportAction::stopReading() {
+  auto* watcher = reading_.data();
+  if (!watcher) return;
+  reading_.clear();
+  // Its result is not wanted; the work tracker lets it go once the worker has stopped.
+  disconnect(watcher, &QFutureWatcherBase::finished, this, nullptr);
+  BackgroundWork* work = workbench_->backgroundWork();
+  connect(watcher, &QFutureWatcherBase::finished, work,
+          [work, watcher] { work->untrack(watcher); });
+  watcher->cancel();
+  if (watcher->isFinished()) work->untrack(watcher);
+}
+
+void TraceImportAction::drawKernels() {
+  RunBrowser* browser = workbench_->runBrowser();
+  const CatalogRun* shown = browser->shownRun();
+  // Predictions are the points of the kernels' own run, never another's shown meanwhile.
+  const bool own =
+      shown && shown->run.id == kernels_run_ && browser->resultsPath() == kernels_database_;
+  timeline_ = views::trace_timeline(kernels_, kernels_name_.toStdString(),
+                                    own ? browser->points() : std::vector<ComparedPoint>{});
   workbench_->setTraceTimeline(timeline_);
+}
+
+void TraceImportAction::showNoKernels(const QString& note) {
+  // Every points load lands here for a run without a trace: leave the timeline (and its zoom)
+  // alone unless something changes.
+  if (timeline_.tracks.empty() && workbench_->traceTimelineNote() == note) return;
+  timeline_ = {};
+  workbench_->setTraceTimeline({}, note);
 }
 
 }  // namespace ts::gui

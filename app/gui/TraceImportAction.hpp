@@ -5,6 +5,10 @@
 // before anything is stored (the import is one transaction). Afterwards the database is
 // (re)opened on the trace's run, so the correlation page shows its operators against the open
 // graph, and the timeline shows its kernels beside their predictions (views/TraceTimeline).
+// A run the database holds from an earlier import (the CLI's `tilescope import kineto`, or this
+// action in another session) has only per-operator measurements: when the run browser shows one,
+// its recorded trace is read again off the GUI thread (RecordedTrace) and drawn the same way; when
+// the file is gone, the timeline page says where it was looked for.
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -25,6 +29,8 @@ namespace ts::gui {
 
 class Workbench;
 struct TraceImportOutcome;
+struct RecordedKernels;
+struct RecordedTrace;
 
 class TraceImportAction : public QObject {
   Q_OBJECT
@@ -70,7 +76,15 @@ class TraceImportAction : public QObject {
   QString chooseDatabase(const QString& trace) const;
   QString scratchPath(const QString& name);  // in the action's temporary folder, made at need
   void done();
-  void rebuildTimeline();  // with the run browser's points, once they are loaded
+  // The kernels of the run the run browser shows: those held when they are that run's, else its
+  // recorded trace read again, else none (and why, when it is a trace whose file is gone).
+  void rebuildTimeline();
+  void drawKernels();  // kernels_ with the run browser's points when they are kernels_run_'s
+  void showNoKernels(const QString& note);
+  void readRecordedTrace(int64_t run, const QString& database, const RecordedTrace& trace,
+                         const QString& name);
+  void recordedTraceRead();
+  void stopReading();  // a read under way is dropped, its result unused
 
   Workbench* workbench_;
   QWidget* window_;
@@ -80,8 +94,21 @@ class TraceImportAction : public QObject {
   QString trace_name_, database_;
   QString workload_out_;  // the workload this import writes, opened once stored; empty: none
   std::unique_ptr<QTemporaryDir> scratch_;
+  // The kernels held: of run kernels_run_ of kernels_database_ (-1: none), their tracks named
+  // "trace NAME: ..." by kernels_name_.
   std::vector<TraceKernelSpan> kernels_;
+  QString kernels_name_, kernels_database_;
+  int64_t kernels_run_ = -1;
   SimulationTimeline timeline_;
+  // A stored run's trace being read again (tracked by the workbench's BackgroundWork), the run
+  // it is of and its trace; a read superseded by another run's is cancelled and dropped.
+  QPointer<QFutureWatcher<RecordedKernels>> reading_;
+  QString reading_database_, reading_path_, reading_name_;
+  int64_t reading_run_ = -1;
+  // A run whose trace was not drawn for a reason that reading again would not change (a cancel,
+  // a file that no longer reads) is not read again until another run is shown: "DB#RUN", and why.
+  QString given_up_run_, given_up_note_;
+  QStringList missing_reported_;  // the traces the log has said are gone, each said once
 };
 
 }  // namespace ts::gui

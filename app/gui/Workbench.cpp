@@ -8,8 +8,8 @@
 #include "TraceAnalysisSession.hpp"
 #include "WhatIfSession.hpp"
 #include "common/WorkspaceFile.hpp"
-#include "correlate/CorrelationData.hpp"
 #include "common/YamlSource.hpp"
+#include "correlate/CorrelationData.hpp"
 #include "measure/ResultStore.hpp"
 #include "profile/ArchitectureReference.hpp"
 #include "views/TraceTimeline.hpp"
@@ -110,8 +110,9 @@ bool Workbench::openSimulation(const QString& path) {
   return true;
 }
 
-void Workbench::setTraceTimeline(SimulationTimeline trace) {
+void Workbench::setTraceTimeline(SimulationTimeline trace, QString note) {
   trace_timeline_ = std::move(trace);
+  trace_note_ = std::move(note);
   Q_EMIT simulationChanged();
 }
 

@@ -40,9 +40,12 @@ class Workbench : public QObject {
   QString simulationPath() const { return simulation_path_; }
   const SimulationTimeline& simulation() const { return simulation_; }
   // An imported trace's tracks (TraceImportAction), drawn after the simulation's; timeline() is
-  // what the timeline page shows: both.
-  void setTraceTimeline(SimulationTimeline trace);
+  // what the timeline page shows: both. `note`: why the shown run's kernels are not drawn (its
+  // trace is gone, could not be read), for the timeline page to say; empty when nothing is amiss.
+  void setTraceTimeline(SimulationTimeline trace, QString note = {});
   SimulationTimeline timeline() const;
+  QString traceTimelineNote() const { return trace_note_; }
+  BackgroundWork* backgroundWork() const { return work_; }
 
   // Of the work of both parts.
   bool busy() const;
@@ -66,6 +69,7 @@ class Workbench : public QObject {
   TraceAnalysisSession* trace_analysis_;
   QString simulation_path_;
   SimulationTimeline simulation_, trace_timeline_;
+  QString trace_note_;
 };
 
 }  // namespace ts::gui
