@@ -84,10 +84,45 @@ void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g
       for (const auto& m : r.residency)
         std::cout << fmt::format("    resident {:<8} {:>12.0f} of {:.0f} B per instance\n",
                                  m.memory, m.bytes_per_instance, m.capacity_bytes);
+      for (const auto& a : r.accesses)
+        std::cout << fmt::format(
+            "    accesses {:<8} {:<6} reads {:>12.0f}  fills {:>12.0f}  updates {:>12.0f} words\n",
+            a.memory, a.tensor, a.reads, a.fills, a.updates);
+      if (r.energy.known) {
+        for (const NodeEnergy& n : r.energy.nodes)
+          std::cout << fmt::format(
+              "    energy {:<10} {:>12.1f} pJ  (reads {:.1f}, fills {:.1f}, updates {:.1f}, "
+              "compute {:.1f}, leak {:.1f})\n",
+              n.name, n.total_j() * 1e12, n.reads_j * 1e12, n.fills_j * 1e12, n.updates_j * 1e12,
+              n.compute_j * 1e12, n.leak_j * 1e12);
+        if (r.energy.edges_j > 0)
+          std::cout << fmt::format("    energy {:<10} {:>12.1f} pJ\n", "edges",
+                                   r.energy.edges_j * 1e12);
+      }
       std::cout << "\n";
     }
   }
   std::cout << fmt::format("total (device + launch): {:.3f} us\n", total);
+  // Energy only where the graph gives its figures (docs/energy.md); nothing is made up.
+  double energy_j = 0;
+  bool known = !rows.empty();
+  std::vector<std::string> unpriced;
+  for (const auto& r : rows) {
+    known = known && r.energy.known;
+    const auto runs = runs_of.find(r.op_name);
+    energy_j += r.energy.total_j * static_cast<double>(runs == runs_of.end() ? 1 : runs->second);
+    for (const std::string& u : r.energy.unpriced)
+      if (std::find(unpriced.begin(), unpriced.end(), u) == unpriced.end()) unpriced.push_back(u);
+  }
+  if (known) {
+    std::cout << fmt::format("energy: {:.6g} uJ", energy_j * 1e6);
+    if (!rows.front().energy.area_m2)
+      std::cout << "; area unknown (no node gives one)";
+    else
+      std::cout << fmt::format("; area {:.6g} mm^2", *rows.front().energy.area_m2 * 1e6);
+    std::cout << "\n";
+    for (const std::string& u : unpriced) std::cout << "  not priced: " << u << "\n";
+  }
 }
 
 }  // namespace

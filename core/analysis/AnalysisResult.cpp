@@ -23,6 +23,7 @@ AnalysisResult analysis_result(const MappingProgram& p, const AnalysisScratch& s
     n.spatial_tiles = s.nodes[i].spread;
     n.instances = s.nodes[i].child_instances;
   }
+  r.accesses = access_counts(p, s);
   return r;
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "analysis/AccessCounts.hpp"
 #include "analysis/TileAnalysis.hpp"
 
 namespace ts {
@@ -37,6 +38,7 @@ struct AnalysisResult {
   std::vector<double> read_back_bytes;
   std::vector<double> memory_usage;  // per program memory (MappingProgram::memories), bytes per
                                      // instance, as the capacity check counts them
+  AccessCounts accesses;  // words read, filled, updated per memory and tensor (energy's counts)
   bool valid() const { return failure.kind == EvaluationFailure::none; }
 };
 

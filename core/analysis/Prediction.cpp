@@ -153,6 +153,10 @@ Prediction make_prediction(const MappingProgram& p, const AnalysisResult& e) {
     const ArchNode& mem = g.node(p.memories[k]);
     r.residency.push_back({mem.name, e.memory_usage[k], mem.capacity_bytes});
   }
+  for (const TensorAccesses& a : e.accesses.entries)
+    r.accesses.push_back({g.node(a.memory).name, p.op->tensors[static_cast<size_t>(a.tensor)].name,
+                          a.reads, a.fills, a.updates, a.spatial_reductions});
+  r.energy = energy_of(p, e);
   r.explain = explain_tree(p, e);
   return r;
 }

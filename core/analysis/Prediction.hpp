@@ -1,9 +1,11 @@
 #pragma once
 // A finished prediction for one operator: the plain values every face of tilescope shows.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/AnalysisResult.hpp"
+#include "analysis/Energy.hpp"
 
 namespace ts {
 
@@ -16,6 +18,13 @@ struct MemoryResidency {
   std::string memory;
   double bytes_per_instance = 0;
   double capacity_bytes = 0;
+};
+
+// Words one memory read, was filled with and updated for one tensor (AccessCounts.hpp).
+struct MemoryAccesses {
+  std::string memory;
+  std::string tensor;
+  double reads = 0, fills = 0, updates = 0, spatial_reductions = 0;
 };
 
 struct Prediction {
@@ -37,6 +46,10 @@ struct Prediction {
   double flops = 0;
   std::vector<EdgeTraffic> traffic;
   std::vector<MemoryResidency> residency;
+  std::vector<MemoryAccesses> accesses;
+  // Energy and area where the graph gives the figures (docs/energy.md): energy.known false when
+  // it gives none.
+  EnergyReport energy;
   std::string explain;  // annotated tree
 };
 

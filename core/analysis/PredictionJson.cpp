@@ -38,6 +38,32 @@ std::string prediction_json(const std::vector<Prediction>& predictions,
                         {"count", count},
                         {"traffic", traffic},
                         {"residency", residency}};
+    nlohmann::json accesses = nlohmann::json::array();
+    for (const MemoryAccesses& a : r.accesses)
+      accesses.push_back({{"memory", a.memory},
+                          {"tensor", a.tensor},
+                          {"reads", a.reads},
+                          {"fills", a.fills},
+                          {"updates", a.updates},
+                          {"spatial_reductions", a.spatial_reductions}});
+    o["accesses"] = accesses;
+    // Energy only where the graph gives figures: null says unknown, not zero.
+    o["energy_pj"] = r.energy.known ? nlohmann::json(r.energy.total_j * 1e12) : nlohmann::json();
+    o["area_um2"] = r.energy.area_m2 ? nlohmann::json(*r.energy.area_m2 * 1e12) : nlohmann::json();
+    if (r.energy.known) {
+      nlohmann::json nodes = nlohmann::json::array();
+      for (const NodeEnergy& n : r.energy.nodes)
+        nodes.push_back({{"node", n.name},
+                         {"reads_pj", n.reads_j * 1e12},
+                         {"fills_pj", n.fills_j * 1e12},
+                         {"updates_pj", n.updates_j * 1e12},
+                         {"compute_pj", n.compute_j * 1e12},
+                         {"leak_pj", n.leak_j * 1e12},
+                         {"total_pj", n.total_j() * 1e12}});
+      o["energy_by_node"] = nodes;
+      o["edges_energy_pj"] = r.energy.edges_j * 1e12;
+      o["energy_unpriced"] = r.energy.unpriced;
+    }
     if (r.searched) {
       o["mapper_converged"] = r.search_converged;
       o["mapper_evaluations"] = r.search_evaluations;

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <map>
+#include <set>
 
+#include "analysis/AccessCounts.hpp"
 #include "analysis/IssueRate.hpp"
 
 namespace ts {
@@ -1132,9 +1135,14 @@ class Evaluator {
     }
   }
 
-  void traffic() {
-    std::fill(e_.edge_bytes.begin(), e_.edge_bytes.end(), 0.0);
-    std::fill(e_.read_back_bytes.begin(), e_.read_back_bytes.end(), 0.0);
+  enum class FlowKind { load, store, operand, result, transfer };
+
+  // Every movement of the operator, whole: a tile's loads and stores, an op's operands and its
+  // result (the last operand, MappingProgram), a trans node's transfer, each with the bytes it
+  // carries before any multicast or reduction, the node it serves and its enclosing tile.
+  // traffic() and accesses() walk the same flows, so their figures agree by construction.
+  template <class Visit>
+  void each_flow(Visit&& visit) const {
     const int n = static_cast<int>(p_.nodes.size());
     auto volume = [&](int t, const NodeScratch& s) {
       double v = p_.tensor_bytes[t];
@@ -1142,53 +1150,128 @@ class Evaluator {
         if (!((p_.tensor_dims[t] >> d) & 1u)) v *= s.tiles_above[d];
       return v;
     };
-    // A read over a multicast edge serves the group of busy instances that need its data.
-    auto add_read = [&](const Flow& f, double bytes, int c, int parent) {
-      for (EdgeId edge : f.path) {
-        double b = bytes;
-        if (g_.edge(edge).multicast && parent >= 0)
-          b /= static_cast<double>(sharing_group(f.tensor, c, parent));
-        e_.edge_bytes[edge.index()] += b;
-      }
-    };
-    // R partials summed by a network cross it and the rest of the way as one; summed in a
-    // memory, each arrives and R-1 of R are read back there first.
-    auto add_write = [&](const Flow& f, double bytes, int c, int parent) {
-      bool summed = false;
-      for (EdgeId edge : f.path) {
-        const ReductionStep r = reduction_step(f, edge, c, parent, summed);
-        summed = r.summed;
-        e_.edge_bytes[edge.index()] += r.summed ? bytes / static_cast<double>(r.partials) : bytes;
-        e_.read_back_bytes[g_.edge(edge).to.index()] += bytes * r.read_back_fraction;
-      }
-    };
     for (int i = 1; i < n; ++i) {
       const ProgramNode& node = p_.nodes[i];
       const NodeScratch& s = e_.nodes[i];
       const int parent = enclosing_tile(i);
       if (node.kind == MappingNodeKind::tile) {
         for (size_t k = 0; k < node.loads.size(); ++k)
-          add_read(node.loads[k], volume(node.loads[k].tensor, s) * s.load_fraction[k], i, parent);
+          visit(FlowKind::load, node.loads[k], volume(node.loads[k].tensor, s) * s.load_fraction[k],
+                i, parent);
         for (size_t k = 0; k < node.stores.size(); ++k)
-          add_write(node.stores[k], volume(node.stores[k].tensor, s) * s.store_fraction[k], i,
-                    parent);
+          visit(FlowKind::store, node.stores[k],
+                volume(node.stores[k].tensor, s) * s.store_fraction[k], i, parent);
       } else if (node.kind == MappingNodeKind::op) {
-        // The last operand is the result (MappingProgram).
         for (size_t j = 0; j < node.operands.size(); ++j) {
           const Flow& f = node.operands[j];
-          const double bytes = volume(f.tensor, s) * s.load_fraction[j];
-          if (j + 1 == node.operands.size())
-            add_write(f, bytes, i, parent);
-          else
-            add_read(f, bytes, i, parent);
+          visit(j + 1 == node.operands.size() ? FlowKind::result : FlowKind::operand, f,
+                volume(f.tensor, s) * s.load_fraction[j], i, parent);
         }
       } else if (node.kind == MappingNodeKind::trans) {
-        const double bytes = volume(node.tensor, s);
-        for (EdgeId edge : node.transfer.path) e_.edge_bytes[edge.index()] += bytes;
+        visit(FlowKind::transfer, node.transfer, volume(node.tensor, s), i, parent);
       }
     }
   }
 
+  void traffic() {
+    std::fill(e_.edge_bytes.begin(), e_.edge_bytes.end(), 0.0);
+    std::fill(e_.read_back_bytes.begin(), e_.read_back_bytes.end(), 0.0);
+    each_flow([&](FlowKind kind, const Flow& f, double bytes, int c, int parent) {
+      if (kind == FlowKind::transfer) {
+        for (EdgeId edge : f.path) e_.edge_bytes[edge.index()] += bytes;
+      } else if (kind == FlowKind::load || kind == FlowKind::operand) {
+        // A read over a multicast edge serves the group of busy instances that need its data.
+        for (EdgeId edge : f.path) {
+          double b = bytes;
+          if (g_.edge(edge).multicast && parent >= 0)
+            b /= static_cast<double>(sharing_group(f.tensor, c, parent));
+          e_.edge_bytes[edge.index()] += b;
+        }
+      } else {
+        // R partials summed by a network cross it and the rest of the way as one; summed in a
+        // memory, each arrives and R-1 of R are read back there first.
+        bool summed = false;
+        for (EdgeId edge : f.path) {
+          const ReductionStep r = reduction_step(f, edge, c, parent, summed);
+          summed = r.summed;
+          e_.edge_bytes[edge.index()] += r.summed ? bytes / static_cast<double>(r.partials) : bytes;
+          e_.read_back_bytes[g_.edge(edge).to.index()] += bytes * r.read_back_fraction;
+        }
+      }
+    });
+  }
+
+ public:
+  // The words each memory reads, is filled with and updates, per tensor (AccessCounts.hpp), from
+  // the flows traffic() counts in bytes. After run() found the mapping valid.
+  void accesses(AccessCounts& out) const {
+    std::map<std::pair<int32_t, int>, size_t> index;
+    auto at = [&](NodeId memory, int tensor) -> TensorAccesses& {
+      auto [it, fresh] = index.emplace(std::make_pair(memory.value, tensor), out.entries.size());
+      if (fresh) out.entries.push_back(TensorAccesses{memory, tensor});
+      return out.entries[it->second];
+    };
+    // Words leaving each memory as a tile's drain, per tensor: the residencies an output had
+    // there, each of which began with a write that read nothing.
+    std::map<std::pair<int32_t, int>, double> drained;
+    // The memories a unit writes its results into: where partial sums are added to, so where an
+    // update reads the word first. A memory a tile drains into only stores what arrives (its
+    // reads of it serve refills, counted as reads above).
+    std::set<std::pair<int32_t, int>> accumulates;
+    each_flow([&](FlowKind kind, const Flow& f, double bytes, int c, int parent) {
+      const double words = bytes / p_.element_bytes[f.tensor];
+      if (kind == FlowKind::transfer) {
+        if (f.from_memory.valid()) at(f.from_memory, f.tensor).reads += words;
+        if (f.to_memory.valid()) at(f.to_memory, f.tensor).fills += words;
+        return;
+      }
+      if (kind == FlowKind::load || kind == FlowKind::operand) {
+        // One read at the source feeds a multicast group (an edge leaving it that multicasts).
+        double read = words;
+        if (!f.path.empty() && g_.edge(f.path.front()).multicast && parent >= 0)
+          read /= static_cast<double>(sharing_group(f.tensor, c, parent));
+        if (f.from_memory.valid()) at(f.from_memory, f.tensor).reads += read;
+        if (kind == FlowKind::load && f.to_memory.valid()) at(f.to_memory, f.tensor).fills += words;
+        return;
+      }
+      // A store or a result: partials summed on the way arrive as one update; a memory that
+      // sums them reads back the ones it adds to.
+      bool summed = false;
+      int64_t partials = 1;
+      for (EdgeId edge : f.path) {
+        const ReductionStep r = reduction_step(f, edge, c, parent, summed);
+        summed = r.summed;
+        if (r.summed) partials = r.partials;
+        if (r.read_back_fraction > 0)
+          at(g_.edge(edge).to, f.tensor).reads += words * r.read_back_fraction;
+      }
+      if (!f.to_memory.valid()) return;
+      TensorAccesses& to = at(f.to_memory, f.tensor);
+      const double arrived = words / static_cast<double>(partials);
+      to.updates += arrived;
+      to.spatial_reductions += words - arrived;
+      if (kind == FlowKind::store && f.from_memory.valid())
+        drained[{f.from_memory.value, f.tensor}] += words;
+      if (kind == FlowKind::result) accumulates.insert({f.to_memory.value, f.tensor});
+    });
+    // Read-modify-write: every update of a word already there reads it first. A residency of an
+    // output element begins with its first update (no read) or with a fill of its partial sum
+    // (whose next update reads it); the residencies are the drains out of the memory, or the
+    // tensor itself where nothing drains it (the outermost memory).
+    for (TensorAccesses& a : out.entries) {
+      if (a.updates <= 0 || !accumulates.count({a.memory.value, a.tensor})) continue;
+      const auto d = drained.find({a.memory.value, a.tensor});
+      const double residencies =
+          d != drained.end() ? d->second : p_.tensor_bytes[a.tensor] / p_.element_bytes[a.tensor];
+      a.read_modify_writes = std::max(0.0, a.updates - residencies + a.fills);
+      a.reads += a.read_modify_writes;
+    }
+    for (const ProgramNode& node : p_.nodes)
+      if (node.kind == MappingNodeKind::op && node.stage >= 0)
+        out.operations += p_.op->stage_points(p_.op->stages[static_cast<size_t>(node.stage)]);
+  }
+
+ private:
   const MappingProgram& p_;
   AnalysisScratch& e_;
   const ArchitectureGraph& g_;
@@ -1263,6 +1346,19 @@ double traffic_floor(const MappingProgram& program, AnalysisScratch& eval) {
 
 double evaluate_after_floor(const MappingProgram& program, AnalysisScratch& eval) {
   return Evaluator(program, eval).after_floor();
+}
+
+const TensorAccesses* AccessCounts::find(NodeId memory, int tensor) const {
+  for (const TensorAccesses& a : entries)
+    if (a.memory == memory && a.tensor == tensor) return &a;
+  return nullptr;
+}
+
+AccessCounts access_counts(const MappingProgram& program, const AnalysisScratch& eval) {
+  AccessCounts out;
+  // accesses() only reads the scratch; the Evaluator holds it as the timing steps write it.
+  if (eval.valid()) Evaluator(program, const_cast<AnalysisScratch&>(eval)).accesses(out);
+  return out;
 }
 
 }  // namespace ts

@@ -65,12 +65,30 @@ struct ComputeCapability {
   SourceLocation where;
 };
 
+// What accesses of a memory cost, as Timeloop's energy reference tables give them
+// (docs/energy.md): one action moves a block of `block_words` words (a wide SRAM reads a row at
+// a time), in joules per action and per instance. A read serves the level below (or the unit), a
+// write fills the memory from the level above, an update writes a word the level below computed
+// (a partial sum) into it.
+struct MemoryEnergy {
+  double read_j = 0;
+  double write_j = 0;
+  double update_j = 0;
+  int64_t block_words = 1;
+};
+
 struct ArchNode {
   std::string name;
   NodeKind kind = NodeKind::memory;
   int64_t instances = 1;
   double clock_hz = 0;  // the graph clock unless the node overrides it
+  // Energy and area (issue 39; none where the file gives none: energy is then unknown, never a
+  // made-up default). Leakage is per cycle of the node's clock and per instance; area per
+  // instance, in square metres.
+  std::optional<double> leak_j_per_cycle;
+  std::optional<double> area_m2;
   // memory
+  std::optional<MemoryEnergy> energy;
   double capacity_bytes = 0;
   int word_bytes = 1;
   double read_port_bytes_per_s = 0;   // 0: no port limit beyond the edges
@@ -170,6 +188,9 @@ struct ArchEdge {
   double reduction_latency_cycles = 0;         // per hop, in the clock of the source node
   double reduction_bandwidth_bytes_per_s = 0;  // of the reduced stream; 0: the edge's bandwidth
   std::optional<RowAlignment> alignment;       // unset: every row moves at the edge's rate
+  // What moving a byte across the edge costs (a network-on-chip hop, a die-to-die link, NVLink,
+  // PCIe), in joules; none: not given.
+  std::optional<double> energy_per_byte_j;
   SourceLocation where;
 
   // Hops the last of `partials` partial sums crosses in the reduction network (0 without one).

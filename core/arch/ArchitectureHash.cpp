@@ -45,6 +45,22 @@ uint64_t ArchitectureGraph::content_hash() const {
       h.add_i64(static_cast<int64_t>(from));
       h.add_i64(static_cast<int64_t>(to));
     }
+    // Energy and area: only when set, so that the hashes of graphs without them stay.
+    if (n.leak_j_per_cycle) {
+      h.add_string("leak");
+      h.add_double(*n.leak_j_per_cycle);
+    }
+    if (n.area_m2) {
+      h.add_string("area");
+      h.add_double(*n.area_m2);
+    }
+    if (n.energy) {
+      h.add_string("energy");
+      h.add_double(n.energy->read_j);
+      h.add_double(n.energy->write_j);
+      h.add_double(n.energy->update_j);
+      h.add_i64(n.energy->block_words);
+    }
     h.add_u64(n.capabilities.size());
     for (const ComputeCapability& c : n.capabilities) {
       h.add_i64(static_cast<int64_t>(c.op_class));
@@ -89,6 +105,10 @@ uint64_t ArchitectureGraph::content_hash() const {
     if (e.alignment) {  // only when set, so that the hashes of graphs without it stay
       h.add_i64(3000 + e.alignment->bytes);
       h.add_double(e.alignment->unaligned_rate);
+    }
+    if (e.energy_per_byte_j) {  // likewise
+      h.add_string("energy_per_byte");
+      h.add_double(*e.energy_per_byte_j);
     }
   }
   return h.value();

@@ -64,7 +64,10 @@ class ArchitectureReader {
   bool switch_of(const YAML::Node& n, const char* key, const std::string& node,
                  const std::string& on, const std::string& on_meaning, const std::string& off);
   void read_memory(ArchNode& node, const YAML::Node& n);
+  void read_memory_energy(ArchNode& node, const YAML::Node& e);
   void read_compute(ArchNode& node, const YAML::Node& n);
+  void read_leak_and_area(ArchNode& node, const YAML::Node& n);
+  double energy_at(const YAML::Node& v, const std::string& what);
   void read_cost_hook(ArchNode& node, const YAML::Node& h);
   void read_runs_as(ArchNode& node, const YAML::Node& r);
   ComputeCapability read_operation(const ArchNode& node, const YAML::Node& n);
@@ -146,7 +149,7 @@ void ArchitectureReader::read_node(const YAML::Node& n) {
   src_.check_keys(n,
                   {"name", "type", "clock", "instances", "capacity", "word_bytes", "read_bandwidth",
                    "write_bandwidth", "bandwidth", "port_scope", "dispatch", "tails", "operations",
-                   "cost_hook", "min_kernel_time", "runs_as"},
+                   "cost_hook", "min_kernel_time", "runs_as", "energy", "leak", "area"},
                   label);
   ArchNode node;
   YAML::Node name = src_.require(n, "name", label);
@@ -170,10 +173,49 @@ void ArchitectureReader::read_node(const YAML::Node& n) {
     read_memory(node, n);
   else
     read_compute(node, n);
+  read_leak_and_area(node, n);
   g_.nodes.push_back(std::move(node));
 }
 
+// An energy of zero or more: `8pJ`.
+double ArchitectureReader::energy_at(const YAML::Node& v, const std::string& what) {
+  const std::optional<double> j = v.IsScalar() ? parse_energy_joules(v.Scalar()) : std::nullopt;
+  if (!j || *j < 0)
+    src_.fail(v, "expected an energy of zero or more for " + what + " (e.g. `2.5pJ`), got " +
+                     describe(v));
+  return *j;
+}
+
+// `leak`: energy per cycle of the node's clock, per instance; `area`: per instance.
+void ArchitectureReader::read_leak_and_area(ArchNode& node, const YAML::Node& n) {
+  if (const YAML::Node l = n["leak"]; l.IsDefined())
+    node.leak_j_per_cycle = energy_at(l, "`leak` of '" + node.name + "' (per cycle and instance)");
+  if (const YAML::Node a = n["area"]; a.IsDefined()) {
+    const std::optional<double> m2 = a.IsScalar() ? parse_area_m2(a.Scalar()) : std::nullopt;
+    if (!m2 || *m2 < 0)
+      src_.fail(a, "expected an area of zero or more for `area` of '" + node.name +
+                       "' (per instance, e.g. `417um^2` or `0.5mm^2`), got " + describe(a));
+    node.area_m2 = *m2;
+  }
+}
+
+// `energy: {read: E, write: E, update: E, block_words: N}`: per action of a block, per instance.
+void ArchitectureReader::read_memory_energy(ArchNode& node, const YAML::Node& e) {
+  const std::string what = "the energy of '" + node.name + "'";
+  src_.expect_map(e, what + " (read, write, update, block_words)");
+  src_.check_keys(e, {"read", "write", "update", "block_words"}, what);
+  MemoryEnergy energy;
+  energy.read_j = energy_at(src_.require(e, "read", what), "`read` of " + what);
+  energy.write_j = energy_at(src_.require(e, "write", what), "`write` of " + what);
+  // An update writes a word as a fill does: the write's energy unless the table has its own.
+  energy.update_j =
+      e["update"].IsDefined() ? energy_at(e["update"], "`update` of " + what) : energy.write_j;
+  energy.block_words = src_.positive_integer_or(e, "block_words", 1);
+  node.energy = energy;
+}
+
 void ArchitectureReader::read_memory(ArchNode& node, const YAML::Node& n) {
+  if (const YAML::Node e = n["energy"]; e.IsDefined()) read_memory_energy(node, e);
   for (std::string_view k : {"operations", "cost_hook", "min_kernel_time", "runs_as"})
     if (auto key = src_.key_node(n, k))
       src_.fail(*key, "`" + std::string(k) + "` applies to compute nodes only; '" + node.name +
@@ -205,8 +247,8 @@ void ArchitectureReader::read_memory(ArchNode& node, const YAML::Node& n) {
 }
 
 void ArchitectureReader::read_compute(ArchNode& node, const YAML::Node& n) {
-  for (std::string_view k :
-       {"capacity", "word_bytes", "read_bandwidth", "write_bandwidth", "bandwidth", "port_scope"})
+  for (std::string_view k : {"capacity", "word_bytes", "read_bandwidth", "write_bandwidth",
+                             "bandwidth", "port_scope", "energy"})
     if (auto key = src_.key_node(n, k))
       src_.fail(*key, "`" + std::string(k) + "` applies to memory nodes only; '" + node.name +
                           "' is a compute node");
@@ -400,11 +442,11 @@ void ArchitectureReader::read_edge(const YAML::Node& e) {
   const YAML::Node from = e["from"], to = e["to"];
   if (from.IsDefined() && to.IsDefined() && from.IsScalar() && to.IsScalar())
     label += " " + from.Scalar() + "->" + to.Scalar();
-  src_.check_keys(
-      e,
-      {"from", "to", "bandwidth", "sharing", "latency", "multicast", "broadcast", "reduction",
-       "reduction_topology", "reduction_latency", "reduction_bandwidth", "alignment"},
-      label);
+  src_.check_keys(e,
+                  {"from", "to", "bandwidth", "sharing", "latency", "multicast", "broadcast",
+                   "reduction", "reduction_topology", "reduction_latency", "reduction_bandwidth",
+                   "alignment", "energy_per_byte"},
+                  label);
   ArchEdge edge;
   edge.where = src_.where(e);
   edge.from = node_id(src_.require(e, "from", label));
@@ -441,6 +483,8 @@ void ArchitectureReader::read_edge(const YAML::Node& e) {
                           describe(rate));
     edge.alignment = align;
   }
+  if (const YAML::Node b = e["energy_per_byte"]; b.IsDefined())
+    edge.energy_per_byte_j = energy_at(b, "`energy_per_byte` of " + label);
   g_.edges.push_back(edge);
 }
 

@@ -127,6 +127,9 @@ std::string duration_text(double seconds) {
 // A plain number that from_chars reads back to the same double.
 std::string number_text(double v) { return fmt::format("{}", v); }
 
+// Picojoules, the unit energy tables use, with every digit kept.
+std::string energy_text(double joules) { return number_text(joules * 1e12) + "pJ"; }
+
 // A YAML scalar, quoted when it must be (names and paths are usually plain).
 std::string scalar(const std::string& text) {
   YAML::Emitter e;
@@ -209,6 +212,12 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
     if (n.clock_hz != graph.clock_hz) y += "    clock: " + frequency_text(n.clock_hz) + "\n";
     if (n.dynamic_dispatch) y += "    dispatch: dynamic\n";
     if (n.padded_tails) y += "    tails: padded\n";
+    if (n.leak_j_per_cycle) y += "    leak: " + energy_text(*n.leak_j_per_cycle) + "\n";
+    if (n.area_m2) y += "    area: " + number_text(*n.area_m2 * 1e12) + "um^2\n";
+    if (n.energy)
+      y += fmt::format("    energy: {{read: {}, write: {}, update: {}, block_words: {}}}\n",
+                       energy_text(n.energy->read_j), energy_text(n.energy->write_j),
+                       energy_text(n.energy->update_j), n.energy->block_words);
     if (n.kind == NodeKind::memory) {
       y += "    capacity: " + bytes_text(n.capacity_bytes) + "\n";
       if (n.word_bytes != 1) y += fmt::format("    word_bytes: {}\n", n.word_bytes);
@@ -268,6 +277,7 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
     if (e.alignment)
       y += fmt::format(", alignment: {{bytes: {}, unaligned_rate: {}}}", e.alignment->bytes,
                        number_text(e.alignment->unaligned_rate));
+    if (e.energy_per_byte_j) y += ", energy_per_byte: " + energy_text(*e.energy_per_byte_j);
     y += "}\n";
   }
 

@@ -113,4 +113,16 @@ std::optional<double> parse_energy_joules(std::string_view text) {
   return with_submultiple(text, "J", "munp");
 }
 
+std::optional<double> parse_area_m2(std::string_view text) {
+  auto parts = split_number(text);
+  if (!parts) return std::nullopt;
+  auto [value, rest] = *parts;
+  // A length unit squared: the prefix applies to the length, so 1 um^2 = 1e-12 m^2.
+  static constexpr std::pair<std::string_view, double> kUnits[] = {
+      {"m^2", 1.0}, {"cm^2", 1e-4}, {"mm^2", 1e-6}, {"um^2", 1e-12}, {"nm^2", 1e-18}};
+  for (const auto& [unit, scale] : kUnits)
+    if (rest == unit) return value * scale;
+  return std::nullopt;
+}
+
 }  // namespace ts

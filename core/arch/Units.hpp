@@ -30,5 +30,7 @@ std::optional<double> parse_operations_per_second(std::string_view text);
 std::optional<double> parse_power_watts(std::string_view text);
 // Energy: `8pJ`, `1.2nJ`, `0.5uJ`, `3mJ`, `2J`.
 std::optional<double> parse_energy_joules(std::string_view text);
+// Area, in square metres: `417um^2`, `0.97mm^2`, `1.2cm^2`, `3m^2`.
+std::optional<double> parse_area_m2(std::string_view text);
 
 }  // namespace ts

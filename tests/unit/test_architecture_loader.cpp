@@ -196,7 +196,7 @@ TEST_CASE("architecture structure errors name the key and the place", "[arch][lo
     CHECK(e.message() ==
           "unknown key 'capacty' in node 'M'; expected one of: name, type, clock, instances, "
           "capacity, word_bytes, read_bandwidth, write_bandwidth, bandwidth, port_scope, "
-          "dispatch, tails, operations, cost_hook, min_kernel_time, runs_as");
+          "dispatch, tails, operations, cost_hook, min_kernel_time, runs_as, energy, leak, area");
   }
   SECTION("dispatch is dynamic or lockstep") {
     InputError e = arch_error(
