@@ -16,11 +16,14 @@ using namespace ts::cli_test;
 
 namespace {
 
+// As the binary sees it (it runs in TILESCOPE_ROOT), and as this process reads it (ctest runs
+// it in the build folder).
 const std::string kTwoStreams = "tests/fixtures/trace/kineto/two_streams.json";
+const std::string kTwoStreamsHere = std::string(TILESCOPE_ROOT) + "/" + kTwoStreams;
 
 // The fixture with the sgemm 1.5 times longer (30 -> 45 us) and the add half as long (10 -> 5).
 void write_scaled_copy(const std::string& path) {
-  nlohmann::json trace = nlohmann::json::parse(read_text(kTwoStreams));
+  nlohmann::json trace = nlohmann::json::parse(read_text(kTwoStreamsHere));
   for (auto& e : trace["traceEvents"]) {
     const std::string name = e.value("name", "");
     if (name == "ampere_sgemm_128x64_tn") e["dur"] = e["dur"].get<double>() * 1.5;
@@ -93,8 +96,8 @@ TEST_CASE("trace refuses bad input with exit 2 and one line naming it", "[cli][t
   ts::test::TempDir dir("trace-errors");
   std::filesystem::create_directory(dir / "empty");
   std::filesystem::create_directory(dir / "twice");
-  std::filesystem::copy_file(kTwoStreams, dir / "twice/a.json");
-  std::filesystem::copy_file(kTwoStreams, dir / "twice/b.json");
+  std::filesystem::copy_file(kTwoStreamsHere, dir / "twice/a.json");
+  std::filesystem::copy_file(kTwoStreamsHere, dir / "twice/b.json");
   std::ofstream(dir / "notes.json") << "{\"hello\": [1, 2";
 
   struct Case {
