@@ -88,6 +88,8 @@ void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g
         std::cout << fmt::format(
             "    accesses {:<8} {:<6} reads {:>12.0f}  fills {:>12.0f}  updates {:>12.0f} words\n",
             a.memory, a.tensor, a.reads, a.fills, a.updates);
+      for (const std::string& u : r.energy.unpriced)
+        std::cout << "    energy unknown: " << u << "\n";
       if (r.energy.known) {
         for (const NodeEnergy& n : r.energy.nodes)
           std::cout << fmt::format(
@@ -106,13 +108,10 @@ void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g
   // Energy only where the graph gives its figures (docs/energy.md); nothing is made up.
   double energy_j = 0;
   bool known = !rows.empty();
-  std::vector<std::string> unpriced;
   for (const auto& r : rows) {
     known = known && r.energy.known;
     const auto runs = runs_of.find(r.op_name);
     energy_j += r.energy.total_j * static_cast<double>(runs == runs_of.end() ? 1 : runs->second);
-    for (const std::string& u : r.energy.unpriced)
-      if (std::find(unpriced.begin(), unpriced.end(), u) == unpriced.end()) unpriced.push_back(u);
   }
   if (known) {
     std::cout << fmt::format("energy: {:.6g} uJ", energy_j * 1e6);
@@ -121,7 +120,6 @@ void print_table(const std::vector<Prediction>& rows, const ArchitectureGraph& g
     else
       std::cout << fmt::format("; area {:.6g} mm^2", *rows.front().energy.area_m2 * 1e6);
     std::cout << "\n";
-    for (const std::string& u : unpriced) std::cout << "  not priced: " << u << "\n";
   }
 }
 

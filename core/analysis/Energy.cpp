@@ -25,8 +25,7 @@ EnergyReport energy_of(const MappingProgram& p, const AnalysisResult& r) {
   EnergyReport out;
   for (const ArchNode& n : g.nodes)
     if (n.area_m2) out.area_m2 = out.area_m2.value_or(0) + *n.area_m2 * n.instances;
-  out.known = graph_gives_energy(g) && r.valid();
-  if (!out.known) return out;
+  if (!graph_gives_energy(g) || !r.valid()) return out;
 
   std::vector<NodeEnergy> nodes(g.nodes.size());
   std::vector<char> used(g.nodes.size(), 0);
@@ -78,6 +77,8 @@ EnergyReport energy_of(const MappingProgram& p, const AnalysisResult& r) {
   }
   out.total_j += out.edges_j;
   out.unpriced.assign(unpriced.begin(), unpriced.end());
+  out.known = out.unpriced.empty();
+  out.partial = !out.known;
   return out;
 }
 

@@ -24,7 +24,13 @@ struct NodeEnergy {
 };
 
 struct EnergyReport {
-  bool known = false;             // the graph gives at least one energy figure
+  // Every memory the mapping accesses gives its `energy` and every unit that computes its
+  // `energy_per_op`: total_j is the operator's energy. A graph that gives some figures and not
+  // these (a GPU profile's energy_per_op, there for its power cap) has a partial sum and an
+  // `unpriced` list, never a total. Edges without `energy_per_byte` and nodes without `leak`
+  // add nothing: a table's read and write energies hold what moving a word costs.
+  bool known = false;
+  bool partial = false;           // some figures, not all the mapping needs
   std::vector<NodeEnergy> nodes;  // graph order, the nodes the mapping uses or that leak
   double edges_j = 0;             // energy_per_byte x the bytes over each edge
   double total_j = 0;

@@ -50,7 +50,7 @@ std::string prediction_json(const std::vector<Prediction>& predictions,
     // Energy only where the graph gives figures: null says unknown, not zero.
     o["energy_pj"] = r.energy.known ? nlohmann::json(r.energy.total_j * 1e12) : nlohmann::json();
     o["area_um2"] = r.energy.area_m2 ? nlohmann::json(*r.energy.area_m2 * 1e12) : nlohmann::json();
-    if (r.energy.known) {
+    if (r.energy.known || r.energy.partial) {
       nlohmann::json nodes = nlohmann::json::array();
       for (const NodeEnergy& n : r.energy.nodes)
         nodes.push_back({{"node", n.name},

@@ -169,7 +169,20 @@ TEST_CASE("a graph without energy figures predicts as before and says energy is 
   }
   const Case plain = predict(graph, mapping_yaml("{M: 2, K: 2}", "{N: 2, K: 3, M: 2}"));
   CHECK_FALSE(plain.prediction.energy.known);
+  CHECK_FALSE(plain.prediction.energy.partial);
   CHECK(plain.at("Buffer", "A").reads == Approx(48));  // the counts do not need energies
+
+  // Only the unit's energy given (as a GPU profile gives it for its power cap): a partial sum,
+  // the memories named as unpriced, no total.
+  std::string unit_only = graph;
+  const std::string rate = "ops_per_cycle: 1}";
+  unit_only.replace(unit_only.find(rate), rate.size(), "ops_per_cycle: 1, energy_per_op: 0.5pJ}");
+  const Case partial = predict(unit_only, mapping_yaml("{M: 2, K: 2}", "{N: 2, K: 3, M: 2}"));
+  CHECK_FALSE(partial.prediction.energy.known);
+  CHECK(partial.prediction.energy.partial);
+  CHECK(
+      partial.prediction.energy.unpriced ==
+      std::vector<std::string>{"memory 'Buffer' has no `energy`", "memory 'DRAM' has no `energy`"});
 }
 
 TEST_CASE("energy and area keys: bad values are errors at the key, and they survive a write",
