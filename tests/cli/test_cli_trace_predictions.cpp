@@ -137,7 +137,9 @@ TEST_CASE(
   // db export now has the predictions correlate stored under the recorded graph.
   const RunResult after = run_tilescope({"db", "export", "--db", db, "--format", "json"});
   REQUIRE(after.status == 0);
-  for (const json& m : json::parse(after.out)["measurements"]) {
+  const json exported = json::parse(after.out);  // kept: a range over a temporary's member dangles
+  REQUIRE(exported["measurements"].size() == 3);
+  for (const json& m : exported["measurements"]) {
     INFO(m.dump());
     CHECK(m["predicted_us"].is_number());
   }
