@@ -5,6 +5,17 @@
 
 namespace ts::views {
 
+void unframe_bar_chart(QCustomPlot& plot) {
+  if (plot.legend->layout() == plot.plotLayout()) {
+    plot.plotLayout()->take(plot.legend);
+    plot.axisRect()->insetLayout()->addElement(plot.legend, Qt::AlignTop | Qt::AlignRight);
+  }
+  for (int i = plot.plotLayout()->elementCount() - 1; i >= 0; --i)
+    if (qobject_cast<QCPTextElement*>(plot.plotLayout()->elementAt(i)))
+      plot.plotLayout()->removeAt(i);
+  plot.plotLayout()->simplify();
+}
+
 void frame_bar_chart(QCustomPlot& plot, const std::vector<QCPBars*>& bars, const QString& title,
                      const QPalette& palette) {
   plot.legend->clearItems();

@@ -12,6 +12,10 @@ class QCPBars;
 
 namespace ts::views {
 
+// Undoes an earlier frame_bar_chart on `plot` before it is filled again: the legend back into the
+// axis rect, the title removed.
+void unframe_bar_chart(QCustomPlot& plot);
+
 // Null entries of `bars` (a series with nothing to draw) are left out of the legend.
 void frame_bar_chart(QCustomPlot& plot, const std::vector<QCPBars*>& bars, const QString& title,
                      const QPalette& palette);

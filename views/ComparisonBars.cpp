@@ -36,15 +36,7 @@ ComparisonBarsContents fill_comparison_bars(QCustomPlot& plot, const Architectur
   // The previous fill's group is empty now (its bars went with the plottables).
   for (QCPBarsGroup* old : plot.findChildren<QCPBarsGroup*>(Qt::FindDirectChildrenOnly)) delete old;
   ComparisonBarsContents out;
-  // Undo an earlier fill's layout: the legend back into the axis rect, the title removed.
-  if (plot.legend->layout() == plot.plotLayout()) {
-    plot.plotLayout()->take(plot.legend);
-    plot.axisRect()->insetLayout()->addElement(plot.legend, Qt::AlignTop | Qt::AlignRight);
-  }
-  for (int i = plot.plotLayout()->elementCount() - 1; i >= 0; --i)
-    if (qobject_cast<QCPTextElement*>(plot.plotLayout()->elementAt(i)))
-      plot.plotLayout()->removeAt(i);
-  plot.plotLayout()->simplify();
+  unframe_bar_chart(plot);  // an earlier fill's legend row and title
   const QColor text = palette.color(QPalette::Text);
   const size_t ops = c.operators.size();
   const size_t first_graph = kind == ComparisonBarsKind::speedup ? 1 : 0;

@@ -67,9 +67,6 @@ ReportFigure plot_report_figure(QCustomPlot& plot, const QString& name, const QS
   return f;
 }
 
-namespace {
-
-// A light palette whatever the desktop's: a report is read on paper and in browsers.
 QPalette report_palette() {
   QPalette p = QApplication::palette();
   p.setColor(QPalette::Base, Qt::white);
@@ -78,6 +75,8 @@ QPalette report_palette() {
   p.setColor(QPalette::WindowText, Qt::black);
   return p;
 }
+
+namespace {
 
 std::vector<CorrelationPlotPoint> plot_points(const std::vector<ComparedPoint>& points) {
   // Colours follow `correlate --by class`, so that the legend's figures are the table's.

@@ -5,6 +5,7 @@
 // there is no display.
 #include <QByteArray>
 #include <QImage>
+#include <QPalette>
 #include <QString>
 #include <vector>
 
@@ -28,6 +29,10 @@ struct ReportFigures {
 };
 
 ReportFigures render_report_figures(const ReportContent& content);
+
+// A light palette whatever the desktop's: a report is read on paper and in browsers. Every
+// report's figures are drawn in it.
+QPalette report_palette();
 
 // A plot as a figure: its PNG at twice `width` x `height`, and its SVG drawn as vectors.
 ReportFigure plot_report_figure(QCustomPlot& plot, const QString& name, const QString& caption,

@@ -36,15 +36,6 @@ std::string trace_report_files(const TraceReport& r) {
   return text;
 }
 
-QPalette trace_report_palette() {
-  QPalette p = QApplication::palette();
-  p.setColor(QPalette::Base, Qt::white);
-  p.setColor(QPalette::Window, Qt::white);
-  p.setColor(QPalette::Text, Qt::black);
-  p.setColor(QPalette::WindowText, Qt::black);
-  return p;
-}
-
 std::vector<std::pair<std::string, std::string>> trace_summary_facts(const TraceReport& r) {
   std::vector<std::pair<std::string, std::string>> facts;
   std::string devices;
@@ -249,7 +240,7 @@ std::string trace_report_title(const TraceReport& r) {
 
 ReportFigures render_trace_figures(const TraceReport& r) {
   ReportFigures out;
-  const QPalette palette = trace_report_palette();
+  const QPalette palette = report_palette();
   // Wide enough for the labels, narrow enough that A4 shrinks the fonts by at most 7/9.
   const int width = kMaxPdfPlotWidth - 43;
   {

@@ -80,14 +80,7 @@ void reset_bar_chart_layout(QCustomPlot& plot) {
   plot.clearItems();
   // An earlier fill's bar groups are empty now (their bars went with the plottables).
   for (QCPBarsGroup* old : plot.findChildren<QCPBarsGroup*>(Qt::FindDirectChildrenOnly)) delete old;
-  if (plot.legend->layout() == plot.plotLayout()) {
-    plot.plotLayout()->take(plot.legend);
-    plot.axisRect()->insetLayout()->addElement(plot.legend, Qt::AlignTop | Qt::AlignRight);
-  }
-  for (int i = plot.plotLayout()->elementCount() - 1; i >= 0; --i)
-    if (qobject_cast<QCPTextElement*>(plot.plotLayout()->elementAt(i)))
-      plot.plotLayout()->removeAt(i);
-  plot.plotLayout()->simplify();
+  unframe_bar_chart(plot);
 }
 
 TraceBreakdownChartContents fill_trace_breakdown_chart(QCustomPlot& plot,
