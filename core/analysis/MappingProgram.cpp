@@ -52,14 +52,14 @@ class Compiler {
     for (int d = 0; d < p_.ndims; ++d) p_.size[d] = op_.dims[d].size;
     for (int t = 0; t < p_.ntensors; ++t) {
       DimMask mask = 0;
-      double elems = 1;
-      for (int d : op_.tensors[t].dims) {
-        mask |= DimMask(1) << d;
-        elems *= static_cast<double>(op_.dims[d].size);
-      }
+      for (int d : op_.tensors[t].dims) mask |= DimMask(1) << d;
       p_.tensor_dims[t] = mask;
+      p_.windows[t] = op_.tensors[t].windows;
+      p_.window_dims[t] = 0;
+      for (const WindowAxis& w : p_.windows[t])
+        p_.window_dims[t] |= (DimMask(1) << w.dims[0]) | (DimMask(1) << w.dims[1]);
       p_.element_bytes[t] = bytes_of(op_.tensors[t].dtype);
-      p_.tensor_bytes[t] = packed_bytes(op_.tensors[t].dtype, elems);
+      p_.tensor_bytes[t] = op_.tensor_bytes(t);
     }
     if (mapping_.root.kind != MappingNodeKind::tile)
       throw InputError(mapping_.root.where,

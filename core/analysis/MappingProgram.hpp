@@ -125,6 +125,10 @@ struct MappingProgram {
   std::array<int64_t, kMaxDims> size{};
   std::array<DimMask, kMaxTensors> tensor_dims{};
   std::array<double, kMaxTensors> tensor_bytes{};  // whole tensor
+  // A tensor's sliding-window axes (a convolution's input) and the dims they are made of: a
+  // tile of it spans window_span of its extents along each, not their product.
+  std::array<std::vector<WindowAxis>, kMaxTensors> windows{};
+  std::array<DimMask, kMaxTensors> window_dims{};
   // The largest min_kernel_time of the units its ops run on, and that unit (docs/analysis.md,
   // "Kernel floor"): 0 and invalid when none has one.
   double min_kernel_s = 0;

@@ -23,10 +23,26 @@ inline int64_t pad_to(int64_t x, int64_t granule) {
   return granule <= 1 ? x : x + (granule - 1 - (x - 1) % granule);
 }
 
+// The elements of a tile of tensor t whose extent along dimension d is ext(d): the product over
+// its plain dims, times the span of each window axis (a convolution input's halo included).
+template <class Extent>
+double tile_elements(const MappingProgram& p, int t, Extent&& ext) {
+  double n = 1;
+  for (DimMask m = p.tensor_dims[t] & ~p.window_dims[t]; m; m &= m - 1)
+    n *= static_cast<double>(ext(std::countr_zero(m)));
+  for (const WindowAxis& w : p.windows[t])
+    n *= (static_cast<double>(ext(w.dims[0])) - 1) * static_cast<double>(w.strides[0]) +
+         (static_cast<double>(ext(w.dims[1])) - 1) * static_cast<double>(w.strides[1]) + 1;
+  return n;
+}
+
 double footprint(const MappingProgram& p, const NodeScratch& s, int t, DimMask mode) {
   double bytes = p.element_bytes[t];
-  for (DimMask m = p.tensor_dims[t]; m; m &= m - 1)
-    bytes *= static_cast<double>(ext_at(s, std::countr_zero(m), mode));
+  if (p.window_dims[t] != 0)
+    bytes *= tile_elements(p, t, [&](int d) { return ext_at(s, d, mode); });
+  else
+    for (DimMask m = p.tensor_dims[t]; m; m &= m - 1)
+      bytes *= static_cast<double>(ext_at(s, std::countr_zero(m), mode));
   // Whole bytes: n int4 elements (0.5 B each) take ceil(n / 2). Only below a byte an element,
   // so that other types pay no rounding on the hot path.
   return p.element_bytes[t] < 1 ? std::ceil(bytes) : bytes;
@@ -240,6 +256,9 @@ class Evaluator {
   // prefill attention's Q block is heads x rows on the cube's M side (1 x 128 of them, 128 rows,
   // not 16 x 128 with the one head padded to 16 on its own).
   double granule_footprint(const NodeScratch& s, int t, int op) const {
+    // A window's rows are not a side of the unit's block: a convolution's input is held as the
+    // rows its windows span (an implicit GEMM pads the product it forms, not the buffer).
+    if (p_.window_dims[t] != 0) return footprint(p_, s, t, 0);
     const ProgramNode& o = p_.nodes[op];
     const ComputeCapability& cap = *o.capability;
     double bytes = p_.element_bytes[t];
@@ -274,6 +293,13 @@ class Evaluator {
   // One iteration of the tile's own temporal loops: its extent over their full counts.
   double step_footprint(const ProgramNode& node, const NodeScratch& s, int t) const {
     double bytes = p_.element_bytes[t];
+    if (p_.window_dims[t] != 0) {
+      bytes *= tile_elements(p_, t, [&](int d) {
+        return static_cast<double>(s.ext_full[d]) /
+               static_cast<double>(std::max<int64_t>(1, node.temporal[d].full));
+      });
+      return p_.element_bytes[t] < 1 ? std::ceil(bytes) : bytes;
+    }
     for (DimMask m = p_.tensor_dims[t]; m; m &= m - 1) {
       const int d = std::countr_zero(m);
       bytes *= static_cast<double>(s.ext_full[d]) /
@@ -343,24 +369,48 @@ class Evaluator {
 
   // Refills of a buffer over the loops above it, visited innermost first: the innermost run of
   // loops that do not index the tensor keeps the tile resident; every other loop refills it.
+  // The innermost loop that refills a window tensor (a convolution's input) slides its tile:
+  // consecutive tiles overlap by the halo, which stays, so each step fills only what is new
+  // (`fill_trips` of the `trips`, as Timeloop counts the delta between consecutive tiles).
   struct ReuseCount {
     double fills = 1, execs = 1, distinct = 1;
     bool suffix = true;
-    void loop(double trips, bool relevant) {
+    void loop(double trips, bool relevant, double fill_trips = -1) {
       if (trips <= 1) return;
       execs *= trips;
       if (relevant) distinct *= trips;
       if (suffix && !relevant) return;
+      fills *= suffix && fill_trips >= 0 ? fill_trips : trips;
       suffix = false;
-      fills *= trips;
     }
   };
+
+  // The tiles' worth of tensor t that `trips` steps of a loop over d fill when each step moves
+  // the tile `step` along d and the tile is `child`'s: 1 + (trips - 1) x new rows / span along
+  // the window axis d is part of; -1 (no sliding) when d is not part of one.
+  double sliding_trips(int t, int d, double trips, double step, const NodeScratch& child) const {
+    if (!((p_.window_dims[t] >> d) & 1u)) return -1;
+    for (const WindowAxis& w : p_.windows[t])
+      for (int k = 0; k < 2; ++k) {
+        if (w.dims[k] != d) continue;
+        const double span = (static_cast<double>(child.ext_full[w.dims[0]]) - 1) *
+                                static_cast<double>(w.strides[0]) +
+                            (static_cast<double>(child.ext_full[w.dims[1]]) - 1) *
+                                static_cast<double>(w.strides[1]) +
+                            1;
+        const double shift = step * static_cast<double>(w.strides[k]);
+        return 1 + (trips - 1) * std::min(span, shift) / span;
+      }
+    return -1;
+  }
 
   // A loop with a tail runs fewer times in the parent's tail tile: its trips per parent tile
   // are the average, so that the steps counted are the steps made (K split 2 x 3/1 is 4 steps,
   // not 6, and a result written once in the walk is a quarter of each step's store).
+  // `t` and `child` (the tile or op whose reuse is counted) slide a window tensor's tile; a
+  // plain tensor passes -1 and nullptr.
   void temporal_loops(const ProgramNode& tile, const NodeScratch& s, DimMask mask,
-                      ReuseCount& count) const {
+                      ReuseCount& count, int t = -1, const NodeScratch* child = nullptr) const {
     for (int k = p_.ndims - 1; k >= 0; --k) {
       const int d = tile.order[k];
       const Factor& f = tile.temporal[d];
@@ -369,7 +419,13 @@ class Evaluator {
         const double above = std::max(1.0, s.tiles_above[d]);
         trips = ((above - 1) * trips + static_cast<double>(f.tail)) / above;
       }
-      count.loop(trips, (mask >> d) & 1u);
+      double fill_trips = -1;
+      if (child && count.suffix && trips > 1)
+        fill_trips = sliding_trips(
+            t, d, trips,
+            static_cast<double>(s.ext_full[d]) / static_cast<double>(std::max<int64_t>(1, f.full)),
+            *child);
+      count.loop(trips, (mask >> d) & 1u, fill_trips);
     }
   }
 
@@ -381,8 +437,9 @@ class Evaluator {
     auto fraction_of = [&](const Flow& f, bool for_store) {
       const DimMask mask = p_.tensor_dims[f.tensor];
       ReuseCount count;
+      const bool window = p_.window_dims[f.tensor] != 0;
       for (int a = enclosing_tile(c); a >= 0; a = enclosing_tile(a)) {
-        temporal_loops(p_.nodes[a], e_.nodes[a], mask, count);
+        temporal_loops(p_.nodes[a], e_.nodes[a], mask, count, f.tensor, window ? &cs : nullptr);
         if (e_.nodes[a].waves > 1)
           count.loop(static_cast<double>(e_.nodes[a].waves), (mask & spread_dims(a)) != 0);
       }
@@ -411,7 +468,9 @@ class Evaluator {
     for (size_t k = 0; k < node.operands.size(); ++k) {
       ReuseCount count;
       const int t = node.operands[k].tensor;
-      if (tile >= 0) temporal_loops(p_.nodes[tile], e_.nodes[tile], p_.tensor_dims[t], count);
+      if (tile >= 0)
+        temporal_loops(p_.nodes[tile], e_.nodes[tile], p_.tensor_dims[t], count, t,
+                       p_.window_dims[t] != 0 ? &s : nullptr);
       // A unit that holds no operand register across calls (`keep: false`) is sent it each call.
       if (node.keep[t] == KeepChoice::refetch) count.fills = count.execs;
       s.load_fraction[k] = count.fills / count.execs;
@@ -489,12 +548,65 @@ class Evaluator {
   // (they need the same data of an input, or make partial sums of the same tile of an output),
   // counted among the instances busy at once beside child c, as if those sharing data ran
   // together. 1 when nothing is shared.
+  //
+  // `tile` is the flow's top (flow_top): the spatial loops of every tile from c's parent up to it
+  // spread the instances, those of tiles the tensor bypasses on its way included.
   int64_t sharing_group(int t, int c, int tile) const {
     int64_t along = 1;
-    for (DimMask m = spread_dims(tile) & ~p_.tensor_dims[t]; m; m &= m - 1)
-      along *= p_.nodes[tile].spatial[std::countr_zero(m)].full;
+    for (int a = enclosing_tile(c); a >= 0; a = enclosing_tile(a)) {
+      for (DimMask m = spread_dims(a) & ~p_.tensor_dims[t]; m; m &= m - 1)
+        along *= p_.nodes[a].spatial[std::countr_zero(m)].full;
+      if (a == tile) break;
+    }
     const int64_t active = e_.nodes[c].par / std::max<int64_t>(1, e_.nodes[tile].par);
     return std::max<int64_t>(1, std::min(along, active));
+  }
+
+  // The dims the spatial loops spread from c's parent up to `tile` (flow_top), inclusive.
+  DimMask chain_spread(int c, int tile) const {
+    DimMask m = 0;
+    for (int a = enclosing_tile(c); a >= 0; a = enclosing_tile(a)) {
+      m |= spread_dims(a);
+      if (a == tile) break;
+    }
+    return m;
+  }
+
+  // The tile whose buffer a flow of c leaves or enters: the nearest enclosing tile that holds the
+  // tensor in the flow's other memory (the tiles between bypass it); c's parent tile if none.
+  int flow_top(const Flow& f, int c) const {
+    const int parent = enclosing_tile(c);
+    for (int a = parent; a >= 0; a = enclosing_tile(a)) {
+      const NodeId held = p_.nodes[a].buffer[f.tensor];
+      if (held.valid() && (held == f.from_memory || held == f.to_memory)) return a;
+    }
+    return parent;
+  }
+
+  // A window tensor's instances spread over its window dims (Eyeriss's filter rows and output
+  // columns) need overlapping rows: a multicast read serves the union, so a group of n instances
+  // reads n x span / union of them once each. 1 for a plain tensor or no such spread.
+  double window_sharing(int t, int c, int tile) const {
+    if (p_.window_dims[t] == 0) return 1;
+    double ratio = 1;
+    const NodeScratch& cs = e_.nodes[c];
+    for (const WindowAxis& w : p_.windows[t]) {
+      double spread[2] = {1, 1};
+      for (int a = enclosing_tile(c); a >= 0; a = enclosing_tile(a)) {
+        for (int k = 0; k < 2; ++k)
+          spread[k] *= static_cast<double>(p_.nodes[a].spatial[w.dims[k]].full);
+        if (a == tile) break;
+      }
+      if (spread[0] * spread[1] <= 1) continue;
+      const double e0 = static_cast<double>(cs.ext_full[w.dims[0]]);
+      const double e1 = static_cast<double>(cs.ext_full[w.dims[1]]);
+      const double span = (e0 - 1) * static_cast<double>(w.strides[0]) +
+                          (e1 - 1) * static_cast<double>(w.strides[1]) + 1;
+      double u = span + (spread[1] - 1) * std::min(span, e1 * static_cast<double>(w.strides[1]));
+      u += (spread[0] - 1) * std::min(u, e0 * static_cast<double>(w.strides[0]));
+      ratio *= spread[0] * spread[1] * span / u;
+    }
+    return ratio;
   }
 
   // Users of an edge for a flow of child c (a tile's load or store, an op's operand): every busy
@@ -504,10 +616,11 @@ class Evaluator {
   int64_t users_for(const Flow& f, EdgeId edge, int c, int parent_tile) const {
     const int64_t par = e_.nodes[c].par;
     if (!g_.edge(edge).multicast || parent_tile < 0) return par;
-    const int64_t above = e_.nodes[parent_tile].par;
-    if ((p_.tensor_dims[f.tensor] & spread_dims(parent_tile)) == 0) return above;
+    const int top = flow_top(f, c);
+    const int64_t above = e_.nodes[top].par;
+    if ((p_.tensor_dims[f.tensor] & chain_spread(c, top)) == 0) return above;
     const int64_t active = par / std::max<int64_t>(1, above);
-    const int64_t group = sharing_group(f.tensor, c, parent_tile);
+    const int64_t group = sharing_group(f.tensor, c, top);
     return above * ((active + group - 1) / group);
   }
 
@@ -530,7 +643,7 @@ class Evaluator {
     r.link_bytes_per_s = e.bandwidth_bytes_per_s;
     if (parent_tile < 0) return r;
     if (!reduced && e.reduction == EdgeReduction::none) return r;
-    r.partials = sharing_group(f.tensor, c, parent_tile);
+    r.partials = sharing_group(f.tensor, c, flow_top(f, c));
     if (r.partials <= 1) return r;
     if (reduced) {
       r.summed = true;
@@ -549,10 +662,10 @@ class Evaluator {
 
   // Users of an edge for a result's stores: every busy instance (a write is never multicast),
   // but a group of R partials summed on the way is one user.
-  int64_t store_users(int c, int parent_tile, const ReductionStep& r) const {
+  int64_t store_users(const Flow& f, int c, const ReductionStep& r) const {
     const int64_t par = e_.nodes[c].par;
     if (!r.summed) return par;
-    const int64_t above = e_.nodes[parent_tile].par;
+    const int64_t above = e_.nodes[flow_top(f, c)].par;
     const int64_t active = par / std::max<int64_t>(1, above);
     return above * ((active + r.partials - 1) / r.partials);
   }
@@ -637,8 +750,7 @@ class Evaluator {
         const ReductionStep r = reduction_step(f, f.path[j], c, parent, summed);
         summed = r.summed;
         latency_s += r.hop_latency_s;
-        double bw =
-            g_.effective_bandwidth(f.path[j], store_users(c, parent, r), r.link_bytes_per_s);
+        double bw = g_.effective_bandwidth(f.path[j], store_users(f, c, r), r.link_bytes_per_s);
         if (f.row_slowdown[j] != 1.0) bw /= f.row_slowdown[j];
         steady[f.local_edge_index[j]] += bytes * cs.store_fraction[k] / bw;
         first[f.local_edge_index[j]] += bytes * std::min(1.0, cs.store_fraction[k]) / bw;
@@ -880,7 +992,7 @@ class Evaluator {
           const ReductionStep r = reduction_step(f, edge, c, tile, summed);
           summed = r.summed;
           u.store_drain += r.hop_latency_s;
-          t = bytes / g_.effective_bandwidth(edge, store_users(c, tile, r), r.link_bytes_per_s);
+          t = bytes / g_.effective_bandwidth(edge, store_users(f, c, r), r.link_bytes_per_s);
           if (r.read_back_fraction > 0) {
             // What the other operands read out of the memory the partials are added in, each
             // read once per group a multicast feeds.
@@ -1144,8 +1256,19 @@ class Evaluator {
   template <class Visit>
   void each_flow(Visit&& visit) const {
     const int n = static_cast<int>(p_.nodes.size());
+    // A window tensor's tiles overlap: its volume is a tile's span times every tile above, of
+    // its plain dims included, where a plain tensor's tiles partition it.
     auto volume = [&](int t, const NodeScratch& s) {
       double v = p_.tensor_bytes[t];
+      if (p_.window_dims[t] != 0) {
+        v = p_.element_bytes[t] * tile_elements(p_, t, [&](int d) { return s.ext_full[d]; });
+        for (int d = 0; d < p_.ndims; ++d)
+          if ((p_.window_dims[t] >> d) & 1u) v *= s.tiles_above[d];
+        for (DimMask m = p_.tensor_dims[t] & ~p_.window_dims[t]; m; m &= m - 1) {
+          const int d = std::countr_zero(m);
+          v *= static_cast<double>(p_.size[d]) / static_cast<double>(s.ext_full[d]);
+        }
+      }
       for (int d = 0; d < p_.ndims; ++d)
         if (!((p_.tensor_dims[t] >> d) & 1u)) v *= s.tiles_above[d];
       return v;
@@ -1183,8 +1306,11 @@ class Evaluator {
         // A read over a multicast edge serves the group of busy instances that need its data.
         for (EdgeId edge : f.path) {
           double b = bytes;
-          if (g_.edge(edge).multicast && parent >= 0)
-            b /= static_cast<double>(sharing_group(f.tensor, c, parent));
+          if (g_.edge(edge).multicast && parent >= 0) {
+            const int top = flow_top(f, c);
+            b /= static_cast<double>(sharing_group(f.tensor, c, top)) *
+                 window_sharing(f.tensor, c, top);
+          }
           e_.edge_bytes[edge.index()] += b;
         }
       } else {
@@ -1228,8 +1354,11 @@ class Evaluator {
       if (kind == FlowKind::load || kind == FlowKind::operand) {
         // One read at the source feeds a multicast group (an edge leaving it that multicasts).
         double read = words;
-        if (!f.path.empty() && g_.edge(f.path.front()).multicast && parent >= 0)
-          read /= static_cast<double>(sharing_group(f.tensor, c, parent));
+        if (!f.path.empty() && g_.edge(f.path.front()).multicast && parent >= 0) {
+          const int top = flow_top(f, c);
+          read /= static_cast<double>(sharing_group(f.tensor, c, top)) *
+                  window_sharing(f.tensor, c, top);
+        }
         if (f.from_memory.valid()) at(f.from_memory, f.tensor).reads += read;
         if (kind == FlowKind::load && f.to_memory.valid()) at(f.to_memory, f.tensor).fills += words;
         return;

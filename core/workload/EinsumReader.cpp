@@ -1,6 +1,9 @@
 #include "workload/EinsumReader.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <optional>
 
 #include "common/OperationMap.hpp"
 
@@ -10,8 +13,8 @@ namespace {
 OpClass class_at(const YamlSource& src, const YAML::Node& node) {
   auto cls = parse_op_class(src.text(node, "class"));
   if (!cls)
-    src.fail(node,
-             "unknown class " + describe(node) + "; expected matmul, elementwise, reduction or lookup");
+    src.fail(node, "unknown class " + describe(node) +
+                       "; expected matmul, elementwise, reduction or lookup");
   return *cls;
 }
 
@@ -19,6 +22,81 @@ std::vector<std::string> names_of(const auto& items) {
   std::vector<std::string> names;
   for (const auto& i : items) names.push_back(i.name);
   return names;
+}
+
+struct WindowTerms {
+  std::string names[2];
+  int64_t strides[2] = {1, 1};
+  int64_t pad = 0;
+};
+
+// "2*P + R - 1", "P*2+R*2", "Q + S": two dimensions, each times an optional positive integer
+// (written before or after it), then an optional "- pad" (or "+ n", a negative pad).
+WindowTerms parse_window_terms(const YamlSource& src, const YAML::Node& node,
+                               const std::string& text) {
+  auto fail = [&](const std::string& why) {
+    src.fail(node, "cannot read the window axis '" + text + "': " + why +
+                       "; expected two dimensions and an optional pad, as in `2*P+R-1` (stride "
+                       "2, dilation 1, pad 1)");
+  };
+  // Split into signed terms.
+  std::vector<std::pair<int, std::string>> parts;  // sign, text
+  std::string current;
+  int sign = 1;
+  for (char c : text) {
+    if (c == ' ') continue;
+    if (c == '+' || c == '-') {
+      if (current.empty()) fail("a sign without a term before it");
+      parts.emplace_back(sign, current);
+      current.clear();
+      sign = c == '+' ? 1 : -1;
+    } else {
+      current += c;
+    }
+  }
+  if (current.empty()) fail("it ends with a sign");
+  parts.emplace_back(sign, current);
+  auto integer = [&](const std::string& digits) -> std::optional<int64_t> {
+    if (digits.empty() || digits.size() > 12 ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return std::nullopt;
+    return std::stoll(digits);
+  };
+  WindowTerms terms;
+  int named = 0;
+  bool padded = false;
+  for (const auto& [s, part] : parts) {
+    if (auto n = integer(part)) {
+      if (padded) fail("two constant terms");
+      padded = true;
+      terms.pad = -s * *n;
+      continue;
+    }
+    if (s < 0) fail("a dimension with a minus sign");
+    if (named == 2) fail("more than two dimensions");
+    std::string name = part;
+    int64_t factor = 1;
+    if (auto star = part.find('*'); star != std::string::npos) {
+      std::string left = part.substr(0, star), right = part.substr(star + 1);
+      if (right.find('*') != std::string::npos) fail("a term with two products");
+      if (auto n = integer(left)) {
+        factor = *n;
+        name = right;
+      } else if (auto m = integer(right)) {
+        factor = *m;
+        name = left;
+      } else {
+        fail("a term '" + part + "' that is not a dimension times an integer");
+      }
+    }
+    if (factor < 1) fail("a stride or dilation below 1");
+    if (name.empty() || integer(name)) fail("a term '" + part + "' without a dimension");
+    terms.names[named] = name;
+    terms.strides[named] = factor;
+    ++named;
+  }
+  if (named < 2) fail("one dimension");
+  return terms;
 }
 
 class EinsumReader {
@@ -88,8 +166,7 @@ void EinsumReader::read_tensor(const YAML::Node& t) {
     src_.fail(name, "duplicate tensor name '" + tensor.name + "'");
   YAML::Node dims = src_.require(t, "dims", "tensor '" + tensor.name + "'");
   src_.expect_sequence(dims, "`dims` of tensor '" + tensor.name + "'");
-  for (const auto& d : dims) {
-    std::string dim = src_.text(d, "dims");
+  auto add_dim = [&](const YAML::Node& d, const std::string& dim) {
     int id = op_.find_dim(dim);
     if (id < 0)
       src_.fail(d,
@@ -97,6 +174,32 @@ void EinsumReader::read_tensor(const YAML::Node& t) {
     if (std::find(tensor.dims.begin(), tensor.dims.end(), id) != tensor.dims.end())
       src_.fail(d, "dimension '" + dim + "' appears twice in tensor '" + tensor.name + "'");
     tensor.dims.push_back(id);
+    return id;
+  };
+  for (const auto& d : dims) {
+    std::string text = src_.text(d, "dims");
+    if (text.find_first_of("+-*") == std::string::npos) {
+      add_dim(d, text);
+      continue;
+    }
+    const WindowTerms terms = parse_window_terms(src_, d, text);
+    WindowAxis w;
+    for (int k = 0; k < 2; ++k) {
+      w.dims[k] = add_dim(d, terms.names[k]);
+      w.strides[k] = terms.strides[k];
+    }
+    w.pad = terms.pad;
+    const auto size = [&](int k) { return op_.dims[static_cast<size_t>(w.dims[k])].size; };
+    const double span = (static_cast<double>(size(0)) - 1) * static_cast<double>(w.strides[0]) +
+                        (static_cast<double>(size(1)) - 1) * static_cast<double>(w.strides[1]) + 1;
+    if (span > static_cast<double>(kLargestDimensionSize))
+      src_.fail(d, "the window axis '" + text + "' spans " + fmt::format("{:.3g}", span) +
+                       " elements; expected at most " + std::to_string(kLargestDimensionSize));
+    if (w.pad < 0 || 2 * w.pad >= span)
+      src_.fail(d, "the window axis '" + text + "' has a pad of " + std::to_string(w.pad) +
+                       "; expected 0 or more and less than half its span of " +
+                       fmt::format("{:.0f}", span));
+    tensor.windows.push_back(w);
   }
   tensor.dtype = t["dtype"].IsDefined() ? data_type_at(src_, t["dtype"]) : dtype_;
   op_.tensors.push_back(std::move(tensor));

@@ -10,7 +10,7 @@ struct OperatorDraft {
   Operator op;
 
   int tensor(std::string name, std::vector<int> dims, DataType dtype) {
-    op.tensors.push_back(TensorSpec{std::move(name), std::move(dims), dtype});
+    op.tensors.push_back(TensorSpec{std::move(name), std::move(dims), dtype, {}});
     return static_cast<int>(op.tensors.size()) - 1;
   }
   void stage(std::string name, OpClass cls, std::vector<int> inputs, int output,

@@ -99,11 +99,19 @@ double Operator::stage_points(const Stage& stage) const {
   return n;
 }
 
-double Operator::tensor_bytes(int tensor) const {
+double Operator::tensor_elements(int tensor) const {
   const TensorSpec& t = tensors.at(static_cast<size_t>(tensor));
+  auto size = [&](int d) { return dims.at(static_cast<size_t>(d)).size; };
   double n = 1;
-  for (int d : t.dims) n *= static_cast<double>(dims.at(static_cast<size_t>(d)).size);
-  return packed_bytes(t.dtype, n);
+  for (int d : t.dims) n *= static_cast<double>(size(d));
+  for (const WindowAxis& w : t.windows)
+    n = n / static_cast<double>(size(w.dims[0]) * size(w.dims[1])) *
+        static_cast<double>(window_span(w, size(w.dims[0]), size(w.dims[1])));
+  return n;
+}
+
+double Operator::tensor_bytes(int tensor) const {
+  return packed_bytes(tensors.at(static_cast<size_t>(tensor)).dtype, tensor_elements(tensor));
 }
 
 int Operator::producer(int tensor) const {
@@ -124,10 +132,23 @@ bool Operator::is_output(int tensor) const {
   return p >= 0 && !read_after(*this, tensor, p);
 }
 
+std::string window_text(const Operator& op, const WindowAxis& w) {
+  std::string text;
+  for (int k = 0; k < 2; ++k) {
+    if (k > 0) text += "+";
+    if (w.strides[k] != 1) text += std::to_string(w.strides[k]) + "*";
+    text += op.dims.at(static_cast<size_t>(w.dims[k])).name;
+  }
+  if (w.pad != 0) text += (w.pad > 0 ? "-" : "+") + std::to_string(w.pad > 0 ? w.pad : -w.pad);
+  return text;
+}
+
 std::string Operator::shape_text() const {
   std::string text;
   for (const Dimension& d : dims)
     text += (text.empty() ? "" : " ") + d.name + "=" + std::to_string(d.size);
+  for (const TensorSpec& t : tensors)
+    for (const WindowAxis& w : t.windows) text += " " + window_text(*this, w);
   return text;
 }
 

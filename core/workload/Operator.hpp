@@ -30,10 +30,28 @@ struct Dimension {
   int64_t size = 1;
 };
 
+// An axis of a tensor indexed by two dimensions at once: a convolution's input row is
+// `P*stride + R*dilation - pad` for output row P and filter row R (a sliding window). Both
+// dimensions are listed in the tensor's `dims`; the axis spans the box of their extents, as
+// Timeloop's data space counts it (padding included: the rows a window over the padded input
+// touches).
+struct WindowAxis {
+  int dims[2] = {-1, -1};       // indices into Operator::dims
+  int64_t strides[2] = {1, 1};  // the coefficient of each: stride and dilation
+  int64_t pad = 0;              // subtracted from the index; the box does not depend on it
+};
+
+// The rows a window axis spans over extents a and b of its two dimensions (both >= 1).
+inline int64_t window_span(const WindowAxis& w, int64_t a, int64_t b) {
+  return (a - 1) * w.strides[0] + (b - 1) * w.strides[1] + 1;
+}
+
 struct TensorSpec {
   std::string name;
   std::vector<int> dims;  // indices into Operator::dims, outermost first (last is contiguous)
   DataType dtype = DataType::fp16;
+  // Axes formed by two of `dims` (their dims also appear in `dims`); empty for a plain tensor.
+  std::vector<WindowAxis> windows;
 };
 
 struct Stage {
@@ -81,19 +99,24 @@ struct Operator {
   double matmul_flops() const;                    // 2 x MACs of the matmul stages alone
   double stage_points(const Stage& stage) const;  // points of a stage's iteration space
   double tensor_bytes(int tensor) const;          // elements x bytes of its data type
+  double tensor_elements(int tensor) const;       // plain dims' sizes x window spans
   // A tensor no stage produces is an input; one produced and read by a later stage is an
   // intermediate; one produced and not read is an output.
   bool is_input(int tensor) const;
   bool is_intermediate(int tensor) const;
   bool is_output(int tensor) const;
   int producer(int tensor) const;  // stage index or -1
-  std::string shape_text() const;  // "M=4096 N=768 K=768"
+  // "M=4096 N=768 K=768"; a window axis adds its formula: "... H=2P+R-1".
+  std::string shape_text() const;
 };
 
 // The dimensions of a stage's first input that neither its other inputs nor its output index:
 // for a lookup, the table's entries (gathered by key); for the stage of a lookup GEMM that builds
 // the tables, the activations each entry sums.
 std::vector<int> gathered_dims(const Operator& op, const Stage& stage);
+
+// A window axis as a workload writes it: "2*P+R-1" (stride 2, dilation 1, pad 1).
+std::string window_text(const Operator& op, const WindowAxis& w);
 
 // A matrix product (gemm, batched_gemm, or linear: a GEMM and its bias): the operators with a tiled
 // kernel, a library (BLAS) call and several mappings in a measured suite, where other operators

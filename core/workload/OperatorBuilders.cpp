@@ -11,7 +11,7 @@ const VectorStepInfo& step_info(std::string_view step) {
 }
 
 int add_tensor(Operator& op, std::string name, std::vector<int> dims, DataType dtype) {
-  op.tensors.push_back(TensorSpec{std::move(name), std::move(dims), dtype});
+  op.tensors.push_back(TensorSpec{std::move(name), std::move(dims), dtype, {}});
   return static_cast<int>(op.tensors.size()) - 1;
 }
 
@@ -88,6 +88,85 @@ Operator make_linear(std::string name, int64_t m, int64_t n, int64_t k, DataType
   bias.output = add_tensor(op, "Y", {0, 1}, dtype);
   op.stages.push_back(std::move(bias));
   return op;
+}
+
+Operator make_conv2d(std::string name, const Conv2dSizes& z, DataType dtype) {
+  if (z.groups < 1 || z.c % z.groups != 0 || z.m % z.groups != 0)
+    throw std::invalid_argument("groups " + std::to_string(z.groups) + " must divide C " +
+                                std::to_string(z.c) + " and M " + std::to_string(z.m));
+  auto out_size = [&](int64_t in, int64_t taps, const char* axis) {
+    const int64_t reach = z.dilation * (taps - 1) + 1;  // rows one window covers
+    if (in + 2 * z.pad < reach)
+      throw std::invalid_argument(std::string("the window covers ") + std::to_string(reach) +
+                                  " rows, more than the " + std::to_string(in + 2 * z.pad) +
+                                  " of the padded " + axis);
+    return (in + 2 * z.pad - reach) / z.stride + 1;
+  };
+  Operator op;
+  op.name = std::move(name);
+  op.type = OperatorType::conv2d;
+  const bool grouped = z.groups > 1;
+  if (grouped) op.dims.push_back({"G", z.groups});
+  op.dims.push_back({"N", z.n});
+  op.dims.push_back({"M", z.m / z.groups});
+  op.dims.push_back({"C", z.c / z.groups});
+  op.dims.push_back({"P", out_size(z.h, z.r, "H")});
+  op.dims.push_back({"Q", out_size(z.w, z.s, "W")});
+  op.dims.push_back({"R", z.r});
+  op.dims.push_back({"S", z.s});
+  auto id = [&](std::string_view d) { return op.find_dim(d); };
+  auto with_group = [&](std::vector<int> dims) {
+    if (grouped) dims.insert(dims.begin(), id("G"));
+    return dims;
+  };
+  add_tensor(op, "Weights", with_group({id("M"), id("C"), id("R"), id("S")}), dtype);
+  std::vector<int> in_dims = with_group({id("C"), id("P"), id("R"), id("Q"), id("S")});
+  in_dims.insert(in_dims.begin(), id("N"));
+  const int in = add_tensor(op, "Inputs", std::move(in_dims), dtype);
+  for (auto [a, b] : {std::pair{"P", "R"}, std::pair{"Q", "S"}}) {
+    WindowAxis axis;
+    axis.dims[0] = id(a);
+    axis.dims[1] = id(b);
+    axis.strides[0] = z.stride;
+    axis.strides[1] = z.dilation;
+    axis.pad = z.pad;
+    op.tensors[static_cast<size_t>(in)].windows.push_back(axis);
+  }
+  std::vector<int> out_dims = with_group({id("M"), id("P"), id("Q")});
+  out_dims.insert(out_dims.begin(), id("N"));
+  add_tensor(op, "Outputs", std::move(out_dims), dtype);
+  Stage stage;
+  stage.name = "conv";
+  stage.op_class = OpClass::matmul;
+  stage.inputs = {0, 1};
+  stage.output = 2;
+  for (size_t d = 0; d < op.dims.size(); ++d) stage.dims.push_back(static_cast<int>(d));
+  set_operations(stage, {1, 0, 0, 0});  // one multiply-accumulate
+  op.stages.push_back(std::move(stage));
+  return op;
+}
+
+// The sizes a conv2d operator was built from, read back from its dims and windows.
+Conv2dSizes conv2d_sizes(const Operator& op) {
+  auto size = [&](std::string_view d) {
+    const int i = op.find_dim(d);
+    return i < 0 ? int64_t{1} : op.dims[static_cast<size_t>(i)].size;
+  };
+  const WindowAxis& rows = op.tensors.at(1).windows.at(0);
+  Conv2dSizes z;
+  z.groups = size("G");
+  z.n = size("N");
+  z.c = size("C") * z.groups;
+  z.m = size("M") * z.groups;
+  z.r = size("R");
+  z.s = size("S");
+  z.stride = rows.strides[0];
+  z.dilation = rows.strides[1];
+  z.pad = rows.pad;
+  // The smallest input that gives P rows: (P - 1) x stride + reach - 2 x pad.
+  z.h = (size("P") - 1) * z.stride + z.dilation * (z.r - 1) + 1 - 2 * z.pad;
+  z.w = (size("Q") - 1) * z.stride + z.dilation * (z.s - 1) + 1 - 2 * z.pad;
+  return z;
 }
 
 Operator make_vector_op(std::string name, std::string_view step, int64_t rows, int64_t cols,

@@ -35,6 +35,20 @@ Operator make_vector_op(std::string name, std::string_view step, int64_t rows, i
                         DataType dtype = DataType::fp16);
 // A fused chain: each step takes the previous step's output as its first input; intermediates
 // are named T1, T2, ...; the final output is Y.
+// A 2-D convolution layer as PyTorch's Conv2d sizes it: N images of C x H x W, M filters of
+// C/groups x R x S, stride, zero padding and dilation alike on both axes. Dims N, [G,] M, C, P,
+// Q, R, S (M and C per group; G only when groups > 1), P x Q the output; tensors Weights
+// [G, M, C, R, S], Inputs [N, G, C, stride*P + dilation*R - pad, stride*Q + dilation*S - pad]
+// and Outputs [N, G, M, P, Q]: one multiply-accumulate a point. Throws std::invalid_argument
+// for channels the groups do not divide or a window larger than the padded input.
+struct Conv2dSizes {
+  int64_t n = 1, c = 1, m = 1, h = 1, w = 1, r = 1, s = 1;
+  int64_t stride = 1, pad = 0, dilation = 1, groups = 1;
+};
+Operator make_conv2d(std::string name, const Conv2dSizes& sizes, DataType dtype);
+// The sizes of an operator make_conv2d built (its H and W the smallest that give its P and Q).
+Conv2dSizes conv2d_sizes(const Operator& op);
+
 Operator make_fused_chain(std::string name, const std::vector<std::string>& steps, int64_t rows,
                           int64_t cols, DataType dtype = DataType::fp16);
 

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "common/InputError.hpp"
+#include "workload/OperatorBuilders.hpp"
 #include "workload/WorkloadLoader.hpp"
 
 namespace ts {
@@ -19,6 +20,14 @@ std::string operator_spec(const Operator& op) {
     for (const Dimension& d : op.dims) text += fmt::format(", {}: {}", d.name, d.size);
     const DataType out = op.tensors.at(2).dtype;
     if (out != op.primary_dtype()) text += fmt::format(", out_dtype: {}", to_string(out));
+  } else if (op.type == OperatorType::conv2d) {
+    const Conv2dSizes z = conv2d_sizes(op);
+    text += fmt::format(", N: {}, C: {}, M: {}, H: {}, W: {}, R: {}, S: {}", z.n, z.c, z.m, z.h,
+                        z.w, z.r, z.s);
+    if (z.stride != 1) text += fmt::format(", stride: {}", z.stride);
+    if (z.pad != 0) text += fmt::format(", pad: {}", z.pad);
+    if (z.dilation != 1) text += fmt::format(", dilation: {}", z.dilation);
+    if (z.groups != 1) text += fmt::format(", groups: {}", z.groups);
   } else if (op.type == OperatorType::rope) {
     text += fmt::format(", tokens: {}, heads: {}, head_dim: {}", size("T"), size("H"), size("D"));
   } else if (op.type == OperatorType::quant_gemm) {

@@ -7,7 +7,7 @@ namespace ts {
 namespace {
 
 // The names the file formats use; an entry per enumerator, in its order.
-constexpr std::array<std::pair<OperatorType, std::string_view>, 22> kNames{{
+constexpr std::array<std::pair<OperatorType, std::string_view>, 23> kNames{{
     {OperatorType::gemm, "gemm"},
     {OperatorType::batched_gemm, "batched_gemm"},
     {OperatorType::linear, "linear"},
@@ -30,6 +30,7 @@ constexpr std::array<std::pair<OperatorType, std::string_view>, 22> kNames{{
     {OperatorType::prefill_attention, "prefill_attention"},
     {OperatorType::fused, "fused"},
     {OperatorType::einsum, "einsum"},
+    {OperatorType::conv2d, "conv2d"},
 }};
 
 constexpr bool in_enum_order() {

@@ -35,6 +35,9 @@ enum class OperatorType {
   prefill_attention,
   fused,   // a chain of vector steps
   einsum,  // any other einsum, read as written
+  // a 2-D convolution (grouped and depthwise included) by its layer's sizes, an einsum whose
+  // input has sliding-window axes (make_conv2d)
+  conv2d,
 };
 
 std::string_view to_string(OperatorType type);

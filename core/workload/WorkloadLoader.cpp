@@ -16,6 +16,42 @@ int64_t size_at(const YamlSource& src, const YAML::Node& op, std::string_view ke
   return src.positive_integer(src.require(op, key, label), key);
 }
 
+// {type: conv2d, N, C, M, H, W, R, S, stride, pad, dilation, groups}: N, stride, dilation and
+// groups default to 1, pad to 0 (make_conv2d).
+Operator read_conv2d(const YamlSource& src, const YAML::Node& node, const std::string& name,
+                     DataType dtype, const std::string& label) {
+  src.check_keys(node,
+                 {"name", "type", "dtype", "count", "N", "C", "M", "H", "W", "R", "S", "stride",
+                  "pad", "dilation", "groups"},
+                 label);
+  Conv2dSizes z;
+  z.n = src.positive_integer_or(node, "N", 1);
+  z.c = size_at(src, node, "C", label);
+  z.m = size_at(src, node, "M", label);
+  z.h = size_at(src, node, "H", label);
+  z.w = size_at(src, node, "W", label);
+  z.r = size_at(src, node, "R", label);
+  z.s = size_at(src, node, "S", label);
+  z.stride = src.positive_integer_or(node, "stride", 1);
+  z.dilation = src.positive_integer_or(node, "dilation", 1);
+  z.groups = src.positive_integer_or(node, "groups", 1);
+  if (node["pad"].IsDefined()) {
+    z.pad = src.integer(node["pad"], "pad");
+    if (z.pad < 0) src.fail(node["pad"], "`pad` of " + label + " is below 0; expected 0 or more");
+  }
+  // Sizes this large only overflow the arithmetic below; no layer comes near them.
+  for (const char* key : {"N", "C", "M", "H", "W", "R", "S", "stride", "dilation", "groups", "pad"})
+    if (node[key].IsDefined() && src.integer(node[key], key) > 1'000'000'000)
+      src.fail(node[key], "`" + std::string(key) + "` of " + label +
+                              " is above 1e9; expected the size of a convolution layer");
+  try {
+    return make_conv2d(name, z, dtype);
+  } catch (const std::invalid_argument& e) {
+    src.fail(node, label + ": " + e.what());
+  }
+  return {};
+}
+
 Operator read_fused(const YamlSource& src, const YAML::Node& node, const std::string& name,
                     DataType dtype, const std::string& label) {
   src.check_keys(node, {"name", "type", "dtype", "count", "steps", "rows", "cols"}, label);
@@ -40,6 +76,12 @@ Operator read_fused(const YamlSource& src, const YAML::Node& node, const std::st
 YAML::Node dim_node(const YAML::Node& node, const Operator& op, size_t d) {
   const std::string& name = op.dims[d].name;
   if (const YAML::Node dims = node["dims"]; dims.IsDefined() && dims.IsMap()) return dims[name];
+  if (op.type == OperatorType::conv2d) {
+    if (name == "P") return node["H"];
+    if (name == "Q") return node["W"];
+    if (name == "G") return node["groups"];
+    return node[name].IsDefined() ? node[name] : node;
+  }
   if (op.type != OperatorType::gemm && op.type != OperatorType::batched_gemm) {
     if (name == "R") return node["rows"];
     if (name == "C") return node["cols"];
@@ -128,6 +170,8 @@ Operator read_operator(const YamlSource& src, const YAML::Node& node, DataType d
                         size_at(src, node, "cols", label), dtype);
   } else if (*type == OperatorType::fused) {
     op = read_fused(src, node, name, dtype, label);
+  } else if (*type == OperatorType::conv2d) {
+    op = read_conv2d(src, node, name, dtype, label);
   } else {
     op = read_einsum(src, node, name, dtype);
   }
