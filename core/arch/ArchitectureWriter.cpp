@@ -127,8 +127,22 @@ std::string duration_text(double seconds) {
 // A plain number that from_chars reads back to the same double.
 std::string number_text(double v) { return fmt::format("{}", v); }
 
+// A figure in a unit of `scale` (1e-12 for pJ), in the fewest digits that read back as the same
+// double: the shortest text of the scaled value may not (32.377775 pJ is 3.2377775e-11 J times
+// 1e12 = 32.377775000000004), and a graph must hash the same once written and read.
+template <class Parse>
+std::string scaled_text(double value, double scale, std::string_view unit, Parse&& parse) {
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::string text = fmt::format("{:.{}g}", value / scale, digits) + std::string(unit);
+    if (auto back = parse(text); back && *back == value) return text;
+  }
+  return number_text(value / scale) + std::string(unit);
+}
+
 // Picojoules, the unit energy tables use, with every digit kept.
-std::string energy_text(double joules) { return number_text(joules * 1e12) + "pJ"; }
+std::string energy_text(double joules) {
+  return scaled_text(joules, 1e-12, "pJ", parse_energy_joules);
+}
 
 // A YAML scalar, quoted when it must be (names and paths are usually plain).
 std::string scalar(const std::string& text) {
@@ -213,7 +227,7 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
     if (n.dynamic_dispatch) y += "    dispatch: dynamic\n";
     if (n.padded_tails) y += "    tails: padded\n";
     if (n.leak_j_per_cycle) y += "    leak: " + energy_text(*n.leak_j_per_cycle) + "\n";
-    if (n.area_m2) y += "    area: " + number_text(*n.area_m2 * 1e12) + "um^2\n";
+    if (n.area_m2) y += "    area: " + scaled_text(*n.area_m2, 1e-12, "um^2", parse_area_m2) + "\n";
     if (n.energy)
       y += fmt::format("    energy: {{read: {}, write: {}, update: {}, block_words: {}}}\n",
                        energy_text(n.energy->read_j), energy_text(n.energy->write_j),
@@ -241,9 +255,8 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
             c.accumulator ? fmt::format(", accumulator: {}", to_string(*c.accumulator))
                           : std::string(),
             issue_text(c), operation_cost_text(c),
-            c.energy_per_op_j > 0
-                ? fmt::format(", energy_per_op: {}pJ", number_text(c.energy_per_op_j * 1e12))
-                : std::string());
+            c.energy_per_op_j > 0 ? ", energy_per_op: " + energy_text(c.energy_per_op_j)
+                                  : std::string());
       if (!n.cost_hook.empty()) y += "    cost_hook: " + scalar(n.cost_hook) + "\n";
       if (!n.runs_as.empty()) {
         std::string pairs;
