@@ -78,6 +78,25 @@ void print_table(const ArchitectureComparison& c) {
     std::cout << fmt::format("{}: {} of {} operators bound elsewhere than on {}\n",
                              c.graphs[g].label, c.moved_bounds[g], c.operators.size(),
                              c.graphs.front().label);
+  // Energy and area only where some graph has them: a GPU-only comparison prints as before.
+  bool any = false;
+  for (size_t g = 0; g < graphs; ++g) any = any || c.total[g].energy_j || c.graphs[g].area_m2;
+  if (!any) return;
+  std::string energy = "energy:", area = "area:";
+  for (size_t g = 0; g < graphs; ++g) {
+    const std::optional<double>& e = c.total[g].energy_j;
+    energy += fmt::format(" {} {}", c.graphs[g].label,
+                          e ? format_quantity(*e, "J") : std::string("unknown"));
+    if (g > 0 && e && c.total.front().energy_j && *e > 0)
+      energy +=
+          fmt::format(" ({:.3g}x of {})", *e / *c.total.front().energy_j, c.graphs.front().label);
+    energy += g + 1 < graphs ? ";" : "";
+    const std::optional<double>& a = c.graphs[g].area_m2;
+    area += fmt::format(" {} {}{}", c.graphs[g].label,
+                        a ? fmt::format("{:.4g} mm^2", *a * 1e6) : std::string("unknown"),
+                        g + 1 < graphs ? ";" : "");
+  }
+  std::cout << energy << "\n" << area << "\n";
 }
 
 }  // namespace

@@ -24,6 +24,7 @@ TimeOnGraph time_of(const Prediction& p) {
   t.launch_us = p.launch_overhead_us;
   t.bound_by = p.bound_by;
   t.mapping = p.mapping_origin;
+  if (p.energy.known) t.energy_j = p.energy.total_j;
   return t;
 }
 
@@ -65,7 +66,11 @@ ArchitectureComparison compare_architectures(const std::string& workload,
   for (size_t g = 0; g < graphs.size(); ++g) {
     graphs[g].label = g < 26 ? std::string(1, static_cast<char>('A' + g)) : fmt::format("G{}", g);
     graphs[g].unconverged = {};
-    for (const Prediction& p : graphs[g].predictions) graphs[g].unconverged.note(p);
+    graphs[g].area_m2.reset();
+    for (const Prediction& p : graphs[g].predictions) {
+      graphs[g].unconverged.note(p);
+      if (p.energy.area_m2) graphs[g].area_m2 = p.energy.area_m2;
+    }
     const std::vector<Prediction>& rows = graphs[g].predictions;
     bool same = rows.size() == first.size();
     for (size_t i = 0; same && i < rows.size(); ++i) same = rows[i].op_name == first[i].op_name;
@@ -86,7 +91,12 @@ ArchitectureComparison compare_architectures(const std::string& workload,
   for (const ComparedGraph& g : graphs) {
     TimeOnGraph total;
     size_t moved = 0;
+    total.energy_j = 0.0;
     for (size_t i = 0; i < g.predictions.size(); ++i) {
+      if (total.energy_j && g.predictions[i].energy.known)
+        *total.energy_j += g.predictions[i].energy.total_j;
+      else
+        total.energy_j.reset();
       total.device_us += g.predictions[i].device_us;
       total.launch_us += g.predictions[i].launch_overhead_us;
       if (g.predictions[i].bound_by != first[i].bound_by) ++moved;

@@ -6,6 +6,7 @@
 // GUI's Compare page all show this one value.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct ComparedGraph {
   // The operators whose mapper search ran out of budget on this graph (compare_architectures
   // fills it from the predictions).
   UnconvergedSearches unconverged;
+  // The graph's area, m^2, where its nodes give one (EnergyReport::area_m2); filled by
+  // compare_architectures.
+  std::optional<double> area_m2;
 };
 
 // An operator (or the total) on one graph.
@@ -39,6 +43,9 @@ struct TimeOnGraph {
   // Where the operator's mapping came from (Prediction::mapping_origin): "mapper", "file", or
   // "mapper, as found on 'NAME'" where another graph's mapping is faster here; "" for the total.
   std::string mapping;
+  // Joules (EnergyReport::total_j) where the graph prices everything the operator does (for the
+  // total: every operator's); empty when unknown, never a partial sum.
+  std::optional<double> energy_j;
 
   // What predict's total adds up per operator: device time and launch overhead.
   double time_us() const { return device_us + launch_us; }

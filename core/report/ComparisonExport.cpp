@@ -10,10 +10,15 @@ namespace ts {
 namespace {
 
 nlohmann::json time_json(const ComparedGraph& graph, const TimeOnGraph& t) {
-  return {
-      {"graph", graph.label},   {"device_us", t.device_us},    {"launch_overhead_us", t.launch_us},
-      {"time_us", t.time_us()}, {"speedup", t.speedup},  // NaN (0 against 0) is written null
-      {"bound_by", t.bound_by}, {"bound_moved", t.bound_moved}};
+  return {{"graph", graph.label},
+          {"device_us", t.device_us},
+          {"launch_overhead_us", t.launch_us},
+          {"time_us", t.time_us()},
+          {"speedup", t.speedup},  // NaN (0 against 0) is written null
+          {"bound_by", t.bound_by},
+          {"bound_moved", t.bound_moved},
+          // null where the graph does not price everything (docs/energy.md)
+          {"energy_pj", t.energy_j ? nlohmann::json(*t.energy_j * 1e12) : nlohmann::json()}};
 }
 
 // An operator's entry also says where its mapping came from (the total has none).
@@ -38,6 +43,7 @@ std::string comparison_json(const ArchitectureComparison& comparison) {
   for (size_t g = 0; g < comparison.graphs.size(); ++g) {
     const ComparedGraph& graph = comparison.graphs[g];
     nlohmann::json entry = {{"label", graph.label}, {"name", graph.name}, {"source", graph.source}};
+    entry["area_um2"] = graph.area_m2 ? nlohmann::json(*graph.area_m2 * 1e12) : nlohmann::json();
     entry["total"] = time_json(graph, comparison.total[g]);
     entry["moved_bounds"] = comparison.moved_bounds[g];
     graphs.push_back(entry);
