@@ -63,6 +63,12 @@ CommandAction add_predict(CLI::App& app) {
                   "write each operator's mapping to DIR/<arch>-<suite>-<op>.yaml");
   cmd->add_option("--budget", args->budget, "mapper evaluations per operator")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--objective", args->objective,
+                  "what the mapper minimises: latency (the device time), energy (needs energy "
+                  "figures on every memory and unit the operator uses; prices every candidate, so "
+                  "searches more slowly) or edp (energy x latency)")
+      ->check(CLI::IsMember({"latency", "energy", "edp"}))
+      ->capture_default_str();
   cmd->add_option("--phase", args->phase, "kind: llm-model only: the pass to predict")
       ->check(CLI::IsMember({"decode", "prefill"}));
   cmd->add_option("--batch", args->batch, "kind: llm-model only: sequences in the pass")
@@ -596,8 +602,7 @@ CommandAction add_trace(CLI::App& app) {
     sub->add_option("--format", args->format, "output format")
         ->check(CLI::IsMember({"text", "json", "csv"}))
         ->capture_default_str();
-    sub->add_option("--step", args->step,
-                    "only ProfilerStep#N (default: each rank's whole trace)");
+    sub->add_option("--step", args->step, "only ProfilerStep#N (default: each rank's whole trace)");
     sub->add_option("--top", args->top, "kernels and operators listed")
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
@@ -608,15 +613,18 @@ CommandAction add_trace(CLI::App& app) {
       "predict",
       "A traced step measured, predicted on the graph of the chip it ran on, and predicted on "
       "another chip's graph");
-  predict->add_option("trace", step->trace,
-                      "a trace file (Kineto .json / .json.gz, Nsight Systems .sqlite export)")
+  predict
+      ->add_option("trace", step->trace,
+                   "a trace file (Kineto .json / .json.gz, Nsight Systems .sqlite export)")
       ->required();
-  predict->add_option("--arch", step->here,
-                      "the graph of the chip the trace ran on: architecture file or "
-                      "profile:NAME[/VARIANT]")
+  predict
+      ->add_option("--arch", step->here,
+                   "the graph of the chip the trace ran on: architecture file or "
+                   "profile:NAME[/VARIANT]")
       ->required();
-  predict->add_option("--on", step->there,
-                      "the other chip's graph: architecture file or profile:NAME[/VARIANT]")
+  predict
+      ->add_option("--on", step->there,
+                   "the other chip's graph: architecture file or profile:NAME[/VARIANT]")
       ->required();
   predict->add_option("--step", step->step, "only ProfilerStep#N (default: the whole trace)");
   predict->add_option("--format", step->format, "output format")

@@ -160,6 +160,11 @@ int run_predict(const PredictOptions& a) {
   OperatorPredictionOptions options;
   options.mapping = mapping ? &*mapping : nullptr;
   options.mapper.budget = a.budget;
+  const std::optional<MapperObjective> objective = parse_mapper_objective(a.objective);
+  if (!objective)
+    throw InputError(SourceLocation{"--objective", 0, 0},
+                     fmt::format("'{}' is not an objective (latency, energy or edp)", a.objective));
+  options.mapper.objective = *objective;
   // Progress on a terminal only, so that pipes and CI logs stay clean. Ctrl-C needs no handler:
   // nothing is written before every operator has been predicted.
   TerminalProgress progress("predict");

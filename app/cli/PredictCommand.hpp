@@ -14,6 +14,8 @@ struct PredictOptions {
   std::string phase;
   int64_t batch = 0, context = 0, tokens = 0;  // 0: not given
   uint64_t budget = MapperOptions{}.budget;
+  // What the mapper minimises: "latency" (default), "energy" or "edp" (MapperObjective).
+  std::string objective = "latency";
 };
 
 int run_predict(const PredictOptions& options);

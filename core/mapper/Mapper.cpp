@@ -505,12 +505,14 @@ class Search {
     // Every point worth returning, with its time: the best is the first after sorting.
     std::vector<std::pair<double, std::vector<uint32_t>>> found;
 
+    // The start's objective value (its time in a latency search) and its device time.
     double start_s = std::numeric_limits<double>::infinity();
+    double start_device_s = start_s;
     std::vector<uint32_t> start_point;
     if (options_.start && same_tree(*options_.start)) {
       AnalysisScratch e;
-      start_s = evaluate(*options_.start, e);
-      if (!e.valid()) start_s = std::numeric_limits<double>::infinity();
+      start_device_s = evaluate(*options_.start, e);
+      start_s = objective_value(options_.objective, *options_.start, e, start_device_s);
       ++evaluations_;
       start_point = project(*options_.start);
     }
@@ -633,19 +635,23 @@ class Search {
       SearchSpace::settle(p);
       AnalysisScratch eval;
       const double device_s = evaluate(p, eval);
-      if (!eval.valid()) continue;
+      const double value = objective_value(options_.objective, p, eval, device_s);
+      if (!std::isfinite(value)) continue;
       result.ranked.push_back(std::move(p));
       result.ranked_device_s.push_back(device_s);
+      result.ranked_score.push_back(value);
     }
-    // The start stays unless something is strictly faster: the same question on a faster graph
-    // never gets a slower answer than the one shown.
+    // The start stays unless something is strictly faster (better, by the objective): the same
+    // question on a faster graph never gets a slower answer than the one shown.
     if (std::isfinite(start_s) &&
-        (result.ranked.empty() || start_s <= result.ranked_device_s.front())) {
+        (result.ranked.empty() || start_s <= result.ranked_score.front())) {
       result.ranked.insert(result.ranked.begin(), *options_.start);
-      result.ranked_device_s.insert(result.ranked_device_s.begin(), start_s);
+      result.ranked_device_s.insert(result.ranked_device_s.begin(), start_device_s);
+      result.ranked_score.insert(result.ranked_score.begin(), start_s);
       if (result.ranked.size() > std::max<size_t>(1, options_.keep)) {
         result.ranked.pop_back();
         result.ranked_device_s.pop_back();
+        result.ranked_score.pop_back();
       }
       result.from_start = true;
     }
@@ -655,6 +661,7 @@ class Search {
     if (!result.ranked.empty()) {
       result.program = result.ranked.front();
       result.device_s = result.ranked_device_s.front();
+      result.score = result.ranked_score.front();
       result.found = true;
     } else {
       result.program = tmpl_;
@@ -823,8 +830,16 @@ class Search {
   // the traffic count, without the tree's timing) only once there is a threshold to beat. A
   // point the traffic floor lets through is finished from where the floor left it, so the floor
   // costs next to nothing.
+  //
+  // Under the energy and EDP objectives the score is that objective's value, priced from the
+  // point's access counts, and nothing is pruned: a point that cannot be faster may still use
+  // less energy, so every point the search visits is evaluated and priced in full.
   double score(Worker& w, double threshold) {
     if (!space_.apply(w.point, w.program)) return std::numeric_limits<double>::infinity();
+    if (options_.objective != MapperObjective::latency) {
+      ++w.evaluated;
+      return evaluate_objective(options_.objective, w.program, w.eval);
+    }
     if (options_.prune && floor_.seconds(w.program) > threshold) {
       ++w.pruned;
       return std::numeric_limits<double>::infinity();
@@ -1021,6 +1036,7 @@ class Search {
 }  // namespace
 
 MapperResult search_mapping(const MappingProgram& template_program, const MapperOptions& options) {
+  require_energy_for(options.objective, template_program);
   return Search(template_program, options).run();
 }
 

@@ -1,17 +1,19 @@
 #pragma once
 // Mapping search: fills the free factors and loop orders of a template so that the predicted
-// latency is lowest. Deterministic for a given budget and seed whatever the thread count:
-// exhaustive when the space fits the budget, otherwise seeded sampling, coordinate descent from
-// the best samples to local optima, and neighbourhood moves around the best point, until the
-// best stops improving (MapperOptions::patience) or the budget runs out. Either way a point
+// latency is lowest (or the energy, or the energy-delay product: MapperOptions::objective).
+// Deterministic for a given budget and seed whatever the thread count: exhaustive when the space
+// fits the budget, otherwise seeded sampling, coordinate descent from the best samples to local
+// optima, and neighbourhood moves around the best point, until the best stops improving
+// (MapperOptions::patience) or the budget runs out. Either way, in a latency search, a point
 // whose compute floor (ComputeFloor) or traffic floor (traffic_floor) is above the time to beat
-// is not evaluated.
+// is not evaluated (no floor on the time bounds an energy: the other objectives prune nothing).
 #include <atomic>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "analysis/MappingProgram.hpp"
+#include "mapper/MapperObjective.hpp"
 #include "tile/MappingTree.hpp"
 
 namespace ts {
@@ -42,6 +44,12 @@ struct MapperOptions {
   // each thread, so that an interactive caller (the GUI's what-if) is not held for a whole
   // search. Null: the search runs to its budget.
   const std::atomic<bool>* cancel = nullptr;
+  // What the search minimises (MapperObjective.hpp): the device time, the energy or the EDP.
+  // Energy and EDP price every evaluated point from its access counts and prune nothing (no
+  // floor on the time bounds the energy); the template must give energy for every memory and
+  // unit it uses (search_mapping throws InputError otherwise). Ties, the start point, `keep` and
+  // convergence all go by the objective's value.
+  MapperObjective objective = MapperObjective::latency;
 };
 
 // How many evaluations a thread makes between two looks at MapperOptions::cancel: about 0.1 ms
@@ -51,6 +59,9 @@ inline constexpr uint64_t kCancelPollEvaluations = 64;
 struct MapperResult {
   MappingProgram program;  // the template with every free choice made
   double device_s = 0;
+  // The objective's value for `program` (MapperOptions::objective): device_s for latency, joules
+  // for energy, joule-seconds for EDP.
+  double score = 0;
   uint64_t evaluations = 0;        // full evaluations (of at most the budget, plus one per sweep)
   uint64_t pruned = 0;             // points skipped because a floor under their time could not win
   uint64_t pruned_by_traffic = 0;  // of those, the ones the traffic floor skipped
@@ -70,8 +81,10 @@ struct MapperResult {
   // that need distinct trees compare their canonical text.
   std::vector<MappingProgram> ranked;
   std::vector<double> ranked_device_s;
+  std::vector<double> ranked_score;  // the objective's value of each, as `score`
 };
 
+// Throws InputError (require_energy_for) when the objective needs energy the graph does not give.
 MapperResult search_mapping(const MappingProgram& template_program, const MapperOptions& options);
 
 // Up to `count` distinct valid points of the template's space drawn uniformly with a fixed seed

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <set>
 
@@ -161,7 +162,7 @@ std::optional<MappingProgram> stages_apart(const Operator& op, const Architectur
       if (found.cancelled)
         throw MapperCancelled(found.evaluations, found.space_size, mapper.budget);
       all_converged = all_converged && found.converged;
-      if (found.found && (!r.found || found.device_s < r.device_s)) {
+      if (found.found && (!r.found || found.score < r.score)) {
         found.evaluations += r.evaluations;
         found.space_size += r.space_size;
         r = std::move(found);
@@ -186,7 +187,7 @@ std::optional<MappingProgram> stages_apart(const Operator& op, const Architectur
     total.converged = total.converged && r.converged;
   }
   std::optional<MappingProgram> best;
-  double best_s = 0;
+  double best_s = 0;  // the objective's value (the device time for latency)
   for (TailRebuild how : {TailRebuild::grow, TailRebuild::shrink}) {
     MappingNode passes;
     passes.kind = MappingNodeKind::scope;
@@ -204,10 +205,11 @@ std::optional<MappingProgram> stages_apart(const Operator& op, const Architectur
     try {
       MappingProgram program = compile_mapping(m, op, graph, false);
       AnalysisScratch eval;
-      evaluate(program, eval);
-      if (!eval.valid()) continue;  // grown tiles overflow, or a shrunk op factor misses a granule
-      if (!best || eval.device_s < best_s) {
-        best_s = eval.device_s;
+      const double value = evaluate_objective(mapper.objective, program, eval);
+      // Grown tiles overflow, or a shrunk op factor misses a granule.
+      if (!eval.valid() || !std::isfinite(value)) continue;
+      if (!best || value < best_s) {
+        best_s = value;
         best = std::move(program);
       }
     } catch (const InputError&) {
@@ -219,10 +221,12 @@ std::optional<MappingProgram> stages_apart(const Operator& op, const Architectur
 }
 
 // The fastest valid program of `count` searches (`search(k, summary)`), the first on a tie, with
-// their summaries added up in `total`. A search that throws an InputError is not a candidate;
-// when none gives a program, the first one's error is thrown.
+// their summaries added up in `total`; the best by `objective` where it is not latency. A search
+// that throws an InputError is not a candidate; when none gives a program, the first one's error is
+// thrown.
 template <typename SearchOne>
-MappingProgram fastest_search(size_t count, SearchSummary& total, SearchOne search) {
+MappingProgram fastest_search(size_t count, SearchSummary& total, MapperObjective objective,
+                              SearchOne search) {
   std::optional<MappingProgram> best;
   double best_s = 0;
   std::optional<InputError> first_error;
@@ -235,10 +239,10 @@ MappingProgram fastest_search(size_t count, SearchSummary& total, SearchOne sear
       total.space_size += one.space_size;
       total.converged = total.converged && one.converged;
       AnalysisScratch eval;
-      evaluate(program, eval);
-      if (!eval.valid()) continue;
-      if (!best || eval.device_s < best_s) {
-        best_s = eval.device_s;
+      const double value = evaluate_objective(objective, program, eval);
+      if (!eval.valid() || !std::isfinite(value)) continue;
+      if (!best || value < best_s) {
+        best_s = value;
         best = std::move(program);
       }
     } catch (const InputError& e) {
@@ -289,7 +293,9 @@ MappingProgram search_settled(const Mapping& tmpl, bool from_file, const Operato
                     "point it tried overflows a memory; a larger mapper budget may help)",
                     op.name, op.shape_text(), graph.name, result.evaluations, result.space_size,
                     tmpl.name));
-  if (origin) *origin = from_file ? "mapper (file template)" : "mapper";
+  if (origin)
+    *origin = std::string(from_file ? "mapper (file template)" : "mapper") +
+              objective_origin_suffix(mapper.objective);
   if (summary)
     *summary = SearchSummary{true, result.converged, result.evaluations, result.space_size};
   return std::move(result.program);
@@ -306,9 +312,10 @@ MappingProgram search_template(const Mapping& tmpl, bool from_file, const Operat
   if (choices.size() == 1)
     return search_settled(choices.front(), from_file, op, graph, options, origin, summary);
   SearchSummary total;
-  MappingProgram best = fastest_search(choices.size(), total, [&](size_t k, SearchSummary& one) {
-    return search_settled(choices[k], from_file, op, graph, options, origin, &one);
-  });
+  MappingProgram best = fastest_search(
+      choices.size(), total, options.mapper.objective, [&](size_t k, SearchSummary& one) {
+        return search_settled(choices[k], from_file, op, graph, options, origin, &one);
+      });
   if (summary) *summary = total;
   return best;
 }
@@ -336,7 +343,8 @@ MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& grap
                               !graph.operator_templates.count(std::string(to_string(op.type)));
     if (op.stages.size() > 1 && (tables_apart || !compiles(tmpl, op, graph)))
       if (std::optional<MappingProgram> split = stages_apart(op, graph, options.mapper, summary)) {
-        if (origin) *origin = "mapper (stages apart)";
+        if (origin)
+          *origin = "mapper (stages apart)" + objective_origin_suffix(options.mapper.objective);
         return std::move(*split);
       }
     return search_template(tmpl, false, op, graph, options, origin, summary);
@@ -344,10 +352,15 @@ MappingProgram resolve_mapping(const Operator& op, const ArchitectureGraph& grap
   // A kernel menu: the library's kernels for the operator, each searched (its free factors, if
   // any) and evaluated; the fastest is taken, as a library's heuristic aims to take it.
   SearchSummary total;
-  MappingProgram best = fastest_search(menu.size(), total, [&](size_t k, SearchSummary& one) {
-    return search_template(menu[k], false, op, graph, options, nullptr, &one);
-  });
-  if (origin) *origin = fmt::format("mapper (fastest of {} kernels)", menu.size());
+  MappingProgram best = fastest_search(
+      menu.size(), total, options.mapper.objective, [&](size_t k, SearchSummary& one) {
+        return search_template(menu[k], false, op, graph, options, nullptr, &one);
+      });
+  if (origin)
+    *origin = options.mapper.objective == MapperObjective::latency
+                  ? fmt::format("mapper (fastest of {} kernels)", menu.size())
+                  : fmt::format("mapper (best of {} kernels{})", menu.size(),
+                                objective_origin_suffix(options.mapper.objective));
   if (summary) *summary = total;
   return best;
 }
