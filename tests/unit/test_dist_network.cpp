@@ -18,7 +18,7 @@ using ts::test::sample;
 
 namespace {
 
-double seconds_of(const TrainingSimulation& r, const std::string& what) {
+double network_seconds_of(const TrainingSimulation& r, const std::string& what) {
   for (const TimeShare& t : r.breakdown)
     if (t.what == what) return t.seconds;
   return -1.0;
@@ -96,7 +96,7 @@ recompute: selective
 )");
   const TrainingSimulation r =
       simulate_training(m, s, selene, parse_operator_time_source("roofline:0.8"));
-  CHECK(seconds_of(r, "tensor-parallel communication") * 1e3 == Approx(123.20074).epsilon(1e-6));
+  CHECK(network_seconds_of(r, "tensor-parallel communication") * 1e3 == Approx(123.20074).epsilon(1e-6));
 }
 
 TEST_CASE("8 GPUs sharing 4 NICs all-reduce their gradients at the shared rate",
@@ -125,7 +125,7 @@ recompute: selective
   const double G = 2 * model_state_per_gpu(m, s).parameters;
   const TrainingSimulation r =
       simulate_training(m, s, selene, parse_operator_time_source("roofline:0.8"));
-  CHECK(seconds_of(r, "data-parallel all-reduce") == Approx(G / 12.5e9 + 19.2e-6).epsilon(1e-9));
+  CHECK(network_seconds_of(r, "data-parallel all-reduce") == Approx(G / 12.5e9 + 19.2e-6).epsilon(1e-9));
 }
 
 TEST_CASE("many small kernels on one GPU run no faster than the host issues them",
@@ -163,7 +163,7 @@ recompute: none
   const TrainingSimulation r = simulate_training(m, s, one);
   CHECK(r.iteration_s * 1e3 == Approx(57.6).epsilon(1e-9));
   // The device's own work is what the host-bound time leaves over.
-  CHECK(seconds_of(r, "kernel launch (host-bound)") > 0.9 * r.iteration_s);
+  CHECK(network_seconds_of(r, "kernel launch (host-bound)") > 0.9 * r.iteration_s);
   // Without host cost, the same run takes only its device time, far less.
   one.framework_overhead_s = 0;
   one.device.launch_overhead_s = 0;
@@ -220,10 +220,10 @@ recompute: selective
   const OperatorTimeSource roofline = parse_operator_time_source("roofline:0.8");
   const TrainingSimulation a = simulate_training(m, after, selene, roofline);
   const TrainingSimulation b = simulate_training(m, overlapped, selene, roofline);
-  const double A = seconds_of(a, "data-parallel all-reduce");
+  const double A = network_seconds_of(a, "data-parallel all-reduce");
   const double expected = exposed_gradient_all_reduce_s(
       A, b.stage_backward_s, model_state_per_gpu(m, overlapped).parameters, 40e6);
-  CHECK(seconds_of(b, "data-parallel all-reduce") == Approx(expected).epsilon(1e-9));
+  CHECK(network_seconds_of(b, "data-parallel all-reduce") == Approx(expected).epsilon(1e-9));
   CHECK(b.iteration_s == Approx(a.iteration_s - (A - expected)).epsilon(1e-9));
   CHECK(expected < A);
   // A run of every replica hides the same part.
