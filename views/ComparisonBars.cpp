@@ -19,6 +19,50 @@ QString graph_name(const ComparedGraph& g) {
   return QString::fromStdString(g.label + ": " + g.name);
 }
 
+// The groups of bars: an operator's times or speed-ups, or a node's energy, per graph, each with
+// the label its bar ends in (NaN: no bar).
+struct BarRow {
+  std::string name;
+  std::vector<double> values;
+  std::vector<std::string> labels;
+};
+
+std::vector<BarRow> bar_rows(const ArchitectureComparison& c, ComparisonBarsKind kind) {
+  std::vector<BarRow> rows;
+  if (kind == ComparisonBarsKind::energy) {
+    // The union of the graphs' nodes, in the order first met.
+    std::vector<std::vector<NodeEnergyTotal>> per_graph;
+    for (const ComparedGraph& g : c.graphs) per_graph.push_back(workload_energy_by_node(g));
+    for (const auto& nodes : per_graph)
+      for (const NodeEnergyTotal& n : nodes)
+        if (std::none_of(rows.begin(), rows.end(),
+                         [&](const BarRow& r) { return r.name == n.name; }))
+          rows.push_back({n.name, {}, {}});
+    for (BarRow& r : rows)
+      for (const auto& nodes : per_graph) {
+        auto it = std::find_if(nodes.begin(), nodes.end(),
+                               [&](const NodeEnergyTotal& n) { return n.name == r.name; });
+        const double v = it == nodes.end() ? std::nan("") : it->energy_j * 1e6;
+        r.values.push_back(v);
+        r.labels.push_back(nodes.empty()       ? std::string()  // "energy unknown"
+                           : it == nodes.end() ? std::string("not on this graph")
+                                               : format_quantity(it->energy_j, "J"));
+      }
+    return rows;
+  }
+  for (const ComparedOperator& op : c.operators) {
+    BarRow r{op.name, {}, {}};
+    for (const TimeOnGraph& t : op.on_graph) {
+      r.values.push_back(kind == ComparisonBarsKind::time ? t.time_us() : t.speedup);
+      r.labels.push_back(kind == ComparisonBarsKind::time
+                             ? format_quantity(t.time_us() * 1e-6, "s") + "  " + t.bound_by
+                             : format_quantity(t.speedup, "") + "x");
+    }
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
 }  // namespace
 
 // Colour-blind-safe (Okabe-Ito) hues, as the correlation plot's groups.
@@ -38,14 +82,16 @@ ComparisonBarsContents fill_comparison_bars(QCustomPlot& plot, const Architectur
   ComparisonBarsContents out;
   unframe_bar_chart(plot);  // an earlier fill's legend row and title
   const QColor text = palette.color(QPalette::Text);
-  const size_t ops = c.operators.size();
+  const std::vector<BarRow> rows = bar_rows(c, kind);
+  const size_t ops = rows.size();
+  const bool log_axis = kind != ComparisonBarsKind::speedup;
   const size_t first_graph = kind == ComparisonBarsKind::speedup ? 1 : 0;
   const size_t bars = c.graphs.size() > first_graph ? c.graphs.size() - first_graph : 0;
 
   // The first operator at the top: keys count down.
   QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
   for (size_t i = 0; i < ops; ++i)
-    names->addTick(static_cast<double>(ops - i), QString::fromStdString(c.operators[i].name));
+    names->addTick(static_cast<double>(ops - i), QString::fromStdString(rows[i].name));
   plot.yAxis->setTicker(names);
   plot.yAxis->setSubTicks(false);
   plot.yAxis->setTickLength(0, 4);
@@ -55,17 +101,16 @@ ComparisonBarsContents fill_comparison_bars(QCustomPlot& plot, const Architectur
   // The value range first: a log axis for times (operators differ by decades), linear from 0
   // for speed-ups.
   double lo = HUGE_VAL, hi = 0;
-  for (const ComparedOperator& op : c.operators)
+  for (const BarRow& row : rows)
     for (size_t g = first_graph; g < c.graphs.size(); ++g) {
-      const double v =
-          kind == ComparisonBarsKind::time ? op.on_graph[g].time_us() : op.on_graph[g].speedup;
+      const double v = row.values[g];
       if (!std::isfinite(v) || v <= 0) continue;
       lo = std::min(lo, v);
       hi = std::max(hi, v);
     }
   if (hi <= 0) lo = hi = 1;
   double axis_lo = 0, axis_hi = 0;
-  if (kind == ComparisonBarsKind::time) {
+  if (log_axis) {
     // Room on the right for each bar's label: about a decade past the longest bar.
     axis_lo = lo / 2;
     axis_hi = hi * 12;
@@ -75,7 +120,9 @@ ComparisonBarsContents fill_comparison_bars(QCustomPlot& plot, const Architectur
     // Plain numbers on every decade ("1000", not "10^3" beside "100").
     plot.xAxis->setNumberFormat("g");
     plot.xAxis->setNumberPrecision(6);
-    plot.xAxis->setLabel("time per operator (µs, log scale): device time + launch overhead");
+    plot.xAxis->setLabel(kind == ComparisonBarsKind::time
+                             ? "time per operator (µs, log scale): device time + launch overhead"
+                             : "energy per node (µJ, log scale): the workload's operators summed");
   } else {
     axis_hi = std::max(hi, 1.0) * 1.35;
     plot.xAxis->setScaleType(QCPAxis::stLinear);
@@ -98,15 +145,14 @@ ComparisonBarsContents fill_comparison_bars(QCustomPlot& plot, const Architectur
     out.bars[g] = b;
     b->setWidth(width);
     // A log axis has no 0: bars start left of the axis and are clipped at it.
-    b->setBaseValue(kind == ComparisonBarsKind::time ? axis_lo / 10 : 0);
+    b->setBaseValue(log_axis ? axis_lo / 10 : 0);
     const QColor colour = comparison_graph_colour(g);
     b->setPen(QPen(colour.darker(130)));
     b->setBrush(colour);
     b->setName(graph_name(c.graphs[g]));
     QVector<double> keys, values;
     for (size_t i = 0; i < ops; ++i) {
-      const TimeOnGraph& t = c.operators[i].on_graph[g];
-      const double v = kind == ComparisonBarsKind::time ? t.time_us() : t.speedup;
+      const double v = rows[i].values[g];
       if (!std::isfinite(v) || v <= 0) {
         ++out.left_out;  // no bar; its label says so
         continue;
@@ -125,18 +171,16 @@ ComparisonBarsContents fill_comparison_bars(QCustomPlot& plot, const Architectur
   small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.85));
   for (size_t g = first_graph; g < c.graphs.size(); ++g) {
     for (size_t i = 0; i < ops; ++i) {
-      const TimeOnGraph& t = c.operators[i].on_graph[g];
       // A group without spacing centres its bars on the key, side by side, the first on top.
       const double key =
           static_cast<double>(ops - i) +
           (static_cast<double>(bars - 1) / 2.0 - static_cast<double>(g - first_graph)) * width;
-      const double v = kind == ComparisonBarsKind::time ? t.time_us() : t.speedup;
+      const double v = rows[i].values[g];
       const bool drawn = std::isfinite(v) && v > 0;
       const QString label =
-          !drawn ? QStringLiteral("no prediction")
-          : kind == ComparisonBarsKind::time
-              ? QString::fromStdString(format_quantity(t.time_us() * 1e-6, "s") + "  " + t.bound_by)
-              : QString::fromStdString(format_quantity(t.speedup, "") + "x");
+          !drawn && kind != ComparisonBarsKind::energy ? QStringLiteral("no prediction")
+          : !drawn && rows[i].labels[g].empty()        ? QStringLiteral("energy unknown")
+                                                       : QString::fromStdString(rows[i].labels[g]);
       auto* item = new QCPItemText(&plot);
       item->setClipToAxisRect(true);
       item->position->setAxes(plot.xAxis, plot.yAxis);

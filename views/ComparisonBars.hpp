@@ -1,8 +1,8 @@
 #pragma once
 // A workload on two or more architecture graphs as bars: one group per operator (top to bottom
-// in the workload's order), one bar per graph. Fills a QCustomPlot from core's
-// ArchitectureComparison (the value `tilescope compare` prints): the one builder of this figure,
-// so that the GUI's Compare page and the report (`report --compare`) draw the same bars.
+// in the workload's order), or per node for energy, one bar per graph. Fills a QCustomPlot from
+// core's ArchitectureComparison (the value `tilescope compare` prints): the one builder of this
+// figure, so that the GUI's Compare page and the report (`report --compare`) draw the same bars.
 #include <QColor>
 #include <QPalette>
 #include <QString>
@@ -21,6 +21,9 @@ enum class ComparisonBarsKind {
   time,
   // Each operator's speed-up over the first graph, one bar per other graph (a line at 1x).
   speedup,
+  // The workload's energy per node on each graph (log axis, µJ): one group per node of any
+  // graph, a graph whose energy is unknown drawing none (workload_energy_by_node).
+  energy,
 };
 
 struct ComparisonBarsContents {

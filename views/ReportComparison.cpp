@@ -47,6 +47,16 @@ std::string graphs_text(const ArchitectureComparison& c) {
   return text;
 }
 
+// Some graph prices the whole workload: the report has an energy section.
+bool has_energy(const ArchitectureComparison& c) {
+  return std::any_of(c.total.begin(), c.total.end(),
+                     [](const TimeOnGraph& t) { return t.energy_j.has_value(); });
+}
+
+std::string energy_text(const std::optional<double>& joules) {
+  return joules ? format_quantity(*joules, "J") : std::string("unknown");
+}
+
 std::vector<std::pair<std::string, std::string>> summary_facts(const ComparisonReport& r) {
   const ArchitectureComparison& c = r.comparison;
   std::vector<std::pair<std::string, std::string>> facts;
@@ -66,6 +76,12 @@ std::vector<std::pair<std::string, std::string>> summary_facts(const ComparisonR
                          c.operators.size());
   }
   facts.push_back({"total time", totals});
+  if (has_energy(c)) {
+    std::string energy;
+    for (size_t g = 0; g < c.graphs.size(); ++g)
+      energy += (g == 0 ? "" : "; ") + c.graphs[g].label + " " + energy_text(c.total[g].energy_j);
+    facts.push_back({"energy", energy});
+  }
   if (!r.time_per_token.empty()) facts.push_back({"time per token", r.time_per_token});
   facts.push_back({"speed-up", speedups});
   facts.push_back({"what bounds each", bounds + " (the bound whose operators take the most time)"});
@@ -108,8 +124,22 @@ ReportFigures render_comparison_figures(const ComparisonReport& r) {
     QCustomPlot plot;
     // Wide enough for the labels, narrow enough that A4 shrinks the fonts by at most 7/9.
     const int width = kMaxPdfPlotWidth - 43;
-    const int height = std::clamp(fill_comparison_bars(plot, c, kind, title, palette).readable_height, 300, 2400);
+    const int height =
+        std::clamp(fill_comparison_bars(plot, c, kind, title, palette).readable_height, 300, 2400);
     out.figures.push_back(plot_report_figure(plot, name, caption, width, height));
+  }
+  if (has_energy(c)) {
+    QCustomPlot plot;
+    const QString title = QString("%1 on %2: energy per node").arg(workload, graphs);
+    const int height = std::clamp(
+        fill_comparison_bars(plot, c, ComparisonBarsKind::energy, title, palette).readable_height,
+        300, 2400);
+    out.figures.push_back(plot_report_figure(
+        plot, QStringLiteral("comparison-energy"),
+        QStringLiteral("The workload's energy on each node of each graph that prices it (its "
+                       "operators' reads, fills, updates, operations and leakage summed; log "
+                       "scale)."),
+        kMaxPdfPlotWidth - 43, height));
   }
   return out;
 }
@@ -129,6 +159,7 @@ std::string comparison_report_html(const ComparisonReport& r, const ReportFigure
                                       {"time", "Time per operator"},
                                       {"speedup", "Speed-up per operator"},
                                       {"graphs", "The graphs"}};
+  if (has_energy(c)) sections.insert(sections.end() - 1, {"energy", "Energy and area"});
   if (!r.notes.empty()) sections.push_back({"notes", "Notes"});
   h += table_of_contents(sections);
 
@@ -151,6 +182,24 @@ std::string comparison_report_html(const ComparisonReport& r, const ReportFigure
 
   h += "<h2 id=\"time\">Time per operator</h2>\n" + placer.figure("comparison-time");
   h += "<h2 id=\"speedup\">Speed-up per operator</h2>\n" + placer.figure("comparison-speedup");
+
+  if (has_energy(c)) {
+    h += "<h2 id=\"energy\">Energy and area</h2>\n";
+    h += "<p>Where a graph gives the energy of every action the workload takes (docs/energy.md): "
+         "the workload's energy, the graph's area, and the energy-delay product (energy x total "
+         "time). Unknown where a graph prices not everything; never a partial sum.</p>\n";
+    h += "<table class=\"facts\" id=\"comparison-energy-table\">\n";
+    h += html_row({"graph", "energy", "area", "energy-delay product"}, "th");
+    for (size_t g = 0; g < c.graphs.size(); ++g) {
+      const std::optional<double>& e = c.total[g].energy_j;
+      const std::optional<double>& a = c.graphs[g].area_m2;
+      h += html_row(
+          {c.graphs[g].label, energy_text(e),
+           a ? fmt::format("{:.4g} mm²", *a * 1e6) : std::string("unknown"),
+           e ? format_quantity(*e * c.total[g].time_us() * 1e-6, "J s") : std::string("unknown")});
+    }
+    h += "</table>\n" + placer.figure("comparison-energy");
+  }
 
   h += "<h2 id=\"graphs\">The graphs</h2>\n<table class=\"facts\">\n";
   h += html_row({"graph", "name", "file", "total",

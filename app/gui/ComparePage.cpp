@@ -1,5 +1,6 @@
 #include "ComparePage.hpp"
 
+#include <QComboBox>
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
@@ -9,10 +10,12 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QTableView>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ComparisonRunner.hpp"
 #include "TableExport.hpp"
@@ -41,7 +44,8 @@ ComparePage::ComparePage(WhatIfSession* session, QWidget* parent)
       profiles_(new QMenu(tr("Add profile"), this)),
       remove_(new QMenu(tr("Remove"), this)),
       progress_(new QProgressBar),
-      cancel_(new QPushButton(tr("Cancel"))) {
+      cancel_(new QPushButton(tr("Cancel"))),
+      kind_(new QComboBox) {
   auto* layout = new QVBoxLayout(this);
   auto* tools = new QToolBar;
   tools->addAction(tr("Add graph…"), this, [this] {
@@ -60,6 +64,18 @@ ComparePage::ComparePage(WhatIfSession* session, QWidget* parent)
   add_button(profiles_);
   add_button(remove_);
   tools->addAction(tr("Predict again"), this, [this] { runner_->predictAgain(); });
+  tools->addSeparator();
+  kind_->setObjectName("compareBarsKind");
+  kind_->addItem(tr("Time per operator"), static_cast<int>(views::ComparisonBarsKind::time));
+  kind_->addItem(tr("Speed-up per operator"), static_cast<int>(views::ComparisonBarsKind::speedup));
+  kind_->addItem(tr("Energy per node"), static_cast<int>(views::ComparisonBarsKind::energy));
+  kind_->setToolTip(
+      tr("What the bars show; energy where a graph prices every action "
+         "(docs/energy.md)"));
+  tools->addWidget(kind_);
+  connect(kind_, &QComboBox::currentIndexChanged, this, [this] {
+    if (runner_->comparison()) drawBars();
+  });
   tools->addSeparator();
   tools->addAction(tr("Export comparison CSV…"), this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export the comparison"),
@@ -163,7 +179,15 @@ void ComparePage::drawBars() {
   QString title = QString::fromStdString(c.workload);
   if (c.graphs.size() > 1)
     title += tr(": %1 operators on %2 graphs").arg(c.operators.size()).arg(c.graphs.size());
-  bars_ = views::fill_comparison_bars(*plot_, c, views::ComparisonBarsKind::time, title, palette());
+  // Energy only where some graph prices the workload; else the choice falls back to time.
+  const bool energy = std::any_of(c.total.begin(), c.total.end(),
+                                  [](const TimeOnGraph& t) { return t.energy_j.has_value(); });
+  if (auto* model = qobject_cast<QStandardItemModel*>(kind_->model()))
+    model->item(2)->setEnabled(energy);
+  auto kind = static_cast<views::ComparisonBarsKind>(kind_->currentData().toInt());
+  if (kind == views::ComparisonBarsKind::energy && !energy) kind = views::ComparisonBarsKind::time;
+  if (kind == views::ComparisonBarsKind::energy) title += tr(": energy per node");
+  bars_ = views::fill_comparison_bars(*plot_, c, kind, title, palette());
   plot_->setMinimumHeight(bars_.readable_height);
 }
 

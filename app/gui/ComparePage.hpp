@@ -13,6 +13,7 @@ class QProgressBar;
 class QPushButton;
 class QSplitter;
 class QTableView;
+class QComboBox;
 class QCustomPlot;
 
 namespace ts::views {
@@ -34,6 +35,9 @@ class ComparePage : public QWidget {
   // What the last fill of the plot drew: the bar series per graph.
   const views::ComparisonBarsContents& bars() const { return bars_; }
   QTableView* table() const { return table_; }
+  // What the bars show: time per operator, speed-up, or energy per node (enabled where some
+  // graph prices the workload).
+  QComboBox* barsKind() const { return kind_; }
   views::ComparisonTableModel* model() const { return model_; }
   QLabel* emptyState() const { return empty_; }
   // Writes the comparison as `tilescope compare --format csv` does (full precision).
@@ -61,6 +65,7 @@ class ComparePage : public QWidget {
   QMenu* remove_;
   QProgressBar* progress_;
   QPushButton* cancel_;
+  QComboBox* kind_;
 };
 
 }  // namespace ts::gui

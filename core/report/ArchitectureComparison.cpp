@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -108,6 +109,20 @@ ArchitectureComparison compare_architectures(const std::string& workload,
   relate_to_first(c.total);
   c.graphs = std::move(graphs);
   return c;
+}
+
+std::vector<NodeEnergyTotal> workload_energy_by_node(const ComparedGraph& graph) {
+  std::vector<NodeEnergyTotal> nodes;
+  for (const Prediction& p : graph.predictions) {
+    if (!p.energy.known) return {};
+    for (const NodeEnergy& n : p.energy.nodes) {
+      auto it = std::find_if(nodes.begin(), nodes.end(),
+                             [&](const NodeEnergyTotal& t) { return t.name == n.name; });
+      if (it == nodes.end()) it = nodes.insert(nodes.end(), NodeEnergyTotal{n.name, 0});
+      it->energy_j += n.total_j();
+    }
+  }
+  return nodes;
 }
 
 std::vector<std::string> unconverged_graph_notes(const ArchitectureComparison& c, uint64_t budget) {

@@ -65,6 +65,16 @@ struct ArchitectureComparison {
   std::vector<size_t> moved_bounds;
 };
 
+// A node's energy over the whole workload: the sum of the operators' (EnergyReport::nodes).
+struct NodeEnergyTotal {
+  std::string name;
+  double energy_j = 0;
+};
+
+// A graph's energy per node, in the graph's order of first appearance; empty when the graph
+// does not price every operator (the total would be a partial sum).
+std::vector<NodeEnergyTotal> workload_energy_by_node(const ComparedGraph& graph);
+
 // "from → to", or "" when they are the same bound.
 std::string bound_move_text(const std::string& from, const std::string& to);
 

@@ -328,3 +328,52 @@ TEST_CASE("report --compare refuses bad input with exit status 2 and writes noth
   }
   CHECK_FALSE(fs::exists(out));
 }
+
+TEST_CASE("report --compare: an energy section where the graphs price the workload",
+          "[cli][report][compare][energy]") {
+  // Timeloop's weight- and output-stationary designs on their convolution: every energy and
+  // area is given, so the report has the section, its table and the per-node figure; the
+  // energies are compare's JSON's.
+  TempDir dir;
+  const std::string out = dir / "energy.html";
+  const std::vector<std::string> graphs = {
+      "--arch", "samples/arch/timeloop-simple_weight_stationary.yaml", "--arch",
+      "samples/arch/timeloop-simple_output_stationary.yaml"};
+  const std::string layer = "samples/workloads/timeloop-simple_weight_stationary.yaml";
+  const RunResult r = run_tilescope(
+      with({"report", "--compare"}, with(graphs, {"--workload", layer, "--out", out})));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const std::string html = read_text(out);
+  CHECK_THAT(html, Catch::Contains("<h2 id=\"energy\">Energy and area</h2>"));
+  CHECK_THAT(html, Catch::Contains("comparison-energy"));  // the figure
+  const auto rows = compare_table_rows(html, "comparison-energy-table");
+  REQUIRE(rows.size() == 3);  // header, A, B
+  const RunResult c =
+      run_tilescope(with({"compare"}, with(graphs, {"--workload", layer, "--format", "json"})));
+  REQUIRE(c.status == 0);
+  const json doc = json::parse(c.out);
+  for (size_t g = 0; g < 2; ++g) {
+    INFO("graph " << g);
+    CHECK(rows[g + 1][0] == doc["graphs"][g]["label"].get<std::string>());
+    // "241 uJ" and 240,987,444 pJ: three significant figures of the same figure.
+    const double pj = doc["graphs"][g]["total"]["energy_pj"].get<double>();
+    const std::string cell = rows[g + 1][1];
+    REQUIRE(cell.find("J") != std::string::npos);
+    double value = std::stod(cell);
+    if (cell.find("mJ") != std::string::npos)
+      value *= 1e9;
+    else if (cell.find("µJ") != std::string::npos || cell.find("uJ") != std::string::npos)
+      value *= 1e6;
+    CHECK(value == Approx(pj).epsilon(0.006));
+    CHECK(rows[g + 1][2] == "0.9735 mm²");
+  }
+
+  // A GPU comparison has no energy section.
+  const std::string gpu_out = dir / "gpu.html";
+  const RunResult gpu = run_tilescope(
+      with({"report", "--compare"}, with(kGraphs, {"--workload", "samples/workloads/vit-b16.yaml",
+                                                   "--out", gpu_out, "--budget", "2000"})));
+  REQUIRE(gpu.status == 0);
+  CHECK_THAT(read_text(gpu_out), !Catch::Contains("id=\"energy\""));
+}
