@@ -1303,10 +1303,11 @@ class Evaluator {
       if (kind == FlowKind::transfer) {
         for (EdgeId edge : f.path) e_.edge_bytes[edge.index()] += bytes;
       } else if (kind == FlowKind::load || kind == FlowKind::operand) {
-        // A read over a multicast edge serves the group of busy instances that need its data.
+        // A read over a multicast edge serves the group of busy instances that need its data;
+        // a partial sum sent back down serves the group whose partials are summed with it.
         for (EdgeId edge : f.path) {
           double b = bytes;
-          if (g_.edge(edge).multicast && parent >= 0) {
+          if ((g_.edge(edge).multicast || f.accumulate) && parent >= 0) {
             const int top = flow_top(f, c);
             b /= static_cast<double>(sharing_group(f.tensor, c, top)) *
                  window_sharing(f.tensor, c, top);
@@ -1353,8 +1354,11 @@ class Evaluator {
       }
       if (kind == FlowKind::load || kind == FlowKind::operand) {
         // One read at the source feeds a multicast group (an edge leaving it that multicasts).
+        // A partial sum refilled into instances that split the reduction is read once for the
+        // group: their partials are summed into one value (Timeloop reads it once, as the
+        // content accesses after spatial reduction).
         double read = words;
-        if (!f.path.empty() && g_.edge(f.path.front()).multicast && parent >= 0) {
+        if (!f.path.empty() && (g_.edge(f.path.front()).multicast || f.accumulate) && parent >= 0) {
           const int top = flow_top(f, c);
           read /= static_cast<double>(sharing_group(f.tensor, c, top)) *
                   window_sharing(f.tensor, c, top);

@@ -175,5 +175,11 @@ TEST_CASE("the Timeloop designs' convolution predicts its cycles and the whole i
   CHECK(ws.at("shared_glb", "Inputs", &MemoryAccesses::reads) == Approx(10838016.0 / 4));
   // C3's partial sums are summed by the network: 10,838,016 / 3 updates reach the shared_glb.
   CHECK(ws.at("shared_glb", "Outputs", &MemoryAccesses::updates) == Approx(10838016.0 / 3));
+  // The registers refill partial sums on all but each output's first visit on each PE
+  // (10,838,016 - 3 x 401,408); the shared_glb reads each once for the three PEs that sum it.
+  CHECK(ws.at("output_activation_reg", "Outputs", &MemoryAccesses::fills) ==
+        Approx(10838016.0 - 3 * 401408));
+  CHECK(ws.at("shared_glb", "Outputs", &MemoryAccesses::reads) ==
+        Approx((10838016.0 - 3 * 401408) / 3));
   CHECK(ws.prediction.energy.known);
 }
