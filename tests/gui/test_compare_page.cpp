@@ -3,6 +3,7 @@
 // core here: compare_graph_files, the function the command calls); an edit of the open graph
 // moves its side live; until a second graph is added the page says what to do.
 #include <QApplication>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -213,4 +214,46 @@ TEST_CASE("the Compare page's predictions show progress and stop on Cancel",
   runner->predictAgain();
   w.settle();
   CHECK(runner->comparison());
+}
+
+TEST_CASE("the Compare page draws the workload's energy per node where the graphs price it",
+          "[gui][compare][energy]") {
+  ts::gui::Workbench workbench;
+  ts::gui::MainWindow window{&workbench};
+  ts::gui::ComparePage* page = window.comparePage();
+  window.resize(1400, 860);
+  window.show();
+  window.pages()->setCurrentWidget(page);
+  auto settle = [&] {
+    for (int i = 0; i < 2; ++i) {
+      workbench.waitForIdle();
+      page->runner()->waitForIdle();
+    }
+  };
+  REQUIRE(
+      workbench.whatIf()->openArchitecture(sample("arch/timeloop-simple_weight_stationary.yaml")));
+  REQUIRE(
+      workbench.whatIf()->openWorkload(sample("workloads/timeloop-simple_weight_stationary.yaml")));
+  settle();
+  REQUIRE(page->runner()->addGraph(sample("arch/timeloop-simple_output_stationary.yaml")));
+  settle();
+  REQUIRE(page->runner()->comparison());
+  const ts::ArchitectureComparison& c = *page->runner()->comparison();
+  REQUIRE(c.total[0].energy_j);
+  QComboBox* kind = page->barsKind();
+  const int energy = kind->findData(static_cast<int>(ts::views::ComparisonBarsKind::energy));
+  REQUIRE(energy >= 0);
+  kind->setCurrentIndex(energy);
+  // One bar per node per graph, at the node's summed energy in µJ (both graphs have the same
+  // seven nodes: DRAM, the shared_glb, the pe_spad, three registers and the MACs).
+  REQUIRE(page->bars().bars.size() == 2);
+  for (size_t g = 0; g < 2; ++g) {
+    const std::vector<ts::NodeEnergyTotal> nodes = ts::workload_energy_by_node(c.graphs[g]);
+    REQUIRE(nodes.size() == 7);
+    QCPBars* bars = page->bars().bars[g];
+    REQUIRE(bars->data()->size() == 7);
+    double sum = 0;
+    for (int i = 0; i < 7; ++i) sum += bars->data()->at(i)->value;
+    CHECK(sum == Approx(*c.total[g].energy_j * 1e6));
+  }
 }
