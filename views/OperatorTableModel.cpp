@@ -3,6 +3,9 @@
 #include <QBrush>
 #include <QColor>
 #include <QFont>
+#include <QObject>
+#include <QStringList>
+#include <algorithm>
 
 #include "common/QuantityFormat.hpp"
 #include "measure/ComparedTime.hpp"
@@ -15,6 +18,29 @@ double device_us(const OperatorOutcome& o) { return o.prediction.device_us; }
 // Three significant figures with the unit's prefix ("12.3 us", "1.46 ms"), as every face writes a
 // time; sorting reads the number itself (SortRole), not this text.
 QString us_text(double us) { return QString::fromStdString(format_quantity(us * 1e-6, "s")); }
+
+// Each node's share, largest first, or what the graph does not price.
+QString energy_tooltip(const EnergyReport& e) {
+  QStringList lines;
+  if (!e.known) {
+    if (e.unpriced.empty())
+      return QObject::tr("energy unknown: the graph gives no energy figures (docs/energy.md)");
+    lines << QObject::tr("energy unknown:");
+    for (const std::string& u : e.unpriced) lines << QString::fromStdString(u);
+    return lines.join('\n');
+  }
+  std::vector<NodeEnergy> nodes = e.nodes;
+  std::sort(nodes.begin(), nodes.end(),
+            [](const NodeEnergy& a, const NodeEnergy& b) { return a.total_j() > b.total_j(); });
+  for (const NodeEnergy& n : nodes)
+    lines << QString("%1  %2 (%3 %)")
+                 .arg(QString::fromStdString(n.name),
+                      QString::fromStdString(format_quantity(n.total_j(), "J")))
+                 .arg(e.total_j > 0 ? n.total_j() / e.total_j * 100 : 0.0, 0, 'f', 1);
+  if (e.edges_j > 0)
+    lines << QObject::tr("edges  %1").arg(QString::fromStdString(format_quantity(e.edges_j, "J")));
+  return lines.join('\n');
+}
 
 }  // namespace
 
@@ -116,6 +142,8 @@ QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation
         return tr("measured");
       case kError:
         return tr("error");
+      case kEnergy:
+        return tr("energy");
     }
   }
   if (role == Qt::ToolTipRole) {
@@ -134,6 +162,11 @@ QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation
         return tr(
             "(predicted - measured) / measured; host-timed measurements are compared with "
             "device time plus launch overhead");
+      case kEnergy:
+        return tr(
+            "energy of the current mapping on the current graph (reads, fills, updates, "
+            "operations, leakage); 'unknown' where the graph does not price everything it "
+            "does; hover a row for the energy per node");
     }
   }
   return {};
@@ -183,6 +216,8 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const {
     if (index.column() == kRemapped && (r.remap_pending || r.remap_cancelled)) font.setItalic(true);
     return font;
   }
+  if (role == Qt::ToolTipRole && index.column() == kEnergy && now)
+    return energy_tooltip(now->prediction.energy);
   if (role == Qt::ToolTipRole) {
     if (r.fixed && !r.fixed->ok) return QString::fromStdString(r.fixed->error);
     if (r.baseline && !r.baseline->ok) return QString::fromStdString(r.baseline->error);
@@ -226,6 +261,12 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const {
     case kError:
       if (!error) return numeric ? QVariant(-1e300) : QVariant();
       return numeric ? QVariant(*error) : QVariant(QString::asprintf("%+.1f %%", *error * 100));
+    case kEnergy:
+      if (!now || !now->prediction.energy.known)
+        return numeric ? QVariant(-1.0) : QVariant(now ? tr("unknown") : QString());
+      return numeric ? QVariant(now->prediction.energy.total_j)
+                     : QVariant(QString::fromStdString(
+                           format_quantity(now->prediction.energy.total_j, "J")));
   }
   return {};
 }

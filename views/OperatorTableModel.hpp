@@ -38,6 +38,9 @@ class OperatorTableModel : public QAbstractTableModel {
     kRemapped,  // mapper on the current graph, us
     kMeasured,  // us
     kError,     // (predicted - measured) / measured, %
+    // Of the current mapping on the current graph, J, where the graph prices everything it
+    // does (docs/energy.md); its tooltip breaks it down per node.
+    kEnergy,
     kColumnCount
   };
   static constexpr int SortRole = Qt::UserRole;

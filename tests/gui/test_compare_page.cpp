@@ -257,3 +257,36 @@ TEST_CASE("the Compare page draws the workload's energy per node where the graph
     CHECK(sum == Approx(*c.total[g].energy_j * 1e6));
   }
 }
+
+TEST_CASE("the Operators table gives each operator's energy and its split per node",
+          "[gui][operators][energy]") {
+  ts::gui::Workbench workbench;
+  REQUIRE(
+      workbench.whatIf()->openArchitecture(sample("arch/timeloop-simple_weight_stationary.yaml")));
+  REQUIRE(
+      workbench.whatIf()->openWorkload(sample("workloads/timeloop-simple_weight_stationary.yaml")));
+  workbench.waitForIdle();
+  auto* model = workbench.whatIf()->operators();
+  REQUIRE(model->rowCount() == 1);
+  REQUIRE(model->row(0).fixed);
+  const ts::EnergyReport& e = model->row(0).fixed->prediction.energy;
+  REQUIRE(e.known);
+  using Model = ts::views::OperatorTableModel;
+  const QModelIndex cell = model->index(0, Model::kEnergy);
+  CHECK(model->data(cell).toString().toStdString() == ts::format_quantity(e.total_j, "J"));
+  CHECK(model->data(cell, Model::SortRole).toDouble() == Approx(e.total_j));
+  // The tooltip lists every node, the largest first.
+  const QString tip = model->data(cell, Qt::ToolTipRole).toString();
+  for (const ts::NodeEnergy& n : e.nodes) CHECK(tip.contains(QString::fromStdString(n.name)));
+  CHECK((tip.startsWith("DRAM") || tip.startsWith("shared_glb")));
+
+  // A GPU graph gives no energy figures: "unknown", and the tooltip says so.
+  REQUIRE(workbench.whatIf()->openArchitecture(sample("arch/nvidia-h100.yaml")));
+  REQUIRE(workbench.whatIf()->openWorkload(sample("workloads/vit-b16.yaml")));
+  workbench.waitForIdle();
+  REQUIRE(model->rowCount() > 0);
+  CHECK(model->data(model->index(0, Model::kEnergy)).toString() == "unknown");
+  CHECK(model->data(model->index(0, Model::kEnergy), Qt::ToolTipRole)
+            .toString()
+            .contains("energy unknown"));
+}
