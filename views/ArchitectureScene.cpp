@@ -8,6 +8,7 @@
 #include <QPainterPathStroker>
 #include <QPalette>
 #include <QStyleOptionGraphicsItem>
+#include <algorithm>
 #include <cmath>
 
 #include "common/ByteFormat.hpp"
@@ -127,6 +128,7 @@ void ArchitectureScene::build(const ArchitectureGraph& graph) {
   node_texts_.clear();
   edge_texts_.clear();
   node_names_.clear();
+  node_compute_.clear();
   edge_ends_.clear();
   const QFont font = QApplication::font();
   const QFontMetricsF metrics(font);
@@ -212,6 +214,7 @@ void ArchitectureScene::build(const ArchitectureGraph& graph) {
     nodes_.push_back(item);
     node_texts_.push_back(label);
     node_names_.push_back(graph.nodes[i].name);
+    node_compute_.push_back(compute);
   }
   setSceneRect(QRectF(-10, -10, layout.width + 20, layout.height + 20));
 }
@@ -251,6 +254,25 @@ void ArchitectureScene::setBottlenecks(const std::vector<std::string>& bound_by)
     static_cast<OutlineItem*>(edges_[i])->bottleneck =
         named("edge:" + node_names_[edge_ends_[i].first.index()] + "->" +
               node_names_[edge_ends_[i].second.index()]);
+  update();
+}
+
+QColor ArchitectureScene::energyColour(double share) {
+  // Translucent like the usual fills, from a pale to a deep red: readable on light and dark.
+  const double s = std::clamp(share, 0.0, 1.0);
+  return QColor(220, static_cast<int>(190 - 150 * s), static_cast<int>(150 - 120 * s),
+                static_cast<int>(60 + 150 * s));
+}
+
+void ArchitectureScene::setEnergyShares(const std::vector<std::pair<std::string, double>>& shares) {
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    auto it = std::find_if(shares.begin(), shares.end(),
+                           [&](const auto& s) { return s.first == node_names_[i]; });
+    auto* item = static_cast<OutlineItem*>(nodes_[i]);
+    item->setBrush(it != shares.end() ? energyColour(it->second)
+                   : node_compute_[i] ? computeFill()
+                                      : memoryFill());
+  }
   update();
 }
 

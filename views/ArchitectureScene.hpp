@@ -30,6 +30,11 @@ class ArchitectureScene : public QGraphicsScene {
   QGraphicsItem* edgeItem(int edge) const;
   // Marks the nodes and edges that bound some operator (names as Prediction::bound_by).
   void setBottlenecks(const std::vector<std::string>& bound_by);
+  // Fills each named node in a heat colour by its share of an operator's energy (0 to 1: pale
+  // to deep red); the others, or all with an empty list, take their usual fill.
+  void setEnergyShares(const std::vector<std::pair<std::string, double>>& shares);
+  // The fill setEnergyShares gives a share (for tests and legends).
+  static QColor energyColour(double share);
 
   // The whole picture at `scale` pixels per point, on the palette's base colour.
   QImage toImage(double scale = 2.0);
@@ -47,6 +52,7 @@ class ArchitectureScene : public QGraphicsScene {
   std::vector<QGraphicsItem*> nodes_, edges_;
   std::vector<QGraphicsSimpleTextItem*> node_texts_, edge_texts_;
   std::vector<std::string> node_names_;
+  std::vector<bool> node_compute_;
   std::vector<std::pair<NodeId, NodeId>> edge_ends_;
 };
 

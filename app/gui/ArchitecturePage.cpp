@@ -80,6 +80,14 @@ void ArchitecturePage::updateEmptyState() {
   split_->setVisible(!empty);
 }
 
+void ArchitecturePage::showEnergy(const EnergyReport& energy) {
+  std::vector<std::pair<std::string, double>> shares;
+  if (energy.known && energy.total_j > 0)
+    for (const NodeEnergy& n : energy.nodes)
+      shares.emplace_back(n.name, n.total_j() / energy.total_j);
+  view_->architectureScene()->setEnergyShares(shares);
+}
+
 void ArchitecturePage::showBound(const QString& bound_by) {
   view_->architectureScene()->setBottlenecks({bound_by.toStdString()});
 }

@@ -3,6 +3,8 @@
 // or edge; edits go through the what-if session's undo stack.
 #include <QWidget>
 
+#include "analysis/Energy.hpp"
+
 namespace ts::views {
 class ArchitectureView;
 class ArchitectureInspector;
@@ -25,6 +27,9 @@ class ArchitecturePage : public QWidget {
   QLabel* emptyState() const { return empty_; }
   // Marks what bounds the current operator on the picture.
   void showBound(const QString& bound_by);
+  // Colours each node by its share of the current operator's energy (a heat map; none where
+  // the graph does not price the operator).
+  void showEnergy(const EnergyReport& energy);
 
  private:
   void updateEmptyState();

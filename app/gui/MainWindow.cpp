@@ -282,8 +282,10 @@ void MainWindow::selectOperator(int row) {
   const RunBrowser* runs = workbench_->runBrowser();
   if (row >= 0 && row < rows->rowCount()) {
     const auto& r = rows->row(row);
-    if (r.fixed && r.fixed->ok)
+    if (r.fixed && r.fixed->ok) {
       architecture_->showBound(QString::fromStdString(r.fixed->device_bound));
+      architecture_->showEnergy(r.fixed->prediction.energy);
+    }
     if (correlation_->selectedPoint() < 0 ||
         runs->rowOfPoint(runs->points()[static_cast<size_t>(correlation_->selectedPoint())]) !=
             row) {

@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QGraphicsItem>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -14,6 +15,7 @@
 #include <QUndoStack>
 #include <cmath>
 
+#include "ArchitecturePage.hpp"
 #include "ComparePage.hpp"
 #include "ComparisonRunner.hpp"
 #include "GuiTestSupport.hpp"
@@ -22,6 +24,8 @@
 #include "Workbench.hpp"
 #include "common/QuantityFormat.hpp"
 #include "report/GraphComparison.hpp"
+#include "views/ArchitectureScene.hpp"
+#include "views/ArchitectureView.hpp"
 #include "views/ComparisonBars.hpp"
 #include "views/ComparisonTableModel.hpp"
 #include "views/QCustomPlotInclude.hpp"
@@ -289,4 +293,33 @@ TEST_CASE("the Operators table gives each operator's energy and its split per no
   CHECK(model->data(model->index(0, Model::kEnergy), Qt::ToolTipRole)
             .toString()
             .contains("energy unknown"));
+}
+
+TEST_CASE("the Architecture page colours each node by its share of the operator's energy",
+          "[gui][architecture][energy]") {
+  ts::gui::Workbench workbench;
+  ts::gui::MainWindow window{&workbench};
+  window.resize(1400, 860);
+  window.show();
+  REQUIRE(
+      workbench.whatIf()->openArchitecture(sample("arch/timeloop-simple_weight_stationary.yaml")));
+  REQUIRE(
+      workbench.whatIf()->openWorkload(sample("workloads/timeloop-simple_weight_stationary.yaml")));
+  workbench.waitForIdle();
+  window.selectOperator(0);
+  const ts::EnergyReport& e = workbench.whatIf()->operators()->row(0).fixed->prediction.energy;
+  REQUIRE(e.known);
+  ts::views::ArchitectureScene* scene = window.architecturePage()->view()->architectureScene();
+  const ts::ArchitectureGraph& g = *workbench.whatIf()->graph();
+  for (const ts::NodeEnergy& n : e.nodes) {
+    INFO(n.name);
+    const auto* item = dynamic_cast<const QAbstractGraphicsShapeItem*>(
+        scene->nodeItem(g.find_node(n.name)->index()));
+    REQUIRE(item);
+    CHECK(item->brush().color() ==
+          ts::views::ArchitectureScene::energyColour(n.total_j() / e.total_j));
+  }
+  // The hottest node is the deepest red: DRAM or the shared_glb moves the most words.
+  CHECK(ts::views::ArchitectureScene::energyColour(1).green() <
+        ts::views::ArchitectureScene::energyColour(0.1).green());
 }
