@@ -198,7 +198,7 @@ TEST_CASE("a graph file of the wrong kind", "[cli][errors]") {
 // Workload and mapping files.
 
 TEST_CASE("a workload with an unknown operator type", "[cli][errors]") {
-  const Fault f{fixture("workload/unknown-type.yaml"), 7, "conv2d", {"conv2d"}};
+  const Fault f{fixture("workload/unknown-type.yaml"), 7, "conv3d", {"conv3d"}};
   SECTION("predict") {
     check_fault(
         run_tilescope({"predict", "--arch", "samples/arch/ascend910b3.yaml", "--workload", f.file}),

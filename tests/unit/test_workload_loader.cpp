@@ -168,9 +168,9 @@ TEST_CASE("an unknown operator type lists the known ones", "[workload][loader]")
   CHECK(e.where().line == 7);
   CHECK(e.where().column == 11);
   CHECK(e.message() ==
-        "unknown operator type 'conv2d' (known: gemm, batched_gemm, linear, add, mul, bias, "
+        "unknown operator type 'conv3d' (known: gemm, batched_gemm, linear, add, mul, bias, "
         "scale, mask, relu, gelu, softmax, layernorm, rmsnorm, rope, silu_mul, quant_gemm, "
-        "lut_gemm, grouped_gemm, decode_attention, prefill_attention, fused, einsum)");
+        "lut_gemm, grouped_gemm, decode_attention, prefill_attention, fused, einsum, conv2d)");
 }
 
 TEST_CASE("workload errors", "[workload][loader]") {
@@ -295,7 +295,7 @@ TEST_CASE("operator types print and parse by one table", "[workload]") {
     REQUIRE(type);
     CHECK(to_string(*type) == name);
   }
-  CHECK_FALSE(parse_operator_type("conv2d"));
+  CHECK_FALSE(parse_operator_type("conv3d"));  // not a type (conv2d is)
   CHECK(is_gemm(OperatorType::batched_gemm));
   CHECK_FALSE(is_gemm(OperatorType::fused));
   // Every vector step the builders know is a vector-step type, and no other type is.
