@@ -10,6 +10,7 @@
 #include "common/InputError.hpp"
 #include "mapper/OperatorPrediction.hpp"
 #include "tile/MappingLoader.hpp"
+#include "workload/OperatorSpec.hpp"
 #include "workload/WorkloadLoader.hpp"
 
 using namespace ts;
@@ -182,4 +183,38 @@ TEST_CASE("the Timeloop designs' convolution predicts its cycles and the whole i
   CHECK(ws.at("shared_glb", "Outputs", &MemoryAccesses::reads) ==
         Approx((10838016.0 - 3 * 401408) / 3));
   CHECK(ws.prediction.energy.known);
+}
+
+TEST_CASE("conv2d builds the layer PyTorch's Conv2d sizes, grouped and depthwise included",
+          "[convolution]") {
+  auto conv = [](const std::string& keys) {
+    return parse_workload(
+               "version: 1\nkind: workload\nname: c\noperators:\n  - {name: c, type: "
+               "conv2d, " +
+                   keys + "}\n",
+               "c.yaml")
+        .operators.at(0);
+  };
+  // ResNet-50's first layer: 224 + 2 x 3 - 7 = 223, / 2 + 1 = 112 rows out.
+  const Operator first = conv("C: 3, M: 64, H: 224, W: 224, R: 7, S: 7, stride: 2, pad: 3");
+  CHECK(first.dims[static_cast<size_t>(first.find_dim("P"))].size == 112);
+  CHECK(first.find_dim("G") < 0);
+  CHECK(first.total_flops() == Approx(2.0 * 64 * 3 * 49 * 112 * 112));
+  // The input the windows span: (112 - 1) x 2 + 7 = 229 rows each way (224 and the pads).
+  CHECK(first.tensor_elements(first.find_tensor("Inputs")) == Approx(3.0 * 229 * 229));
+  // Depthwise: a group a channel, one filter each: C = M = 1 per group.
+  const Operator dw = conv("C: 32, M: 32, H: 112, W: 112, R: 3, S: 3, pad: 1, groups: 32");
+  CHECK(dw.dims[static_cast<size_t>(dw.find_dim("G"))].size == 32);
+  CHECK(dw.dims[static_cast<size_t>(dw.find_dim("C"))].size == 1);
+  CHECK(dw.total_flops() == Approx(2.0 * 32 * 9 * 112 * 112));
+  // Its one-line spec reads back as the same operator (the workload writer's form).
+  const Operator back = operator_from_spec(operator_spec(dw), "spec.yaml");
+  CHECK(back.shape_text() == dw.shape_text());
+  CHECK(back.type == OperatorType::conv2d);
+  // Groups that do not divide the channels, and a window wider than the padded input, are
+  // refused at the operator's line.
+  CHECK_THROWS_WITH(conv("C: 30, M: 32, H: 8, W: 8, R: 3, S: 3, groups: 4"),
+                    Catch::Contains("c.yaml:5") && Catch::Contains("groups 4 must divide C 30"));
+  CHECK_THROWS_WITH(conv("C: 3, M: 4, H: 2, W: 8, R: 5, S: 3"),
+                    Catch::Contains("the window covers 5 rows, more than the 2 of the padded H"));
 }
