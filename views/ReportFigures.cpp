@@ -204,6 +204,25 @@ ReportFigures render_report_figures(const ReportContent& c) {
                         : QString("Suite time against the memory the graph provides, every "
                                   "point; joined: the Pareto front."),
         kPlotWidth, kPlotHeight));
+    // Where every point has them: time against the suite's energy and the graph's area.
+    const std::pair<bool, SweepFigure> fronts[] = {{d.energy_known, SweepFigure::energy},
+                                                   {d.area_known, SweepFigure::area}};
+    for (const auto& [known, figure] : fronts) {
+      if (!known) continue;
+      const bool energy = figure == SweepFigure::energy;
+      QCustomPlot plot;
+      fill_pareto_plot(
+          plot,
+          sweep_pareto_data(d, QString("%1: %2 points").arg(file).arg(d.points.size()), figure),
+          report_palette());
+      out.figures.push_back(plot_report_figure(
+          plot, energy ? "sweep-energy-pareto" : "sweep-area-pareto",
+          energy ? QString("Suite time against suite energy (the sum over the operators of "
+                           "energy x count), every point; joined: the Pareto front.")
+                 : QString("Suite time against the graph's area (area x instances summed over "
+                           "the nodes), every point; joined: the Pareto front."),
+          kPlotWidth, kPlotHeight));
+    }
     if (!d.sensitivities.empty()) {
       QCustomPlot bars;
       fill_sensitivity_plot(bars, "sensitivity of the total", d.paths, d.sensitivities.front(),

@@ -318,6 +318,8 @@ void sweep_section(const ReportContent& c, Html& html) {
                        ? fmt::format(" {} points run out of device memory.", d.out_of_memory)
                        : std::string());
   html.figure("sweep-pareto");
+  if (d.energy_known) html.figure("sweep-energy-pareto");
+  if (d.area_known) html.figure("sweep-area-pareto");
   html.figure("sweep-sensitivity");
   h += "<p>Sensitivity: d ln time / d ln parameter, least squares over the points (-1: time "
        "halves when the parameter doubles; -: cannot be told).</p>\n<table class=\"stats\">\n";
@@ -329,7 +331,42 @@ void sweep_section(const ReportContent& c, Html& html) {
     for (const std::optional<double>& e : row.elasticity) line.push_back(elasticity_cell(e));
     h += cells(line);
   }
-  h += "</table>\n<table class=\"stats\">\n";
+  // The figures' rows: d ln energy (area) / d ln parameter.
+  for (const auto* row : {&d.energy_sensitivity, &d.area_sensitivity}) {
+    if (!*row) continue;
+    std::vector<std::string> line{(*row)->subject == "energy" ? "suite energy" : "graph area"};
+    for (const std::optional<double>& e : (*row)->elasticity) line.push_back(elasticity_cell(e));
+    h += cells(line);
+  }
+  h += "</table>\n";
+  // The fronts on energy and area, with each point's energy, area and EDP (energy x time).
+  const auto parameters_of = [&](const SweepPointRecord& p) {
+    const nlohmann::json values = nlohmann::json::parse(p.parameters_json);
+    std::string parameters;
+    for (const std::string& path : d.paths) {
+      const nlohmann::json& v = values.at(path);
+      parameters += fmt::format("{}{}={}", parameters.empty() ? "" : " ", path,
+                                v.is_string() ? v.get<std::string>() : v.dump());
+    }
+    return parameters;
+  };
+  const auto figure_cell = [](const std::optional<double>& v, double unit) {
+    return v ? fmt::format("{:.6g}", *v / unit) : std::string("-");
+  };
+  const std::pair<bool, SweepFigure> fronts[] = {{d.energy_known, SweepFigure::energy},
+                                                 {d.area_known, SweepFigure::area}};
+  for (const auto& [known, figure] : fronts) {
+    if (!known) continue;
+    h += fmt::format("<p>Pareto front, suite time against {}.</p>\n<table class=\"stats\">\n",
+                     figure == SweepFigure::energy ? "suite energy" : "graph area");
+    h += cells({"time (us)", "energy (uJ)", "area (mm^2)", "EDP (uJ us)", "parameters"}, "th");
+    for (const SweepPointRecord& p : figure == SweepFigure::energy ? d.energy_front : d.area_front)
+      h +=
+          cells({fmt::format("{:.3f}", p.total_s * 1e6), figure_cell(p.energy_j, 1e-6),
+                 figure_cell(p.area_m2, 1e-6), figure_cell(sweep_edp(p), 1e-12), parameters_of(p)});
+    h += "</table>\n";
+  }
+  h += "<p>Pareto front, suite time against the cost.</p>\n<table class=\"stats\">\n";
   h += cells(
       {"time (us)", d.strategy_grid ? "peak memory per GPU (GiB)" : "memory (bytes)", "parameters"},
       "th");

@@ -30,7 +30,9 @@ void reset(QCustomPlot& plot, const QString& title, const QPalette& palette) {
   apply_plot_palette(plot, palette);
 }
 
-bool drawable(const SweepPointRecord& p) { return std::isfinite(p.total_s) && p.total_s > 0; }
+bool drawable(const SweepPointRecord& p, SweepFigure figure) {
+  return std::isfinite(p.total_s) && p.total_s > 0 && sweep_figure(p, figure).has_value();
+}
 
 }  // namespace
 
@@ -44,6 +46,19 @@ SweepParetoData sweep_pareto_data(const SweepDigest& digest, const QString& titl
   return data;
 }
 
+SweepParetoData sweep_pareto_data(const SweepDigest& digest, const QString& title,
+                                  SweepFigure figure) {
+  if (figure == SweepFigure::cost) return sweep_pareto_data(digest, title);
+  SweepParetoData data;
+  data.title = title;
+  data.figure = figure;
+  data.cost_label = figure == SweepFigure::energy ? "suite energy (uJ)" : "graph area (mm^2)";
+  data.cost_unit = 1e-6;  // J per uJ, m^2 per mm^2
+  data.points = digest.points;
+  data.front = figure == SweepFigure::energy ? digest.energy_front : digest.area_front;
+  return data;
+}
+
 SweepParetoContents fill_pareto_plot(QCustomPlot& plot, const SweepParetoData& data,
                                      const QPalette& palette) {
   reset(plot, data.title, palette);
@@ -53,11 +68,11 @@ SweepParetoContents fill_pareto_plot(QCustomPlot& plot, const SweepParetoData& d
   QVector<double> x, y;
   std::vector<std::pair<double, double>> all;
   for (const SweepPointRecord& p : data.points) {
-    if (!drawable(p)) {
+    if (!drawable(p, data.figure)) {
       ++out.left_out;
       continue;
     }
-    all.emplace_back(p.cost / data.cost_unit, p.total_s * 1e6);
+    all.emplace_back(*sweep_figure(p, data.figure) / data.cost_unit, p.total_s * 1e6);
   }
   std::sort(all.begin(), all.end());  // sorted keys: QCustomPlot's precondition for lookups
   for (const auto& [cost, us] : all) {
@@ -72,8 +87,8 @@ SweepParetoContents fill_pareto_plot(QCustomPlot& plot, const SweepParetoData& d
   out.points->setName(QString("points (%1)").arg(all.size()));
 
   QVector<double> fx, fy;
-  for (const SweepPointRecord& p : data.front) {  // pareto_front orders them by rising cost
-    fx << p.cost / data.cost_unit;
+  for (const SweepPointRecord& p : data.front) {  // pareto_front orders them by rising figure
+    fx << *sweep_figure(p, data.figure) / data.cost_unit;
     fy << p.total_s * 1e6;
   }
   out.front = plot.addGraph();
@@ -90,6 +105,11 @@ SweepParetoContents fill_pareto_plot(QCustomPlot& plot, const SweepParetoData& d
   plot.rescaleAxes();
   // A margin so that the extreme points are not cut by the frame (times are positive: log).
   plot.xAxis->scaleRange(1.1, plot.xAxis->range().center());
+  // One value at every point (an area the sweep does not move): a range around it.
+  if (!(plot.xAxis->range().size() > 0) && !all.empty()) {
+    const double at = all.front().first, half = at != 0 ? std::abs(at) * 0.05 : 1.0;
+    plot.xAxis->setRange(at - half, at + half);
+  }
   plot.yAxis->setRange(plot.yAxis->range().lower / 1.2, plot.yAxis->range().upper * 1.2);
   plot.legend->setVisible(true);
   plot.setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);

@@ -1,6 +1,7 @@
 #pragma once
 // The figures of a sweep (`tilescope sweep`, docs/sweep.md): the Pareto scatter of time against
-// the cost proxy, and the sensitivities of the total to each varied parameter as ranked bars.
+// the cost proxy, against the suite's energy and against the graph's area (where the points have
+// them), and the sensitivities of the total to each varied parameter as ranked bars.
 // Functions that fill a QCustomPlot from core's values (sweep/SweepSummary), so that the GUI and
 // headless reports draw the same figures.
 #include <QPalette>
@@ -19,24 +20,30 @@ class QCPBars;
 namespace ts::views {
 
 struct SweepParetoData {
-  QString title;                         // "bert-large on ascend910b3: 27 points"
-  QString cost_label;                    // the x axis: "memory (MiB)", "peak memory per GPU (GiB)"
-  double cost_unit = 1;                  // cost units per unit of the axis (bytes per MiB: 1048576)
-  std::vector<SweepPointRecord> points;  // every point of the sweep
-  std::vector<SweepPointRecord> front;   // pareto_front of the points that may be on it
+  QString title;         // "bert-large on ascend910b3: 27 points"
+  QString cost_label;    // the x axis: "memory (MiB)", "peak memory per GPU (GiB)"
+  double cost_unit = 1;  // cost units per unit of the axis (bytes per MiB: 1048576)
+  SweepFigure figure = SweepFigure::cost;  // what the x axis is (sweep_figure of each point)
+  std::vector<SweepPointRecord> points;    // every point of the sweep
+  std::vector<SweepPointRecord> front;     // pareto_front of the points that may be on it
 };
 
 // A digested sweep's points and front, with the axis a report and the GUI give its cost:
 // memory in MiB (an architecture sweep's proxy) or peak memory per GPU in GiB (a strategy grid).
 SweepParetoData sweep_pareto_data(const SweepDigest& digest, const QString& title);
+// The same against the suite's energy (uJ; digest.energy_front) or the graph's area (mm^2;
+// digest.area_front). Meant where the digest knows the figure (energy_known, area_known).
+SweepParetoData sweep_pareto_data(const SweepDigest& digest, const QString& title,
+                                  SweepFigure figure);
 
 struct SweepParetoContents {
   QCPGraph* points = nullptr;  // every drawable point, grey
   QCPGraph* front = nullptr;   // the front, joined in order of cost
-  size_t left_out = 0;         // points with an infinite or non-positive time (no valid mapping)
+  size_t left_out = 0;  // points with an infinite or non-positive time (no valid mapping), or
+                        // without the figure
 };
 
-// Clears `plot` and draws time (us, log axis) against cost.
+// Clears `plot` and draws time (us, log axis) against the figure.
 SweepParetoContents fill_pareto_plot(QCustomPlot& plot, const SweepParetoData& data,
                                      const QPalette& palette);
 

@@ -1,7 +1,10 @@
 #pragma once
 // What `sweep --summary` prints for the points of a sweep, architecture or strategy grid alike:
 // the sensitivity table (total and each subject against each varied parameter), the ranking of
-// the parameters by the total's sensitivity, and the Pareto front of time against cost.
+// the parameters by the total's sensitivity, and the Pareto front of time against cost; where
+// every point that has a time has them, the sensitivities and rankings of the suite energy and of
+// the graph area, and the fronts of time against energy and against area (the area's in place of
+// the cost's), with each front point's energy, area and EDP (energy x time).
 #include <functional>
 #include <ostream>
 #include <string>

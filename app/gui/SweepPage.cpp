@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
+#include <tuple>
 
 #include "RunBrowser.hpp"
 #include "Severity.hpp"
@@ -82,6 +83,10 @@ SweepPage::SweepPage(RunBrowser* runs, QWidget* parent)
       split_(new QSplitter(Qt::Vertical)),
       pareto_(new QCustomPlot),
       sensitivity_(new QCustomPlot),
+      energy_pareto_(new QCustomPlot),
+      area_pareto_(new QCustomPlot),
+      figure_fronts_(new QSplitter(Qt::Horizontal)),
+      figure_rows_(new QSplitter(Qt::Vertical)),
       table_(new QTableView),
       model_(new views::SweepPointTableModel(this)),
       proxy_(new QSortFilterProxyModel(this)) {
@@ -115,10 +120,21 @@ SweepPage::SweepPage(RunBrowser* runs, QWidget* parent)
   auto* figures = new QSplitter(Qt::Horizontal);
   pareto_->setMinimumSize(320, 200);
   sensitivity_->setMinimumSize(240, 200);
+  energy_pareto_->setObjectName("sweepEnergyPareto");
+  area_pareto_->setObjectName("sweepAreaPareto");
+  energy_pareto_->setMinimumSize(320, 200);
+  area_pareto_->setMinimumSize(320, 200);
   figures->addWidget(pareto_);
   figures->addWidget(sensitivity_);
   figures->setStretchFactor(0, 3);
   figures->setStretchFactor(1, 2);
+  // A second row of figures, where the sweep's points have them: time against energy and area.
+  figure_fronts_->setObjectName("sweepFigureFronts");
+  figure_fronts_->addWidget(energy_pareto_);
+  figure_fronts_->addWidget(area_pareto_);
+  figure_fronts_->hide();
+  figure_rows_->addWidget(figures);
+  figure_rows_->addWidget(figure_fronts_);
   proxy_->setSourceModel(model_);
   proxy_->setSortRole(views::SweepPointTableModel::SortRole);
   table_->setModel(proxy_);
@@ -127,13 +143,15 @@ SweepPage::SweepPage(RunBrowser* runs, QWidget* parent)
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->verticalHeader()->hide();
   table_->horizontalHeader()->setStretchLastSection(true);
-  split_->addWidget(figures);
+  split_->addWidget(figure_rows_);
   split_->addWidget(table_);
   split_->setStretchFactor(0, 3);
   split_->setStretchFactor(1, 2);
   layout->addWidget(split_, 3);
   views::install_plot_export(pareto_, "sweep-pareto");
   views::install_plot_export(sensitivity_, "sweep-sensitivity");
+  views::install_plot_export(energy_pareto_, "sweep-energy-pareto");
+  views::install_plot_export(area_pareto_, "sweep-area-pareto");
   install_table_export(table_, "sweep-points");
 
   connect(reload_button, &QPushButton::clicked, this, &SweepPage::reload);
@@ -263,6 +281,8 @@ void SweepPage::showSweep(int index) {
   drawPareto();
   drawSensitivity();
   QString text = sweep_title(d) + tr("; %1 on the Pareto front").arg(d.front.size());
+  if (d.energy_known) text += tr(", %1 on the energy front").arg(d.energy_front.size());
+  if (d.area_known) text += tr(", %1 on the area front").arg(d.area_front.size());
   if (pareto_contents_.left_out > 0)
     text += tr("; %1 without a valid mapping, not drawn (the table's note says why)")
                 .arg(pareto_contents_.left_out);
@@ -274,12 +294,37 @@ void SweepPage::drawPareto() {
   const int index = sweep_choice_->currentIndex();
   if (index < 0 || static_cast<size_t>(index) >= sweeps_.size()) return;
   const SweepDigest& d = sweeps_[static_cast<size_t>(index)].digest;
-  pareto_contents_ = views::fill_pareto_plot(
-      *pareto_,
-      views::sweep_pareto_data(
-          d, tr("%1: %2 points").arg(QFileInfo(shown_path_).fileName()).arg(d.points.size())),
-      palette());
+  const QString title =
+      tr("%1: %2 points").arg(QFileInfo(shown_path_).fileName()).arg(d.points.size());
+  pareto_contents_ =
+      views::fill_pareto_plot(*pareto_, views::sweep_pareto_data(d, title), palette());
   pareto_->replot();
+  // Energy and area: the same figure (views/SweepPlots, as the report draws it) on their axes,
+  // where every point has the figure.
+  const std::tuple<bool, SweepFigure, QCustomPlot*, views::SweepParetoContents*> fronts[] = {
+      {d.energy_known, SweepFigure::energy, energy_pareto_, &energy_pareto_contents_},
+      {d.area_known, SweepFigure::area, area_pareto_, &area_pareto_contents_}};
+  for (const auto& [known, figure, plot, contents] : fronts) {
+    plot->setVisible(known);
+    if (!known) {
+      *contents = {};
+      continue;
+    }
+    *contents =
+        views::fill_pareto_plot(*plot, views::sweep_pareto_data(d, title, figure), palette());
+    plot->replot();
+  }
+  const bool shown = !figure_fronts_->isHidden();
+  figure_fronts_->setVisible(d.energy_known || d.area_known);
+  if (!shown && !figure_fronts_->isHidden()) {
+    // A row shown after the splitters were laid out gets no room of its own: equal shares.
+    const int page = split_->height();
+    split_->setSizes({page * 3 / 4, page - page * 3 / 4});  // two rows of figures: more room
+    const int rows = figure_rows_->height();
+    figure_rows_->setSizes({rows / 2, rows - rows / 2});
+    const int row = figure_fronts_->width();
+    figure_fronts_->setSizes({row / 2, row - row / 2});
+  }
 }
 
 void SweepPage::drawSensitivity() {

@@ -1,6 +1,7 @@
 #pragma once
 // The Sweep page: the sweeps stored in the open results database (`tilescope sweep --db`,
-// docs/sweep.md). For the chosen sweep, the Pareto figure of time against the cost proxy and the
+// docs/sweep.md). For the chosen sweep, the Pareto figure of time against the cost proxy (and,
+// where every point has them, against the suite's energy and the graph's area) and the
 // sensitivity bars of the chosen subject (the suite total or one operator), drawn by
 // views/SweepPlots as `tilescope report --sweep` draws them, and the table of its points. The
 // store is read and digested off the GUI thread; a newer read makes an older one stale. Without
@@ -53,12 +54,18 @@ class SweepPage : public QWidget {
   QComboBox* subjectChoice() const { return subject_choice_; }
   QCustomPlot* paretoPlot() const { return pareto_; }
   QCustomPlot* sensitivityPlot() const { return sensitivity_; }
+  // Shown only where the chosen sweep's points all have the figure (SweepDigest::energy_known,
+  // area_known).
+  QCustomPlot* energyParetoPlot() const { return energy_pareto_; }
+  QCustomPlot* areaParetoPlot() const { return area_pareto_; }
   QTableView* table() const { return table_; }
   views::SweepPointTableModel* model() const { return model_; }
   QLabel* emptyState() const { return empty_; }
   QLabel* summary() const { return summary_; }
   // What the figures hold now (their graphs and bars belong to the plots).
   const views::SweepParetoContents& paretoContents() const { return pareto_contents_; }
+  const views::SweepParetoContents& energyParetoContents() const { return energy_pareto_contents_; }
+  const views::SweepParetoContents& areaParetoContents() const { return area_pareto_contents_; }
   const views::SweepSensitivityContents& sensitivityContents() const {
     return sensitivity_contents_;
   }
@@ -97,10 +104,15 @@ class SweepPage : public QWidget {
   QSplitter* split_;
   QCustomPlot* pareto_;
   QCustomPlot* sensitivity_;
+  QCustomPlot* energy_pareto_;
+  QCustomPlot* area_pareto_;
+  QSplitter* figure_fronts_;  // the energy and area figures, a row under the others
+  QSplitter* figure_rows_;    // the first row of figures over figure_fronts_
   QTableView* table_;
   views::SweepPointTableModel* model_;
   QSortFilterProxyModel* proxy_;
   views::SweepParetoContents pareto_contents_;
+  views::SweepParetoContents energy_pareto_contents_, area_pareto_contents_;
   views::SweepSensitivityContents sensitivity_contents_;
 };
 

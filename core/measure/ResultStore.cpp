@@ -36,6 +36,20 @@ constexpr std::array<const char*, 6> kTables = {"devices",  "runs",         "ope
 
 // The schema that added sweep_points: a read-only open of an older file has none.
 constexpr int kFirstSweepVersion = 3;
+// The schema that added the energy and area of sweep points: older rows read them as unknown.
+constexpr int kFirstSweepEnergyVersion = 4;
+
+void bind_figure(SQLite::Statement& s, int index, const std::optional<double>& v) {
+  if (v)
+    s.bind(index, *v);
+  else
+    s.bind(index);  // NULL: not known
+}
+
+std::optional<double> figure_column(const SQLite::Column& c) {
+  if (c.isNull()) return std::nullopt;
+  return c.getDouble();
+}
 
 [[noreturn]] void refuse(const std::string& path, const std::string& message) {
   throw InputError(SourceLocation{path, 0, 0}, message);
@@ -613,8 +627,8 @@ void ResultStore::add_sweep_point(const SweepPointRecord& p) try {
   require_writable(mode_, path_);
   SQLite::Statement s(*db_,
                       "INSERT INTO sweep_points (sweep_key, workload_hash, parameters_json, "
-                      "arch_hash, total_s, cost, operators_json, created_at) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                      "arch_hash, total_s, cost, operators_json, created_at, energy_j, area_m2) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                       "ON CONFLICT (sweep_key, workload_hash, parameters_json) DO NOTHING");
   s.bind(1, p.sweep_key);
   s.bind(2, p.workload_hash);
@@ -624,6 +638,8 @@ void ResultStore::add_sweep_point(const SweepPointRecord& p) try {
   s.bind(6, p.cost);
   s.bind(7, sweep_operators_json(p.operators));
   s.bind(8, utc_now_iso());
+  bind_figure(s, 9, p.energy_j);
+  bind_figure(s, 10, p.area_m2);
   s.exec();  // one statement: its own transaction outside write_all
 } catch (const SQLite::Exception& e) {
   refuse_write(path_, e);
@@ -634,14 +650,15 @@ void ResultStore::update_sweep_points(const std::vector<SweepPointRecord>& point
   std::optional<SQLite::Transaction> transaction;  // none inside write_all's: they do not nest
   if (!writing_all_) transaction.emplace(*db_, SQLite::TransactionBehavior::IMMEDIATE);
   SQLite::Statement s(*db_,
-                      "UPDATE sweep_points SET total_s = ?, operators_json = ? WHERE sweep_key = ? "
-                      "AND workload_hash = ? AND parameters_json = ?");
+                      "UPDATE sweep_points SET total_s = ?, operators_json = ?, energy_j = ? "
+                      "WHERE sweep_key = ? AND workload_hash = ? AND parameters_json = ?");
   for (const SweepPointRecord& p : points) {
     s.bind(1, p.total_s);
     s.bind(2, sweep_operators_json(p.operators));
-    s.bind(3, p.sweep_key);
-    s.bind(4, p.workload_hash);
-    s.bind(5, p.parameters_json);
+    bind_figure(s, 3, p.energy_j);
+    s.bind(4, p.sweep_key);
+    s.bind(5, p.workload_hash);
+    s.bind(6, p.parameters_json);
     s.exec();
     s.reset();
   }
@@ -670,10 +687,13 @@ std::vector<SweepPointRecord> ResultStore::sweep_points(const std::string& sweep
     try {
   std::vector<SweepPointRecord> out;
   if (file_version_ < kFirstSweepVersion) return out;
-  SQLite::Statement s(*db_,
-                      "SELECT parameters_json, arch_hash, total_s, cost, operators_json FROM "
-                      "sweep_points WHERE sweep_key = ? AND workload_hash = ? "
-                      "ORDER BY parameters_json");
+  // A read-only open of a schema-3 file has no energy or area: they read as unknown.
+  SQLite::Statement s(
+      *db_, std::string("SELECT parameters_json, arch_hash, total_s, cost, "
+                        "operators_json, ") +
+                (file_version_ >= kFirstSweepEnergyVersion ? "energy_j, area_m2 " : "NULL, NULL ") +
+                "FROM sweep_points WHERE sweep_key = ? AND workload_hash = ? "
+                "ORDER BY parameters_json");
   s.bind(1, sweep_key);
   s.bind(2, workload_hash);
   while (s.executeStep()) {
@@ -685,6 +705,8 @@ std::vector<SweepPointRecord> ResultStore::sweep_points(const std::string& sweep
     p.total_s = s.getColumn(2).getDouble();
     p.cost = s.getColumn(3).getDouble();
     p.operators = sweep_operators_from_json(s.getColumn(4).getString());
+    p.energy_j = figure_column(s.getColumn(5));
+    p.area_m2 = figure_column(s.getColumn(6));
     out.push_back(std::move(p));
   }
   return out;

@@ -27,7 +27,7 @@ class ResultStore {
     read_only,  // the file must exist; nothing is written (not even a migration)
     read_write  // created when missing; migrated when older
   };
-  static constexpr int kSchemaVersion = 3;
+  static constexpr int kSchemaVersion = 4;
   // Read-only opens read files back to this version as they are (a read never migrates);
   // columns added since read as "not known".
   static constexpr int kOldestReadableVersion = 1;

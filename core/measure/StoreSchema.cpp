@@ -117,6 +117,14 @@ CREATE TABLE sweep_points (
 );
 )sql";
 
+// Version 4: a sweep point's suite energy (J) and graph area (m^2), NULL where not known (the
+// graph gives no figures, a strategy grid, or a point stored before version 4). Each operator's
+// energy is a field of operators_json (measure/SweepPointRecord), absent where not known.
+constexpr const char* kSchemaV4 = R"sql(
+ALTER TABLE sweep_points ADD COLUMN energy_j REAL;
+ALTER TABLE sweep_points ADD COLUMN area_m2 REAL;
+)sql";
+
 int user_version(SQLite::Database& db) { return db.execAndGet("PRAGMA user_version").getInt(); }
 
 }  // namespace
@@ -130,6 +138,8 @@ const std::vector<MigrationStep>& migration_steps() {
        [](SQLite::Database& db) { db.exec(kSchemaV2); }},
       {2, "add the points of architecture sweeps",
        [](SQLite::Database& db) { db.exec(kSchemaV3); }},
+      {3, "add the energy and area of sweep points",
+       [](SQLite::Database& db) { db.exec(kSchemaV4); }},
   };
   return steps;
 }

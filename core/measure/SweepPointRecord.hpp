@@ -3,6 +3,7 @@
 // parameter values written into the graph, and what the workload's operators took on it. A point
 // is keyed by (sweep_key, workload_hash, parameters_json), so that a rerun of the same sweep
 // finds the points already stored and skips them.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,10 @@ struct SweepOperatorTime {
   // ("mapper, as found on '{...}'": another point's values), when the sweep's exchange
   // (sweep/SweepExchange) took it because it is strictly faster here.
   std::string mapping_origin;
+  // The operator's energy with that mapping, one run of it (Prediction::energy.total_j), where
+  // the graph prices everything it moves and computes; unknown otherwise, for an operator without
+  // a valid mapping, and in records of sweeps before energy was kept.
+  std::optional<double> energy_j = std::nullopt;
 };
 
 struct SweepPointRecord {
@@ -37,13 +42,20 @@ struct SweepPointRecord {
   double total_s = 0;     // sum over the operators of device + launch time
   // The cost proxy (sweep/SweepPoint: the sum over memories of capacity x instances, in bytes).
   double cost = 0;
+  // The suite's energy, the sum over the operators of energy x count (J), where every operator's
+  // is known; and the graph's area (m^2: area x instances summed over the nodes that give one),
+  // where any node gives one (sweep/ArchitectureSweep). Unknown in stores before schema 4 and
+  // in strategy grids.
+  std::optional<double> energy_j = std::nullopt;
+  std::optional<double> area_m2 = std::nullopt;
   std::vector<SweepOperatorTime> operators;  // in the workload's order
 };
 
 // The operators as the column operators_json holds them: [{"name", "device_s", "launch_s",
-// "bound_by"[, "converged": false][, "mapping"][, "mapping_origin"]}, ...] ("converged" only when
-// false and the mapping fields only when not empty, so that the records of earlier sweeps read
-// as they were written); doubles printed to round-trip exactly.
+// "bound_by"[, "converged": false][, "mapping"][, "mapping_origin"][, "energy_j"]}, ...]
+// ("converged" only when false, the mapping fields only when not empty, energy_j only when known,
+// so that the records of earlier sweeps read as they were written); doubles printed to round-trip
+// exactly.
 std::string sweep_operators_json(const std::vector<SweepOperatorTime>& operators);
 std::vector<SweepOperatorTime> sweep_operators_from_json(std::string_view text);
 // The whole record as one JSON text: how an MPI rank sends a finished point to rank 0.

@@ -21,6 +21,24 @@ double memory_cost_bytes(const ArchitectureGraph& graph) {
   return bytes;
 }
 
+std::optional<double> graph_area_m2(const ArchitectureGraph& graph) {
+  std::optional<double> area;
+  for (const ArchNode& n : graph.nodes)
+    if (n.area_m2) area = area.value_or(0) + *n.area_m2 * static_cast<double>(n.instances);
+  return area;
+}
+
+std::optional<double> suite_energy_j(const Workload& workload,
+                                     const std::vector<SweepOperatorTime>& operators) {
+  if (operators.size() != workload.operators.size() || operators.empty()) return std::nullopt;
+  double total = 0;
+  for (size_t i = 0; i < operators.size(); ++i) {
+    if (!operators[i].energy_j) return std::nullopt;
+    total += *operators[i].energy_j * static_cast<double>(workload.operators[i].count);
+  }
+  return total;
+}
+
 ArchitectureSweep::ArchitectureSweep(ArchitectureGraph base, Workload workload,
                                      std::vector<SweepAxis> axes, std::vector<SweepValues> points,
                                      MapperOptions mapper)
@@ -75,6 +93,7 @@ SweepPointRecord ArchitectureSweep::evaluate(size_t index, const std::atomic<boo
   point.parameters_json = parameters_json(index);
   point.arch_hash = hash_text(graph.content_hash());
   point.cost = memory_cost_bytes(graph);
+  point.area_m2 = graph_area_m2(graph);
   OperatorPredictionOptions options;
   options.mapper = mapper_;
   options.mapper.cancel = cancel;
@@ -89,6 +108,7 @@ SweepPointRecord ArchitectureSweep::evaluate(size_t index, const std::atomic<boo
       time.launch_s = p.launch_overhead_us * 1e-6;
       time.bound_by = p.bound_by;
       time.converged = !p.searched || p.search_converged;
+      if (p.energy.known) time.energy_j = p.energy.total_j;
     } catch (const InputError& e) {
       time.device_s = std::numeric_limits<double>::infinity();
       time.bound_by = "no valid mapping: " + e.message();
@@ -96,6 +116,7 @@ SweepPointRecord ArchitectureSweep::evaluate(size_t index, const std::atomic<boo
     point.total_s += time.device_s + time.launch_s;
     point.operators.push_back(std::move(time));
   }
+  point.energy_j = suite_energy_j(workload_, point.operators);
   return point;
 }
 

@@ -6,6 +6,7 @@
 // independent and evaluate() is const, so threads and MPI ranks share one sweep and evaluate
 // points by index; only rank 0 writes the store.
 #include <atomic>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,14 @@ namespace ts {
 // The cost proxy of a graph while graphs carry no area or power figures: the bytes of on-chip
 // and off-chip memory it provides, the sum over memory nodes of capacity x instances.
 double memory_cost_bytes(const ArchitectureGraph& graph);
+// The graph's area as predict reports it (EnergyReport::area_m2, docs/energy.md): area x
+// instances summed over the nodes that give an area; nullopt where none gives one. Area moves
+// only with what the graph ties it to: a node's instances, never its capacity.
+std::optional<double> graph_area_m2(const ArchitectureGraph& graph);
+// The suite's energy: the sum over the workload's operators of energy x count (J), `operators`
+// in the workload's order; nullopt where any operator's energy is unknown.
+std::optional<double> suite_energy_j(const Workload& workload,
+                                     const std::vector<SweepOperatorTime>& operators);
 // The operators whose mapper search ran out of budget at any of the points, in the order first
 // met: what a sweep warns of, as predict does for one graph.
 UnconvergedSearches unconverged_searches(const std::vector<SweepPointRecord>& points);

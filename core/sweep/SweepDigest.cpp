@@ -26,6 +26,16 @@ SweepDigest digest_sweep(std::vector<SweepPointRecord> points) {
   }
   d.front = pareto_front(std::move(candidates));
   d.sensitivities = sweep_sensitivities(d.paths, points);
+  d.energy_known = !d.strategy_grid && sweep_figure_known(points, SweepFigure::energy);
+  d.area_known = !d.strategy_grid && sweep_figure_known(points, SweepFigure::area);
+  if (d.energy_known) {
+    d.energy_front = pareto_front(points, SweepFigure::energy);
+    d.energy_sensitivity = sweep_figure_sensitivity(d.paths, points, SweepFigure::energy);
+  }
+  if (d.area_known) {
+    d.area_front = pareto_front(points, SweepFigure::area);
+    d.area_sensitivity = sweep_figure_sensitivity(d.paths, points, SweepFigure::area);
+  }
   d.points = std::move(points);
   return d;
 }

@@ -2,6 +2,7 @@
 // One sweep's points read back from a results database with what the views draw of them: the
 // parameters it varied, the sensitivities, the Pareto front. Works from the stored points alone
 // (no command line): what a report (`tilescope report --sweep DB`) and the GUI show.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,12 @@ struct SweepDigest {
   std::vector<SweepSensitivity> sensitivities;  // total first (sweep_sensitivities)
   std::vector<SweepPointRecord> front;          // pareto_front of the points that may be on it
   size_t out_of_memory = 0;                     // strategy grid points
+  // Fronts of time against the suite's energy and against the graph's area, where every point
+  // with a finite time has the figure (sweep_figure_known); empty otherwise. The sensitivity of
+  // the figure to each path where it is known.
+  bool energy_known = false, area_known = false;
+  std::vector<SweepPointRecord> energy_front, area_front;
+  std::optional<SweepSensitivity> energy_sensitivity, area_sensitivity;
 };
 
 // `points`: one sweep's (one sweep_key and workload_hash), as ResultStore::sweep_points gives.

@@ -67,6 +67,10 @@ SweepExchangeResult exchange_sweep_mappings(const ArchitectureSweep& sweep,
       t.bound_by = on[j].prediction.bound_by;
       t.mapping = on[j].mapping_yaml;
       t.mapping_origin = on[j].prediction.mapping_origin;
+      // The energy goes with the mapping: the faster one may move more data.
+      t.energy_j = on[j].prediction.energy.known
+                       ? std::optional<double>(on[j].prediction.energy.total_j)
+                       : std::nullopt;
       ++out.replaced;
       changed.insert(j);
     }
@@ -77,6 +81,7 @@ SweepExchangeResult exchange_sweep_mappings(const ArchitectureSweep& sweep,
     p.operators = std::move(updated[j]);
     p.total_s = 0;
     for (const SweepOperatorTime& t : p.operators) p.total_s += t.device_s + t.launch_s;
+    p.energy_j = suite_energy_j(sweep.workload(), p.operators);
     out.changed_points.push_back(ours[j]);
   }
   return out;

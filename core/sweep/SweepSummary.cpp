@@ -134,16 +134,78 @@ std::vector<RankedSensitivity> rank_sensitivities(const std::vector<std::string>
 }
 
 std::vector<SweepPointRecord> pareto_front(std::vector<SweepPointRecord> points) {
-  std::sort(points.begin(), points.end(), [](const SweepPointRecord& a, const SweepPointRecord& b) {
-    if (a.cost != b.cost) return a.cost < b.cost;
-    if (a.total_s != b.total_s) return a.total_s < b.total_s;
-    return a.parameters_json < b.parameters_json;
+  return pareto_front(std::move(points), SweepFigure::cost);
+}
+
+std::optional<double> sweep_figure(const SweepPointRecord& point, SweepFigure figure) {
+  switch (figure) {
+    case SweepFigure::cost:
+      return point.cost;
+    case SweepFigure::energy:
+      return point.energy_j;
+    case SweepFigure::area:
+      return point.area_m2;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> sweep_edp(const SweepPointRecord& point) {
+  if (!point.energy_j || !std::isfinite(point.total_s)) return std::nullopt;
+  return *point.energy_j * point.total_s;
+}
+
+bool sweep_figure_known(const std::vector<SweepPointRecord>& points, SweepFigure figure) {
+  bool any = false;
+  for (const SweepPointRecord& p : points) {
+    if (!std::isfinite(p.total_s)) continue;
+    if (!sweep_figure(p, figure)) return false;
+    any = true;
+  }
+  return any;
+}
+
+std::vector<SweepPointRecord> pareto_front(std::vector<SweepPointRecord> points,
+                                           SweepFigure figure) {
+  std::erase_if(points, [&](const SweepPointRecord& p) {
+    return !std::isfinite(p.total_s) || !sweep_figure(p, figure);
   });
+  const SweepFigure other = figure == SweepFigure::energy ? SweepFigure::area : SweepFigure::energy;
+  std::sort(points.begin(), points.end(),
+            [&](const SweepPointRecord& a, const SweepPointRecord& b) {
+              const double fa = *sweep_figure(a, figure), fb = *sweep_figure(b, figure);
+              if (fa != fb) return fa < fb;
+              if (a.total_s != b.total_s) return a.total_s < b.total_s;
+              // A tie in both: the lower energy (the lower area on the energy front), then the
+              // first by parameters; an unknown figure last.
+              const double inf = std::numeric_limits<double>::infinity();
+              const double ta = sweep_figure(a, other).value_or(inf);
+              const double tb = sweep_figure(b, other).value_or(inf);
+              if (ta != tb) return ta < tb;
+              return a.parameters_json < b.parameters_json;
+            });
   std::vector<SweepPointRecord> front;
   for (SweepPointRecord& p : points)
-    if (std::isfinite(p.total_s) && (front.empty() || p.total_s < front.back().total_s))
-      front.push_back(std::move(p));
+    if (front.empty() || p.total_s < front.back().total_s) front.push_back(std::move(p));
   return front;
+}
+
+SweepSensitivity sweep_figure_sensitivity(const std::vector<std::string>& paths,
+                                          const std::vector<SweepPointRecord>& points,
+                                          SweepFigure figure) {
+  SweepSensitivity row{figure == SweepFigure::energy ? "energy"
+                       : figure == SweepFigure::area ? "area"
+                                                     : "cost",
+                       std::vector<std::optional<double>>(paths.size())};
+  if (points.empty()) return row;
+  std::vector<std::vector<double>> values;
+  std::vector<double> figures;
+  for (const SweepPointRecord& p : points) {
+    values.push_back(sweep_parameter_values(p, paths));
+    // Unknown reads as infinite: left out of the fit, as a time without a valid mapping is.
+    figures.push_back(sweep_figure(p, figure).value_or(std::numeric_limits<double>::infinity()));
+  }
+  row.elasticity = elasticities(values, figures, paths.size());
+  return row;
 }
 
 }  // namespace ts

@@ -45,7 +45,35 @@ std::vector<RankedSensitivity> rank_sensitivities(const std::vector<std::string>
                                                   const SweepSensitivity& row);
 
 // The points no other point beats in both total time and cost (lower is better in both; a tie in
-// both keeps the first by parameters_json), ordered by rising cost and so falling time.
+// both keeps the lower energy where known, then the first by parameters_json), ordered by rising
+// cost and so falling time.
 std::vector<SweepPointRecord> pareto_front(std::vector<SweepPointRecord> points);
+
+// What a front sets time against (docs/sweep.md, "Summary"): the cost proxy (SweepPointRecord::
+// cost: memory bytes, or a strategy grid's peak memory per GPU), the suite's energy (J) or the
+// graph's area (m^2).
+enum class SweepFigure { cost, energy, area };
+
+// The point's figure; nullopt where it is not known (energy and area only).
+std::optional<double> sweep_figure(const SweepPointRecord& point, SweepFigure figure);
+// The energy-delay product of the suite, energy x total time (J s), where the energy is known and
+// the time finite.
+std::optional<double> sweep_edp(const SweepPointRecord& point);
+// Whether a front on `figure` can be drawn: some point has a finite time, and every point with a
+// finite time has the figure (a point without a valid mapping is on no front whatever its energy).
+bool sweep_figure_known(const std::vector<SweepPointRecord>& points, SweepFigure figure);
+// The points no other point beats in both total time and the figure (lower is better in both),
+// as pareto_front does for the cost: ordered by rising figure and so falling time; a tie in the
+// figure keeps the faster, a tie in time the lower figure, a tie in both the lower energy (on the
+// energy front: the lower area; unknown last), then the first by parameters_json. Points without
+// the figure are on no front.
+std::vector<SweepPointRecord> pareto_front(std::vector<SweepPointRecord> points,
+                                           SweepFigure figure);
+// The elasticity of the figure (energy or area) to each path, fitted as the time's is
+// (sweep_sensitivities) over the points that have the figure, positive; subject "energy" or
+// "area".
+SweepSensitivity sweep_figure_sensitivity(const std::vector<std::string>& paths,
+                                          const std::vector<SweepPointRecord>& points,
+                                          SweepFigure figure);
 
 }  // namespace ts

@@ -66,7 +66,7 @@ TEST_CASE("db info: schema, rows per table, runs by status", "[cli][db]") {
   const RunResult table = run_tilescope({"db", "info", "--db", db.path()});
   CHECK_RAN(table);
   CHECK_THAT(table.out, Catch::Contains(db.path()));
-  CHECK_THAT(table.out, Catch::Contains("schema version  1 (this build reads up to 3)"));
+  CHECK_THAT(table.out, Catch::Contains("schema version  1 (this build reads up to 4)"));
   CHECK_THAT(table.out, Catch::Contains("3 (1 incomplete, 1 complete, 1 cancelled)"));
   CHECK_THAT(table.out, Catch::Contains("10240 bytes"));
 
@@ -228,7 +228,7 @@ TEST_CASE("db: a corrupt, foreign or newer file is refused and left as it was", 
                   "not a tilescope results database: it is an SQLite file of another program "
                   "(tables: contacts)"},
       BadDatabase{"newer-schema.sqlite",
-                  "was written by a newer tilescope (schema 99, this build reads up to 3)"});
+                  "was written by a newer tilescope (schema 99, this build reads up to 4)"});
   const std::string sub = GENERATE("info", "runs", "export");
   FixtureCopy db(bad.fixture);
   const RunResult r = run_tilescope({"db", sub, "--db", db.path()});

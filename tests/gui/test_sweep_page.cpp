@@ -139,6 +139,9 @@ TEST_CASE("the Sweep page draws the open store's sweep as core digests it", "[gu
   CHECK(w.page->summary()->text().contains("architecture sweep: 6 points, 2 operators"));
   CHECK(w.page->summary()->text().contains("node:L1.capacity"));
   CHECK(w.page->summary()->text().contains("2 without a valid mapping"));
+  // The Ascend graph gives no energy or area: no such figures.
+  CHECK_FALSE(w.page->energyParetoPlot()->isVisibleTo(w.page));
+  CHECK_FALSE(w.page->areaParetoPlot()->isVisibleTo(w.page));
 
   // Pareto: a point per valid point of the store; the front is digest_sweep's, point by point
   // (cost in MiB: bytes / 1048576; time in us).
@@ -186,6 +189,72 @@ TEST_CASE("the Sweep page draws the open store's sweep as core digests it", "[gu
   const QString csv = ts::gui::table_csv(*w.page->table()->model());
   CHECK(csv.startsWith("edge:HBM->L2.bandwidth,node:L1.capacity,suite time (us),memory (MiB)"));
   CHECK(csv.count("512 KiB") == 2);
+}
+
+TEST_CASE("the Sweep page draws the energy and area fronts where the graph gives the figures",
+          "[gui][sweep][energy]") {
+  // The Timeloop/Accelergy Eyeriss-like graph gives energy and area for every node: a small int8
+  // GEMM over two global-buffer capacities and one and two global buffers (an instance count
+  // moves the area; a capacity does not).
+  QTemporaryDir dir;
+  const QString db = dir.filePath("energy.sqlite");
+  {
+    const ts::ArchitectureGraph graph =
+        ts::load_architecture(sample("arch/timeloop-eyeriss_like.yaml").toStdString());
+    const ts::Workload workload = ts::parse_workload(R"(version: 1
+kind: workload
+name: small
+dtype: int8
+operators:
+  - {name: g, type: gemm, M: 64, N: 64, K: 64}
+)",
+                                                     "small.yaml");
+    std::vector<ts::SweepAxis> axes{
+        ts::parse_sweep_axis("node:shared_glb.capacity=8KiB,64KiB", graph),
+        ts::parse_sweep_axis("node:shared_glb.instances=1,2", graph)};
+    ts::MapperOptions mapper;
+    mapper.budget = 64;
+    mapper.parallel = false;
+    const ts::ArchitectureSweep sweep(graph, workload, axes,
+                                      ts::sweep_points(axes, ts::SweepSampling{}), mapper);
+    std::vector<size_t> all(sweep.size());
+    for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+    ts::ResultStore store(db.toStdString());
+    REQUIRE(ts::evaluate_sweep_points(sweep, all, 2, nullptr, [&](const ts::SweepPointRecord& p) {
+              store.add_sweep_point(p);
+            }) == 4);
+  }
+  const ts::ResultStore store(db.toStdString(), ts::ResultStore::Mode::read_only);
+  const auto keys = store.sweeps();
+  REQUIRE(keys.size() == 1);
+  const ts::SweepDigest expected =
+      ts::digest_sweep(store.sweep_points(keys[0].first, keys[0].second));
+  REQUIRE(expected.energy_known);
+  REQUIRE(expected.area_known);
+
+  SweepWindow w;
+  w.open(db);
+  ts::guitest::save_screenshot(w.window, "gui-sweep-energy");
+  REQUIRE(w.page->energyParetoPlot()->isVisibleTo(w.page));
+  REQUIRE(w.page->areaParetoPlot()->isVisibleTo(w.page));
+  // Room to be seen, not only shown (a splitter gives a row shown late none of its own).
+  CHECK(w.page->energyParetoPlot()->height() >= 100);
+  CHECK(w.page->areaParetoPlot()->width() >= 200);
+  CHECK(w.page->summary()->text().contains("on the energy front"));
+  // Energy in uJ and area in mm^2 against time in us, the fronts digest_sweep's point by point.
+  const auto check_front = [](const ts::views::SweepParetoContents& shown,
+                              const std::vector<ts::SweepPointRecord>& front, bool energy) {
+    REQUIRE(shown.front);
+    CHECK(shown.points->data()->size() == 4);
+    REQUIRE(shown.front->data()->size() == static_cast<int>(front.size()));
+    for (size_t i = 0; i < front.size(); ++i) {
+      const auto point = shown.front->data()->at(static_cast<int>(i));
+      CHECK(point->key == Approx((energy ? *front[i].energy_j : *front[i].area_m2) * 1e6));
+      CHECK(point->value == Approx(front[i].total_s * 1e6));
+    }
+  };
+  check_front(w.page->energyParetoContents(), expected.energy_front, true);
+  check_front(w.page->areaParetoContents(), expected.area_front, false);
 }
 
 TEST_CASE("the Sweep page says how to make a sweep when the store holds none", "[gui][sweep]") {

@@ -206,7 +206,7 @@ TEST_CASE("sweep: the store keeps each point once, by sweep, workload and values
           "[sweep][store]") {
   ts::test::TempDir dir;
   ResultStore store(dir.file("sweep.sqlite"));
-  CHECK(store.schema_version() == 3);
+  CHECK(store.schema_version() == ResultStore::kSchemaVersion);
   SweepPointRecord a = record(R"({"x":1.0})", 2.5, 10, {{"op", 2.0, 0.5, "edge:A->B"}});
   a.sweep_key = "s1";
   a.workload_hash = "w1";
