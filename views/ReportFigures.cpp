@@ -218,7 +218,7 @@ ReportFigures render_report_figures(const ReportContent& c) {
       out.figures.push_back(plot_report_figure(
           plot, energy ? "sweep-energy-pareto" : "sweep-area-pareto",
           energy ? QString("Suite time against suite energy (the sum over the operators of "
-                           "energy x count), every point; joined: the Pareto front.")
+                           "their energy, once each), every point; joined: the Pareto front.")
                  : QString("Suite time against the graph's area (area x instances summed over "
                            "the nodes), every point; joined: the Pareto front."),
           kPlotWidth, kPlotHeight));

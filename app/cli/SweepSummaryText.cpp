@@ -38,7 +38,7 @@ void print_figure_front(std::ostream& out, const SweepSummaryText& text,
   const EnergyUnit e = energy_unit(front);
   out << fmt::format("\nPareto front, suite time against {}, {} of {} points\n",
                      figure == SweepFigure::energy
-                         ? "suite energy (sum over operators of energy x count)"
+                         ? "suite energy (sum over operators of energy, once each)"
                          : "graph area (area x instances summed over nodes)",
                      front.size(), points.size());
   out << fmt::format("{:>14}  {:>14}  {:>12}  {:>16}  {}\n", "total_us",

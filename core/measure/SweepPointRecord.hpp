@@ -42,10 +42,10 @@ struct SweepPointRecord {
   double total_s = 0;     // sum over the operators of device + launch time
   // The cost proxy (sweep/SweepPoint: the sum over memories of capacity x instances, in bytes).
   double cost = 0;
-  // The suite's energy, the sum over the operators of energy x count (J), where every operator's
-  // is known; and the graph's area (m^2: area x instances summed over the nodes that give one),
-  // where any node gives one (sweep/ArchitectureSweep). Unknown in stores before schema 4 and
-  // in strategy grids.
+  // The suite's energy, the sum over the operators of their energy, once each (J), where every
+  // operator's is known; and the graph's area (m^2: area x instances summed over the nodes that
+  // give one), where any node gives one (sweep/ArchitectureSweep). Unknown in stores before schema
+  // 4 and in strategy grids.
   std::optional<double> energy_j = std::nullopt;
   std::optional<double> area_m2 = std::nullopt;
   std::vector<SweepOperatorTime> operators;  // in the workload's order

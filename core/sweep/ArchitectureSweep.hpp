@@ -26,8 +26,9 @@ double memory_cost_bytes(const ArchitectureGraph& graph);
 // instances summed over the nodes that give an area; nullopt where none gives one. Area moves
 // only with what the graph ties it to: a node's instances, never its capacity.
 std::optional<double> graph_area_m2(const ArchitectureGraph& graph);
-// The suite's energy: the sum over the workload's operators of energy x count (J), `operators`
-// in the workload's order; nullopt where any operator's energy is unknown.
+// The suite's energy: the sum over the workload's operators of their energy, once each as the
+// total time counts them (J), `operators` in the workload's order; nullopt where any operator's
+// energy is unknown.
 std::optional<double> suite_energy_j(const Workload& workload,
                                      const std::vector<SweepOperatorTime>& operators);
 // The operators whose mapper search ran out of budget at any of the points, in the order first
