@@ -73,8 +73,9 @@ TEST_CASE("objective names parse and print", "[mapper][energy]") {
   CHECK(MapperOptions{}.objective == MapperObjective::latency);
 }
 
-TEST_CASE("--objective energy trades latency for energy on a bundled operator",
-          "[mapper][energy]") {
+TEST_CASE(
+    "the energy objective (--objective energy) trades latency for energy on a bundled operator",
+    "[mapper][energy]") {
   const ArchitectureGraph g = load_architecture(sample("arch/eyeriss-12x14.yaml"));
   const Workload w = load_workload(sample("workloads/bert-base.yaml"));
   const Operator& op = operator_named(w, "ffn_up");  // 4096 x 3072 x 768
