@@ -370,19 +370,11 @@ void sweep_section(const ReportContent& c, Html& html) {
   h += cells(
       {"time (us)", d.strategy_grid ? "peak memory per GPU (GiB)" : "memory (bytes)", "parameters"},
       "th");
-  for (const SweepPointRecord& p : d.front) {
-    const nlohmann::json values = nlohmann::json::parse(p.parameters_json);
-    std::string parameters;
-    for (const std::string& path : d.paths) {
-      const nlohmann::json& v = values.at(path);
-      parameters += fmt::format("{}{}={}", parameters.empty() ? "" : " ", path,
-                                v.is_string() ? v.get<std::string>() : v.dump());
-    }
+  for (const SweepPointRecord& p : d.front)
     h += cells({fmt::format("{:.3f}", p.total_s * 1e6),
                 d.strategy_grid ? fmt::format("{:.3f}", p.cost / (1024.0 * 1024 * 1024))
                                 : fmt::format("{:.0f}", p.cost),
-                parameters});
-  }
+                parameters_of(p)});
   h += "</table>\n";
 }
 

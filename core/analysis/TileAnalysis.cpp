@@ -31,8 +31,7 @@ double tile_elements(const MappingProgram& p, int t, Extent&& ext) {
   for (DimMask m = p.tensor_dims[t] & ~p.window_dims[t]; m; m &= m - 1)
     n *= static_cast<double>(ext(std::countr_zero(m)));
   for (const WindowAxis& w : p.windows[t])
-    n *= (static_cast<double>(ext(w.dims[0])) - 1) * static_cast<double>(w.strides[0]) +
-         (static_cast<double>(ext(w.dims[1])) - 1) * static_cast<double>(w.strides[1]) + 1;
+    n *= window_span(w, static_cast<double>(ext(w.dims[0])), static_cast<double>(ext(w.dims[1])));
   return n;
 }
 
@@ -393,11 +392,8 @@ class Evaluator {
     for (const WindowAxis& w : p_.windows[t])
       for (int k = 0; k < 2; ++k) {
         if (w.dims[k] != d) continue;
-        const double span = (static_cast<double>(child.ext_full[w.dims[0]]) - 1) *
-                                static_cast<double>(w.strides[0]) +
-                            (static_cast<double>(child.ext_full[w.dims[1]]) - 1) *
-                                static_cast<double>(w.strides[1]) +
-                            1;
+        const double span = window_span(w, static_cast<double>(child.ext_full[w.dims[0]]),
+                                        static_cast<double>(child.ext_full[w.dims[1]]));
         const double shift = step * static_cast<double>(w.strides[k]);
         return 1 + (trips - 1) * std::min(span, shift) / span;
       }
@@ -600,8 +596,7 @@ class Evaluator {
       if (spread[0] * spread[1] <= 1) continue;
       const double e0 = static_cast<double>(cs.ext_full[w.dims[0]]);
       const double e1 = static_cast<double>(cs.ext_full[w.dims[1]]);
-      const double span = (e0 - 1) * static_cast<double>(w.strides[0]) +
-                          (e1 - 1) * static_cast<double>(w.strides[1]) + 1;
+      const double span = window_span(w, e0, e1);
       double u = span + (spread[1] - 1) * std::min(span, e1 * static_cast<double>(w.strides[1]));
       u += (spread[0] - 1) * std::min(u, e0 * static_cast<double>(w.strides[0]));
       ratio *= spread[0] * spread[1] * span / u;

@@ -41,9 +41,14 @@ struct WindowAxis {
   int64_t pad = 0;              // subtracted from the index; the box does not depend on it
 };
 
-// The rows a window axis spans over extents a and b of its two dimensions (both >= 1).
+// The rows a window axis spans over extents a and b of its two dimensions (both >= 1); the
+// analysis takes it in doubles (average extents of loops with tails).
 inline int64_t window_span(const WindowAxis& w, int64_t a, int64_t b) {
   return (a - 1) * w.strides[0] + (b - 1) * w.strides[1] + 1;
+}
+inline double window_span(const WindowAxis& w, double a, double b) {
+  return (a - 1) * static_cast<double>(w.strides[0]) + (b - 1) * static_cast<double>(w.strides[1]) +
+         1;
 }
 
 struct TensorSpec {
