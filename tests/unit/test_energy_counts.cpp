@@ -221,3 +221,23 @@ TEST_CASE("energy and area keys: bad values are errors at the key, and they surv
   // A graph without them keeps the hash it had: the keys are hashed only when given.
   CHECK(parse_architecture(good, "g.yaml").content_hash() != 0);
 }
+
+TEST_CASE("the A100's HBM edges price its traffic, and the total stays unknown", "[energy]") {
+  // samples/arch/nvidia-a100.yaml gives 3.97 pJ/bit on both HBM edges (O'Connor et al., MICRO
+  // 2017) and no on-chip energies: the edges' energy is their bytes x 31.76 pJ, the rest unpriced.
+  const ArchitectureGraph g =
+      load_architecture(std::string(TILESCOPE_SAMPLES) + "/arch/nvidia-a100.yaml");
+  const Operator op = make_gemm("g", 2048, 2048, 2048, DataType::fp16);
+  const Prediction p = predict_operator(op, g, OperatorPredictionOptions{});
+  double hbm_bytes = 0;
+  for (const EdgeTraffic& t : p.traffic)
+    if (t.edge == "HBM->L2" || t.edge == "L2->HBM") hbm_bytes += t.bytes;
+  // A, B read and C written at least once: 3 x 2048^2 x 2 B.
+  CHECK(hbm_bytes >= 3.0 * 2048 * 2048 * 2);
+  CHECK(p.energy.edges_j == Approx(hbm_bytes * 31.76e-12).epsilon(1e-9));
+  CHECK_FALSE(p.energy.known);
+  CHECK(p.energy.partial);
+  CHECK_FALSE(p.energy.unpriced.empty());
+  // HBM is priced by its edges (every edge touching it has a figure), so it is not listed.
+  for (const std::string& u : p.energy.unpriced) CHECK(u.find("'HBM'") == std::string::npos);
+}
