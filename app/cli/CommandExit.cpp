@@ -5,10 +5,12 @@
 
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <string>
 #include <string_view>
 
 #include "common/InputError.hpp"
+#include "common/WorkLabel.hpp"
 
 namespace ts::cli {
 namespace {
@@ -29,8 +31,17 @@ std::string filesystem_error_line(const std::filesystem::filesystem_error& e) {
 }  // namespace
 
 int exit_status_of(const std::function<int()>& run) {
+  take_failed_work();
   try {
     return run();
+  } catch (const std::bad_alloc&) {
+    // The input asked for more than the machine has (a grid, a timeline, a file): the user's to
+    // change, so exit 2 like any other input at fault, naming what was being built.
+    const std::string what = take_failed_work();
+    std::cerr << "error: out of memory"
+              << (what.empty() ? std::string() : " while building " + what)
+              << "; the inputs ask for more memory than this machine has\n";
+    return 2;
   } catch (const InputError& e) {
     std::cerr << e.what() << "\n";
     return 2;

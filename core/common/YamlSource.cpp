@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "common/BareQuestionMarks.hpp"
+#include "common/WorkLabel.hpp"
 #include "common/YamlStructureCheck.hpp"
 
 namespace ts {
@@ -44,6 +45,7 @@ YamlSource::YamlSource(YAML::Node root, std::string file, std::string text)
     : file_(std::move(file)), text_(std::move(text)), root_(std::move(root)) {}
 
 YamlSource YamlSource::parse(const std::string& text, const std::string& file_name) {
+  const WorkLabel work("the YAML tree of '" + file_name + "'");
   return YamlSource(load_yaml(text, file_name), file_name, text);
 }
 
@@ -57,9 +59,19 @@ std::string YamlSource::read_file(const std::string& path) {
     throw InputError({path, 0, 0}, "is a directory; expected a YAML file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError({path, 0, 0}, "cannot read file");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();  // fails harmlessly on an empty file, which check_header reports
-  return buffer.str();
+  // Read in pieces up to the limit and one byte past it: a pipe or /dev/zero has no size to
+  // check first, and a 200 MB file given as a graph is refused before it is held twice.
+  std::string text;
+  char piece[1 << 16];
+  while (in && text.size() <= kMaxInputFileBytes) {
+    in.read(piece, sizeof piece);
+    text.append(piece, static_cast<size_t>(in.gcount()));
+  }
+  if (text.size() > kMaxInputFileBytes)
+    throw InputError({path, 0, 0}, "is larger than " + std::to_string(kMaxInputFileBytes >> 20) +
+                                       " MiB; expected a YAML or JSON input of at most that "
+                                       "(docs/formats.md, \"Sizes\")");
+  return text;  // empty when the file is: check_header reports it
 }
 
 SourceLocation YamlSource::where(const YAML::Node& node) const {

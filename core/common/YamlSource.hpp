@@ -13,6 +13,7 @@
 
 #include "common/InputError.hpp"
 #include "common/NameList.hpp"
+#include "common/WorkLimits.hpp"
 
 namespace ts {
 

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "common/InputError.hpp"
+#include "common/WorkLabel.hpp"
 
 namespace ts {
 namespace {
@@ -55,19 +56,36 @@ SweepSampling parse_sweep_sampling(const std::string& text, uint64_t seed,
                      fmt::format("'{}' is no sampling; expected cross, lhs:N or random:N with N a "
                                  "whole number of points, at least 1",
                                  text));
+  if (n > kMaxSweepPoints)
+    throw InputError(SourceLocation{input, 0, 0},
+                     fmt::format("'{}' asks for {} points; expected at most {} (docs/formats.md, "
+                                 "\"Sizes\")",
+                                 text, n, kMaxSweepPoints));
   s.kind = kind == "lhs" ? SweepSampling::Kind::latin_hypercube : SweepSampling::Kind::random;
   s.count = n;
   return s;
 }
 
 std::vector<SweepValues> sweep_points(const std::vector<SweepAxis>& axes,
-                                      const SweepSampling& sampling) {
+                                      const SweepSampling& sampling, const std::string& input) {
+  const WorkLabel work("the sweep's points");
   std::vector<SweepValues> points;
   if (axes.empty()) return points;
   if (sampling.kind == SweepSampling::Kind::cross) {
     // The last axis varies fastest, as nested loops in the order the axes were written.
     size_t total = 1;
-    for (const SweepAxis& a : axes) total *= a.values.size();
+    std::string sizes;
+    for (const SweepAxis& a : axes) {
+      sizes += (sizes.empty() ? "" : " x ") + std::to_string(a.values.size());
+      // Checked at each axis, so that the product never wraps past the limit unseen.
+      if (a.values.size() > kMaxSweepPoints || total * a.values.size() > kMaxSweepPoints)
+        throw InputError(SourceLocation{input, 0, 0},
+                         fmt::format("the axes' grid has more than {} points ({}{}); expected at "
+                                     "most that: sample it (--sample lhs:N) or narrow an axis "
+                                     "(docs/formats.md, \"Sizes\")",
+                                     kMaxSweepPoints, sizes, &a == &axes.back() ? "" : " x ..."));
+      total *= a.values.size();
+    }
     points.reserve(total);
     for (size_t i = 0; i < total; ++i) {
       SweepValues p(axes.size());

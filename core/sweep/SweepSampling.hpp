@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/WorkLimits.hpp"
 #include "sweep/SweepAxis.hpp"
 
 namespace ts {
@@ -23,10 +24,12 @@ struct SweepSampling {
 SweepSampling parse_sweep_sampling(const std::string& text, uint64_t seed,
                                    const std::string& input = "--sample");
 
-// One value per axis, in the axes' order. Counts are rounded to whole numbers (so a drawn
+// One value per axis, in the axes' order. Throws InputError at `input` when the cross product
+// of the axes has more than kMaxSweepPoints points. Counts are rounded to whole numbers (so a drawn
 // sample may repeat a point of a count-only sweep; repeats are dropped, keeping the first).
 using SweepValues = std::vector<double>;
 std::vector<SweepValues> sweep_points(const std::vector<SweepAxis>& axes,
-                                      const SweepSampling& sampling);
+                                      const SweepSampling& sampling,
+                                      const std::string& input = "--vary");
 
 }  // namespace ts

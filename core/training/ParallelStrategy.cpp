@@ -257,6 +257,11 @@ void check_strategy_fits(const ParallelStrategy& s, const TransformerModel& m, i
                      fmt::format("batch.global {} is not a whole number of micro-batches of {} "
                                  "per data-parallel rank ({} ranks)",
                                  s.global_batch.value, s.micro_batch.value, s.dp.value));
+  if (s.micro_batches() > kMaxMicroBatches)
+    throw InputError(s.global_batch.where,
+                     fmt::format("batch.global {} makes {} micro-batches per data-parallel rank; "
+                                 "expected at most {} (docs/formats.md, \"Sizes\")",
+                                 s.global_batch.value, s.micro_batches(), kMaxMicroBatches));
   if (s.layers_override.count.value > m.layers / stages)
     throw InputError(
         s.layers_override.count.where,

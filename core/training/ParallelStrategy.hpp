@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/InputError.hpp"
+#include "common/WorkLimits.hpp"
 #include "training/LayerOperators.hpp"
 #include "training/TransformerModel.hpp"
 

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "common/InputError.hpp"
+#include "common/WorkLimits.hpp"
 
 namespace ts {
 namespace {
@@ -86,6 +87,16 @@ StrategyGridAxes parse_strategy_grid(const std::vector<std::string>& texts,
       throw InputError(where, fmt::format("'{}': '{}' is given twice; give all its values in one "
                                           "KEY=V1,V2,...",
                                           text, key));
+  }
+  // The grid is every combination: bounded as an architecture sweep's is, before it is built.
+  size_t combinations = 1;
+  for (const size_t n : {axes.tp.size(), axes.pp.size(), axes.dp.size(), axes.micro_batch.size(),
+                         axes.schedule.size(), axes.cluster.size()}) {
+    combinations *= std::max<size_t>(n, 1);
+    if (combinations > kMaxSweepPoints)
+      throw InputError(where, fmt::format("the grid has more than {} combinations; expected at "
+                                          "most that (docs/formats.md, \"Sizes\")",
+                                          kMaxSweepPoints));
   }
   return axes;
 }

@@ -1,8 +1,14 @@
 #include "training/TaskGraph.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
+
+#include "common/InputError.hpp"
+#include "common/WorkLabel.hpp"
 
 namespace ts {
 
@@ -172,13 +178,25 @@ TaskTimes run_fluid(const TaskGraph& g) {
       rate[static_cast<size_t>(id)] = r;
       step = std::min(step, left[static_cast<size_t>(id)] / r);
     }
+    // The task that sets the step ends at it, whatever rounding leaves of its work: every pass
+    // of this loop finishes at least one task, so the loop runs at most once per task.
+    int setter = -1;
+    for (int id : running)
+      if (setter < 0 || left[static_cast<size_t>(id)] / rate[static_cast<size_t>(id)] <
+                            left[static_cast<size_t>(setter)] / rate[static_cast<size_t>(setter)])
+        setter = id;
+    if (!std::isfinite(step) || !std::isfinite(now + step))
+      throw InputError({"simulation", 0, 0},
+                       fmt::format("task '{}' gets no share of its links (a capacity of 0?), so it "
+                                   "never ends; expected every link to carry some rate",
+                                   g.tasks[static_cast<size_t>(setter)].label));
     now += step;
     std::vector<int> still;
     for (int id : running) {
       double& l = left[static_cast<size_t>(id)];
       l -= rate[static_cast<size_t>(id)] * step;
       // Relative tolerance: the task that set the step ends exactly, others within rounding.
-      if (l <= 1e-12 * std::max(1.0, g.tasks[static_cast<size_t>(id)].duration_s)) {
+      if (id == setter || l <= 1e-12 * std::max(1.0, g.tasks[static_cast<size_t>(id)].duration_s)) {
         const int s = g.tasks[static_cast<size_t>(id)].stream;
         t.end_s[static_cast<size_t>(id)] = now;
         t.busy_s[static_cast<size_t>(s)] += now - t.start_s[static_cast<size_t>(id)];
@@ -200,6 +218,17 @@ TaskTimes run_fluid(const TaskGraph& g) {
 }  // namespace
 
 TaskTimes run_task_graph(const TaskGraph& g) {
+  const WorkLabel work("the simulation's timeline");
+  // A duration comes from the inputs (bytes over a link's bandwidth, work over a unit's rate): a
+  // link of 1e-300 B/s gives one no clock can step through, and inf - inf would stall the fluid
+  // loop for ever. Refused here, naming the task, before any time is spent.
+  for (const Task& task : g.tasks)
+    if (!std::isfinite(task.duration_s) || task.duration_s < 0 || task.duration_s > kMaxTaskSeconds)
+      throw InputError(
+          {"simulation", 0, 0},
+          fmt::format("task '{}' would take {:g} s; expected a finite time of at most {:g} s (a "
+                      "link or unit in the cluster, graph or model with a rate near zero?)",
+                      task.label, task.duration_s, kMaxTaskSeconds));
   if (needs_fluid(g)) return run_fluid(g);
   const size_t n = g.tasks.size();
   TaskTimes t;

@@ -14,6 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "common/InputError.hpp"
+#include "common/WorkLimits.hpp"
+
 namespace ts {
 
 struct Task {
@@ -53,6 +56,11 @@ struct TaskGraph {
     return static_cast<int>(link_capacity.size()) - 1;
   }
   int add(Task t) {
+    if (tasks.size() >= kMaxTasks)
+      throw InputError({"simulation", 0, 0},
+                       "more than " + std::to_string(kMaxTasks) +
+                           " tasks (micro-batches x stages x layers x ranks); expected at most "
+                           "that (docs/formats.md, \"Sizes\")");
     const int id = static_cast<int>(tasks.size());
     order.at(static_cast<size_t>(t.stream)).push_back(id);
     tasks.push_back(std::move(t));
