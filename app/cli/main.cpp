@@ -10,6 +10,7 @@
 #include "CommandLine.hpp"
 #include "CommandLineGrammar.hpp"
 #include "ReportForward.hpp"
+#include "common/DataDirectory.hpp"
 #include "common/InputError.hpp"
 #include "host/OpenBlasCore.hpp"
 #include "profile/ProfileCostHooks.hpp"
@@ -18,6 +19,12 @@ int main(int argc, char** argv) {
   // A file size limit (ulimit -f) would kill us mid-write; ignored, the write fails with EFBIG
   // and the atomic writer reports it and leaves nothing half-written, as for a full disk.
   std::signal(SIGXFSZ, SIG_IGN);
+  try {
+    ts::check_data_environment();  // a wrong TILESCOPE_DATA is an error, not an empty install
+  } catch (const ts::InputError& e) {
+    std::cerr << e.what() << "\n";
+    return 2;
+  }
   ts::provide_cost_hooks_from_profiles();  // graphs may name code plugins' cost hooks
   // The report draws with Qt, which tilescope does not link: tilescope-report makes it.
   if (argc > 1 && std::string_view(argv[1]) == "report")

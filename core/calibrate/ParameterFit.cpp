@@ -1,5 +1,6 @@
 #include "calibrate/ParameterFit.hpp"
 
+#include <fmt/format.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include "analysis/Prediction.hpp"
 #include "analysis/TileAnalysis.hpp"
 #include "calibrate/UnitCubeDescent.hpp"
+#include "common/InputError.hpp"
 #include "measure/ComparedTime.hpp"
 #include "tile/MappingLoader.hpp"
 
@@ -109,6 +111,14 @@ double mean_squared_log_error(const std::vector<double>& predicted,
 FitResult fit_parameters(const ArchitectureGraph& graph, const std::vector<GraphParameter>& params,
                          const std::vector<FitSample>& samples, int max_evaluations,
                          const FitProgress& progress) {
+  // A fit over a time that is not a finite positive number (1e308 us read as inf, a negative
+  // time) gives a NaN objective and a graph fitted to nothing: refused here, whatever read it.
+  for (const FitSample& sample : samples)
+    if (!std::isfinite(sample.measured_s) || sample.measured_s <= 0)
+      throw InputError({"measurements", 0, 0},
+                       fmt::format("operator '{}' was measured at {:g} s; expected a finite time "
+                                   "above 0 to fit to",
+                                   sample.op.name, sample.measured_s));
   FitResult result{graph, {}, 0, 0, 0, 0, 0};
   for (const GraphParameter& p : params)
     result.values.push_back(parameter_value(graph, p.resolved));

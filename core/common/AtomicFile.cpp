@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "common/InputError.hpp"
@@ -116,6 +117,18 @@ void write_file_atomically(const std::string& path,
 }
 
 void write_files_atomically(const std::vector<std::pair<std::string, std::string>>& files) {
+  // Two names that one file name stands for (operators `a/b` and `a_b` both saved as `a_b`):
+  // the second would replace the first in silence. Refused before anything is written.
+  std::map<std::string, size_t> seen;
+  for (size_t i = 0; i < files.size(); ++i) {
+    const std::string key = std::filesystem::absolute(files[i].first).lexically_normal().string();
+    if (!seen.emplace(key, i).second)
+      throw InputError({files[i].first, 0, 0},
+                       "two of the outputs are this one file (outputs " +
+                           std::to_string(seen[key] + 1) + " and " + std::to_string(i + 1) +
+                           " of " + std::to_string(files.size()) +
+                           "); expected a distinct file for each: rename one of them");
+  }
   std::vector<Temporary> written;
   written.reserve(files.size());
   for (const auto& [path, text] : files) written.emplace_back(path, text);

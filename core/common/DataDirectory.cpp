@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "common/InputError.hpp"
+
 namespace ts {
 namespace fs = std::filesystem;
 
@@ -53,6 +55,15 @@ std::optional<fs::path> data_directory() {
     return find_data_directory(exe ? *exe : fs::path(), env);
   }();
   return found;
+}
+
+void check_data_environment() {
+  const char* env = std::getenv("TILESCOPE_DATA");
+  if (env == nullptr || *env == '\0' || holds_samples(fs::path(env))) return;
+  throw InputError({"TILESCOPE_DATA", 0, 0},
+                   fmt::format("'{}' holds no samples/ folder; expected the folder that holds "
+                               "tilescope's samples/ (docs/install.md), or unset it",
+                               env));
 }
 
 fs::path required_data_directory() {

@@ -15,6 +15,11 @@ namespace ts {
 // The folder that holds samples/, or nothing when none was found.
 std::optional<std::filesystem::path> data_directory();
 
+// Throws InputError (located at TILESCOPE_DATA) when TILESCOPE_DATA is set and holds no
+// samples/: a wrong explicit choice is an error before any command runs, not a program that
+// quietly finds no profiles and no bundled files. Nothing when it is unset or right.
+void check_data_environment();
+
 // The data folder. Throws std::runtime_error naming the places it looked when there is none.
 std::filesystem::path required_data_directory();
 

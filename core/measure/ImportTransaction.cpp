@@ -47,9 +47,18 @@ void import_into_store(const std::string& path, const std::function<void(ResultS
       store.fold_into_one_file();
     }
     // link, not rename: a database someone created at `path` meanwhile is never replaced.
-    if (::link(temporary.c_str(), path.c_str()) != 0)
-      throw InputError(SourceLocation{path, 0, 0},
-                       fmt::format("cannot create the database: {}", std::strerror(errno)));
+    if (::link(temporary.c_str(), path.c_str()) != 0) {
+      if (errno != EEXIST)
+        throw InputError(SourceLocation{path, 0, 0},
+                         fmt::format("cannot create the database: {}", std::strerror(errno)));
+      // Another import created it first (four imports started at once into a new database):
+      // theirs is whole (it was linked complete), so this run is added to it as to any existing
+      // database, waiting on its lock like every writer.
+      remove_database_files(temporary);
+      ResultStore store(path, ResultStore::Mode::read_write);
+      store.write_all([&] { writes(store); });
+      return;
+    }
     ::unlink(temporary.c_str());
   } catch (const InputError& e) {
     remove_database_files(temporary);

@@ -320,7 +320,7 @@ ResultStore::ResultStore(const std::string& path, Mode mode) : path_(path), mode
   const uintmax_t size = exists ? fs::file_size(path, ec) : 0;
   // A -wal beside the file means another connection has it open, or one crashed: the main file
   // alone is then not the whole database.
-  const bool wal_beside = fs::exists(path + "-wal", ec);
+  bool wal_beside = fs::exists(path + "-wal", ec);
   const bool shm_beside = fs::exists(path + "-shm", ec);
   if (mode == Mode::read_only && !exists) refuse(path, "no such results database");
   if (mode == Mode::read_only && size == 0 && !wal_beside)
@@ -337,11 +337,25 @@ ResultStore::ResultStore(const std::string& path, Mode mode) : path_(path), mode
                                "to {})",
                                header->user_version, kSchemaVersion));
     if (!wal_beside) {
+      const auto written_at = fs::last_write_time(path, ec);
       try {
-        SQLite::Database probe(immutable_uri(path), SQLite::OPEN_READONLY | SQLite::OPEN_URI);
-        judge(inspect(probe, path, size <= kQuickCheckLimitBytes), path, mode);
-      } catch (const SQLite::Exception& e) {
-        refuse_not_ours(path, e.what());
+        try {
+          SQLite::Database probe(immutable_uri(path), SQLite::OPEN_READONLY | SQLite::OPEN_URI);
+          judge(inspect(probe, path, size <= kQuickCheckLimitBytes), path, mode);
+        } catch (const SQLite::Exception& e) {
+          refuse_not_ours(path, e.what());
+        }
+      } catch (const InputError&) {
+        // The probe takes no lock: a writer that opened the file meanwhile (its -wal appears)
+        // or checkpointed into it (its time or size moves) may have changed pages under the
+        // probe, which then reads as damaged. Such a file is being written by a tilescope: it
+        // is judged again through the real connection below, which waits on the writer's lock.
+        std::error_code again;
+        const bool written_meanwhile = fs::exists(path + "-wal", again) ||
+                                       fs::last_write_time(path, again) != written_at ||
+                                       fs::file_size(path, again) != size;
+        if (!written_meanwhile) throw;
+        wal_beside = true;
       }
     }
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <tuple>
 
 #include "training/ModelState.hpp"
@@ -41,7 +42,9 @@ void summarize_dist_validation(DistValidation& v) {
     for (const MemoryCheck& m : run.memory)
       v.memory_worst_abs_error = std::max(v.memory_worst_abs_error, std::abs(m.error));
   }
-  v.mean_abs_error = v.runs.empty() ? 0 : sum / static_cast<double>(v.runs.size());
+  // No runs, no figure (NaN prints as n/a), never a 0 % that reads as perfect.
+  v.mean_abs_error = v.runs.empty() ? std::numeric_limits<double>::quiet_NaN()
+                                    : sum / static_cast<double>(v.runs.size());
 }
 
 }  // namespace ts

@@ -20,6 +20,9 @@ PublishedRuns read_published_runs(const YamlSource& src) {
       src.existing_path(src.require(root, "cluster", "a dist-validation file"), "cluster");
   const YAML::Node runs = src.require(root, "runs", "a dist-validation file");
   src.expect_sequence(runs, "`runs`");
+  // An error over no runs is no figure: 0.0 % would read as a perfect simulator.
+  if (runs.size() == 0)
+    src.fail(runs, "an empty list of runs; expected at least one run to check the simulator on");
   for (const auto& run : runs) {
     src.expect_map(run, "a run");
     src.check_keys(run, {"model", "strategy", "iteration_s", "model_state", "activations"},

@@ -111,3 +111,18 @@ TEST_CASE("a name from a file becomes one safe file name", "[atomic_file]") {
   CHECK(safe_file_name(".hidden") == "hidden");
   CHECK(safe_file_name("a/b\\c d\n\xc3\xa9") == "a_b_c_d___");
 }
+
+TEST_CASE("two outputs that are one file are refused before anything is written",
+          "[atomic-file][refusals]") {
+  // Operators `a/b` and `a_b` both save as `..._a_b.yaml`: the second replaced the first.
+  TempDir dir("atomic-duplicate");
+  const std::string first = dir / "x-a_b.yaml";
+  const std::string same = dir.path().string() + "/sub/../x-a_b.yaml";
+  std::filesystem::create_directories(dir / "sub");
+  const InputError e = input_error_of([&] {
+    write_files_atomically({{dir / "other.yaml", "o"}, {first, "one"}, {same, "two"}});
+  });
+  CHECK(e.message().find("outputs 2 and 3 of 3") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(first));
+  CHECK_FALSE(std::filesystem::exists(dir / "other.yaml"));
+}

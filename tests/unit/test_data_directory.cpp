@@ -1,10 +1,12 @@
 // Where a built or installed tilescope finds samples/: $TILESCOPE_DATA, else share/tilescope
 // beside or above the binary; never a path compiled in.
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 
 #include "TempDir.hpp"
 #include "common/DataDirectory.hpp"
+#include "common/InputError.hpp"
 
 using namespace ts;
 namespace fs = std::filesystem;
@@ -55,4 +57,18 @@ TEST_CASE("this test binary finds the build tree's data folder", "[data-director
   auto data = data_directory();
   REQUIRE(data.has_value());
   CHECK(fs::exists(*data / "samples" / "arch" / "ascend910b3.yaml"));
+}
+
+TEST_CASE("a wrong TILESCOPE_DATA is an error before any command runs", "[data-directory]") {
+  ts::test::TempDir dir("data-env");
+  const char* before = std::getenv("TILESCOPE_DATA");
+  const std::string saved = before ? before : "";
+  ::setenv("TILESCOPE_DATA", (dir / "nowhere").c_str(), 1);
+  CHECK_THROWS_AS(check_data_environment(), InputError);
+  make_data_folder(dir.path());
+  ::setenv("TILESCOPE_DATA", (fs::path(dir.path()) / "share" / "tilescope").c_str(), 1);
+  CHECK_NOTHROW(check_data_environment());
+  ::unsetenv("TILESCOPE_DATA");
+  CHECK_NOTHROW(check_data_environment());
+  if (before) ::setenv("TILESCOPE_DATA", saved.c_str(), 1);
 }

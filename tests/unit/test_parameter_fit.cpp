@@ -332,3 +332,19 @@ TEST_CASE("a results database: re-predicted, stored, read back and fitted", "[fi
   CHECK_THAT(e.message(), Catch::Contains("no run 42") && Catch::Contains("its runs: 1"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("a fit refuses a measured time that is not a finite positive number", "[fit][refusals]") {
+  // 1e308 us read from a table is inf s: the objective was NaN and a graph was written from
+  // "MAPE -nan%". Refused before any evaluation, naming the operator.
+  const ArchitectureGraph g = tiny();
+  std::vector<FitSample> samples = synthetic_samples(g, g, TimingScope::device);
+  const GraphParameter p = parse_graph_parameter("edge:DRAM->SRAM.bandwidth=10GB/s:200GB/s", g);
+  for (const double bad : {std::numeric_limits<double>::infinity(),
+                           std::numeric_limits<double>::quiet_NaN(), 0.0, -1e-6}) {
+    INFO(bad);
+    std::vector<FitSample> broken = samples;
+    broken[2].measured_s = bad;
+    const InputError e = input_error_of([&] { fit_parameters(g, {p}, broken, 20); });
+    CHECK(e.message().find("'thin3'") != std::string::npos);
+  }
+}
