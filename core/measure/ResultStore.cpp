@@ -12,6 +12,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 
@@ -49,6 +50,53 @@ void bind_figure(SQLite::Statement& s, int index, const std::optional<double>& v
 std::optional<double> figure_column(const SQLite::Column& c) {
   if (c.isNull()) return std::nullopt;
   return c.getDouble();
+}
+
+// One row of sweep_points (parameters_json, arch_hash, total_s, cost, operators_json, energy_j,
+// area_m2, id), checked as it is read: a value of another type (text where a number is kept, a
+// NULL where a time is needed) or operators that do not read is an InputError at the file and
+// the row's id, never a JSON or SQLite exception from the middle of a report.
+SweepPointRecord read_sweep_point(SQLite::Statement& s, const std::string& path,
+                                  const std::string& sweep_key, const std::string& workload_hash) {
+  const int64_t id = s.getColumn(7).getInt64();
+  const SourceLocation where{
+      path, id > 0 && id <= std::numeric_limits<int>::max() ? static_cast<int>(id) : 0, 0};
+  const std::string row = fmt::format("sweep_points row {}", id);
+  auto number = [&](int column, const char* name, bool nullable) -> std::optional<double> {
+    const SQLite::Column c = s.getColumn(column);
+    if (c.isNull() && nullable) return std::nullopt;
+    if (!c.isInteger() && !c.isFloat())
+      throw InputError(where, fmt::format("{}: {} is {}; expected a number", row, name,
+                                          c.isNull()   ? "NULL"
+                                          : c.isText() ? "text"
+                                                       : "a blob"));
+    return c.getDouble();
+  };
+  auto text = [&](int column, const char* name) {
+    const SQLite::Column c = s.getColumn(column);
+    if (!c.isText())
+      throw InputError(where, fmt::format("{}: {} is not text; expected the text `tilescope "
+                                          "sweep` writes",
+                                          row, name));
+    return c.getString();
+  };
+  SweepPointRecord p;
+  p.sweep_key = sweep_key;
+  p.workload_hash = workload_hash;
+  p.parameters_json = text(0, "parameters_json");
+  p.arch_hash = text(1, "arch_hash");
+  p.total_s = *number(2, "total_s", false);
+  p.cost = *number(3, "cost", false);
+  p.energy_j = number(5, "energy_j", true);
+  p.area_m2 = number(6, "area_m2", true);
+  try {
+    p.operators = sweep_operators_from_json(text(4, "operators_json"), where);
+    check_sweep_point_figures(p, where);
+  } catch (const InputError& e) {
+    if (e.message().starts_with(row)) throw;
+    throw InputError(where, row + ": " + e.message());
+  }
+  return p;
 }
 
 [[noreturn]] void refuse(const std::string& path, const std::string& message) {
@@ -706,23 +754,11 @@ std::vector<SweepPointRecord> ResultStore::sweep_points(const std::string& sweep
       *db_, std::string("SELECT parameters_json, arch_hash, total_s, cost, "
                         "operators_json, ") +
                 (file_version_ >= kFirstSweepEnergyVersion ? "energy_j, area_m2 " : "NULL, NULL ") +
-                "FROM sweep_points WHERE sweep_key = ? AND workload_hash = ? "
+                ", id FROM sweep_points WHERE sweep_key = ? AND workload_hash = ? "
                 "ORDER BY parameters_json");
   s.bind(1, sweep_key);
   s.bind(2, workload_hash);
-  while (s.executeStep()) {
-    SweepPointRecord p;
-    p.sweep_key = sweep_key;
-    p.workload_hash = workload_hash;
-    p.parameters_json = s.getColumn(0).getString();
-    p.arch_hash = s.getColumn(1).getString();
-    p.total_s = s.getColumn(2).getDouble();
-    p.cost = s.getColumn(3).getDouble();
-    p.operators = sweep_operators_from_json(s.getColumn(4).getString());
-    p.energy_j = figure_column(s.getColumn(5));
-    p.area_m2 = figure_column(s.getColumn(6));
-    out.push_back(std::move(p));
-  }
+  while (s.executeStep()) out.push_back(read_sweep_point(s, path_, sweep_key, workload_hash));
   return out;
 } catch (const SQLite::Exception& e) {
   refuse_read(path_, e);

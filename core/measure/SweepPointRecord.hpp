@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/InputError.hpp"
+
 namespace ts {
 
 struct SweepOperatorTime {
@@ -57,9 +59,20 @@ struct SweepPointRecord {
 // so that the records of earlier sweeps read as they were written); doubles printed to round-trip
 // exactly.
 std::string sweep_operators_json(const std::vector<SweepOperatorTime>& operators);
-std::vector<SweepOperatorTime> sweep_operators_from_json(std::string_view text);
+// Reading them back checks what the store's file says, since anyone may have written it: text
+// that is not JSON, a field missing or of another type, a time or an energy that is negative or
+// not a number is an InputError at `where` (the file and the row), naming the field and what
+// was expected; never a JSON library's exception.
+std::vector<SweepOperatorTime> sweep_operators_from_json(std::string_view text,
+                                                         const SourceLocation& where = {});
 // The whole record as one JSON text: how an MPI rank sends a finished point to rank 0.
 std::string sweep_point_json(const SweepPointRecord& point);
-SweepPointRecord sweep_point_from_json(std::string_view text);
+SweepPointRecord sweep_point_from_json(std::string_view text,
+                                       const SourceLocation& where = {"sweep point", 0, 0});
+
+// The figures of a stored point, as the store's row gives them, checked as above: total_s a
+// time in s (>= 0; infinite when an operator has no valid mapping), cost >= 0 and finite,
+// energy_j and area_m2 unknown or >= 0 and finite. Throws InputError at `where`.
+void check_sweep_point_figures(const SweepPointRecord& point, const SourceLocation& where);
 
 }  // namespace ts

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <limits>
+
+#include "trace/TraceInputLimits.hpp"
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -126,8 +129,10 @@ class ChromeTraceStream::Scanner {
     skip_space();
     const int c = peek();
     if (c == '[') {
+      // The JSON Array Format: the events alone. Its closing ']' may be missing (the format
+      // allows it, for a process that stopped while writing its trace): the stream says so.
       ++pos_;
-      events();
+      events(true);
     } else if (c == '{') {
       ++pos_;
       root_object();
@@ -264,9 +269,16 @@ class ChromeTraceStream::Scanner {
       if (peek() != ':') expected(peek(), "':' after the key");
       ++pos_;
       skip_space();
-      if (key == "traceEvents" && peek() == '[') {
+      if (key == "traceEvents") {
+        // The events are an array: anything else would read as a trace without events.
+        const int first = peek();
+        if (first != '[') {
+          if (first < 0) truncated();
+          fail_here(fmt::format("`traceEvents` is {}", value_kind(first)),
+                    "`traceEvents` to be an array of events ('[')");
+        }
         ++pos_;
-        events();
+        events(false);
       } else {
         if (peek() < 0) truncated();
         value_begin_ = pos_;
@@ -305,11 +317,36 @@ class ChromeTraceStream::Scanner {
     }
   }
 
-  void events() {
+  // What a JSON value starting with `c` is, for a message.
+  static std::string value_kind(int c) {
+    switch (c) {
+      case '{':
+        return "an object";
+      case '"':
+        return "text";
+      case 't':
+      case 'f':
+        return "a boolean";
+      case 'n':
+        return "null";
+      default:
+        return (c == '-' || (c >= '0' && c <= '9')) ? "a number"
+                                                    : fmt::format("'{}'", static_cast<char>(c));
+    }
+  }
+
+  // The events of an array, up to its ']'. `root_array`: the array is the whole trace (the JSON
+  // Array Format), whose ']' may be missing after the last complete event.
+  void events(bool root_array) {
     bool separator_due = false;
     for (;;) {
       skip_space();
       const int c = peek();
+      if (c < 0 && root_array) {
+        flush();
+        s_.array_unclosed_ = true;
+        return;
+      }
       if (c < 0) truncated();
       if (c == ']') {
         ++pos_;
@@ -392,6 +429,12 @@ bool ChromeTraceStream::fill(size_t keep_from) {
   filled_ -= keep_from;
   buffer_offset_ += keep_from;
   if (filled_ == capacity_) {  // one event fills the buffer: make room for the rest of it
+    if (capacity_ >= kChromeTraceValueByteLimit)
+      fail(buffer_offset_,
+           fmt::format("a value longer than {} starts at byte offset {}; expected the events of "
+                       "a Chrome trace, each far shorter (docs/formats.md, \"Limits of trace and "
+                       "measurement files\")",
+                       byte_limit_text(kChromeTraceValueByteLimit), buffer_offset_));
     const size_t grown = capacity_ * 2;
     std::unique_ptr<char[]> larger(new char[grown + 2 + simdjson::SIMDJSON_PADDING]);
     std::memcpy(larger.get(), buffer_.get(), filled_ + 1);
@@ -405,6 +448,11 @@ bool ChromeTraceStream::fill(size_t keep_from) {
     return false;
   }
   filled_ += got;
+  if (input_.text_read() > kChromeTraceTextByteLimit)
+    fail(offset_of(filled_ - 1),
+         fmt::format("the trace's text is longer than {}; expected a Chrome trace of at most that "
+                     "(docs/formats.md, \"Limits of trace and measurement files\")",
+                     byte_limit_text(kChromeTraceTextByteLimit)));
   return true;
 }
 
@@ -421,11 +469,16 @@ void ChromeTraceStream::parse_batch(ChromeTraceVisitor& visitor, size_t begin, s
     char* first;
     char* last;
     char before, after;
+    Patch* patches;
     ~Restore() {
       *first = before;
       *last = after;
+      patches[0] = patches[1] = Patch{};
     }
-  } restore{first, text + end, saved_before, saved_after};
+  } restore{first, text + end, saved_before, saved_after, patches_};
+  // where() counts the newlines these two bytes were while they are brackets.
+  patches_[0] = Patch{begin - 1, saved_before, begin > 0};
+  patches_[1] = Patch{end, saved_after, true};
   const size_t length = end - begin + 2;
   const size_t room = capacity_ + 2 + simdjson::SIMDJSON_PADDING - static_cast<size_t>(begin);
   const char* where_at = first;
@@ -452,15 +505,35 @@ SourceLocation ChromeTraceStream::where(uint64_t text_offset) const {
     const char* text = buffer_.get() + 1;
     const auto upto = static_cast<size_t>(
         std::min<uint64_t>(text_offset - buffer_offset_, static_cast<uint64_t>(filled_)));
-    for (const char* p = text;
+    // Counted on from the place asked last, when it is in the same buffer and not past this one
+    // (a reader asks for the places of its events in file order): each byte is counted once.
+    size_t from = 0;
+    if (where_cache_.buffer_offset == buffer_offset_ &&
+        where_cache_.lines_before == lines_before_ && where_cache_.scanned <= upto &&
+        where_cache_.scanned > 0) {
+      from = where_cache_.scanned;
+      line = where_cache_.line;
+      line_start = where_cache_.line_start;
+    }
+    for (const char* p = text + from;
          (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(text + upto - p))));
          ++p) {
       ++line;
       line_start = buffer_offset_ + static_cast<uint64_t>(p - text) + 1;
     }
+    // The bytes parse_batch has made brackets for a moment were what they were.
+    for (const Patch& patch : patches_)
+      if (patch.active && patch.original == '\n' && patch.index >= from && patch.index < upto) {
+        ++line;
+        line_start = std::max(line_start, buffer_offset_ + patch.index + 1);
+      }
+    where_cache_ = WhereCache{buffer_offset_, lines_before_, upto, line, line_start};
   }
   const uint64_t column = text_offset >= line_start ? text_offset - line_start + 1 : 1;
-  return SourceLocation{input_.path(), static_cast<int>(line), static_cast<int>(column)};
+  // A place past int's range (a file of billions of lines) is named by its byte offset alone.
+  constexpr uint64_t kLargest = static_cast<uint64_t>(std::numeric_limits<int>::max());
+  return SourceLocation{input_.path(), line <= kLargest ? static_cast<int>(line) : 0,
+                        line <= kLargest && column <= kLargest ? static_cast<int>(column) : 0};
 }
 
 void ChromeTraceStream::fail(uint64_t text_offset, const std::string& message) const {

@@ -40,7 +40,9 @@ class ChromeTraceStream {
 
   // Reads the whole trace. `progress` is told the fraction of the file read after each batch of
   // events (it throws to stop). Throws InputError where the JSON breaks (a truncated file: at the
-  // byte offset it ends), and rethrows what the visitor and `progress` throw.
+  // byte offset it ends), where `traceEvents` is not an array, at a value longer than
+  // kChromeTraceValueByteLimit and past kChromeTraceTextByteLimit bytes of text
+  // (trace/TraceInputLimits.hpp), and rethrows what the visitor and `progress` throw.
   void read(ChromeTraceVisitor& visitor, const std::function<void(double)>& progress = {});
 
   // Line and column (1-based) of a text offset within the current buffer or before it (then the
@@ -48,6 +50,9 @@ class ChromeTraceStream {
   SourceLocation where(uint64_t text_offset) const;
   const std::string& path() const { return input_.path(); }
   [[noreturn]] void fail(uint64_t text_offset, const std::string& message) const;
+  // After read(): the trace is the JSON Array Format and ends without its closing ']' (which
+  // the format allows), after its last complete event.
+  bool array_unclosed() const { return array_unclosed_; }
 
  private:
   class Scanner;
@@ -62,10 +67,25 @@ class ChromeTraceStream {
   // be wrapped in brackets in place (its first event's separator, or this byte, becomes '[').
   size_t filled_ = 0;
   bool at_end_ = false;
+  bool array_unclosed_ = false;
   uint64_t buffer_offset_ = 0;    // text offset of buffer_[1]
   uint64_t lines_before_ = 0;     // newlines before buffer_[1]
   uint64_t last_line_start_ = 0;  // text offset after the last of them
   simdjson::ondemand::parser parser_;
+  // where()'s last answer: the lines counted in the buffer up to `scanned` bytes.
+  struct WhereCache {
+    uint64_t buffer_offset = 0, lines_before = 0;
+    size_t scanned = 0;
+    uint64_t line = 0, line_start = 0;
+  };
+  mutable WhereCache where_cache_;
+  // The two bytes around the batch being parsed, brackets while it is (parse_batch).
+  struct Patch {
+    size_t index = 0;
+    char original = 0;
+    bool active = false;
+  };
+  Patch patches_[2];
 };
 
 }  // namespace ts

@@ -15,8 +15,10 @@
 #include "common/NameList.hpp"
 #include "common/Utf8.hpp"
 #include "trace/NeuSightTable.hpp"
+#include "trace/TraceInputLimits.hpp"
 #include "workload/LlmOperators.hpp"
 #include "workload/OperatorBuilders.hpp"
+#include "workload/WorkloadLimits.hpp"
 
 namespace ts {
 namespace {
@@ -189,11 +191,7 @@ CsvTable parse_csv(const std::string& text, const std::string& file_name) {
 }
 
 CsvTable read_csv(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(SourceLocation{path, 0, 0}, "cannot open the file for reading");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return parse_csv(s.str(), path);
+  return parse_csv(read_bounded_text(path, kWholeFileByteLimit, "a CSV table"), path);
 }
 
 // The LLM kernels with shapes of their own (rmsnorm and silu_mul R,C; rope T,H,D), so that a
@@ -424,10 +422,21 @@ std::vector<CsvShapeMeasurement> shape_measurements(const CsvTable& table,
                                    column_map.latency, unit->unit));
     std::string name = name_column >= 0 ? row.fields[static_cast<size_t>(name_column)] : "";
     if (name.empty()) name = fmt::format("{}@{}", type, row.line);
+    const double seconds = measured * unit->seconds;
+    if (const auto problem =
+            duration_problem(seconds * 1e9, column_map.latency + " '" + text + "' ="))
+      throw InputError(SourceLocation{table.file, row.line, row.columns[mc]}, *problem);
     CsvShapeMeasurement m;
     m.op = build_operator(type, name, sizes, dtype);
+    // The sizes every workload's operator keeps (the workload loader's rule): the operator's spec
+    // is stored, and read back as a workload entry.
+    check_operator_sizes(
+        m.op,
+        SourceLocation{table.file, row.line,
+                       names.empty() ? 1 : row.columns[static_cast<size_t>(index[0])]},
+        "the row's " + type);
     m.op_type = type;
-    m.measured_s = measured * unit->seconds;
+    m.measured_s = seconds;
     m.line = row.line;
     out.push_back(std::move(m));
   }

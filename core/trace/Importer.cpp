@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 
@@ -61,14 +62,33 @@ ImporterRegistry& importers() {
 std::string first_line_of(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(SourceLocation{path, 0, 0}, "cannot open the file for reading");
+  // Read in pieces, never more than kScanBytes: a line without end (/dev/zero, a binary file)
+  // or blank lines without end (a pipe) cost that much and no more.
   constexpr size_t kMaxBytes = 64 * 1024;
+  constexpr size_t kScanBytes = 1024 * 1024;
   std::string line;
-  while (std::getline(in, line)) {
-    if (line.size() > kMaxBytes) line.resize(kMaxBytes);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find_first_not_of(" \t") != std::string::npos) return line;
+  bool truncated = false;
+  char piece[1 << 14];
+  for (size_t scanned = 0; scanned < kScanBytes && in;) {
+    in.read(piece, static_cast<std::streamsize>(std::min(sizeof piece, kScanBytes - scanned)));
+    const size_t got = static_cast<size_t>(in.gcount());
+    scanned += got;
+    for (size_t i = 0; i < got; ++i) {
+      if (piece[i] != '\n') {
+        if (line.size() < kMaxBytes)
+          line += piece[i];
+        else
+          truncated = true;
+        continue;
+      }
+      if (!line.empty() && line.back() == '\r' && !truncated) line.pop_back();
+      if (line.find_first_not_of(" \t") != std::string::npos) return line;
+      line.clear();
+      truncated = false;
+    }
   }
-  return {};
+  if (!truncated && !line.empty() && line.back() == '\r') line.pop_back();
+  return line.find_first_not_of(" \t") != std::string::npos ? line : std::string();
 }
 
 void report_import(const ImportResult& imported, const std::string& db_path,

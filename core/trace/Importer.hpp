@@ -85,8 +85,9 @@ ImporterRegistry& importers();
 // Adds the importers of this build (runner results, CSV tables) once; later calls do nothing.
 void register_builtin_importers(ImporterRegistry& registry);
 
-// The first non-blank line of a file (at most 64 KiB of it). Throws InputError when the file
-// cannot be read.
+// The first non-blank line of a file (at most 64 KiB of it) among its first MiB; empty when
+// there is none (a file, a pipe or a device such as /dev/zero whose first MiB is blank or one
+// endless line gives its first 64 KiB). Throws InputError when the file cannot be read.
 std::string first_line_of(const std::string& path);
 
 // The summary of an import as the CLI prints it: a line per run to `print`, the file's notes and

@@ -4,12 +4,15 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <unordered_map>
 
+#include "common/CheckedArithmetic.hpp"
 #include "common/InputError.hpp"
 #include "trace/ChromeTraceStream.hpp"
 #include "trace/ChromeTraceValues.hpp"
 #include "trace/TraceImport.hpp"
+#include "trace/TraceInputLimits.hpp"
 
 namespace ts {
 namespace {
@@ -181,12 +184,21 @@ void KinetoRankReader::finish_event(uint64_t offset) {
       stream_.fail(offset, fmt::format("a `{}` event '{}' without `{}`; expected `ts` and `dur` "
                                        "in microseconds",
                                        cat_, name_, has_ts_ ? "dur" : "ts"));
-    if (dur_ns_ < 0)
-      stream_.fail(offset, fmt::format("`{}` event '{}' has a negative `dur`; expected a duration "
-                                       ">= 0",
-                                       cat_, name_));
-    const int64_t message_bytes =
-        nelems_ >= 0 && dtype_bytes(dtype_) > 0 ? nelems_ * dtype_bytes(dtype_) : -1;
+    // The times every trace keeps (trace/TraceInputLimits.hpp): a duration in [0, 1e15] ns, a
+    // timestamp within 4e18 ns, so that ts + dur stays within 64 bits.
+    if (const auto problem = duration_problem(static_cast<double>(dur_ns_), "`dur` x 1000 ="))
+      stream_.fail(offset, fmt::format("`{}` event '{}': {}", cat_, name_, *problem));
+    if (const auto problem = timestamp_problem(static_cast<double>(ts_ns_), "`ts` x 1000 ="))
+      stream_.fail(offset, fmt::format("`{}` event '{}': {}", cat_, name_, *problem));
+    const std::optional<int64_t> message_product = nelems_ >= 0 && dtype_bytes(dtype_) > 0
+                                                       ? checked_mul(nelems_, dtype_bytes(dtype_))
+                                                       : std::optional<int64_t>(-1);
+    if (!message_product)
+      stream_.fail(offset, fmt::format("`{}` event '{}': a message of {} elements of {} passes "
+                                       "64 bits of bytes; expected the size of a collective's "
+                                       "message",
+                                       cat_, name_, nelems_, dtype_));
+    const int64_t message_bytes = *message_product;
     if (kind == EventKind::kernel || kind == EventKind::memcpy || kind == EventKind::memset) {
       GpuActivity a;
       a.start_ns = ts_ns_;
@@ -274,6 +286,10 @@ RankTrace KinetoRankReader::finish() {
         without_launch, rank_.gpu.size()));
   if (rank_.iterations.empty())
     rank_.notes.push_back("no ProfilerStep#N markers: the whole trace is one window");
+  if (stream_.array_unclosed())
+    rank_.notes.push_back(
+        "the trace's array of events has no closing ']' (the Chrome trace format allows it, for "
+        "a process that stopped while writing): read up to its last complete event");
   return std::move(rank_);
 }
 

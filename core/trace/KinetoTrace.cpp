@@ -14,6 +14,7 @@
 #include "trace/ChromeTraceValues.hpp"
 #include "trace/KernelOperatorMatch.hpp"
 #include "trace/PodArray.hpp"
+#include "trace/TraceInputLimits.hpp"
 
 namespace ts {
 namespace {
@@ -168,9 +169,20 @@ class KinetoReader final : public ChromeTraceVisitor {
  private:
   void read_args(od::value args);
   void finish_event(uint64_t offset);
+  // The event's `ts` and `dur` within what every trace's times keep (trace/TraceInputLimits.hpp),
+  // refused at the event otherwise: a time past them could not be stored, or would overflow
+  // when the reader takes one time from another.
+  void check_times(uint64_t offset) const {
+    if (has_ts_)
+      if (const auto problem = timestamp_problem(static_cast<double>(ts_ns_), "`ts` x 1000 ="))
+        fail(offset, fmt::format("`{}` event '{}': {}", cat_, name_, *problem));
+    if (has_dur_)
+      if (const auto problem = duration_problem(dur_ns_, "`dur` x 1000 ="))
+        fail(offset, fmt::format("`{}` event '{}': {}", cat_, name_, *problem));
+  }
   int64_t thread() const { return static_cast<int64_t>(mix(pid_, tid_)); }
   int64_t relative(int64_t ns) const { return ns - origin_ns_; }
-  uint32_t intern_signature();
+  uint32_t intern_signature(uint64_t offset);
   [[noreturn]] void fail(uint64_t offset, const std::string& message) const {
     stream_.fail(offset, message);
   }
@@ -282,7 +294,9 @@ void KinetoReader::event(od::value value, uint64_t offset) {
         if (type == od::json_type::number) {
           ts_ns_ = microseconds_text_to_ns(number_text(v));
           has_ts_ = true;
-          if (!origin_set_) {
+          // The origin is a time within the limits (an event past them is refused if it is read
+          // at all), so that every time kept stays within 64 bits of it.
+          if (!origin_set_ && !timestamp_problem(static_cast<double>(ts_ns_), "ts")) {
             origin_set_ = true;
             origin_ns_ = ts_ns_;
           }
@@ -366,7 +380,7 @@ void KinetoReader::read_args(od::value args) {
   }
 }
 
-uint32_t KinetoReader::intern_signature() {
+uint32_t KinetoReader::intern_signature(uint64_t offset) {
   // name \x1f shape;shape;... \x1f dtype;dtype;...: the identity of an operator's signature.
   signature_key_.assign(name_);
   signature_key_ += has_dims_ ? '\x1f' : '\x1e';
@@ -387,6 +401,9 @@ uint32_t KinetoReader::intern_signature() {
   TraceOperator op;
   op.name = name_;
   op.has_shapes = has_dims_;
+  // Where the first event of this signature is, for a message about the operator (its repeats
+  // are merged into it).
+  op.line = stream_.where(offset).line;
   op.input_shapes.assign(shapes_.begin(), shapes_.begin() + static_cast<ptrdiff_t>(shapes_used_));
   op.input_dtypes.assign(dtypes_.begin(), dtypes_.begin() + static_cast<ptrdiff_t>(dtypes_used_));
   const auto index = static_cast<uint32_t>(signatures_.size());
@@ -403,12 +420,10 @@ void KinetoReader::finish_event(uint64_t offset) {
       fail(offset,
            fmt::format("a `{}` event '{}' without `{}`; expected `ts` and `dur` in microseconds",
                        cat_, name_, has_ts_ ? "dur" : "ts"));
+    check_times(offset);
     if (kind == EventKind::memory) {
       ++memory_events_;
     } else if (kind == EventKind::kernel) {
-      if (dur_ns_ < 0)
-        fail(offset,
-             fmt::format("kernel '{}' has a negative `dur`; expected a duration >= 0", name_));
       KernelRecord k;
       auto interned = kernel_name_ids_.find(name_);
       if (interned == kernel_name_ids_.end()) {
@@ -432,12 +447,13 @@ void KinetoReader::finish_event(uint64_t offset) {
       kernels_.push_back(k);
     } else if (kind == EventKind::cpu_operator) {
       spans_.push_back(OperatorSpan{ts_ns_, ts_ns_ + static_cast<int64_t>(std::llround(dur_ns_)),
-                                    thread(), intern_signature()});
+                                    thread(), intern_signature(offset)});
     } else if (kind == EventKind::runtime && correlation_ >= 0) {
       last_launch_ = LaunchRecord{correlation_, ts_ns_, thread()};
       launches_.push_back(last_launch_);
     }
   } else if ((ph_ == "s" || ph_ == "f") && is_launch_flow(cat_) && has_ts_ && id_ >= 0) {
+    check_times(offset);
     // A flow ties a launch ("s", at the launch's ts on its thread) to a kernel ("f", at the
     // kernel's ts on its device and stream); its id is the correlation id in every version.
     // Kineto writes the flow's start right after its runtime call, with the same id, time and
@@ -554,6 +570,10 @@ TraceEvents KinetoReader::assemble() {
 
   // The kernels at their exact count, from the records.
   out.kernels.reserve(kernels_.size());
+  if (stream_.array_unclosed())
+    out.notes.push_back(
+        "the trace's array of events has no closing ']' (the Chrome trace format allows it, for "
+        "a process that stopped while writing): read up to its last complete event");
   kernels_.drain([&](const KernelRecord& r) {
     TraceKernel& k = out.kernels.emplace_back();
     k.name_id = r.name_id;

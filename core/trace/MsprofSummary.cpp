@@ -9,6 +9,7 @@
 #include "common/InputError.hpp"
 #include "common/NameList.hpp"
 #include "trace/CsvMeasurements.hpp"
+#include "trace/TraceInputLimits.hpp"
 
 namespace ts {
 namespace {
@@ -45,16 +46,23 @@ std::vector<int> column_positions(const CsvTable& table) {
   return at;
 }
 
-double microseconds(const CsvTable& table, const CsvRow& row, int column, const char* what) {
+// A time column in ns: a number of microseconds, and within the limits every trace's times keep
+// (trace/TraceInputLimits.hpp: a duration finite in [0, 1e15] ns, a start within 4e18 ns).
+double nanoseconds(const CsvTable& table, const CsvRow& row, int column, const char* what,
+                   bool duration) {
   const size_t c = static_cast<size_t>(column);
   const std::string& text = row.fields[c];
+  const SourceLocation where{table.file, row.line, row.columns[c]};
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 0)
-    throw InputError(
-        SourceLocation{table.file, row.line, row.columns[c]},
-        fmt::format("'{}' is not a valid {}; expected a number of microseconds", text, what));
-  return value;
+    throw InputError(where, fmt::format("'{}' is not a valid {}; expected a number of microseconds",
+                                        text, what));
+  const double ns = value * 1e3;
+  const std::string named = fmt::format("{} '{}' us =", what, text);
+  if (const auto problem = duration ? duration_problem(ns, named) : timestamp_problem(ns, named))
+    throw InputError(where, *problem);
+  return ns;
 }
 
 // `1,128,768;768,768`: one shape per argument, `;` between them; an empty one is a scalar.
@@ -162,8 +170,8 @@ TraceEvents read_msprof_summary(const std::string& path) {
     };
     TraceOperator op;
     op.name = field(kOpType);
-    op.start_ns = microseconds(table, row, at[kStart], "task start time") * 1e3;
-    op.duration_ns = microseconds(table, row, at[kDuration], "task duration") * 1e3;
+    op.start_ns = nanoseconds(table, row, at[kStart], "task start time", false);
+    op.duration_ns = nanoseconds(table, row, at[kDuration], "task duration", true);
     op.line = row.line;
     if (at[kInputShapes] >= 0 && !no_value(field(kInputShapes))) {
       op.input_shapes = shapes(table, row, at[kInputShapes]);

@@ -12,7 +12,9 @@
 #include "common/CheckedArithmetic.hpp"
 #include "common/InputError.hpp"
 #include "common/NameList.hpp"
+#include "trace/TraceInputLimits.hpp"
 #include "workload/OperatorBuilders.hpp"
+#include "workload/WorkloadLimits.hpp"
 
 namespace ts {
 namespace {
@@ -198,7 +200,12 @@ std::vector<CsvShapeMeasurement> neusight_measurements(const CsvTable& table) {
       const int64_t cols = r.positive_integer(vector[1], "H", kLargestDimensionSize);
       m.op = make_vector_op(std::move(name), to_string(op->type), rows, cols, DataType::fp32);
     }
+    // The sizes every workload's operator keeps (workload/WorkloadLimits.hpp): a tensor's bytes
+    // within 64 bits besides each size's bound.
+    check_operator_sizes(m.op, r.at(is_gemm_row ? gemm[0] : vector[0]), "the row's " + m.op_type);
     m.measured_s = r.latency_s(latency_column);
+    if (const auto problem = duration_problem(m.measured_s * 1e9, "latency_us * 1000 ="))
+      throw InputError(r.at(latency_column), *problem);
     m.device = r.field(device_column);
     if (m.device.empty())
       throw InputError(r.at(device_column),

@@ -5,13 +5,17 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <unordered_map>
 
+#include "common/CheckedArithmetic.hpp"
 #include "common/InputError.hpp"
 #include "common/NameList.hpp"
+#include "common/Utf8.hpp"
 #include "trace/NsysNvtxText.hpp"
+#include "trace/TraceInputLimits.hpp"
 
 namespace ts {
 namespace {
@@ -26,12 +30,101 @@ constexpr const char* kMetaTable = "EXPORT_META_DATA";
 // (cuBLAS, CUTLASS) are written against.
 const std::vector<std::string> kKernelNameColumns{"demangledName", "shortName", "mangledName"};
 
+// Where a row of a table is, for messages: the file and the row's rowid (as a line).
+SourceLocation row_at(const std::string& path, int64_t rowid) {
+  return SourceLocation{
+      path, rowid > 0 && rowid <= std::numeric_limits<int>::max() ? static_cast<int>(rowid) : 0, 0};
+}
+
+[[noreturn]] void over_row_limit(const std::string& path, const std::string& table, int64_t rows) {
+  throw InputError(SourceLocation{path, 0, 0},
+                   fmt::format("{} has more than {} rows (row {} is past it); expected at most {} "
+                               "rows in one table of an export (docs/formats.md, \"Limits of "
+                               "trace and measurement files\")",
+                               table, kNsysRowLimit, rows, kNsysRowLimit));
+}
+
+// Steps a statement over one table's rows, refusing the row past kNsysRowLimit: what is read
+// from an export is bounded whatever it holds.
+class TableRows {
+ public:
+  // The LIMIT bounds SQLite's own work too (a sort keeps at most that many rows).
+  TableRows(SQLite::Database& db, const std::string& sql, std::string path, std::string table)
+      : s_(db, fmt::format("{} LIMIT {}", sql, kNsysRowLimit + 1)),
+        path_(std::move(path)),
+        table_(std::move(table)) {}
+  bool next() {
+    if (!s_.executeStep()) return false;
+    if (++rows_ > kNsysRowLimit) over_row_limit(path_, table_, rows_);
+    return true;
+  }
+  SQLite::Statement& operator*() { return s_; }
+  SQLite::Statement* operator->() { return &s_; }
+
+ private:
+  SQLite::Statement s_;
+  std::string path_, table_;
+  int64_t rows_ = 0;
+};
+
+// A time column of a row (start, end, in ns): an integer, as the exporter writes it, within
+// kTraceTimestampLimitNs. Anything else is an InputError at the row.
+int64_t time_ns(const SQLite::Column& c, const std::string& path, int64_t rowid,
+                const std::string& table, const char* column) {
+  if (!c.isInteger())
+    throw InputError(
+        row_at(path, rowid),
+        fmt::format("{} row {}: `{}` is {}; expected an integer time in ns", table, rowid, column,
+                    c.isNull()    ? "NULL"
+                    : c.isFloat() ? fmt::format("{}", c.getDouble())
+                                  : "'" + c.getString() + "'"));
+  const int64_t ns = c.getInt64();
+  if (const auto problem =
+          timestamp_problem(static_cast<double>(ns), std::string("`") + column + "`"))
+    throw InputError(row_at(path, rowid), fmt::format("{} row {}: {}", table, rowid, *problem));
+  return ns;
+}
+
+// A text column of a row (a name, a range's text): UTF-8, since names go into JSON and SQLite
+// text, which need it. An InputError at the row otherwise; NULL reads as empty.
+std::string utf8_text(const SQLite::Column& c, const std::string& path, int64_t rowid,
+                      const std::string& table, const char* column) {
+  std::string text = c.getString();
+  if (const size_t bad = first_invalid_utf8(text); bad != std::string::npos)
+    throw InputError(row_at(path, rowid), fmt::format("{} row {}: `{}`: {}; expected UTF-8 text",
+                                                      table, rowid, column, utf8_fault(text, bad)));
+  return text;
+}
+
+// The duration end - start of a row: finite, >= 0 and within kTraceDurationLimitNs, or an
+// InputError at the row (an end before its start is a broken export, never a negative time).
+double duration_ns(int64_t start, int64_t end, const std::string& path, int64_t rowid,
+                   const std::string& table) {
+  const double duration = static_cast<double>(end - start);
+  if (const auto problem = duration_problem(duration, "`end` - `start`"))
+    throw InputError(row_at(path, rowid), fmt::format("{} row {}: start {}, end {}: {}", table,
+                                                      rowid, start, end, *problem));
+  return duration;
+}
+
 // The tables of an export and the columns of each, looked up once.
 class ExportLayout {
  public:
   ExportLayout(SQLite::Database& db, std::string path) : db_(db), path_(std::move(path)) {
-    SQLite::Statement s(db_, "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')");
-    while (s.executeStep()) tables_.insert(s.getColumn(0).getString());
+    // Only a table that keeps rows in the file (a b-tree: rootpage > 0) is read. Nsight Systems
+    // writes no views, and a view or a virtual table named like one of its tables can compute
+    // rows without end (a recursive view): such a name is refused where it is needed.
+    SQLite::Statement s(db_, "SELECT name, type, rootpage FROM sqlite_master");
+    int64_t rows = 0;
+    while (s.executeStep()) {
+      if (++rows > kNsysRowLimit) over_row_limit(path_, "sqlite_master", rows);
+      const std::string name = s.getColumn(0).getString();
+      const std::string type = s.getColumn(1).getString();
+      if (type == "table" && s.getColumn(2).getInt64() > 0)
+        tables_.insert(name);
+      else if (type == "table" || type == "view")
+        not_tables_.emplace(name, type == "view" ? "a view" : "a virtual table");
+    }
   }
   bool has_table(const std::string& table) const { return tables_.count(table) > 0; }
   bool has(const std::string& table, const std::string& column) {
@@ -49,6 +142,11 @@ class ExportLayout {
     return names;
   }
   void require_table(const std::string& table, const std::string& why) const {
+    if (const auto it = not_tables_.find(table); it != not_tables_.end())
+      throw InputError(SourceLocation{path_, 0, 0},
+                       fmt::format("{} is {}, not a table; expected an Nsight Systems SQLite "
+                                   "export (nsys export --type sqlite), whose {} is a table of {}",
+                                   table, it->second, table, why));
     if (!has_table(table))
       throw InputError(SourceLocation{path_, 0, 0},
                        fmt::format("no table {}; expected an Nsight Systems SQLite export (nsys "
@@ -74,6 +172,7 @@ class ExportLayout {
   SQLite::Database& db_;
   std::string path_;
   std::set<std::string> tables_;
+  std::map<std::string, std::string> not_tables_;  // views and virtual tables: what each is
   std::map<std::string, std::set<std::string>> columns_;
 };
 
@@ -89,19 +188,24 @@ void refuse_non_sqlite(const std::string& path) {
                      "sqlite report.nsys-rep)");
 }
 
-std::unordered_map<int64_t, std::string> string_ids(SQLite::Database& db) {
+std::unordered_map<int64_t, std::string> string_ids(SQLite::Database& db, const std::string& path) {
   std::unordered_map<int64_t, std::string> out;
-  SQLite::Statement s(db, "SELECT id, value FROM StringIds");
-  while (s.executeStep()) out.emplace(s.getColumn(0).getInt64(), s.getColumn(1).getString());
+  TableRows s(db, "SELECT rowid, id, value FROM StringIds", path, kStringTable);
+  while (s.next())
+    out.emplace(
+        s->getColumn(1).getInt64(),
+        utf8_text(s->getColumn(2), path, s->getColumn(0).getInt64(), kStringTable, "value"));
   return out;
 }
 
 // `EXPORT_SCHEMA_VERSION`, or its MAJOR / MINOR / MICRO rows joined; empty when none is there.
-std::string schema_version(SQLite::Database& db, ExportLayout& layout) {
+std::string schema_version(SQLite::Database& db, ExportLayout& layout, const std::string& path) {
   if (!layout.has(kMetaTable, "name") || !layout.has(kMetaTable, "value")) return {};
   std::map<std::string, std::string> rows;
-  SQLite::Statement s(db, "SELECT name, value FROM EXPORT_META_DATA");
-  while (s.executeStep()) rows[s.getColumn(0).getString()] = s.getColumn(1).getString();
+  TableRows s(db, "SELECT rowid, name, value FROM EXPORT_META_DATA", path, kMetaTable);
+  while (s.next())
+    rows[s->getColumn(1).getString()] =
+        utf8_text(s->getColumn(2), path, s->getColumn(0).getInt64(), kMetaTable, "value");
   if (auto it = rows.find("EXPORT_SCHEMA_VERSION"); it != rows.end()) return it->second;
   std::string version;
   for (const char* part : {"MAJOR", "MINOR", "MICRO"}) {
@@ -120,6 +224,7 @@ struct Launch {
 // When and on which host thread each kernel was launched (the runtime call with its correlation
 // id): the shared step (KernelOperatorMatch) ties it to the innermost NVTX range around that.
 void read_launches(SQLite::Database& db, ExportLayout& layout, TraceEvents& events) {
+  const std::string& path = events.file;
   for (const char* column : {"correlationId", "start", "globalTid"})
     if (!layout.has(kRuntimeTable, column)) {
       events.notes.push_back(
@@ -129,12 +234,15 @@ void read_launches(SQLite::Database& db, ExportLayout& layout, TraceEvents& even
       return;
     }
   std::unordered_map<int64_t, Launch> launch_of;
-  SQLite::Statement s(db,
-                      "SELECT correlationId, start, globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME");
-  while (s.executeStep())
-    if (!s.getColumn(0).isNull() && !s.getColumn(2).isNull())
-      launch_of.emplace(s.getColumn(0).getInt64(),
-                        Launch{s.getColumn(1).getInt64(), s.getColumn(2).getInt64()});
+  TableRows s(db, "SELECT rowid, correlationId, start, globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME",
+              path, kRuntimeTable);
+  while (s.next())
+    if (!s->getColumn(1).isNull() && !s->getColumn(3).isNull()) {
+      const int64_t rowid = s->getColumn(0).getInt64();
+      launch_of.emplace(s->getColumn(1).getInt64(),
+                        Launch{time_ns(s->getColumn(2), path, rowid, kRuntimeTable, "start"),
+                               s->getColumn(3).getInt64()});
+    }
   for (TraceKernel& k : events.kernels)
     if (const auto it = launch_of.find(k.correlation_id); it != launch_of.end()) {
       k.launch_ns = static_cast<double>(it->second.start_ns);
@@ -157,30 +265,37 @@ void read_nvtx_ranges(SQLite::Database& db, ExportLayout& layout,
           fmt::format("no {}.{}: the NVTX ranges are left out", kNvtxTable, column));
       return;
     }
-  SQLite::Statement s(db, fmt::format("SELECT rowid, start, end, globalTid, {}, {} FROM "
-                                      "NVTX_EVENTS WHERE eventType IN ({}, {}) ORDER BY start",
-                                      layout.column_or_null(kNvtxTable, "text"),
-                                      layout.column_or_null(kNvtxTable, "textId"),
-                                      kNvtxPushPopRange, kNvtxStartEndRange));
+  const std::string& path = events.file;
+  TableRows s(db,
+              fmt::format("SELECT rowid, start, end, globalTid, {}, {} FROM "
+                          "NVTX_EVENTS WHERE eventType IN ({}, {}) ORDER BY start",
+                          layout.column_or_null(kNvtxTable, "text"),
+                          layout.column_or_null(kNvtxTable, "textId"), kNvtxPushPopRange,
+                          kNvtxStartEndRange),
+              path, kNvtxTable);
   size_t unended = 0;
-  while (s.executeStep()) {
-    if (s.getColumn(2).isNull() || s.getColumn(3).isNull()) {
+  while (s.next()) {
+    if (s->getColumn(2).isNull() || s->getColumn(3).isNull()) {
       ++unended;  // a push without its pop (the profile stopped inside it)
       continue;
     }
-    std::string text = s.getColumn(4).getString();
-    if (s.getColumn(4).isNull() && !s.getColumn(5).isNull())
-      if (auto it = strings.find(s.getColumn(5).getInt64()); it != strings.end()) text = it->second;
+    const int64_t rowid = s->getColumn(0).getInt64();
+    std::string text = utf8_text(s->getColumn(4), path, rowid, kNvtxTable, "text");
+    if (s->getColumn(4).isNull() && !s->getColumn(5).isNull())
+      if (auto it = strings.find(s->getColumn(5).getInt64()); it != strings.end())
+        text = it->second;
     const NvtxOperatorText parsed = parse_nvtx_operator_text(text);
     TraceOperator op;
     op.name = parsed.name.empty() ? "(unnamed NVTX range)" : parsed.name;
-    op.start_ns = static_cast<double>(s.getColumn(1).getInt64());
-    op.duration_ns = static_cast<double>(s.getColumn(2).getInt64()) - op.start_ns;
-    op.thread = s.getColumn(3).getInt64();
+    const int64_t start = time_ns(s->getColumn(1), path, rowid, kNvtxTable, "start");
+    const int64_t end = time_ns(s->getColumn(2), path, rowid, kNvtxTable, "end");
+    op.start_ns = static_cast<double>(start);
+    op.duration_ns = duration_ns(start, end, path, rowid, kNvtxTable);
+    op.thread = s->getColumn(3).getInt64();
     op.input_shapes = parsed.input_shapes;
     op.input_dtypes.assign(parsed.input_shapes.size(), std::string());
     op.has_shapes = parsed.has_shapes;
-    op.line = s.getColumn(0).getInt64();
+    op.line = rowid;
     events.operators.push_back(std::move(op));
   }
   if (unended)
@@ -191,14 +306,18 @@ void read_nvtx_ranges(SQLite::Database& db, ExportLayout& layout,
 std::string gpu_name(SQLite::Database& db, ExportLayout& layout, const TraceEvents& events) {
   if (!layout.has(kGpuTable, "name")) return {};
   const bool by_id = layout.has(kGpuTable, "id") && !events.kernels.empty();
-  SQLite::Statement s(db, fmt::format("SELECT name, {} FROM TARGET_INFO_GPU ORDER BY rowid",
-                                      layout.column_or_null(kGpuTable, "id")));
+  TableRows s(db,
+              fmt::format("SELECT name, {}, rowid FROM TARGET_INFO_GPU ORDER BY rowid",
+                          layout.column_or_null(kGpuTable, "id")),
+              events.file, kGpuTable);
   std::string first;
-  while (s.executeStep()) {
-    if (first.empty()) first = s.getColumn(0).getString();
-    if (by_id && !s.getColumn(1).isNull() &&
-        s.getColumn(1).getInt64() == events.kernels.front().device)
-      return s.getColumn(0).getString();
+  while (s.next()) {
+    const std::string name =
+        utf8_text(s->getColumn(0), events.file, s->getColumn(2).getInt64(), kGpuTable, "name");
+    if (first.empty()) first = name;
+    if (by_id && !s->getColumn(1).isNull() &&
+        s->getColumn(1).getInt64() == events.kernels.front().device)
+      return name;
   }
   return first;
 }
@@ -231,27 +350,40 @@ void read_kernels(SQLite::Database& db, ExportLayout& layout,
       events.notes.push_back(fmt::format("no {}.{}: not recorded", kKernelTable, c));
   }
   for (const std::string& c : names) select += ", \"" + c + "\"";
-  SQLite::Statement s(db, select + " FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY start");
+  const std::string& path = events.file;
+  TableRows rows(db, select + " FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY start", path,
+                 kKernelTable);
+  SQLite::Statement& s = *rows;
   const int name_at = 3 + static_cast<int>(optional.size());
   size_t unnamed = 0;
-  while (s.executeStep()) {
+  while (rows.next()) {
     auto value = [&](size_t i, int64_t absent) {
       const SQLite::Column c = s.getColumn(static_cast<int>(3 + i));
       return c.isNull() ? absent : c.getInt64();
     };
     TraceKernel k;
     k.line = s.getColumn(0).getInt64();
-    k.start_ns = static_cast<double>(s.getColumn(1).getInt64());
-    k.duration_ns = static_cast<double>(s.getColumn(2).getInt64()) - k.start_ns;
+    const int64_t start = time_ns(s.getColumn(1), path, k.line, kKernelTable, "start");
+    const int64_t end = time_ns(s.getColumn(2), path, k.line, kKernelTable, "end");
+    k.start_ns = static_cast<double>(start);
+    k.duration_ns = duration_ns(start, end, path, k.line, kKernelTable);
     k.device = static_cast<int>(value(0, 0));
     k.stream = value(1, -1);
     k.correlation_id = value(2, -1);
     k.grid = {value(3, 0), value(4, 0), value(5, 0)};
     k.block = {value(6, 0), value(7, 0), value(8, 0)};
     const int64_t static_shared = value(9, -1), dynamic_shared = value(10, -1);
-    if (static_shared >= 0 || dynamic_shared >= 0)
-      k.shared_memory_bytes =
-          std::max<int64_t>(static_shared, 0) + std::max<int64_t>(dynamic_shared, 0);
+    if (static_shared >= 0 || dynamic_shared >= 0) {
+      const std::optional<int64_t> bytes =
+          checked_add(std::max<int64_t>(static_shared, 0), std::max<int64_t>(dynamic_shared, 0));
+      if (!bytes)
+        throw InputError(row_at(path, k.line),
+                         fmt::format("{} row {}: staticSharedMemory {} + dynamicSharedMemory {} "
+                                     "passes 64 bits; expected the bytes of shared memory a "
+                                     "kernel uses",
+                                     kKernelTable, k.line, static_shared, dynamic_shared));
+      k.shared_memory_bytes = *bytes;
+    }
     k.registers_per_thread = static_cast<int>(value(11, -1));
     for (size_t n = 0; n < names.size() && k.name.empty(); ++n) {
       const SQLite::Column c = s.getColumn(name_at + static_cast<int>(n));
@@ -282,9 +414,9 @@ TraceEvents read_nsys_export(const std::string& path) {
     layout.require_table(kKernelTable, "the CUDA kernels that ran (profile with --trace=cuda)");
     layout.require(kStringTable, "id", "the strings that kernels and ranges name");
     layout.require(kStringTable, "value", "the strings that kernels and ranges name");
-    const std::unordered_map<int64_t, std::string> strings = string_ids(db);
+    const std::unordered_map<int64_t, std::string> strings = string_ids(db, path);
     read_kernels(db, layout, strings, events);
-    const std::string version = schema_version(db, layout);
+    const std::string version = schema_version(db, layout, path);
     events.tool_version = "Nsight Systems export schema " + (version.empty() ? "unknown" : version);
     if (version.empty()) events.notes.push_back("no EXPORT_META_DATA schema version");
     events.device_name = gpu_name(db, layout, events);

@@ -2,13 +2,17 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "common/InputError.hpp"
+#include "trace/TraceInputLimits.hpp"
 
 namespace ts {
 namespace {
@@ -25,6 +29,10 @@ std::string reason(const json::exception& e) {
   const size_t end = what.find("] ");
   return end == std::string::npos ? what : what.substr(end + 2);
 }
+
+// How far a record's spread may be from (max - min) / median: hand-written files round it (0.08
+// for 0.0800035, 0.03 for 0.0333); a spread past this is a record that contradicts itself.
+constexpr double kSpreadAbsolute = 0.01, kSpreadRelative = 0.5;
 
 struct Fields {
   const json& j;
@@ -75,6 +83,23 @@ struct Fields {
     }
     if (!(t.median_ns > 0))
       fail(file, line, fmt::format("'{}.median': expected a positive time in ns", key));
+    // The times every trace and record keeps (trace/TraceInputLimits.hpp), and what the runner's
+    // statistics are by construction: min <= median <= max, spread = (max - min) / median >= 0
+    // (to the rounding of a hand-written file). A record that contradicts itself is refused.
+    for (auto [name, value] :
+         {std::pair{"min", t.min_ns}, std::pair{"median", t.median_ns}, std::pair{"max", t.max_ns}})
+      if (const auto problem = duration_problem(value, fmt::format("'{}.{}'", key, name)))
+        fail(file, line, *problem);
+    if (!(t.min_ns <= t.median_ns && t.median_ns <= t.max_ns))
+      fail(file, line,
+           fmt::format("'{}': min {}, median {}, max {}; expected min <= median <= max", key,
+                       t.min_ns, t.median_ns, t.max_ns));
+    const double spread = (t.max_ns - t.min_ns) / t.median_ns;
+    if (!std::isfinite(t.spread) || t.spread < 0 ||
+        std::fabs(t.spread - spread) > kSpreadAbsolute + kSpreadRelative * spread)
+      fail(file, line,
+           fmt::format("'{}.spread' is {}; expected (max - min) / median = {:.6g}", key, t.spread,
+                       spread));
     return t;
   }
 };
@@ -109,8 +134,34 @@ RunnerKernelRecord kernel_record(const Fields& f) {
   if (!check.is_object() || !check.contains("passed") || !check["passed"].is_boolean())
     fail(f.file, f.line, "'check': expected an object with a boolean 'passed'");
   r.checked = check["passed"].get<bool>();
-  if (check.contains("max_error") && check["max_error"].is_number())
-    r.max_error = check["max_error"].get<double>();
+  // The check's verdict is max_error <= tolerance (collectors/cupti/DeviceJob.hpp); the runner
+  // writes an error that is not a number (NaN, infinite) as null, which never passes. A verdict
+  // that contradicts its own figures is refused, never stored as checked.
+  std::optional<double> max_error, tolerance;
+  for (auto [name, into] :
+       {std::pair{"max_error", &max_error}, std::pair{"tolerance", &tolerance}}) {
+    if (!check.contains(name)) continue;
+    const json& v = check[name];
+    if (v.is_null() && std::string_view(name) == "max_error") {
+      *into = std::numeric_limits<double>::quiet_NaN();
+      continue;
+    }
+    const double value = f.number(v, std::string("check.") + name);
+    if (!std::isfinite(value) || value < 0)
+      fail(f.file, f.line,
+           fmt::format("'check.{}' is {}; expected a finite number >= 0", name, value));
+    *into = value;
+  }
+  if (max_error && std::isfinite(*max_error)) r.max_error = *max_error;
+  if (max_error && tolerance && r.checked != (*max_error <= *tolerance))
+    fail(f.file, f.line,
+         fmt::format("'check.passed' is {} with max_error {} and tolerance {}; expected passed to "
+                     "be max_error <= tolerance",
+                     r.checked, *max_error, *tolerance));
+  if (max_error && std::isnan(*max_error) && r.checked)
+    fail(f.file, f.line,
+         "'check.passed' is true with max_error null (not a number); expected passed to be "
+         "max_error <= tolerance");
   return r;
 }
 
@@ -180,7 +231,7 @@ RunnerResults parse_runner_results(const std::string& text, const std::string& f
             if (!p.is_object()) fail(file_name, line, "'properties': expected an object");
             c.properties_json = p.dump();
           }
-          if (!(c.value > 0))
+          if (!(c.value > 0) || !std::isfinite(c.value))
             fail(file_name, line,
                  fmt::format("'value' of {}: expected a positive number", c.figure));
         }
@@ -204,11 +255,8 @@ RunnerResults parse_runner_results(const std::string& text, const std::string& f
 }
 
 RunnerResults read_runner_results(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(SourceLocation{path, 0, 0}, "cannot read the runner's results");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_runner_results(text.str(), path);
+  return parse_runner_results(
+      read_bounded_text(path, kWholeFileByteLimit, "the runner's results (JSON lines)"), path);
 }
 
 }  // namespace ts

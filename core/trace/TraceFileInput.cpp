@@ -12,6 +12,15 @@ namespace ts {
 
 TraceFileInput::TraceFileInput(const std::string& path) : path_(path) {
   std::error_code ec;
+  // A trace is a file with a size (progress is measured against it): a pipe or a device
+  // (/dev/zero) could stream without end, and is refused before anything is read.
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    throw InputError(SourceLocation{path, 0, 0},
+                     std::filesystem::is_directory(status)
+                         ? "is a folder; expected a trace file"
+                         : "is not a regular file (a pipe or a device); expected a trace file, "
+                           "whose size is known before it is read");
   file_size_ = std::filesystem::file_size(path, ec);
   if (ec)
     throw InputError(SourceLocation{path, 0, 0},

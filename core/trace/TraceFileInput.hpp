@@ -15,7 +15,8 @@ namespace ts {
 
 class TraceFileInput {
  public:
-  // Throws InputError when the file cannot be opened.
+  // Throws InputError when the file cannot be opened or is not a regular file (a pipe, a
+  // device such as /dev/zero: no size, and maybe no end).
   explicit TraceFileInput(const std::string& path);
   ~TraceFileInput();
   TraceFileInput(const TraceFileInput&) = delete;

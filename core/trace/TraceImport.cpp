@@ -136,12 +136,14 @@ KernelNameRules kernel_rules_for(const ImportRequest& request) {
   return rules;
 }
 
-ImportResult import_trace(TraceEvents events, const ImportRequest& request,
-                          const TraceImportProgress& progress,
-                          std::vector<TraceKernelSpan>* spans) {
+PreparedTraceImport prepare_trace_import(TraceEvents& events, const ImportRequest& request,
+                                         const TraceImportProgress& progress,
+                                         std::vector<TraceKernelSpan>* spans) {
   const KernelNameRules rules = kernel_rules_for(request);
   report(progress, "match", 0);
-  const ResolvedTrace resolved = resolve_trace(events, rules);
+  PreparedTraceImport out;
+  out.resolved = resolve_trace(events, rules);
+  const ResolvedTrace& resolved = out.resolved;
   report(progress, "match", 1);
 
   std::string suite = option(request, "suite");
@@ -151,8 +153,15 @@ ImportResult import_trace(TraceEvents events, const ImportRequest& request,
     while (stem.has_extension()) stem = stem.stem();
     suite = stem.string();
   }
+  out.suite = suite;
 
   const std::vector<OperatorRunTimes> groups = operator_run_times(events, resolved);
+  std::vector<OperatorKey> keys;
+  keys.reserve(resolved.operators.size());
+  for (const Operator& op : resolved.operators) keys.push_back(operator_key(op, suite));
+  out.measurements.reserve(groups.size());
+  for (const OperatorRunTimes& g : groups)
+    out.measurements.push_back(measurement_of(g, keys[static_cast<size_t>(g.op)]));
 
   if (spans) {
     std::vector<TraceKernelSpan> these = trace_kernel_spans(events, resolved, suite);
@@ -164,19 +173,13 @@ ImportResult import_trace(TraceEvents events, const ImportRequest& request,
     }
   }
 
-  const TraceTimeCoverage coverage = trace_time_coverage(events, resolved, rules);
-  ImportResult out;
+  out.coverage = trace_time_coverage(events, resolved, rules);
+  const TraceTimeCoverage& coverage = out.coverage;
   out.notes = events.notes;
   for (std::string& note : resolution_notes(resolved)) out.notes.push_back(std::move(note));
   if (!events.kernels.empty()) out.facts.push_back(coverage_text(coverage));
 
-  const std::string workload_out = option(request, "workload-out");
-  std::string workload_temporary;
-  if (!workload_out.empty()) {
-    if (resolved.operators.empty())
-      throw InputError(SourceLocation{request.file, 0, 0},
-                       "no kernel has an operator with shapes, so there is no workload to write "
-                       "(--workload-out); expected a trace recorded with record_shapes=True");
+  if (!resolved.operators.empty()) {
     Workload w;
     w.name = suite;
     w.description = fmt::format(
@@ -186,44 +189,73 @@ ImportResult import_trace(TraceEvents events, const ImportRequest& request,
     w.operators = resolved.operators;
     for (size_t i = 0; i < w.operators.size(); ++i)
       w.operators[i].count = resolved.operator_runs[i];
-    workload_temporary = write_beside(workload_out, workload_yaml(w));
+    out.workload = std::move(w);
   }
 
-  RunSettings settings;
-  settings.command = request.command_line;
-  settings.results_file = request.file;
-  settings.timing_scope = TimingScope::device;
-  if (const std::string arch = option(request, "arch"); !arch.empty()) settings.arch_file = arch;
-  if (!workload_out.empty()) settings.workload_file = workload_out;
-  nlohmann::json settings_json = nlohmann::json::parse(run_settings_json(settings));
-  settings_json["trace_format"] = events.format;
-  settings_json["trace_tool_version"] = events.tool_version;
-  settings_json["trace_kernels"] = events.kernels.size();
-  settings_json["trace_time"] = coverage_json(coverage);
+  // The run as begin_run records it. Its JSON holds text of the file (the tool's version, the
+  // device's name): a reader refuses what JSON cannot hold at its line; this is the last guard,
+  // so that no import ends in a JSON library's exception.
+  try {
+    const std::string workload_out = option(request, "workload-out");
+    RunSettings settings;
+    settings.command = request.command_line;
+    settings.results_file = request.file;
+    settings.timing_scope = TimingScope::device;
+    if (const std::string arch = option(request, "arch"); !arch.empty()) settings.arch_file = arch;
+    if (!workload_out.empty()) settings.workload_file = workload_out;
+    nlohmann::json settings_json = nlohmann::json::parse(run_settings_json(settings));
+    settings_json["trace_format"] = events.format;
+    settings_json["trace_tool_version"] = events.tool_version;
+    settings_json["trace_kernels"] = events.kernels.size();
+    settings_json["trace_time"] = coverage_json(coverage);
+    RunStart& start = out.run;
+    start.collector = "import:" + events.format;
+    start.workload = suite;
+    start.tool_version = request.tool_version;
+    start.settings_json = settings_json.dump();
+    start.device.name = option(request, "device");
+    if (start.device.name.empty()) start.device.name = events.device_name;
+    if (start.device.name.empty()) start.device.name = "unknown";
+    start.device.kind = "imported-trace";
+    start.device.properties_json = nlohmann::json{{"name", start.device.name}}.dump();
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(
+        SourceLocation{request.file, 0, 0},
+        fmt::format("the run's settings cannot be written as JSON ({}); expected UTF-8 "
+                    "text in the trace's names and versions and in the options",
+                    e.what()));
+  }
+  return out;
+}
+
+ImportResult import_trace(TraceEvents events, const ImportRequest& request,
+                          const TraceImportProgress& progress,
+                          std::vector<TraceKernelSpan>* spans) {
+  const PreparedTraceImport prepared = prepare_trace_import(events, request, progress, spans);
+  ImportResult out;
+  out.notes = prepared.notes;
+  out.facts = prepared.facts;
+
+  const std::string workload_out = option(request, "workload-out");
+  std::string workload_temporary;
+  if (!workload_out.empty()) {
+    if (!prepared.workload)
+      throw InputError(SourceLocation{request.file, 0, 0},
+                       "no kernel has an operator with shapes, so there is no workload to write "
+                       "(--workload-out); expected a trace recorded with record_shapes=True");
+    workload_temporary = write_beside(workload_out, workload_yaml(*prepared.workload));
+  }
 
   try {
     import_into_store(request.db_path, [&](ResultStore& store) {
-      RunStart start;
-      start.collector = "import:" + events.format;
-      start.workload = suite;
-      start.tool_version = request.tool_version;
-      start.settings_json = settings_json.dump();
-      start.device.name = option(request, "device");
-      if (start.device.name.empty()) start.device.name = events.device_name;
-      if (start.device.name.empty()) start.device.name = "unknown";
-      start.device.kind = "imported-trace";
-      start.device.properties_json = nlohmann::json{{"name", start.device.name}}.dump();
       ImportedRun run;
-      run.id = store.begin_run(start);
+      run.id = store.begin_run(prepared.run);
       run.implementation = events.format + " kernels";
       run.scope = TimingScope::device;
-      std::vector<OperatorKey> keys;
-      keys.reserve(resolved.operators.size());
-      for (const Operator& op : resolved.operators) keys.push_back(operator_key(op, suite));
-      for (size_t g = 0; g < groups.size(); ++g) {
-        if (g % 256 == 0) report(progress, "store", static_cast<double>(g) / groups.size());
-        store.add_measurement(run.id,
-                              measurement_of(groups[g], keys[static_cast<size_t>(groups[g].op)]));
+      const std::vector<Measurement>& ms = prepared.measurements;
+      for (size_t g = 0; g < ms.size(); ++g) {
+        if (g % 256 == 0) report(progress, "store", static_cast<double>(g) / ms.size());
+        store.add_measurement(run.id, ms[g]);
         ++run.measurements;
       }
       store.finish_run(run.id, RunStatus::complete);

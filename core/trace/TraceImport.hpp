@@ -8,6 +8,7 @@
 // dropped silently. docs/traces.md describes the whole path.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -17,6 +18,8 @@
 #include "trace/KernelNameRules.hpp"
 #include "trace/TraceEvents.hpp"
 #include "trace/TraceKernelResolution.hpp"
+#include "trace/TraceTimeCoverage.hpp"
+#include "workload/Operator.hpp"
 
 namespace ts {
 
@@ -55,6 +58,30 @@ std::vector<ImporterOption> trace_import_options();
 // The kernel-name rules an import uses: the request's `--kernel-rules` files (comma separated)
 // and `--profile NAME`'s kernel_rules, first, then the built-in rules (KernelNameRules.hpp).
 KernelNameRules kernel_rules_for(const ImportRequest& request);
+
+// What an import stores and writes, worked out before the database is opened: everything
+// import_trace does but the writing (what the fuzz targets check an import against).
+struct PreparedTraceImport {
+  std::string suite;  // the request's --suite, or the file's name without its extensions
+  ResolvedTrace resolved;
+  // One per distinct (operator, kernel names), in the order they are stored.
+  std::vector<Measurement> measurements;
+  // The workload of what ran (written with --workload-out); none when no kernel has an operator
+  // with shapes.
+  std::optional<Workload> workload;
+  TraceTimeCoverage coverage;
+  std::vector<std::string> notes;  // the reader's and the matching's
+  std::vector<std::string> facts;
+  RunStart run;  // the run as it is begun: collector, suite, settings, device
+};
+
+// Matches and converts `events` (resolve_trace may tie kernels to operators in it). Throws
+// InputError at the operator's record for an operator no workload may hold
+// (workload/WorkloadLimits.hpp). With `spans`, every kernel is appended there, in the trace's
+// order.
+PreparedTraceImport prepare_trace_import(TraceEvents& events, const ImportRequest& request,
+                                         const TraceImportProgress& progress = {},
+                                         std::vector<TraceKernelSpan>* spans = nullptr);
 
 // The whole shared step: match, convert, store (one ResultStore::write_all), then, when the
 // request has `workload-out`, write the workload file (written whole under a temporary name

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <limits>
 #include <optional>
 #include <unordered_map>
 
@@ -25,6 +26,12 @@ void add_example(std::vector<std::string>& examples, const std::string& name) {
 // a tilescope operator when its name is one tilescope knows. The walk stops at the first operator
 // with shapes: the one further out (`aten::linear` around an `aten::copy_`) computed something
 // else than this kernel.
+// Where an operator was read, for an error about it.
+SourceLocation where_of(const TraceEvents& events, const TraceOperator& op) {
+  const int64_t line = op.line > 0 && op.line <= std::numeric_limits<int>::max() ? op.line : 0;
+  return SourceLocation{events.file, static_cast<int>(line), 0};
+}
+
 struct OperatorWalk {
   std::optional<Operator> op;
   std::optional<size_t> shaped;  // the innermost operator with shapes, if any
@@ -39,7 +46,7 @@ OperatorWalk walk_out(const TraceEvents& events, size_t start) {
     const TraceOperator& op = events.operators[*at];
     if (op.has_shapes) {
       walk.shaped = *at;
-      walk.op = tilescope_operator_of(op);
+      walk.op = tilescope_operator_of(op, std::nullopt, where_of(events, op));
       return walk;
     }
     at = op.parent;
@@ -98,7 +105,7 @@ ResolvedTrace resolve_trace(TraceEvents& events, const KernelNameRules& rules) {
         const TraceOperator& shaped = events.operators[*walk->shaped];
         std::optional<Operator> by_class;
         if (const std::optional<KernelClass> c = kernel_class(kernel_name(events, kernel)))
-          by_class = tilescope_operator_of(shaped, c);
+          by_class = tilescope_operator_of(shaped, c, where_of(events, shaped));
         if (by_class) {
           out.kernel_operator[k] = operator_index(std::move(*by_class), *walk->shaped);
           out.kernel_instance[k] = static_cast<int64_t>(*walk->shaped);

@@ -7,6 +7,7 @@
 #include "workload/EinsumReader.hpp"
 #include "workload/LlmOperatorReader.hpp"
 #include "workload/OperatorBuilders.hpp"
+#include "workload/WorkloadLimits.hpp"
 
 namespace ts {
 namespace {
@@ -96,38 +97,12 @@ YAML::Node dim_node(const YAML::Node& node, const Operator& op, size_t d) {
   return node[name];
 }
 
-// Each size is at most kLargestDimensionSize. A tensor's bytes (Operator::tensor_bytes, the row
-// bytes of analysis/MappingProgram) and a stage's points (Operator::stage_points, the mapper's
-// iteration space) are products of the sizes: each fits in 64 bits, or the file is refused at the
-// size that makes it overflow.
+// The sizes of workload/WorkloadLimits.hpp (the one rule every writer of workloads checks too),
+// each error at the size's node in the file.
 void check_sizes(const YamlSource& src, const YAML::Node& node, const Operator& op,
                  const std::string& label) {
-  auto size_at = [&](int d) {
-    const size_t i = static_cast<size_t>(d);
-    return CountAt{op.dims[i].size, src.where(dim_node(node, op, i))};
-  };
-  for (size_t d = 0; d < op.dims.size(); ++d)
-    if (op.dims[d].size > kLargestDimensionSize)
-      src.fail(dim_node(node, op, d),
-               "`" + op.dims[d].name + "` of " + label + " is " + std::to_string(op.dims[d].size) +
-                   "; expected a size of at most " + std::to_string(kLargestDimensionSize));
-  // The product of the sizes of `dims`, times `element_bytes`, checked factor
-  // by factor (a factor of 1 cannot overflow).
-  auto check_product = [&](const std::vector<int>& dims, int64_t element_bytes,
-                           const std::string& what) {
-    int64_t product = 1;
-    std::string written;
-    for (int d : dims) multiply_checked(product, written, size_at(d), what);
-    multiply_checked(product, written, {element_bytes, src.where(node)}, what);
-  };
-  for (const TensorSpec& t : op.tensors)
-    check_product(
-        t.dims, whole_bytes_of(t.dtype),
-        "the bytes of tensor '" + t.name + "' of " + label + " (its sizes x bytes per element)");
-  for (const Stage& st : op.stages)
-    check_product(
-        st.dims, 1,
-        "the points of stage '" + st.name + "' of " + label + " (the product of its sizes)");
+  check_operator_sizes(
+      op, [&](size_t d) { return src.where(dim_node(node, op, d)); }, src.where(node), label);
 }
 
 Operator read_operator(const YamlSource& src, const YAML::Node& node, DataType default_dtype) {

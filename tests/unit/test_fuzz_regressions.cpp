@@ -1,5 +1,6 @@
-// Every input the fuzz targets found (tests/fixtures/fuzz/TARGET/), replayed through the same
-// loader as its target (fuzz/LoaderEntry.cpp): the loader must accept it or refuse it with its
+// Every input the fuzz targets found (tests/fixtures/fuzz/TARGET/), and the committed seed corpus
+// each target starts from (tests/fixtures/fuzz-corpus/TARGET/), replayed through the same loader
+// as its target (fuzz/LoaderEntry.cpp): the loader must accept it or refuse it with its
 // documented error, never throw anything else. A crash or sanitizer report fails the run.
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -18,6 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const fs::path kFuzzFixtures = fs::path(TILESCOPE_FIXTURES) / "fuzz";
+const fs::path kFuzzCorpus = fs::path(TILESCOPE_FIXTURES) / "fuzz-corpus";
 
 // Findings not fixed yet (in loaders owned elsewhere): "TARGET/FILE" -> why. They are replayed
 // by the [!mayfail] test below, so that CI stays green while each stays visible.
@@ -32,10 +34,10 @@ std::string read_bytes(const fs::path& file) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-std::vector<fs::path> fixture_files() {
+std::vector<fs::path> fixture_files(const fs::path& root = kFuzzFixtures) {
   std::vector<fs::path> files;
-  if (!fs::exists(kFuzzFixtures)) return files;
-  for (const auto& folder : fs::directory_iterator(kFuzzFixtures)) {
+  if (!fs::exists(root)) return files;
+  for (const auto& folder : fs::directory_iterator(root)) {
     if (!folder.is_directory()) continue;
     for (const auto& file : fs::directory_iterator(folder.path()))
       if (file.is_regular_file()) files.push_back(file.path());
@@ -49,19 +51,20 @@ std::string finding_name(const fs::path& file) {
 }
 
 // Fails the current test (naming the file, and going on with the next) unless the loader
-// accepts or refuses the input.
-void replay(const fs::path& file) {
+// accepts or refuses the input; returns whether it accepted it.
+bool replay(const fs::path& file) {
   const std::string target = file.parent_path().filename().string();
   INFO("fixture " << finding_name(file));
   const ts::fuzz::LoaderEntry* entry = nullptr;
   REQUIRE_NOTHROW(entry = &ts::fuzz::loader_entry(target));
   const std::string bytes = read_bytes(file);
   try {
-    ts::fuzz::feed_loader(*entry, bytes);
+    return ts::fuzz::feed_loader(*entry, bytes) == ts::fuzz::LoaderOutcome::accepted;
   } catch (const std::exception& e) {
     FAIL_CHECK("the " << target
                       << " loader threw neither success nor its input error: " << e.what());
   }
+  return false;
 }
 
 }  // namespace
@@ -72,11 +75,31 @@ TEST_CASE("every fuzz finding is accepted or refused with the loader's input err
 }
 
 TEST_CASE("every fixture folder of tests/fixtures/fuzz names a fuzz target", "[fuzz]") {
-  if (!fs::exists(kFuzzFixtures)) return;
-  for (const auto& folder : fs::directory_iterator(kFuzzFixtures)) {
-    INFO(folder.path().string());
-    CHECK(folder.is_directory());
-    CHECK_NOTHROW(ts::fuzz::loader_entry(folder.path().filename().string()));
+  for (const fs::path& root : {kFuzzFixtures, kFuzzCorpus}) {
+    if (!fs::exists(root)) continue;
+    for (const auto& folder : fs::directory_iterator(root)) {
+      INFO(folder.path().string());
+      CHECK(folder.is_directory());
+      CHECK_NOTHROW(ts::fuzz::loader_entry(folder.path().filename().string()));
+    }
+  }
+}
+
+// The seeds scripts/fuzz starts each target from, replayed as CI's smoke run of every target: a
+// handful of small files a target, each accepted or refused, and at least one accepted (a seed
+// that every loader refuses at its first byte would leave the fuzzer outside the format).
+TEST_CASE("every fuzz target's seed corpus is accepted or refused, and some of it accepted",
+          "[fuzz]") {
+  std::map<std::string, size_t> seeds, accepted;
+  for (const fs::path& file : fixture_files(kFuzzCorpus)) {
+    const std::string target = file.parent_path().filename().string();
+    ++seeds[target];
+    if (replay(file)) ++accepted[target];
+  }
+  for (const ts::fuzz::LoaderEntry& entry : ts::fuzz::loader_entries()) {
+    INFO("tests/fixtures/fuzz-corpus/" << entry.target);
+    CHECK(seeds[entry.target] > 0);
+    CHECK(accepted[entry.target] > 0);
   }
 }
 
@@ -97,8 +120,11 @@ TEST_CASE("the fuzz loader table routes each target to its own loader", "[fuzz]"
   using ts::fuzz::LoaderOutcome;
   for (const ts::fuzz::LoaderEntry& entry : ts::fuzz::loader_entries()) {
     INFO(entry.target);
-    const LoaderOutcome expected =
-        entry.target == "runner_results" ? LoaderOutcome::accepted : LoaderOutcome::refused;
+    // Runner results are records, one a line, and none is required; a sweep store without rows
+    // is a results database without sweeps.
+    const LoaderOutcome expected = entry.target == "runner_results" || entry.target == "sweep_store"
+                                       ? LoaderOutcome::accepted
+                                       : LoaderOutcome::refused;
     CHECK(ts::fuzz::feed_loader(entry, "") == expected);
   }
   const std::string h100 = read_bytes(fs::path(TILESCOPE_SAMPLES) / "arch" / "nvidia-h100.yaml");
