@@ -43,6 +43,7 @@ void print_files(std::string_view what, const std::vector<std::string>& files) {
 
 int run_profiles_list() {
   const std::vector<ProfileFolder> search_path = profile_search_path();
+  // Not installed_profiles(): a faulty plugin is one line of the listing, not a line on stderr too.
   ProfileRegistry registry = ProfileRegistry::discover(search_path);
   registry.check_graphs();  // a broken graph shows here rather than at the first prediction
   size_t name_w = 4, version_w = 7, variants_w = 8;
@@ -61,6 +62,13 @@ int run_profiles_list() {
   std::cout << "\nsearched, first to last:\n";
   for (const ProfileFolder& f : search_path)
     std::cout << fmt::format("  {} ({})\n", f.path.string(), f.source);
+  if (registry.code_plugins_found() > 0) {
+    // Where the verdicts are kept: deleting the file (or touching a library) checks again.
+    const std::optional<std::filesystem::path> cache = plugin_check_options().cache_file;
+    std::cout << "\ncode plugins are checked in a child process when first seen; "
+              << (cache ? "the checks are kept in " + cache->string() : std::string("no cache"))
+              << "\n";
+  }
   return 0;
 }
 

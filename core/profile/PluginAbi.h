@@ -10,6 +10,11 @@
  * line, never read with the wrong one. The entry point must do nothing but fill in the version and
  * return: everything it describes is plain data.
  *
+ * tilescope first calls it in a child process (profile/PluginCheck.hpp): a library that crashes,
+ * hangs or exits there (in its static constructors or its entry point) is skipped with one line
+ * naming it, and its code never runs in tilescope's own process. A cost hook's answer must be a
+ * finite time of at least 0: anything else stops the command with an error naming the hook.
+ *
  * Plain C types only (no C++ classes, no exceptions, no ownership across the boundary), so that a
  * plugin built with another compiler or standard library still loads. A change of layout is a new
  * version (TilescopeProfileV2, ABI 2, added cost hooks); an older tilescope then refuses the newer

@@ -1,11 +1,13 @@
 #include "profile/ProfileRegistry.hpp"
 
 #include <algorithm>
+#include <iostream>
 #include <optional>
 
 #include "arch/ArchitectureLoader.hpp"
 #include "common/InputError.hpp"
 #include "profile/CodePlugin.hpp"
+#include "profile/ProfileCostHooks.hpp"
 #include "profile/ProfileManifest.hpp"
 
 namespace ts {
@@ -60,59 +62,102 @@ void ProfileRegistry::add(Profile profile, const std::string& source) {
   profiles_.push_back({std::move(profile), source});
 }
 
-void ProfileRegistry::load_folder(const ProfileFolder& folder) {
-  auto load_data = [&](const fs::path& manifest) {
-    try {
-      add(load_profile_manifest(manifest.string()), folder.source);
-    } catch (const InputError& e) {
-      failures_.push_back(
-          {manifest.string(), e.what(), manifest.parent_path().filename().string()});
-    }
-  };
-  auto load_code = [&](const fs::path& library) {
-    try {
-      add(load_code_plugin(library), folder.source);
-    } catch (const ProfileLoadError& e) {
-      failures_.push_back({e.path(), e.problem(), library_profile_name(library)});
-    }
-  };
-  auto load_profile_folder = [&](const fs::path& dir) {
+// What the search path holds, in its order, before anything is loaded: the code plugins among
+// it are checked together (PluginChecker::check_all) before the registry takes them in order.
+struct ProfileRegistry::Found {
+  enum class Kind { data, code, failure } kind;
+  fs::path path;
+  std::string source;
+  std::string problem;  // failure
+};
+
+void ProfileRegistry::find_in_folder(const ProfileFolder& folder, std::vector<Found>& found) {
+  auto add_profile_folder = [&](const fs::path& dir) {
     std::error_code ec;
-    if (fs::is_regular_file(dir / kManifestName, ec)) load_data(dir / kManifestName);
+    if (fs::is_regular_file(dir / kManifestName, ec))
+      found.push_back({Found::Kind::data, dir / kManifestName, folder.source, ""});
     for (const fs::path& entry : sorted_entries(dir))
-      if (is_shared_library(entry) && fs::is_regular_file(entry, ec)) load_code(entry);
+      if (is_shared_library(entry) && fs::is_regular_file(entry, ec))
+        found.push_back({Found::Kind::code, entry, folder.source, ""});
   };
 
   std::error_code ec;
   if (fs::is_regular_file(folder.path, ec)) {
     if (is_shared_library(folder.path))
-      load_code(folder.path);
+      found.push_back({Found::Kind::code, folder.path, folder.source, ""});
     else
-      failures_.push_back({folder.path.string(), "not a folder or a shared library (*.so)", ""});
+      found.push_back({Found::Kind::failure, folder.path, folder.source,
+                       "not a folder or a shared library (*.so)"});
     return;
   }
   if (!fs::is_directory(folder.path, ec)) {
     // Only a folder that the user named must exist; the default places often do not.
     if (folder.source == "TILESCOPE_PLUGIN_PATH")
-      failures_.push_back(
-          {folder.path.string(), "no such folder (named in TILESCOPE_PLUGIN_PATH)", ""});
+      found.push_back({Found::Kind::failure, folder.path, folder.source,
+                       "no such folder (named in TILESCOPE_PLUGIN_PATH)"});
     return;
   }
   if (fs::is_regular_file(folder.path / kManifestName, ec)) {
-    load_profile_folder(folder.path);
+    add_profile_folder(folder.path);
     return;
   }
   for (const fs::path& entry : sorted_entries(folder.path)) {
     if (fs::is_directory(entry, ec))
-      load_profile_folder(entry);
+      add_profile_folder(entry);
     else if (is_shared_library(entry))
-      load_code(entry);
+      found.push_back({Found::Kind::code, entry, folder.source, ""});
+  }
+}
+
+void ProfileRegistry::load(const Found& found, PluginChecker& checker) {
+  const fs::path& path = found.path;
+  switch (found.kind) {
+    case Found::Kind::failure:
+      failures_.push_back({path.string(), found.problem, "", false});
+      return;
+    case Found::Kind::data:
+      try {
+        add(load_profile_manifest(path.string()), found.source);
+      } catch (const InputError& e) {
+        failures_.push_back(
+            {path.string(), e.what(), path.parent_path().filename().string(), false});
+      }
+      return;
+    case Found::Kind::code:
+      break;
+  }
+  ++code_plugins_found_;
+  const PluginVerdict& verdict = checker.verdict(path);
+  if (verdict.kind != PluginVerdict::Kind::usable) {
+    failures_.push_back({path.string(), verdict.problem, library_profile_name(path),
+                         verdict.kind == PluginVerdict::Kind::faulty});
+    return;
+  }
+  try {
+    Profile profile = profile_from_answer(path, verdict.answer);
+    declare_plugin_cost_hooks(path.string(), profile.cost_hooks);
+    add(std::move(profile), found.source);
+  } catch (const ProfileLoadError& e) {
+    failures_.push_back({e.path(), e.problem(), library_profile_name(path), false});
   }
 }
 
 ProfileRegistry ProfileRegistry::discover(const std::vector<ProfileFolder>& search_path) {
+  return discover(search_path, plugin_check_options());
+}
+
+ProfileRegistry ProfileRegistry::discover(const std::vector<ProfileFolder>& search_path,
+                                          const PluginCheckOptions& checks) {
+  std::vector<Found> found;
+  for (const ProfileFolder& folder : search_path) find_in_folder(folder, found);
+  PluginChecker checker(checks);
+  std::vector<fs::path> libraries;
+  for (const Found& f : found)
+    if (f.kind == Found::Kind::code) libraries.push_back(f.path);
+  checker.check_all(libraries);
+  checker.save();
   ProfileRegistry registry;
-  for (const ProfileFolder& folder : search_path) registry.load_folder(folder);
+  for (const Found& f : found) registry.load(f, checker);
   return registry;
 }
 
@@ -126,6 +171,13 @@ const ProfileFailure* ProfileRegistry::find_failure(std::string_view likely_name
   auto it = std::find_if(failures_.begin(), failures_.end(),
                          [&](const ProfileFailure& f) { return f.likely_name == likely_name; });
   return it == failures_.end() ? nullptr : &*it;
+}
+
+std::vector<std::string> ProfileRegistry::skipped_plugin_lines() const {
+  std::vector<std::string> lines;
+  for (const ProfileFailure& f : failures_)
+    if (f.faulty) lines.push_back("tilescope: plugin " + f.path + " " + f.problem + "; skipped");
+  return lines;
 }
 
 std::string ProfileRegistry::names() const {
@@ -143,7 +195,7 @@ void ProfileRegistry::check_graphs() {
         load_architecture(v.arch_file);
       } catch (const std::exception& e) {  // InputError, or a file that cannot be read
         broken = ProfileFailure{loaded.profile.origin, "variant " + v.name + ": " + e.what(),
-                                loaded.profile.name};
+                                loaded.profile.name, false};
         break;
       }
     }
@@ -156,7 +208,11 @@ void ProfileRegistry::check_graphs() {
 }
 
 const ProfileRegistry& installed_profiles() {
-  static const ProfileRegistry registry = ProfileRegistry::discover(profile_search_path());
+  static const ProfileRegistry registry = [] {
+    ProfileRegistry r = ProfileRegistry::discover(profile_search_path());
+    for (const std::string& line : r.skipped_plugin_lines()) std::cerr << line << std::endl;
+    return r;
+  }();
   return registry;
 }
 

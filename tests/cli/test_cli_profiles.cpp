@@ -3,6 +3,8 @@
 // line naming its path and problem while the other profiles still load.
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "RunTilescope.hpp"
 #include "TempDir.hpp"
@@ -13,26 +15,39 @@ namespace {
 
 // Sets the variables of the profile search path for the children of one test, and puts them
 // back. XDG_DATA_HOME points at an empty folder so that the user running the tests does not
-// bring their own profiles in.
+// bring their own profiles in, and XDG_CACHE_HOME at another, so that the plugin checks' cache
+// starts empty and the user's is untouched; a plugin that hangs is given 1 s.
 class ProfileEnvironment {
  public:
   explicit ProfileEnvironment(const std::string& plugin_path) {
     ::setenv("XDG_DATA_HOME", empty_.path().c_str(), 1);
+    ::setenv("XDG_CACHE_HOME", cache_.path().c_str(), 1);
+    ::setenv("TILESCOPE_PLUGIN_CHECK_TIMEOUT_S", "1", 1);
     if (plugin_path.empty())
       ::unsetenv("TILESCOPE_PLUGIN_PATH");
     else
       ::setenv("TILESCOPE_PLUGIN_PATH", plugin_path.c_str(), 1);
   }
   ~ProfileEnvironment() {
-    ::unsetenv("TILESCOPE_PLUGIN_PATH");
-    ::unsetenv("XDG_DATA_HOME");
+    for (const char* name : {"TILESCOPE_PLUGIN_PATH", "XDG_DATA_HOME", "XDG_CACHE_HOME",
+                             "TILESCOPE_PLUGIN_CHECK_TIMEOUT_S", "TILESCOPE_PLUGIN_TRACE"})
+      ::unsetenv(name);
   }
+  // Where the checks' verdicts are kept.
+  std::string cache_file() const { return cache_.file("tilescope/plugin-checks"); }
 
  private:
   ts::test::TempDir empty_{"profiles-xdg"};
+  ts::test::TempDir cache_{"profiles-cache"};
 };
 
 const std::string kTestPlugins = fixture("profiles") + ":" + TILESCOPE_TEST_PLUGIN_DIR;
+// Plugins that crash (SIGSEGV), hang and call exit(0) in their entry point, and libbad-hooks.so,
+// whose hooks answer infinity, NaN and a negative time (tests/CMakeLists.txt).
+const std::string kFaultyPlugins =
+    std::filesystem::path(std::string(TILESCOPE_TEST_PLUGIN_DIR) + "/../faulty-plugins")
+        .lexically_normal()
+        .string();
 
 RunResult predict_csv(const std::string& arch) {
   return run_tilescope({"predict", "--arch", arch, "--workload", "samples/workloads/bert-base.yaml",
@@ -206,4 +221,114 @@ TEST_CASE("a code plugin's cost hook slows the unit that names it, from the CLI"
   CHECK(refused.status == 2);
   CHECK_THAT(refused.err, Catch::Contains("toy-hooked-chip.yaml:27:") &&
                               Catch::Contains("cost hook 'toy-hooked.fill'"));
+}
+
+TEST_CASE("a plugin that crashes, hangs or exits in its entry point is one line; the others load",
+          "[cli][profile][plugin-check]") {
+  ProfileEnvironment env(std::string(TILESCOPE_TEST_PLUGIN_DIR) + ":" + kFaultyPlugins);
+  struct Faulty {
+    std::string library, problem;
+  };
+  const std::vector<Faulty> faulty{
+      {kFaultyPlugins + "/libcrash-entry.so", "crashed (SIGSEGV) in its entry point"},
+      {kFaultyPlugins + "/libhang-entry.so", "hung in its entry point (no answer within 1 s"},
+      {kFaultyPlugins + "/libexit-entry.so", "called exit() in its entry point"}};
+  // Twice: checked in child processes the first time, from the cache the second.
+  for (int run = 0; run < 2; ++run) {
+    INFO("run " << run);
+    const RunResult r = run_tilescope({"profiles", "list"});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    for (const char* name : {"toy-code ", "toy-hooked ", "bad-hooks ", "ascend ", "nvidia "})
+      CHECK(lines_containing(r.out, name).size() >= 1);
+    // Exactly one line, on stdout or stderr, names each faulty library, and says what it did.
+    for (const Faulty& f : faulty) {
+      INFO(f.library);
+      const auto lines = lines_containing(r.out + r.err, f.library);
+      REQUIRE(lines.size() == 1);
+      CHECK_THAT(lines[0], Catch::Contains(f.library + ": " + f.problem));
+    }
+    // and libwrong-abi.so and libno-entry.so, refused as before
+    CHECK_THAT(r.out, Catch::Contains("failed to load (5):"));
+    CHECK_THAT(r.out, Catch::Contains("the checks are kept in " + env.cache_file()));
+  }
+  const std::string cache = read_text(env.cache_file());
+  CHECK_THAT(cache, Catch::Contains("libhang-entry.so") && Catch::Contains("faulty"));
+
+  // A command that names the faulty one: its failure, exit 2.
+  const RunResult named = run_tilescope({"profiles", "show", "crash-entry"});
+  CHECK(named.status == 2);
+  CHECK_THAT(named.err, Catch::Contains("profile 'crash-entry' did not load: " + kFaultyPlugins +
+                                        "/libcrash-entry.so: crashed (SIGSEGV)"));
+}
+
+TEST_CASE("a command loads only the plugins it uses", "[cli][profile][plugin-check]") {
+  ProfileEnvironment env(std::string(TILESCOPE_TEST_PLUGIN_DIR) + ":" + kFaultyPlugins);
+  ::setenv("TILESCOPE_PLUGIN_TRACE", "1", 1);  // a line before each call into a plugin
+  // No profile named: no plugin checked, none called, nothing cached.
+  const RunResult plain = predict_csv("samples/arch/ascend910b3.yaml");
+  CHECK(plain.status == 0);
+  CHECK(plain.err == "");
+  CHECK_FALSE(std::filesystem::exists(env.cache_file()));
+
+  // profile:toy-code: every plugin is checked (in a child), the faulty ones are one line each on
+  // stderr, and none is called in tilescope's own process (toy-code's graph needs no code).
+  const RunResult toy =
+      run_tilescope({"predict", "--arch", "profile:toy-code", "--workload",
+                     fixture("workload/tiny.yaml"), "--op", "qkv_proj", "--format", "csv"});
+  INFO(toy.err);
+  CHECK(toy.status == 0);
+  CHECK(split_lines(toy.out).size() == 2);
+  CHECK(lines_containing(toy.err, "calling plugin").empty());
+  const auto skipped = lines_containing(toy.err, "; skipped");
+  CHECK(skipped.size() == 3);
+  for (const std::string library : {"libcrash-entry.so", "libhang-entry.so", "libexit-entry.so"})
+    CHECK(std::count_if(skipped.begin(), skipped.end(), [&](const std::string& line) {
+            return line.find(kFaultyPlugins + "/" + library + " ") != std::string::npos;
+          }) == 1);
+  // The checks themselves were announced, each library once, all of them in child processes.
+  CHECK(lines_containing(toy.err, "in a child process").size() == 8);
+
+  // profile:toy-hooked: its graph's PE names a hook, so its library (and only it) is opened here.
+  const RunResult hooked =
+      run_tilescope({"predict", "--arch", "profile:toy-hooked", "--workload",
+                     fixture("workload/tiny.yaml"), "--op", "qkv_proj", "--format", "csv"});
+  INFO(hooked.err);
+  CHECK(hooked.status == 0);
+  const auto calls = lines_containing(hooked.err, "calling plugin");
+  REQUIRE_FALSE(calls.empty());
+  for (const std::string& line : calls)
+    CHECK_THAT(line, Catch::Contains(std::string(TILESCOPE_TEST_PLUGIN_DIR) + "/libhooked.so"));
+
+  // import msprof reads the ascend profile's kernel rules: the faulty plugins cost it one line
+  // each, and it imports as without them.
+  ts::test::TempDir dir("msprof-faulty");
+  const RunResult msprof =
+      run_tilescope({"import", "msprof", "tests/fixtures/trace/msprof/op_summary_cann8.csv", "--db",
+                     dir / "db.sqlite"});
+  INFO(msprof.err);
+  CHECK(msprof.status == 0);
+  CHECK(msprof.out == "run 1 msprof kernels device: 4 measurements\n");
+  CHECK(lines_containing(msprof.err, "; skipped").size() == 3);
+}
+
+TEST_CASE("a cost hook answering infinity is an error naming the plugin and the hook",
+          "[cli][profile][cost-hook]") {
+  ProfileEnvironment env(kFaultyPlugins);
+  // toy-hooked-chip.yaml with its PE's hook replaced by one of libbad-hooks.so's.
+  ts::test::TempDir dir("bad-hook-graph");
+  std::string graph = read_text(std::string(TILESCOPE_TEST_PLUGIN_DIR) + "/toy-hooked-chip.yaml");
+  graph.replace(graph.find("toy-hooked.fill"), std::string("toy-hooked.fill").size(),
+                "bad-hooks.inf");
+  const std::string file = dir / "bad-hooked-chip.yaml";
+  std::ofstream(file) << graph;
+  const RunResult r = predict_csv(file);
+  INFO(r.err);
+  CHECK(r.status == 2);
+  const auto lines = lines_containing(r.err, "cost hook bad-hooks.inf");
+  REQUIRE(lines.size() == 1);
+  CHECK_THAT(lines[0], Catch::Contains(kFaultyPlugins + "/libbad-hooks.so: cost hook "
+                                                        "bad-hooks.inf of this plugin answered "
+                                                        "infinity seconds"));
+  CHECK(r.err.find("overflow") == std::string::npos);
 }

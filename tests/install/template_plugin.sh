@@ -33,6 +33,7 @@ mkdir "$scratch/work"
 cd "$scratch/work"
 export TILESCOPE_PLUGIN_PATH="$scratch/mychip-code-build:$scratch"
 export XDG_DATA_HOME="$scratch/xdg"  # no profile of the user's own can interfere
+export XDG_CACHE_HOME="$scratch/cache"  # the plugin checks' verdicts (docs/formats.md), not the user's
 list="$("$prefix/bin/tilescope" profiles list)"
 for name in mychip-code mychip ascend nvidia; do
   if ! grep -q "^$name\b" <<<"$list" && ! grep -q "\b$name\b" <<<"$list"; then

@@ -3,12 +3,15 @@
 // larger of its answer and the graph's own figure. Expected times are worked by hand in the
 // comments (tiny_arch, 1 GHz: cycles = ns).
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <limits>
 
 #include "AnalysisFixtures.hpp"
 #include "InputErrorCapture.hpp"
 #include "arch/ArchitectureWriter.hpp"
 #include "arch/CostHooks.hpp"
 #include "profile/CodePlugin.hpp"
+#include "profile/ProfileCostHooks.hpp"
 
 using namespace ts;
 using namespace ts::test;
@@ -157,4 +160,62 @@ TEST_CASE("an ABI 2 plugin registers its cost hooks; its graph uses them", "[pro
   const TilescopeComputeTile vector{
       TILESCOPE_OP_ELEMENTWISE, TILESCOPE_DTYPE_FP16, 1, 1, 1, 64, 1, 64, 64, 1e9};
   CHECK(pe.cost_hook_seconds(&vector, pe.cost_hook_user) == Approx(1e-9));
+}
+
+TEST_CASE("a hook's answer must be a finite time of at least 0", "[profile][cost-hook]") {
+  // Infinity used to read as a memory overflow (an invalid mapping), and NaN or a negative time
+  // lost to the larger-of rule without a word: each is an InputError naming library and hook.
+  CHECK(checked_cost_hook_answer(0, "/x/libchip.so", "chip.mm") == 0);
+  CHECK(checked_cost_hook_answer(1.5e-6, "/x/libchip.so", "chip.mm") == 1.5e-6);
+  struct Case {
+    double seconds;
+    std::string said;
+  };
+  for (const Case& c : {Case{std::numeric_limits<double>::infinity(), "answered infinity"},
+                        Case{-std::numeric_limits<double>::infinity(), "answered -infinity"},
+                        Case{std::numeric_limits<double>::quiet_NaN(), "answered NaN"},
+                        Case{-2e-9, "answered -2e-09 (negative)"}}) {
+    INFO(c.said);
+    const InputError e =
+        input_error_of([&] { checked_cost_hook_answer(c.seconds, "/x/libchip.so", "chip.mm"); });
+    CHECK(e.where().file == "/x/libchip.so");
+    CHECK_THAT(e.what(), Catch::StartsWith("/x/libchip.so: cost hook chip.mm of this plugin " +
+                                           c.said + " seconds"));
+  }
+}
+
+TEST_CASE("a plugin's hook that answers infinity, NaN or a negative time stops the analysis",
+          "[profile][cost-hook]") {
+  // faulty-plugins/libbad-hooks.so (BadHookPlugin.c) loads, and its three hooks answer what no
+  // time is: calling one through what the graphs hold is an InputError naming both.
+  const std::string path =
+      std::filesystem::path(std::string(TILESCOPE_TEST_PLUGIN_DIR) +
+                            "/../faulty-plugins/libbad-hooks.so")
+          .lexically_normal()
+          .string();  // as the registry names it (test_profiles.cpp discovers that folder)
+  const Profile p = load_code_plugin(path);
+  REQUIRE(p.cost_hooks ==
+          std::vector<std::string>{"bad-hooks.inf", "bad-hooks.nan", "bad-hooks.negative"});
+  const TilescopeComputeTile call{
+      TILESCOPE_OP_MATMUL, TILESCOPE_DTYPE_FP16, 8, 8, 4, 1, 1, 256, 256, 1e9};
+  for (const std::string& name : p.cost_hooks) {
+    INFO(name);
+    const auto hook = find_registered_cost_hook(name);
+    REQUIRE(hook);
+    CHECK(hook->provider == path);
+    const InputError e = input_error_of([&] { hook->seconds(&call, hook->user); });
+    CHECK(e.where().file == path);
+    CHECK_THAT(e.message(), Catch::Contains("cost hook " + name + " of this plugin answered") &&
+                                Catch::Contains("for a matmul call of 8 x 8 x 4"));
+  }
+  // In the analysis: the error, not an invalid mapping (an overflow) or the graph's own figure.
+  Case hooked;
+  const InputError in_analysis =
+      input_error_of([&] { run_case(hooked, hooked_arch("bad-hooks.inf"), "mm64", gemm_tiles()); });
+  CHECK_THAT(
+      in_analysis.what(),
+      Catch::StartsWith(path + ": cost hook bad-hooks.inf of this plugin answered infinity"));
+  Case negative;
+  CHECK_THROWS_AS(run_case(negative, hooked_arch("bad-hooks.negative"), "mm64", gemm_tiles()),
+                  InputError);
 }

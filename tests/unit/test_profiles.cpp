@@ -2,13 +2,18 @@
 // search path's order, the registry's failures (one line each, the others still load) and
 // `profile:NAME[/VARIANT]` references. Fixtures: tests/fixtures/profiles/ (data profiles, a text
 // file named .so) and the plugins tests/CMakeLists.txt builds into TILESCOPE_TEST_PLUGIN_DIR.
+#include <dlfcn.h>
+
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <filesystem>
+#include <fstream>
 
 #include "InputErrorCapture.hpp"
 #include "TempDir.hpp"
 #include "profile/ArchitectureReference.hpp"
 #include "profile/CodePlugin.hpp"
+#include "profile/PluginCheck.hpp"
 #include "profile/ProfileManifest.hpp"
 #include "profile/ProfileManifestWriter.hpp"
 #include "profile/ProfileRegistry.hpp"
@@ -22,7 +27,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
+std::string normal_faulty_dir() {
+  return fs::path(std::string(TILESCOPE_TEST_PLUGIN_DIR) + "/../faulty-plugins")
+      .lexically_normal()
+      .string();
+}
+
 const std::string kPluginDir = TILESCOPE_TEST_PLUGIN_DIR;
+// Beside it (tests/CMakeLists.txt): plugins that crash, hang and exit in their entry point, and
+// libbad-hooks.so.
+const std::string kFaultyDir = normal_faulty_dir();
 
 std::string normal(const std::string& path) { return fs::path(path).lexically_normal().string(); }
 
@@ -34,9 +48,27 @@ Profile parse_toy(const std::string& text) {
 
 const std::string kHeader = "version: 1\nkind: profile\nname: toy\nprofile_version: 1.0.0\n";
 
+// No cache: every library is checked in a child process, whatever the user's cache holds.
 ProfileRegistry fixture_registry() {
   return ProfileRegistry::discover(
-      {{fixture("profiles"), "TILESCOPE_PLUGIN_PATH"}, {kPluginDir, "TILESCOPE_PLUGIN_PATH"}});
+      {{fixture("profiles"), "TILESCOPE_PLUGIN_PATH"}, {kPluginDir, "TILESCOPE_PLUGIN_PATH"}},
+      PluginCheckOptions{});
+}
+
+// A short timeout for the plugin that hangs.
+PluginCheckOptions quick_checks(const std::optional<fs::path>& cache = std::nullopt) {
+  PluginCheckOptions o;
+  o.cache_file = cache;
+  o.timeout_s = 1;
+  return o;
+}
+
+// Whether this process has the library open (dlopen with RTLD_NOLOAD opens nothing new).
+bool open_here(const std::string& library) {
+  void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  if (handle == nullptr) return false;
+  dlclose(handle);
+  return true;
 }
 
 const ProfileFailure* failure_at(const ProfileRegistry& r, const std::string& file_name) {
@@ -274,4 +306,155 @@ TEST_CASE("a written profile manifest reads back to the same profile", "[profile
   fs::copy_file(p.variants[0].arch_file, dir / "mine/inside.yaml");
   p.variants[0].arch_file = dir / "mine/inside.yaml";
   CHECK_THAT(profile_manifest_yaml(p, written), Catch::Contains("arch: inside.yaml"));
+}
+
+TEST_CASE("a plugin that crashes, hangs or exits in its entry point is named and skipped",
+          "[profile][plugin-check]") {
+  // Checked in child processes, all at once: this process survives the crash and the exit(0),
+  // waits one timeout (1 s) for the hang, and the good plugins beside them still load.
+  const auto start = std::chrono::steady_clock::now();
+  const ProfileRegistry r = ProfileRegistry::discover(
+      {{kFaultyDir, "TILESCOPE_PLUGIN_PATH"}, {kPluginDir, "TILESCOPE_PLUGIN_PATH"}},
+      quick_checks());
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(8));
+  CHECK(r.find("toy-code"));
+  CHECK(r.find("toy-hooked"));
+  CHECK(r.find("bad-hooks"));  // it loads: only its answers are wrong
+  struct Expected {
+    std::string library, problem;
+  };
+  for (const Expected& e :
+       {Expected{"libcrash-entry.so", "crashed (SIGSEGV) in its entry point"},
+        Expected{"libhang-entry.so", "hung in its entry point (no answer within 1 s; stopped)"},
+        Expected{"libexit-entry.so", "called exit() in its entry point"}}) {
+    INFO(e.library);
+    const ProfileFailure* f = failure_at(r, e.library);
+    REQUIRE(f);
+    CHECK(f->faulty);
+    CHECK(f->line() == kFaultyDir + "/" + e.library + ": " + e.problem);
+    CHECK(f->likely_name == e.library.substr(3, e.library.size() - 6));
+    CHECK_FALSE(open_here(f->path));  // never opened in this process
+  }
+  const ProfileFailure* abi = failure_at(r, "libwrong-abi.so");
+  REQUIRE(abi);
+  CHECK_FALSE(abi->faulty);  // refused, not faulty: it answered
+  CHECK_THAT(r.skipped_plugin_lines(),
+             Catch::Equals(std::vector<std::string>{
+                 "tilescope: plugin " + kFaultyDir +
+                     "/libcrash-entry.so crashed (SIGSEGV) in its entry point; skipped",
+                 "tilescope: plugin " + kFaultyDir +
+                     "/libexit-entry.so called exit() in its "
+                     "entry point; skipped",
+                 "tilescope: plugin " + kFaultyDir +
+                     "/libhang-entry.so hung in its entry point "
+                     "(no answer within 1 s; stopped); skipped"}));
+  // Discovering runs none of the good plugins' code here either: what they describe came from
+  // their checks, and a library opens here when one of its hooks is first called. (Copies, which
+  // no other test opens.)
+  ts::test::TempDir copies("plugin-copies");
+  fs::copy_file(kPluginDir + "/libtoy-code.so", copies.path() / "libtoy-code.so");
+  fs::copy_file(kPluginDir + "/toy-code-chip.yaml", copies.path() / "toy-code-chip.yaml");
+  const ProfileRegistry copied =
+      ProfileRegistry::discover({{copies.path(), "TILESCOPE_PLUGIN_PATH"}}, quick_checks());
+  REQUIRE(copied.find("toy-code"));
+  CHECK(copied.find("toy-code")->profile.variants.size() == 2);
+  CHECK_FALSE(open_here(copies.file("libtoy-code.so")));
+  // Naming a faulty one says what happened to it.
+  const InputError named = input_error_of([&] {
+    resolve_architecture_file("profile:crash-entry", r, SourceLocation{"--arch", 0, 0});
+  });
+  CHECK_THAT(named.message(), Catch::Contains("profile 'crash-entry' did not load: " + kFaultyDir +
+                                              "/libcrash-entry.so: crashed (SIGSEGV)"));
+}
+
+TEST_CASE("a check in a child process sends back what the entry point answered",
+          "[profile][plugin-check]") {
+  const PluginVerdict good = check_plugin_in_child(kPluginDir + "/libhooked.so", 10);
+  REQUIRE(good.kind == PluginVerdict::Kind::usable);
+  CHECK(good.answer.abi_version == 2);
+  CHECK(good.answer.name == "toy-hooked");
+  CHECK(good.answer.version == "0.2.0");
+  CHECK(good.answer.default_variant == "v1");
+  REQUIRE(good.answer.variants.size() == 1);
+  CHECK(good.answer.variants[0].arch_file == "toy-hooked-chip.yaml");
+  REQUIRE(good.answer.cost_hooks.size() == 1);
+  CHECK(good.answer.cost_hooks[0].name == "toy-hooked.fill");
+  CHECK(good.answer.cost_hooks[0].seconds == nullptr);  // a function of the child's
+  const Profile p = profile_from_answer(kPluginDir + "/libhooked.so", good.answer);
+  CHECK(p.name == "toy-hooked");
+  CHECK(normal(p.variants[0].arch_file) == normal(kPluginDir + "/toy-hooked-chip.yaml"));
+
+  const PluginVerdict abi = check_plugin_in_child(kPluginDir + "/libwrong-abi.so", 10);
+  CHECK(abi.kind == PluginVerdict::Kind::refused);
+  CHECK_THAT(abi.problem, Catch::StartsWith("built for plugin ABI version 99"));
+  const PluginVerdict text = check_plugin_in_child(fixture("profiles/code/libnotes.so"), 10);
+  CHECK(text.kind == PluginVerdict::Kind::refused);
+  CHECK_THAT(text.problem, Catch::StartsWith("not a loadable shared library"));
+}
+
+TEST_CASE("a plugin's verdict is kept by path, size and modification time",
+          "[profile][plugin-check]") {
+  ts::test::TempDir dir("plugin-checks");
+  const fs::path cache = dir.path() / "cache" / "plugin-checks";  // its folder is made
+  // Copies, so that one can be changed.
+  const fs::path crash = dir.path() / "libcrash-entry.so";
+  const fs::path hang = dir.path() / "libhang-entry.so";
+  const fs::path good = dir.path() / "libtoy-code.so";
+  const fs::path notes = dir.path() / "libnotes.so";
+  fs::copy_file(kFaultyDir + "/libcrash-entry.so", crash);
+  fs::copy_file(kFaultyDir + "/libhang-entry.so", hang);
+  fs::copy_file(kPluginDir + "/libtoy-code.so", good);
+  fs::copy_file(fixture("profiles/code/libnotes.so"), notes);
+  {
+    PluginChecker first(quick_checks(cache));
+    first.check_all({crash, hang, good, notes});
+    CHECK_FALSE(first.verdict(crash).from_cache);
+    CHECK(first.verdict(hang).kind == PluginVerdict::Kind::faulty);
+    first.save();
+  }
+  REQUIRE(fs::is_regular_file(cache));
+  {
+    PluginChecker second(quick_checks(cache));
+    const auto start = std::chrono::steady_clock::now();
+    second.check_all({crash, hang, good, notes});
+    // The hang is known: no second wait for it.
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::milliseconds(900));
+    for (const fs::path& kept : {crash, hang, good}) {
+      INFO(kept);
+      CHECK(second.verdict(kept).from_cache);
+    }
+    CHECK(second.verdict(crash).problem == "crashed (SIGSEGV) in its entry point");
+    CHECK(second.verdict(good).kind == PluginVerdict::Kind::usable);
+    CHECK(second.verdict(good).answer.name == "toy-code");
+    CHECK(second.verdict(good).answer.variants.size() == 2);
+    // A library that does not load may once its dependencies are installed: checked each time.
+    CHECK_FALSE(second.verdict(notes).from_cache);
+  }
+  // A library that changed is checked again: here the good plugin, copied over the crashing one.
+  fs::copy_file(good, crash, fs::copy_options::overwrite_existing);
+  fs::last_write_time(crash, fs::last_write_time(crash) + std::chrono::seconds(5));
+  {
+    PluginChecker third(quick_checks(cache));
+    const PluginVerdict& now = third.verdict(crash);
+    CHECK_FALSE(now.from_cache);
+    CHECK(now.kind == PluginVerdict::Kind::usable);
+  }
+  // A damaged cache is no cache.
+  std::ofstream(cache, std::ios::trunc)
+      << "tilescope plugin checks 1, plugin ABI 1 to 2\nlibrary x";
+  CHECK_FALSE(PluginChecker(quick_checks(cache)).verdict(good).from_cache);
+  // A cache that cannot be written: every process checks again, and nothing fails.
+  PluginChecker unwritable(quick_checks(fs::path("/proc/no-such-folder/plugin-checks")));
+  CHECK(unwritable.verdict(good).kind == PluginVerdict::Kind::usable);
+  CHECK_NOTHROW(unwritable.save());
+}
+
+TEST_CASE("the cache file of the checks is under the user's cache folder", "[profile]") {
+  CHECK(plugin_check_cache_file("/xdg-cache", "/home/u") ==
+        fs::path("/xdg-cache/tilescope/plugin-checks"));
+  CHECK(plugin_check_cache_file("", "/home/u") ==
+        fs::path("/home/u/.cache/tilescope/plugin-checks"));
+  CHECK(plugin_check_cache_file("relative", "/home/u") ==
+        fs::path("/home/u/.cache/tilescope/plugin-checks"));  // XDG: relative paths are ignored
+  CHECK_FALSE(plugin_check_cache_file(nullptr, nullptr));
 }
