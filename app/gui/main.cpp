@@ -6,6 +6,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
+#include <QMessageBox>
 #include <QTabWidget>
 #include <QTimer>
 #include <iostream>
@@ -17,6 +18,8 @@
 #include "MainWindow.hpp"
 #include "SweepPage.hpp"
 #include "Workbench.hpp"
+#include "common/DataDirectory.hpp"
+#include "common/InputError.hpp"
 #include "profile/ProfileCostHooks.hpp"
 
 namespace {
@@ -91,6 +94,14 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   name_application();
   parser.process(app);
+  try {
+    ts::check_data_environment();  // a wrong TILESCOPE_DATA: an error, not an empty workbench
+  } catch (const ts::InputError& e) {
+    std::cerr << e.what() << "\n";
+    if (!parser.isSet(quit_after_load) && !parser.isSet(screenshots))
+      QMessageBox::critical(nullptr, QStringLiteral("tilescope"), QString::fromStdString(e.what()));
+    return 2;
+  }
 
   ts::gui::Workbench workbench;
   ts::gui::MainWindow window(&workbench);

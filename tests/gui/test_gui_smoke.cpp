@@ -16,10 +16,11 @@ struct Run {
 // `platform`: the Qt platform plugin; "xcb" with DISPLAY removed is a terminal without a display,
 // where a QApplication aborts.
 Run run_gui(const QStringList& args, const QString& working_dir,
-            const QString& platform = "offscreen") {
+            const QString& platform = "offscreen", const QString& data = QString()) {
   QProcess p;
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
   env.insert("QT_QPA_PLATFORM", platform);
+  if (!data.isEmpty()) env.insert("TILESCOPE_DATA", data);
   if (platform == "xcb") {
     env.remove("DISPLAY");
     env.remove("WAYLAND_DISPLAY");
@@ -46,6 +47,14 @@ TEST_CASE("tilescope-gui loads the defaults and exits cleanly", "[gui][smoke]") 
   const Run r = run_gui({"--quit-after-load"}, dir.path());
   CHECK(r.code == 0);
   CHECK(r.err == "");
+}
+
+TEST_CASE("tilescope-gui refuses a wrong TILESCOPE_DATA in one line, exit 2", "[gui][smoke]") {
+  QTemporaryDir dir;
+  const QString wrong = dir.path() + "/nowhere";
+  const Run r = run_gui({"--quit-after-load"}, dir.path(), "offscreen", wrong);
+  CHECK(r.code == 2);
+  CHECK(r.err.contains("TILESCOPE_DATA: '" + wrong + "' holds no samples/"));
 }
 
 TEST_CASE("tilescope-gui --help and --version without a display", "[gui][smoke]") {
