@@ -3,7 +3,9 @@
 // to their run functions. The one file of tilescope that includes CLI11, so that a command reads
 // only its struct (whether an option was given is a field, set here from CLI11's count) and its
 // tests and other faces can fill one without a parser; CLI11, large and header-only, is also
-// parsed once. A new option is a field in the command's header and a line here.
+// parsed once. A new option is a field in the command's header and a line here; an option that
+// names a file is declared through `files` as read, written or both (PathOptions.hpp), and no
+// command runs with an output over one of its inputs or two outputs in one file.
 #include "CommandLineGrammar.hpp"
 
 #include <fmt/format.h>
@@ -26,6 +28,7 @@
 #include "MeasureCommand.hpp"
 #include "PredictCommand.hpp"
 #include "ProfilesCommand.hpp"
+#include "PathOptions.hpp"
 #include "ProfilesNewGpu.hpp"
 #include "ReportForward.hpp"
 #include "SimulateCommand.hpp"
@@ -43,24 +46,26 @@ namespace {
 // confused with the CUPTI runner, the program that measures kernels on a GPU.)
 using CommandAction = std::function<int()>;
 
-CommandAction add_predict(CLI::App& app) {
+CommandAction add_predict(CLI::App& app, FileOptions& files) {
   auto args = std::make_shared<PredictOptions>();
   CLI::App* cmd = app.add_subcommand(
       "predict", "Predict the latency of a workload's operators on an architecture graph");
-  cmd->add_option("--arch", args->arch,
-                  "architecture graph: a kind: architecture file, or profile:NAME[/VARIANT]")
-      ->required();
-  cmd->add_option("--workload", args->workload, "workload suite (kind: workload)")->required();
+  files.input(
+      cmd->add_option("--arch", args->arch,
+                      "architecture graph: a kind: architecture file, or profile:NAME[/VARIANT]")
+          ->required());
+  files.input(
+      cmd->add_option("--workload", args->workload, "workload suite (kind: workload)")->required());
   cmd->add_option("--op", args->op, "only this operator");
-  cmd->add_option(
+  files.input(cmd->add_option(
       "--mapping", args->mapping,
-      "mapping for the operator (kind: mapping); free factors make it a template for the mapper");
+      "mapping for the operator (kind: mapping); free factors make it a template for the mapper"));
   cmd->add_option("--format", args->format, "output format")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   cmd->add_flag("--explain", args->explain,
                 "print the annotated mapping tree, traffic and residency");
-  cmd->add_option("--save-mappings", args->save_mappings,
-                  "write each operator's mapping to DIR/<arch>-<suite>-<op>.yaml");
+  files.output(cmd->add_option("--save-mappings", args->save_mappings,
+                               "write each operator's mapping to DIR/<arch>-<suite>-<op>.yaml"));
   cmd->add_option("--budget", args->budget, "mapper evaluations per operator")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--objective", args->objective,
@@ -81,15 +86,17 @@ CommandAction add_predict(CLI::App& app) {
   return [args] { return run_predict(*args); };
 }
 
-CommandAction add_compare(CLI::App& app) {
+CommandAction add_compare(CLI::App& app, FileOptions& files) {
   auto args = std::make_shared<CompareOptions>();
   CLI::App* cmd = app.add_subcommand(
       "compare", "Compare a workload's predicted times and bounds on two or more graphs");
-  cmd->add_option("--arch", args->archs,
-                  "architecture graph, given twice or more: a kind: architecture file, or "
-                  "profile:NAME[/VARIANT]; speed-ups are over the first")
-      ->required();
-  cmd->add_option("--workload", args->workload, "workload suite (kind: workload)")->required();
+  files.input(
+      cmd->add_option("--arch", args->archs,
+                      "architecture graph, given twice or more: a kind: architecture file, or "
+                      "profile:NAME[/VARIANT]; speed-ups are over the first")
+          ->required());
+  files.input(
+      cmd->add_option("--workload", args->workload, "workload suite (kind: workload)")->required());
   cmd->add_option("--format", args->format, "output format")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   cmd->add_option("--budget", args->budget, "mapper evaluations per operator and graph")
@@ -97,21 +104,23 @@ CommandAction add_compare(CLI::App& app) {
   return [args] { return run_compare(*args); };
 }
 
-CommandAction add_validate(CLI::App& app) {
+CommandAction add_validate(CLI::App& app, FileOptions& files) {
   auto args = std::make_shared<ValidateOptions>();
   CLI::App* cmd = app.add_subcommand("validate",
                                      "Check input files (architecture, workload, mapping, "
                                      "model, strategy, cluster)");
-  cmd->add_option("files", args->files, "files to check")->required();
-  cmd->add_option("--arch", args->arch,
-                  "check mappings against this graph (a file or profile:NAME[/VARIANT])");
-  cmd->add_option("--workload", args->workload, "check mappings against this workload's operator");
+  files.input(cmd->add_option("files", args->files, "files to check")->required());
+  files.input(
+      cmd->add_option("--arch", args->arch,
+                      "check mappings against this graph (a file or profile:NAME[/VARIANT])"));
+  files.input(cmd->add_option("--workload", args->workload,
+                              "check mappings against this workload's operator"));
   cmd->add_option("--op", args->op, "the operator a mapping is for, when it names none");
   cmd->add_flag("--tree", args->tree, "print each mapping's tree, one line per node");
   return [args] { return run_validate(*args); };
 }
 
-CommandAction add_bench(CLI::App& app) {
+CommandAction add_bench(CLI::App& app, FileOptions& files) {
   auto args = std::make_shared<BenchOptions>();
   CLI::App* cmd = app.add_subcommand("bench", "Benchmarks that print their figures");
   cmd->add_option("what", args->what,
@@ -121,8 +130,8 @@ CommandAction add_bench(CLI::App& app) {
       ->check(CLI::IsMember({"model", "simulate", "import", "sweep"}));
   cmd->add_option("--gb", args->import_gb, "import: GB of trace JSON to generate")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--root", args->root,
-                  "folder holding samples/ (default: tilescope's data folder)");
+  files.input(cmd->add_option("--root", args->root,
+                              "folder holding samples/ (default: tilescope's data folder)"));
   cmd->add_option("--seconds", args->seconds, "seconds per repetition")->check(CLI::PositiveNumber);
   cmd->add_option("--repetitions", args->repetitions, "repetitions (the best is kept)")
       ->check(CLI::PositiveNumber);
@@ -133,7 +142,7 @@ CommandAction add_bench(CLI::App& app) {
   return [args] { return run_bench(*args); };
 }
 
-CommandAction add_calibrate(CLI::App& app) {
+CommandAction add_calibrate(CLI::App& app, FileOptions& files) {
   CLI::App* cmd =
       app.add_subcommand("calibrate",
                          "Measure a device and write it as an architecture graph (docs/host.md); "
@@ -141,13 +150,14 @@ CommandAction add_calibrate(CLI::App& app) {
   cmd->require_subcommand(0, 1);
   auto args = std::make_shared<CalibrateOptions>();
   CalibrateGpuOptions* gpu_args = &args->gpu;
-  cmd->add_option("--from-runner", gpu_args->from_runner,
-                  "results of `tilescope-cupti-runner --calibrate` (JSON lines)");
-  cmd->add_option("--out", gpu_args->out, "with --from-runner: the graph to write");
-  cmd->add_option("--base", gpu_args->base,
-                  "with --from-runner: the graph whose datasheet figures are kept where "
-                  "nothing was measured (a file or profile:NAME[/VARIANT])")
-      ->capture_default_str();
+  files.input(cmd->add_option("--from-runner", gpu_args->from_runner,
+                              "results of `tilescope-cupti-runner --calibrate` (JSON lines)"));
+  files.output(cmd->add_option("--out", gpu_args->out, "with --from-runner: the graph to write"));
+  files.input(
+      cmd->add_option("--base", gpu_args->base,
+                      "with --from-runner: the graph whose datasheet figures are kept where "
+                      "nothing was measured (a file or profile:NAME[/VARIANT])")
+          ->capture_default_str());
   cmd->add_option("--tensor-peak", gpu_args->peak,
                   "with --from-runner: the tensor-core rate to put in: wgmma (cuBLAS's, the "
                   "default), mma-sync (warp-level mma.sync's peak) or wmma-kernel (what "
@@ -163,10 +173,12 @@ CommandAction add_calibrate(CLI::App& app) {
       "host",
       "This machine's CPU: hwloc topology and microbenchmarks (clock, vector FMA, exp, "
       "division and square root, cache and DRAM bandwidth, parallel-region start)");
-  host->add_option("--out", host_args->out,
-                   "graph to write; its templates go beside it as <stem>-gemm-template.yaml and "
-                   "<stem>-vector-template.yaml")
-      ->capture_default_str();
+  files.output(
+      host->add_option(
+              "--out", host_args->out,
+              "graph to write; its templates go beside it as <stem>-gemm-template.yaml and "
+              "<stem>-vector-template.yaml")
+          ->capture_default_str());
   host->add_option("--runs", host_args->runs, "independent runs of every microbenchmark")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
@@ -185,7 +197,7 @@ CommandAction add_calibrate(CLI::App& app) {
   };
 }
 
-CommandAction add_measure(CLI::App& app) {
+CommandAction add_measure(CLI::App& app, FileOptions& files) {
   register_builtin_collectors(collectors());
   auto a = std::make_shared<MeasureOptions>();
   auto* cmd = app.add_subcommand(
@@ -194,30 +206,36 @@ CommandAction add_measure(CLI::App& app) {
   for (const std::string& name : collectors().names())
     where += "\n  " + name + ": " + collectors().find(name)->measures();
   cmd->add_option("--collector", a->collector, where)->capture_default_str();
-  cmd->add_option("--workload", a->request.workload_file, "workload suite (YAML)")->required();
-  cmd->add_option(
-         "--arch", a->request.arch_file,
-         "the collector's architecture graph (from calibrate): a file or profile:NAME[/VARIANT]")
-      ->capture_default_str();
-  cmd->add_option("--db", a->request.db_path, "results database (SQLite), created when missing");
-  cmd->add_option("--plan", a->request.plan_file,
-                  "cupti: write the plan for tilescope-cupti-runner to this file and stop");
-  cmd->add_option("--runner", a->request.runner_path,
-                  "cupti: the runner to run (default: tilescope-cupti-runner beside tilescope)");
-  cmd->add_option("--mappings", a->request.mappings_dir,
-                  "folder of mapping files (each names its operator) for the GEMMs; default: "
-                  "the mapper's top 3 and seeded samples of its valid space");
-  cmd->add_option("--kernel-template", a->request.kernel_template_file,
-                  "cupti: the template the mappings of tilescope's own GEMM kernel are searched "
-                  "from: the kernel's schedule ('' for the graph's matmul template)")
-      ->capture_default_str();
+  files.input(
+      cmd->add_option("--workload", a->request.workload_file, "workload suite (YAML)")->required());
+  files.input(cmd->add_option("--arch", a->request.arch_file,
+                              "the collector's architecture graph (from calibrate): a file or "
+                              "profile:NAME[/VARIANT]")
+                  ->capture_default_str());
+  files.input_output(cmd->add_option("--db", a->request.db_path,
+                                     "results database (SQLite), created when missing"));
+  files.output(
+      cmd->add_option("--plan", a->request.plan_file,
+                      "cupti: write the plan for tilescope-cupti-runner to this file and stop"));
+  files.input(cmd->add_option(
+      "--runner", a->request.runner_path,
+      "cupti: the runner to run (default: tilescope-cupti-runner beside tilescope)"));
+  files.input(
+      cmd->add_option("--mappings", a->request.mappings_dir,
+                      "folder of mapping files (each names its operator) for the GEMMs; default: "
+                      "the mapper's top 3 and seeded samples of its valid space"));
+  files.input(cmd->add_option(
+                     "--kernel-template", a->request.kernel_template_file,
+                     "cupti: the template the mappings of tilescope's own GEMM kernel are searched "
+                     "from: the kernel's schedule ('' for the graph's matmul template)")
+                  ->capture_default_str());
   cmd->add_option("--mappings-per-gemm", a->request.mappings_per_gemm,
                   "mappings per GEMM when generated (default: host 8, cupti 4)");
   cmd->add_option("--seed", a->request.seed,
                   "seed for drawn mappings, job order and operand values")
       ->capture_default_str();
-  cmd->add_option("--save-mappings", a->request.save_mappings_dir,
-                  "write the measured mappings to a folder");
+  files.output(cmd->add_option("--save-mappings", a->request.save_mappings_dir,
+                               "write the measured mappings to a folder"));
   cmd->add_option("--repetitions", a->request.repetitions,
                   "timed repetitions per operator (>= 5; default: host 7, cupti 20)");
   cmd->add_option("--max-repetitions", a->request.max_repetitions,
@@ -237,13 +255,15 @@ CommandAction add_measure(CLI::App& app) {
   return [a] { return run_measure(*a); };
 }
 
-CommandAction add_correlate(CLI::App& app) {
+CommandAction add_correlate(CLI::App& app, FileOptions& files) {
   auto a = std::make_shared<CorrelateOptions>();
   CLI::App* cmd = app.add_subcommand(
       "correlate", "compare predicted with measured latencies: agreement per group and overall");
-  auto* db = cmd->add_option("--db", a->db, "results database (SQLite)");
-  auto* csv = cmd->add_option(
-      "--csv", a->csv, "a table of shapes and measured_us (columns named after the dimensions)");
+  // correlate stores the predictions it makes beside the runs, but it writes no file of its own:
+  // its database is an input (`--diff` may name it too).
+  auto* db = files.input(cmd->add_option("--db", a->db, "results database (SQLite)"));
+  auto* csv = files.input(cmd->add_option(
+      "--csv", a->csv, "a table of shapes and measured_us (columns named after the dimensions)"));
   db->excludes(csv);
   cmd->add_option("--run", a->run,
                   "run id in the database (default: the latest with a measurement)")
@@ -259,11 +279,11 @@ CommandAction add_correlate(CLI::App& app) {
   cmd->add_option("--timing-scope", a->timing_scope,
                   "what the CSV latencies cover: host_call (device + launch) or device")
       ->capture_default_str();
-  cmd->add_option(
+  files.input(cmd->add_option(
       "--arch", a->arch,
       "graph to predict on, a kind: architecture file or profile:NAME[/VARIANT] (required for "
       "--csv; with --db predicts what has no prediction stored under this graph, and stores; "
-      "default with --db: the run's recorded graph)");
+      "default with --db: the run's recorded graph)"));
   cmd->add_flag("--repredict", a->repredict,
                 "with --arch and --db: run the mapper for every measurement, even where a "
                 "prediction of the same graph is stored");
@@ -275,8 +295,9 @@ CommandAction add_correlate(CLI::App& app) {
   cmd->add_option("--fail-if", a->fail_if,
                   "exit with status 1 when the overall figures cross a threshold: mape>0.10, "
                   "spearman<0.95, ... (repeatable)");
-  cmd->add_option("--diff", a->diff,
-                  "compare with an older results database: per-operator deltas, worse first");
+  files.input(
+      cmd->add_option("--diff", a->diff,
+                      "compare with an older results database: per-operator deltas, worse first"));
   cmd->add_option("--diff-run", a->diff_run,
                   "the run to compare with (of --diff, or of --db without it)");
   cmd->add_option("--fit", a->fit,
@@ -296,26 +317,31 @@ CommandAction add_correlate(CLI::App& app) {
   return [a] { return run_correlate(*a); };
 }
 
-CommandAction add_fit(CLI::App& app) {
+CommandAction add_fit(CLI::App& app, FileOptions& files) {
   auto a = std::make_shared<FitOptions>();
   CLI::App* cmd = app.add_subcommand(
       "fit", "fit architecture-graph parameters to measurements and write the fitted graph");
-  cmd->add_option("--arch", a->arch,
-                  "the graph to start from: a kind: architecture file or profile:NAME[/VARIANT]");
-  cmd->add_option("--measurements", a->measurements_list,
-                  "a results database (SQLite) or a CSV table (shape columns and measured_us); "
-                  "with --graph, tables with a device column (repeatable)")
-      ->required();
+  files.input(cmd->add_option(
+      "--arch", a->arch,
+      "the graph to start from: a kind: architecture file or profile:NAME[/VARIANT]"));
+  files.input(
+      cmd->add_option("--measurements", a->measurements_list,
+                      "a results database (SQLite) or a CSV table (shape columns and measured_us); "
+                      "with --graph, tables with a device column (repeatable)")
+          ->required());
   cmd->add_option("--param", a->params,
                   "a parameter to fit: PATH or PATH=LOW:HIGH (repeatable; see docs/correlate.md)")
       ->required();
-  cmd->add_option("--out", a->out,
-                  "where to write the fitted graph (with --graph: the calibration, kind: "
-                  "calibration)");
-  cmd->add_option(
-      "--graph", a->graphs,
-      "DEVICE=ARCH: the rows of DEVICE predicted on graph ARCH; several make one "
-      "calibration for them all, relative to each graph's specification (docs/gpus.md)");
+  files.output(
+      cmd->add_option("--out", a->out,
+                      "where to write the fitted graph (with --graph: the calibration, kind: "
+                      "calibration)"));
+  files.input(
+      cmd->add_option(
+          "--graph", a->graphs,
+          "DEVICE=ARCH: the rows of DEVICE predicted on graph ARCH; several make one "
+          "calibration for them all, relative to each graph's specification (docs/gpus.md)"),
+      FileOptions::after_equals);
   cmd->add_flag("--leave-one-out", a->leave_one_out,
                 "with --graph: also fit on all devices but one, for each, and print how each is "
                 "predicted by the others' fit, beside a datasheet roofline");
@@ -323,9 +349,10 @@ CommandAction add_fit(CLI::App& app) {
                   "with --graph: fit to at most this many rows of each device and operator type, "
                   "evenly through the tables (0: all); every row is still predicted to judge it")
       ->capture_default_str();
-  cmd->add_option("--calibration", a->base_calibration,
-                  "with --graph: a kind: calibration file applied to every graph first; the one "
-                  "written keeps its entries and adds the fitted ones");
+  files.input(cmd->add_option(
+      "--calibration", a->base_calibration,
+      "with --graph: a kind: calibration file applied to every graph first; the one "
+      "written keeps its entries and adds the fitted ones"));
   cmd->add_option("--rows", a->rows,
                   "with --graph: read at most this many rows of each device and operator type "
                   "(0: all), for a quicker look")
@@ -355,21 +382,21 @@ CommandAction add_fit(CLI::App& app) {
   };
 }
 
-CommandAction add_db(CLI::App& app) {
+CommandAction add_db(CLI::App& app, FileOptions& files) {
   CLI::App* cmd = app.add_subcommand("db", "Look into a results database (read-only)");
   cmd->require_subcommand(1);
 
   CLI::App* info =
       cmd->add_subcommand("info", "Schema version, rows per table, runs by status, file size");
   auto info_args = std::make_shared<DbInfoOptions>();
-  info->add_option("--db", info_args->db, "results database")->required();
+  files.input(info->add_option("--db", info_args->db, "results database")->required());
   info->add_option("--format", info_args->format, "output format")
       ->check(CLI::IsMember({"table", "json"}))
       ->capture_default_str();
 
   CLI::App* runs = cmd->add_subcommand("runs", "The runs, oldest first");
   auto runs_args = std::make_shared<DbRunsOptions>();
-  runs->add_option("--db", runs_args->db, "results database")->required();
+  files.input(runs->add_option("--db", runs_args->db, "results database")->required());
   runs->add_option("--format", runs_args->format, "output format")
       ->check(CLI::IsMember({"table", "json"}))
       ->capture_default_str();
@@ -377,14 +404,14 @@ CommandAction add_db(CLI::App& app) {
   CLI::App* exp = cmd->add_subcommand(
       "export", "One row per measurement of a run, with the prediction for its device's graph");
   auto export_args = std::make_shared<DbExportOptions>();
-  exp->add_option("--db", export_args->db, "results database")->required();
+  files.input(exp->add_option("--db", export_args->db, "results database")->required());
   exp->add_option("--run", export_args->run,
                   "run id (default: the latest run that holds a measurement)");
   exp->add_option("--format", export_args->format, "output format")
       ->check(CLI::IsMember({"csv", "json"}))
       ->capture_default_str();
-  exp->add_option("--out", export_args->out,
-                  "write to FILE (via a temporary file) instead of stdout");
+  files.output(exp->add_option("--out", export_args->out,
+                               "write to FILE (via a temporary file) instead of stdout"));
 
   return [info, runs, exp, info_args, runs_args, export_args] {
     if (info->parsed()) return run_db_info(*info_args);
@@ -394,50 +421,69 @@ CommandAction add_db(CLI::App& app) {
   };
 }
 
-CommandAction add_simulate(CLI::App& app) {
+CommandAction add_simulate(CLI::App& app, FileOptions& files) {
   auto args = std::make_shared<SimulateOptions>();
   CLI::App* cmd = app.add_subcommand(
       "simulate", "Simulate one training iteration of a model under a strategy on a cluster");
-  cmd->add_option("--model", args->model,
-                  "model (kind: model): a transformer family or a graph of operators")
-      ->required();
-  cmd->add_option("--strategy", args->strategy, "parallel strategy (kind: strategy)")->required();
-  cmd->add_option("--cluster", args->cluster,
-                  "cluster (kind: cluster; its device: is a graph file or profile:NAME[/VARIANT])")
-      ->required();
+  files.input(cmd->add_option("--model", args->model,
+                              "model (kind: model): a transformer family or a graph of operators")
+                  ->required());
+  files.input(cmd->add_option("--strategy", args->strategy, "parallel strategy (kind: strategy)")
+                  ->required());
+  files.input(
+      cmd->add_option(
+             "--cluster", args->cluster,
+             "cluster (kind: cluster; its device: is a graph file or profile:NAME[/VARIANT])")
+          ->required());
   cmd->add_option("--format", args->format, "output format")
       ->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--sweep", args->sweep,
                   "simulate every valid strategy over axes such as tp=1,2,4,8 pp=1,2,4 mbs=1,2 "
                   "dp=2,4 schedule=1f1b,interleaved (the keys of sweep --strategy-grid but "
                   "cluster; dp not given: the GPUs of --strategy), ranked");
-  cmd->add_option("--operator-times", args->operator_times,
-                  "tile (the tile model on the device graph), roofline:EFF (peak x EFF and HBM "
-                  "bandwidth) or db:FILE (measured medians from a results database, the tile "
-                  "model for the rest)");
-  cmd->add_option("--out", args->out,
-                  "write the whole result as JSON (schema_version, summary, timeline)");
-  cmd->add_option("--timeline", args->timeline,
-                  "write the pipeline's run as Chrome-trace JSON (opens in Perfetto)");
+  files.input(
+      cmd->add_option("--operator-times", args->operator_times,
+                      "tile (the tile model on the device graph), roofline:EFF (peak x EFF and HBM "
+                      "bandwidth) or db:FILE (measured medians from a results database, the tile "
+                      "model for the rest)"),
+      FileOptions::after_prefix_db);
+  files.output(cmd->add_option(
+      "--out", args->out, "write the whole result as JSON (schema_version, summary, timeline)"));
+  files.output(
+      cmd->add_option("--timeline", args->timeline,
+                      "write the pipeline's run as Chrome-trace JSON (opens in Perfetto)"));
   cmd->add_flag("--every-replica", args->every_replica,
                 "run every data-parallel replica's pipeline and the gradient rings on the "
                 "executor instead of one pipeline standing for all (same answer, slower)");
   return [args] { return run_simulate(*args); };
 }
 
-CommandAction add_validate_dist(CLI::App& app) {
+CommandAction add_validate_dist(CLI::App& app, FileOptions& files) {
   auto args = std::make_shared<ValidateDistOptions>();
   CLI::App* cmd = app.add_subcommand("validate-dist",
                                      "Published training runs against the simulator's predictions");
-  cmd->add_option("file", args->file, "runs to check (kind: dist-validation); default Table 5");
-  cmd->add_option("--operator-times", args->operator_times,
-                  "tile, roofline:EFF or db:FILE, as simulate");
+  files.input(cmd->add_option("file", args->file,
+                              "runs to check (kind: dist-validation); default Table 5"));
+  files.input(cmd->add_option("--operator-times", args->operator_times,
+                              "tile, roofline:EFF or db:FILE, as simulate"),
+              FileOptions::after_prefix_db);
   cmd->add_option("--format", args->format, "output format")
       ->check(CLI::IsMember({"table", "json"}));
   return [args] { return run_validate_dist(*args); };
 }
 
-CommandAction add_import(CLI::App& app) {
+// An importer's options are its own (core/trace): those that name files, by name. A new one
+// that names a file is added here.
+void tag_importer_option(FileOptions& files, const std::string& name, CLI::Option* option) {
+  if (name == "workload-out")
+    files.output(option);
+  else if (name == "arch" || name == "workload")
+    files.input(option);
+  else if (name == "kernel-rules")
+    files.input(option, FileOptions::comma_list);
+}
+
+CommandAction add_import(CLI::App& app, FileOptions& files) {
   register_builtin_importers(importers());
   CLI::App* cmd = app.add_subcommand(
       "import", "bring measurements made elsewhere into a results database (see docs/store.md)");
@@ -446,12 +492,15 @@ CommandAction add_import(CLI::App& app) {
   auto a = std::make_shared<ImportOptions>();
   for (const Importer* importer : importers().all()) {
     CLI::App* sub = cmd->add_subcommand(importer->name(), importer->reads());
-    sub->add_option("file", a->file, "the file to import")->required();
-    sub->add_option("--db", a->db, "results database (SQLite), created when missing")->required();
+    files.input(sub->add_option("file", a->file, "the file to import")->required());
+    files.input_output(
+        sub->add_option("--db", a->db, "results database (SQLite), created when missing")
+            ->required());
     for (const ImporterOption& o : importer->options()) {
       std::string& value = a->importer_options[importer->name()][o.name];
       value = o.default_value;
       CLI::Option* opt = sub->add_option("--" + o.name, value, o.help);
+      tag_importer_option(files, o.name, opt);
       if (o.required) opt->required();
       if (!o.default_value.empty()) opt->capture_default_str();
     }
@@ -465,13 +514,14 @@ CommandAction add_import(CLI::App& app) {
 }
 
 // `gpu` under `profiles new`; the action runs it when it was parsed.
-CommandAction add_profiles_new_gpu(CLI::App& new_command) {
+CommandAction add_profiles_new_gpu(CLI::App& new_command, FileOptions& files) {
   CLI::App* cmd = new_command.add_subcommand(
       "gpu",
       "A GPU's profile from its specification: give the datasheet's figures (flags or --spec "
       "FILE); every figure not given comes from the generation's rules, each named in the output");
   auto a = std::make_shared<NewGpuOptions>();
-  cmd->add_option("--spec", a->spec, "a `kind: gpu_spec` file; flags override its figures");
+  files.input(
+      cmd->add_option("--spec", a->spec, "a `kind: gpu_spec` file; flags override its figures"));
   cmd->add_option("--name", a->name, "the variant name (profile:NAME; graph VENDOR-NAME)");
   cmd->add_option("--vendor", a->vendor, "nvidia (default) or amd: whose rules apply");
   cmd->add_option("--product", a->product, "the product's name, e.g. \"NVIDIA L4\"");
@@ -493,21 +543,25 @@ CommandAction add_profiles_new_gpu(CLI::App& new_command) {
                   "dense tensor-core rates, TYPE=RATE comma-separated: "
                   "fp16=121TFLOP/s,bf16=121TFLOP/s,tf32=60TFLOP/s,fp8=242.5TFLOP/s,int8=242.5TOP/s "
                   "(AMD: fp32=45.3TFLOP/s for the matrix cores' fp32)");
-  cmd->add_option("--family", a->family,
-                  "the generation rules (default: plugins/VENDOR/family.yaml, bundled)");
-  cmd->add_option("--calibration", a->calibration,
-                  "a `kind: calibration` file applied on top, or none (default: the vendor's "
-                  "bundled plugins/VENDOR/calibration.yaml when there is one)");
-  cmd->add_option("--out", a->out,
-                  "a new or empty folder for the profile: profile.yaml, NAME.yaml, "
-                  "NAME.spec.yaml, kernels/");
-  cmd->add_option("--graph", a->graph,
-                  "write only the graph, naming the family's kernel templates where they are");
+  files.input(
+      cmd->add_option("--family", a->family,
+                      "the generation rules (default: plugins/VENDOR/family.yaml, bundled)"));
+  files.input(
+      cmd->add_option("--calibration", a->calibration,
+                      "a `kind: calibration` file applied on top, or none (default: the vendor's "
+                      "bundled plugins/VENDOR/calibration.yaml when there is one)"),
+      FileOptions::unless_none);
+  files.output(cmd->add_option("--out", a->out,
+                               "a new or empty folder for the profile: profile.yaml, NAME.yaml, "
+                               "NAME.spec.yaml, kernels/"));
+  files.output(
+      cmd->add_option("--graph", a->graph,
+                      "write only the graph, naming the family's kernel templates where they are"));
   cmd->add_flag("--force", a->force, "write into a --out folder that is not empty");
   return [cmd, a] { return cmd->parsed() ? run_profiles_new_gpu(*a) : 0; };
 }
 
-CommandAction add_profiles(CLI::App& app) {
+CommandAction add_profiles(CLI::App& app, FileOptions& files) {
   CLI::App* cmd = app.add_subcommand(
       "profiles", "List the hardware profiles (profile:NAME[/VARIANT] for --arch) and show one");
   cmd->require_subcommand(1);
@@ -519,7 +573,7 @@ CommandAction add_profiles(CLI::App& app) {
   CLI::App* add = cmd->add_subcommand(
       "new", "write a new profile: `new gpu` from a GPU's specification (its datasheet figures)");
   add->require_subcommand(1);
-  const CommandAction new_gpu = add_profiles_new_gpu(*add);
+  const CommandAction new_gpu = add_profiles_new_gpu(*add, files);
   return [list, show, name, add, new_gpu] {
     if (list->parsed()) return run_profiles_list();
     if (show->parsed()) return run_profiles_show(*name);
@@ -528,33 +582,41 @@ CommandAction add_profiles(CLI::App& app) {
   };
 }
 
-CommandAction add_sweep(CLI::App& app) {
+CommandAction add_sweep(CLI::App& app, FileOptions& files) {
   auto args = std::make_shared<SweepOptions>();
   CLI::App* cmd = app.add_subcommand(
       "sweep",
       "Predict a workload over a space of architecture parameters, or simulate training over "
       "a grid of strategies (threads or MPI)");
-  cmd->add_option("--arch", args->arch,
-                  "architecture graph: a kind: architecture file, or profile:NAME[/VARIANT]");
-  cmd->add_option("--workload", args->workload, "workload suite (kind: workload)");
+  files.input(
+      cmd->add_option("--arch", args->arch,
+                      "architecture graph: a kind: architecture file, or profile:NAME[/VARIANT]"));
+  files.input(cmd->add_option("--workload", args->workload, "workload suite (kind: workload)"));
   cmd->add_option("--vary", args->vary,
                   "PATH=V1,V2,... a graph parameter and its values (repeatable), e.g. "
                   "node:L1.capacity=256KiB,512KiB,1MiB");
-  cmd->add_option("--strategy-grid", args->strategy_grid,
+  files.input(cmd->add_option(
+                  "--strategy-grid", args->strategy_grid,
                   "instead of --arch/--workload/--vary: simulate a training job at every point "
                   "of KEY=V1,V2,... with KEY tp, pp, dp, micro-batch (mbs), schedule or cluster "
                   "(files), e.g. --strategy-grid tp=1,2,4 pp=1,2; needs --model, --strategy, "
-                  "--cluster");
-  cmd->add_option("--model", args->model, "strategy grid: model (kind: model)");
-  cmd->add_option("--strategy", args->strategy,
-                  "strategy grid: the base strategy (kind: strategy); the grid's keys replace "
-                  "its values");
-  cmd->add_option("--cluster", args->cluster,
-                  "strategy grid: the cluster (kind: cluster), unless the grid varies cluster");
-  cmd->add_option("--operator-times", args->operator_times,
-                  "strategy grid: tile (default), roofline:EFF or db:FILE, as simulate");
-  cmd->add_option("--db", args->db, "results database the points are stored in (resumable)")
-      ->required();
+                  "--cluster"),
+              FileOptions::grid_clusters);
+  files.input(cmd->add_option("--model", args->model, "strategy grid: model (kind: model)"));
+  files.input(
+      cmd->add_option("--strategy", args->strategy,
+                      "strategy grid: the base strategy (kind: strategy); the grid's keys replace "
+                      "its values"));
+  files.input(cmd->add_option(
+      "--cluster", args->cluster,
+      "strategy grid: the cluster (kind: cluster), unless the grid varies cluster"));
+  files.input(
+      cmd->add_option("--operator-times", args->operator_times,
+                      "strategy grid: tile (default), roofline:EFF or db:FILE, as simulate"),
+      FileOptions::after_prefix_db);
+  files.input_output(
+      cmd->add_option("--db", args->db, "results database the points are stored in (resumable)")
+          ->required());
   cmd->add_option("--sample", args->sample,
                   "cross (every combination, the default), lhs:N (Latin hypercube over each "
                   "parameter's min..max) or random:N");
@@ -570,7 +632,7 @@ CommandAction add_sweep(CLI::App& app) {
   return [args] { return run_sweep(*args); };
 }
 
-CommandAction add_trace(CLI::App& app) {
+CommandAction add_trace(CLI::App& app, FileOptions& files) {
   CLI::App* cmd = app.add_subcommand(
       "trace", "Where a profile's time went: breakdowns, overlap, idle time, launches, diff");
   cmd->require_subcommand(1);
@@ -593,12 +655,13 @@ CommandAction add_trace(CLI::App& app) {
     auto args = std::make_shared<TraceOptions>();
     args->view = v.name;
     CLI::App* sub = cmd->add_subcommand(v.name, v.description);
-    sub->add_option("traces", args->traces,
-                    std::string(v.name) == "diff"
-                        ? "BEFORE AFTER: each a trace file or a folder of per-rank traces"
-                        : "trace files (Kineto .json / .json.gz, Nsight Systems .sqlite "
-                          "export) or folders of per-rank traces")
-        ->required();
+    files.input(
+        sub->add_option("traces", args->traces,
+                        std::string(v.name) == "diff"
+                            ? "BEFORE AFTER: each a trace file or a folder of per-rank traces"
+                            : "trace files (Kineto .json / .json.gz, Nsight Systems .sqlite "
+                              "export) or folders of per-rank traces")
+            ->required());
     sub->add_option("--format", args->format, "output format")
         ->check(CLI::IsMember({"text", "json", "csv"}))
         ->capture_default_str();
@@ -613,19 +676,21 @@ CommandAction add_trace(CLI::App& app) {
       "predict",
       "A traced step measured, predicted on the graph of the chip it ran on, and predicted on "
       "another chip's graph");
-  predict
-      ->add_option("trace", step->trace,
-                   "a trace file (Kineto .json / .json.gz, Nsight Systems .sqlite export)")
-      ->required();
-  predict
-      ->add_option("--arch", step->here,
-                   "the graph of the chip the trace ran on: architecture file or "
-                   "profile:NAME[/VARIANT]")
-      ->required();
-  predict
-      ->add_option("--on", step->there,
-                   "the other chip's graph: architecture file or profile:NAME[/VARIANT]")
-      ->required();
+  files.input(predict
+                  ->add_option("trace", step->trace,
+                               "a trace file (Kineto .json / .json.gz, Nsight Systems .sqlite "
+                               "export)")
+                  ->required());
+  files.input(predict
+                  ->add_option("--arch", step->here,
+                               "the graph of the chip the trace ran on: architecture file or "
+                               "profile:NAME[/VARIANT]")
+                  ->required());
+  files.input(
+      predict
+          ->add_option("--on", step->there,
+                       "the other chip's graph: architecture file or profile:NAME[/VARIANT]")
+          ->required());
   predict->add_option("--step", step->step, "only ProfilerStep#N (default: the whole trace)");
   predict->add_option("--format", step->format, "output format")
       ->check(CLI::IsMember({"text", "json"}))
@@ -644,7 +709,9 @@ CommandAction add_trace(CLI::App& app) {
   };
 }
 
-CommandAction add_report(CLI::App& app) {
+// The report's options are tilescope-report's (app/report/ReportCommandLine.cpp), which tags
+// its file options and checks them with the same guard.
+CommandAction add_report(CLI::App& app, FileOptions&) {
   CLI::App* cmd = app.add_subcommand("report", kReportDescription);
   cmd->prefix_command();
   return [cmd] { return exec_report(cmd->remaining()); };
@@ -658,9 +725,10 @@ int run_command_line(int argc, char** argv) {
   app.set_version_flag("--version", std::string("tilescope ") + TILESCOPE_VERSION);
   app.require_subcommand(1);
   std::map<CLI::App*, CommandAction> actions;
-  auto reg = [&](CommandAction (*add)(CLI::App&)) {
+  FileOptions files;  // every option that names a file, read or written
+  auto reg = [&](CommandAction (*add)(CLI::App&, FileOptions&)) {
     size_t before = app.get_subcommands({}).size();
-    CommandAction r = add(app);
+    CommandAction r = add(app, files);
     auto subs = app.get_subcommands({});
     if (subs.size() > before) actions[subs.back()] = std::move(r);
   };
@@ -681,6 +749,8 @@ int run_command_line(int argc, char** argv) {
   reg(&add_sweep);
   reg(&add_trace);
   return parse_and_run(app, argc, argv, [&] {
+    // Before any work: no output over an input, no two outputs into one file.
+    files.refuse_clashes();
     for (auto& [sub, run] : actions)
       if (sub->parsed()) return run();
     return 0;

@@ -9,7 +9,6 @@
 #include "arch/ArchitectureLoader.hpp"
 #include "common/AtomicFile.hpp"
 #include "common/InputError.hpp"
-#include "common/OutputPath.hpp"
 #include "measure/DatabaseExport.hpp"
 #include "measure/ResultStore.hpp"
 #include "measure/RunLabels.hpp"
@@ -76,8 +75,6 @@ int run_db_runs(const DbRunsOptions& a) {
 }
 
 int run_db_export(const DbExportOptions& a) {
-  // Before the database is even opened: `--out` over `--db` would replace the runs with a CSV.
-  refuse_output_over_inputs({"--out", a.out}, {{"--db", a.db}});
   const ResultStore store(a.db, ResultStore::Mode::read_only);
   // A run that recorded its graph without predicting (an import with --arch) takes the
   // predictions correlate stored under that graph.

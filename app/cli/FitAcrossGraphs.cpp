@@ -16,7 +16,6 @@
 #include "arch/ArchitectureLoader.hpp"
 #include "arch/GraphCalibration.hpp"
 #include "common/AtomicFile.hpp"
-#include "common/OutputPath.hpp"
 #include "common/UtcTime.hpp"
 #include "correlate/LeaveOneGraphOut.hpp"
 #include "profile/ArchitectureReference.hpp"
@@ -51,11 +50,6 @@ int run_fit_across_graphs(const FitAcrossGraphsArgs& a) {
   if (a.leave_one_out && a.graphs.size() < 2)
     throw InputError(SourceLocation{"--leave-one-out", 0, 0},
                      "leaving one device out needs at least two --graph devices");
-  if (!a.out.empty()) {
-    std::vector<NamedPath> inputs;
-    for (const std::string& m : a.measurements) inputs.push_back({"--measurements", m});
-    refuse_output_over_inputs({"--out", a.out}, inputs);
-  }
   DeviceMeasurementsOptions o;
   o.paths = a.measurements;
   for (const std::string& g : a.graphs) o.devices.push_back(device_graph(g));

@@ -17,6 +17,7 @@
 #include "arch/ArchitectureLoader.hpp"
 #include "common/AtomicFile.hpp"
 #include "common/CsvField.hpp"
+#include "common/OutputPath.hpp"
 #include "mapper/SearchConvergence.hpp"
 #include "profile/ArchitectureReference.hpp"
 #include "report/WorkloadPrediction.hpp"
@@ -157,6 +158,17 @@ int run_predict(const PredictOptions& a) {
                      fmt::format("no operator '{}' in workload '{}' (its operators: {})", only,
                                  workload.name, names));
   }
+  // --save-mappings DIR writes DIR/<graph>-<suite>-<op>.yaml. The grammar has checked DIR
+  // itself; the files in it are named only now, and none may be a file this command reads.
+  const auto saved_file = [&](const Operator& op) {
+    const std::string name = graph.name + "-" + workload.name + "-" + op.name;
+    return (std::filesystem::path(a.save_mappings) / (safe_file_name(name) + ".yaml")).string();
+  };
+  if (!a.save_mappings.empty())
+    for (const Operator* op : ops)
+      refuse_output_over_inputs(
+          {"--save-mappings", saved_file(*op)},
+          {{"--arch", a.arch}, {"--workload", a.workload}, {"--mapping", a.mapping}});
   OperatorPredictionOptions options;
   options.mapping = mapping ? &*mapping : nullptr;
   options.mapper.budget = a.budget;
@@ -182,7 +194,7 @@ int run_predict(const PredictOptions& a) {
     const Operator* op = ops[i];
     const std::string name = graph.name + "-" + workload.name + "-" + op->name;
     saved.emplace_back(
-        (std::filesystem::path(a.save_mappings) / (safe_file_name(name) + ".yaml")).string(),
+        saved_file(*op),
         mapping_yaml(programs[i], name,
                      fmt::format("{} ({}) of {} on {}: {:.3f} us device time, bound by {}.\n"
                                  "Chosen by the tilescope mapper ({}).",

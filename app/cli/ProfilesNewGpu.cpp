@@ -164,7 +164,6 @@ int run_profiles_new_gpu(const NewGpuOptions& a) {
 
   if (!a.graph.empty()) {
     // The graph alone, naming the family's kernel templates where they are.
-    refuse_output_over_inputs({"--graph", a.graph}, {{"--spec", a.spec}});
     options.graph_file = a.graph;
     options.kernels_folder = family.kernels_folder;
     options.spec_label =
@@ -200,8 +199,13 @@ int run_profiles_new_gpu(const NewGpuOptions& a) {
   const std::string graph_file = (dir / (spec.name + ".yaml")).string();
   const std::string spec_file = (dir / (spec.name + ".spec.yaml")).string();
   const std::string manifest_file = (dir / "profile.yaml").string();
-  refuse_output_over_inputs({"--out", spec_file}, {{"--spec", a.spec}});
-  refuse_output_over_inputs({"--out", graph_file}, {{"--spec", a.spec}});
+  // The grammar checked the folder itself; the files it gets are named only now: none may be a
+  // file this command reads (a --spec kept in the folder it regenerates).
+  refuse_outputs_over_inputs(
+      {{"--out", spec_file}, {"--out", graph_file}, {"--out", manifest_file}},
+      {{"--spec", a.spec},
+       {"--family", a.family},
+       {"--calibration", a.calibration == "none" ? std::string() : a.calibration}});
   options.graph_file = graph_file;
   options.kernels_folder = (dir / "kernels").string();
   options.spec_label = spec.name + ".spec.yaml";

@@ -124,7 +124,7 @@ ComparePage::ComparePage(WhatIfSession* session, QWidget* parent)
   split_->setSizes({3000, 2000});
   layout->addWidget(split_, 3);
   views::install_plot_export(plot_, "comparison");
-  install_table_export(table_, "comparison-table");
+  install_table_export(table_, "comparison-table", [this] { return openFiles(); });
 
   connect(cancel_, &QPushButton::clicked, runner_, &ComparisonRunner::cancel);
   connect(runner_, &ComparisonRunner::busyChanged, this,
@@ -197,12 +197,20 @@ bool ComparePage::saveComparisonCsv(const QString& path, QString* error) const {
     return false;
   }
   try {
+    refuse_output_over_open_files(path, tr("the comparison export"), openFiles());
     write_file_atomically(path.toStdString(), comparison_csv(*runner_->comparison()));
   } catch (const std::exception& e) {
     if (error) *error = QString::fromStdString(e.what());
     return false;
   }
   return true;
+}
+
+std::vector<NamedPath> ComparePage::openFiles() const {
+  std::vector<NamedPath> open = open_files_ ? open_files_() : std::vector<NamedPath>{};
+  for (const QString& source : runner_->addedGraphSources())
+    open.push_back({"the compared graph", source.toStdString()});
+  return open;
 }
 
 // One entry per variant of every installed profile (core/profile), as File > Open profile.

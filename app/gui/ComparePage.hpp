@@ -5,6 +5,7 @@
 // live (ComparisonRunner). Until a second graph is added, a message says what to do.
 #include <QWidget>
 
+#include "OutputGuard.hpp"
 #include "views/ComparisonBars.hpp"
 
 class QLabel;
@@ -41,7 +42,10 @@ class ComparePage : public QWidget {
   views::ComparisonTableModel* model() const { return model_; }
   QLabel* emptyState() const { return empty_; }
   // Writes the comparison as `tilescope compare --format csv` does (full precision).
+  // Refused, with why in `error`, over a file open here: the added graphs, and what
+  // setOpenFiles gives (the window's graph, workload, results...).
   bool saveComparisonCsv(const QString& path, QString* error = nullptr) const;
+  void setOpenFiles(OpenFiles open_files) { open_files_ = std::move(open_files); }
 
  protected:
   void changeEvent(QEvent* event) override;
@@ -51,8 +55,10 @@ class ComparePage : public QWidget {
   void drawBars();
   void fillProfileMenu();
   void fillRemoveMenu();
+  std::vector<NamedPath> openFiles() const;  // what the exports never write over
   WhatIfSession* session_;
   ComparisonRunner* runner_;
+  OpenFiles open_files_;
   QLabel* graphs_;
   QLabel* empty_;
   QLabel* note_;

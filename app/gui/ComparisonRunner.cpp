@@ -94,6 +94,12 @@ QStringList ComparisonRunner::addedGraphs() const {
   return names;
 }
 
+QStringList ComparisonRunner::addedGraphSources() const {
+  QStringList sources;
+  for (const AddedGraph& g : graphs_) sources << g.source;
+  return sources;
+}
+
 bool ComparisonRunner::busy() const { return watcher_ && !watcher_->isFinished(); }
 
 void ComparisonRunner::cancel() {

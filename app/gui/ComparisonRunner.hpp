@@ -43,6 +43,8 @@ class ComparisonRunner : public QObject {
   void removeGraph(int index);  // into addedGraphs()
   // "B: NVIDIA H200 SXM5 (samples/arch/nvidia-h200.yaml)", one per added graph.
   QStringList addedGraphs() const;
+  // The added graphs' sources as given: files (or profile:NAME), open while they are compared.
+  QStringList addedGraphSources() const;
 
   // The comparison once every graph's predictions are in; none before (state() says why).
   const std::optional<ArchitectureComparison>& comparison() const { return comparison_; }

@@ -184,12 +184,14 @@ MainWindow::MainWindow(Workbench* workbench, QWidget* parent)
 
 void MainWindow::addComparePage() {
   compare_ = new ComparePage(workbench_->whatIf());
+  compare_->setOpenFiles([this] { return workbench_->openFiles(); });
   pages_->addTab(compare_, tr("Compare"));
   connect(compare_->runner(), &ComparisonRunner::message, this, &MainWindow::log);
 }
 
 void MainWindow::addSweepPage() {
   sweep_ = new SweepPage(workbench_->runBrowser());
+  sweep_->setOpenFiles([this] { return workbench_->openFiles(); });
   pages_->addTab(sweep_, tr("Sweep"));
   connect(sweep_, &SweepPage::message, this, &MainWindow::log);
 }
@@ -197,8 +199,10 @@ void MainWindow::addSweepPage() {
 void MainWindow::installExports() {
   views::install_plot_export(correlation_->plot(), "correlation");
   views::install_plot_export(timeline_->plot(), "timeline");
-  install_table_export(operators_->table(), "operators");
-  install_table_export(mapping_->tree(), "mapping");
+  // A table's CSV is never written over a file the window has open (OutputGuard.hpp).
+  const OpenFiles open = [this] { return workbench_->openFiles(); };
+  install_table_export(operators_->table(), "operators", open);
+  install_table_export(mapping_->tree(), "mapping", open);
 }
 
 void MainWindow::buildHelpMenu() {

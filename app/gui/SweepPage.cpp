@@ -152,7 +152,10 @@ SweepPage::SweepPage(RunBrowser* runs, QWidget* parent)
   views::install_plot_export(sensitivity_, "sweep-sensitivity");
   views::install_plot_export(energy_pareto_, "sweep-energy-pareto");
   views::install_plot_export(area_pareto_, "sweep-area-pareto");
-  install_table_export(table_, "sweep-points");
+  install_table_export(table_, "sweep-points", [this] {
+    if (open_files_) return open_files_();
+    return std::vector<NamedPath>{{"the results database", runs_->resultsPath().toStdString()}};
+  });
 
   connect(reload_button, &QPushButton::clicked, this, &SweepPage::reload);
   connect(sweep_choice_, &QComboBox::currentIndexChanged, this, &SweepPage::showSweep);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "OutputGuard.hpp"
 #include "sweep/SweepDigest.hpp"
 #include "views/SweepPlots.hpp"
 
@@ -76,6 +77,9 @@ class SweepPage : public QWidget {
   // A read is under way, or its result has not come back to the GUI thread yet.
   bool busy() const;
   void waitForIdle();  // tests
+  // What the table's CSV export never writes over (the window's open files); without it, the
+  // results database the sweeps are read from.
+  void setOpenFiles(OpenFiles open_files) { open_files_ = std::move(open_files); }
 
  Q_SIGNALS:
   void message(int severity, const QString& text);
@@ -92,6 +96,7 @@ class SweepPage : public QWidget {
   void showEmpty(const QString& text);
 
   RunBrowser* runs_;
+  OpenFiles open_files_;
   QString shown_path_;                                // the store read last (or being read)
   int generation_ = 0;                                // a read of an older one is stale
   QPointer<QFutureWatcher<SweepStoreRead>> reading_;  // the latest read, while it runs

@@ -96,8 +96,10 @@ QString selected_rows_tsv(const QAbstractItemView& view) {
   return text;
 }
 
-bool save_table_csv(const QAbstractItemModel& model, const QString& path, QString* error) {
+bool save_table_csv(const QAbstractItemModel& model, const QString& path, QString* error,
+                    const std::vector<NamedPath>& open) {
   try {
+    refuse_output_over_open_files(path, QObject::tr("the CSV export"), open);
     write_file_atomically(path.toStdString(), table_csv(model).toStdString());
   } catch (const std::exception& e) {
     if (error) *error = QString::fromStdString(e.what());
@@ -106,7 +108,7 @@ bool save_table_csv(const QAbstractItemModel& model, const QString& path, QStrin
   return true;
 }
 
-void install_table_export(QAbstractItemView* view, const QString& base_name) {
+void install_table_export(QAbstractItemView* view, const QString& base_name, OpenFiles open_files) {
   auto* copy = new QAction(QObject::tr("&Copy"), view);
   copy->setShortcut(QKeySequence::Copy);
   copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -115,7 +117,8 @@ void install_table_export(QAbstractItemView* view, const QString& base_name) {
   view->addAction(copy);
   view->setContextMenuPolicy(Qt::CustomContextMenu);
   QObject::connect(
-      view, &QWidget::customContextMenuRequested, view, [view, copy, base_name](const QPoint& at) {
+      view, &QWidget::customContextMenuRequested, view,
+      [view, copy, base_name, open_files](const QPoint& at) {
         QMenu menu(view);
         menu.addAction(copy);
         menu.addAction(QObject::tr("Copy &all"), view, [view] {
@@ -123,13 +126,15 @@ void install_table_export(QAbstractItemView* view, const QString& base_name) {
             QApplication::clipboard()->setText(table_text(*view->model(), tsv_line));
         });
         menu.addSeparator();
-        menu.addAction(QObject::tr("&Export CSV…"), view, [view, base_name] {
+        menu.addAction(QObject::tr("&Export CSV…"), view, [view, base_name, open_files] {
           if (!view->model()) return;
           const QString path =
               QFileDialog::getSaveFileName(view, QObject::tr("Export the table"),
                                            base_name + ".csv", QObject::tr("CSV (*.csv)"));
           QString error;
-          if (!path.isEmpty() && !save_table_csv(*view->model(), path, &error))
+          if (!path.isEmpty() &&
+              !save_table_csv(*view->model(), path, &error,
+                              open_files ? open_files() : std::vector<NamedPath>{}))
             QMessageBox::warning(view, QObject::tr("Export failed"), error);
         });
         menu.exec(view->viewport()->mapToGlobal(at));

@@ -7,6 +7,8 @@
 #include <QString>
 #include <vector>
 
+#include "OutputGuard.hpp"
+
 class QAbstractItemModel;
 class QAbstractItemView;
 class QModelIndex;
@@ -20,11 +22,14 @@ QString table_csv(const QAbstractItemModel& model);
 // tab-separated text under a header line. Tabs and line breaks inside a cell become spaces.
 QString selected_rows_tsv(const QAbstractItemView& view);
 
-// Writes table_csv to `path` whole or not at all; false, with why in `error`, when it cannot.
-bool save_table_csv(const QAbstractItemModel& model, const QString& path, QString* error = nullptr);
+// Writes table_csv to `path` whole or not at all; false, with why in `error`, when it cannot,
+// or when `path` is one of the files `open` (the window's: never written over).
+bool save_table_csv(const QAbstractItemModel& model, const QString& path, QString* error = nullptr,
+                    const std::vector<NamedPath>& open = {});
 
 // Gives the view a Copy action on Ctrl+C and a context menu: Copy, Copy all, Export CSV… (the
-// file dialog starts from `base_name`.csv).
-void install_table_export(QAbstractItemView* view, const QString& base_name);
+// file dialog starts from `base_name`.csv; the export is refused over a file of `open_files`).
+void install_table_export(QAbstractItemView* view, const QString& base_name,
+                          OpenFiles open_files = {});
 
 }  // namespace ts::gui

@@ -13,6 +13,7 @@
 #include <algorithm>
 
 #include "BackgroundWork.hpp"
+#include "OutputGuard.hpp"
 #include "RecordedTrace.hpp"
 #include "RunBrowser.hpp"
 #include "WhatIfSession.hpp"
@@ -181,6 +182,15 @@ bool TraceImportAction::importTrace(const QString& trace) {
     Q_EMIT workbench_->message(
         kError,
         tr("%1: an Nsight Systems export, not a results database; choose another").arg(database));
+    return false;
+  }
+  // The database is added to, never made over the trace or another file the window has open
+  // (the open results database is itself: the import's usual target).
+  std::vector<NamedPath> open = workbench_->openFiles();
+  open.push_back({"the trace", trace.toStdString()});
+  if (const QString refused = output_over_open_files(database, tr("the results database"), open);
+      !refused.isEmpty()) {
+    Q_EMIT workbench_->message(kError, refused);
     return false;
   }
   database_ = database;

@@ -314,6 +314,15 @@ std::pair<std::shared_ptr<const void>, MappingEvaluation> WhatIfSession::mapping
 
 bool WhatIfSession::saveArchitecture(const QString& path) {
   if (!graph_) return false;
+  const std::vector<NamedPath> open =
+      open_files_ ? open_files_()
+                  : std::vector<NamedPath>{{"the graph", arch_path_.toStdString()},
+                                           {"the workload", workload_path_.toStdString()}};
+  if (const QString refused = output_over_open_files(path, tr("the saved graph"), open);
+      !refused.isEmpty()) {
+    report(kError, refused);
+    return false;
+  }
   QStringList edits;
   for (int i = 0; i < undo_->index(); ++i) edits << undo_->command(i)->text();
   try {

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "OutputGuard.hpp"
 #include "arch/ArchitectureGraph.hpp"
 #include "mapper/OperatorEvaluation.hpp"
 #include "views/OperatorTableModel.hpp"
@@ -51,7 +52,12 @@ class WhatIfSession : public QObject {
   // used; what was open stays open then.
   bool openArchitecture(const QString& path);
   bool openWorkload(const QString& path);
-  bool saveArchitecture(const QString& path);  // the edited graph as a new file
+  // The edited graph as a new file: never one the window has open (the graph it was loaded
+  // from included), which is refused with the error through message().
+  bool saveArchitecture(const QString& path);
+  // What the window has open, for saveArchitecture (the Workbench's); without it, this
+  // session's graph and workload.
+  void setOpenFiles(OpenFiles open_files) { open_files_ = std::move(open_files); }
 
   std::shared_ptr<const ArchitectureGraph> graph() const { return graph_; }
   std::shared_ptr<const ArchitectureGraph> baselineGraph() const { return baseline_graph_; }
@@ -112,6 +118,7 @@ class WhatIfSession : public QObject {
   std::shared_ptr<const ArchitectureGraph> baseline_graph_, graph_;
   std::shared_ptr<const Workload> workload_;
   QString arch_path_, workload_path_;
+  OpenFiles open_files_;
   views::OperatorTableModel* operators_;
   QUndoStack* undo_;
   MapperOptions mapper_options_;

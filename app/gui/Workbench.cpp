@@ -12,6 +12,7 @@
 #include "correlate/CorrelationData.hpp"
 #include "measure/ResultStore.hpp"
 #include "profile/ArchitectureReference.hpp"
+#include "trace/TraceFileKind.hpp"
 #include "views/TraceTimeline.hpp"
 
 namespace ts::gui {
@@ -27,6 +28,7 @@ Workbench::Workbench(QObject* parent)
   connect(runs_, &RunBrowser::message, this, &Workbench::message);
   connect(work_, &BackgroundWork::progressChanged, this, &Workbench::progressChanged);
   connect(work_, &BackgroundWork::busyChanged, this, &Workbench::busyChanged);
+  what_if_->setOpenFiles([this] { return openFiles(); });
 }
 
 Workbench::~Workbench() {
@@ -97,6 +99,14 @@ bool Workbench::openFile(const QString& path) {
 }
 
 bool Workbench::openSimulation(const QString& path) {
+  // A profiler's trace is Chrome-trace JSON as a simulation's timeline is: drawn as one, its
+  // kernels would be pipeline stages. Told apart by what only profilers write (TraceFileKind).
+  if (const std::string format = trace_format_of(path.toStdString()); !format.empty()) {
+    report(kError, tr("%1: a profiler's trace (%2), not a simulation; File > Import trace reads "
+                      "it, and the Trace page analyses it")
+                       .arg(path, QString::fromStdString(format)));
+    return false;
+  }
   // A simulation file is small (one trace event per task of one iteration): read it here.
   try {
     simulation_ = load_simulation_timeline(path.toStdString());
@@ -156,6 +166,11 @@ bool Workbench::saveWorkspace(const QString& path) {
   workspace.workload = member(what_if_->workloadPath());
   workspace.results = member(runs_->resultsPath());
   workspace.simulation = member(simulation_path_);
+  if (const QString refused = output_over_open_files(path, tr("the workspace"), openFiles());
+      !refused.isEmpty()) {
+    report(kError, refused);
+    return false;
+  }
   try {
     write_workspace(workspace, path.toStdString());
   } catch (const InputError& e) {
@@ -167,6 +182,20 @@ bool Workbench::saveWorkspace(const QString& path) {
   }
   report(kInfo, tr("saved the workspace as %1").arg(path));
   return true;
+}
+
+std::vector<NamedPath> Workbench::openFiles() const {
+  std::vector<NamedPath> open;
+  const auto add = [&open](const char* what, const QString& path) {
+    if (!path.isEmpty()) open.push_back({what, path.toStdString()});
+  };
+  add("the graph", what_if_->architecturePath());
+  add("the workload", what_if_->workloadPath());
+  const QString results = runs_->resultsPath();
+  add(is_sqlite_file(results.toStdString()) ? "the results database" : "the measurements", results);
+  add("the simulation", simulation_path_);
+  for (const QString& trace : trace_analysis_->paths()) add("the trace", trace);
+  return open;
 }
 
 bool Workbench::busy() const { return work_->busy(); }

@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QString>
 
+#include "OutputGuard.hpp"
 #include "Severity.hpp"
 #include "training/SimulationTimeline.hpp"
 
@@ -34,8 +35,14 @@ class Workbench : public QObject {
   // folder of per-rank traces (the Trace page; a trace file is MainWindow's to import).
   bool openFile(const QString& path);
   bool openWorkspace(const QString& path);
-  bool openSimulation(const QString& path);  // `tilescope simulate --out` JSON or a Chrome trace
+  // `tilescope simulate --out` JSON or `--timeline`'s Chrome trace; a profiler's trace (which
+  // is Chrome-trace JSON too) is refused: File > Import trace and the Trace page read those.
+  bool openSimulation(const QString& path);
+  // Refused (false, the error through message()) when `path` is a file open here (openFiles).
   bool saveWorkspace(const QString& path);
+  // Every file open in the parts, named for messages ("the graph"): what the window never
+  // writes over (OutputGuard.hpp).
+  std::vector<NamedPath> openFiles() const;
 
   QString simulationPath() const { return simulation_path_; }
   const SimulationTimeline& simulation() const { return simulation_; }

@@ -16,8 +16,10 @@
 #include <clocale>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -29,7 +31,6 @@
 #include "analysis/TimePerToken.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/InputError.hpp"
-#include "common/OutputPath.hpp"
 #include "common/UtcTime.hpp"
 #include "correlate/AccuracyGate.hpp"
 #include "correlate/FigureText.hpp"
@@ -37,9 +38,11 @@
 #include "profile/ArchitectureReference.hpp"
 #include "report/GraphComparison.hpp"
 #include "report/ReportContent.hpp"
+#include "trace/TraceFileKind.hpp"
 #include "trace/TraceImport.hpp"
 #include "trace/TraceLoad.hpp"
 #include "trace/TraceStepPrediction.hpp"
+#include "training/SimulationTimeline.hpp"
 #include "views/ReportComparison.hpp"
 #include "views/ReportDocument.hpp"
 #include "views/ReportFigures.hpp"
@@ -77,12 +80,11 @@ std::unique_ptr<QApplication> offscreen_application() {
   return app;
 }
 
-// The output's checks every report makes before any work: HTML or PDF, not one of the inputs,
-// in a folder that is there.
-void check_output(const ReportCommandOptions& a, const std::vector<NamedPath>& inputs) {
+// The output's checks every report makes before any work: HTML or PDF, in a folder that is
+// there. (That it is none of the inputs, and not --figures, the grammar has checked: the
+// output guard, common/OutputPath.hpp.)
+void check_output(const ReportCommandOptions& a) {
   views::report_format(a.out);
-  // The report never replaces a file it reads (a typo of --out for --db would lose the runs).
-  refuse_output_over_inputs({"--out", a.out}, inputs);
   const std::filesystem::path folder = std::filesystem::path(a.out).parent_path();
   if (!folder.empty() && !std::filesystem::is_directory(folder))
     throw InputError(
@@ -90,11 +92,40 @@ void check_output(const ReportCommandOptions& a, const std::vector<NamedPath>& i
         fmt::format("cannot write the report: there is no folder '{}'", folder.string()));
 }
 
+// `report --simulation`: what `tilescope simulate --out` writes, a JSON object with the
+// simulation's summary and its timeline, and nothing else that parses: a profiler's trace is
+// Chrome-trace JSON too, and drawn as a simulation it would show its kernels as pipeline stages
+// under a summary of zeros. Refused in one line naming the option, before any work.
+void check_simulation_file(const std::string& path) {
+  const auto refuse = [&](const std::string& why) {
+    throw InputError(SourceLocation{"--simulation", 0, 0},
+                     fmt::format("'{}' is {}; expected the JSON file `tilescope simulate --out` "
+                                 "writes (its summary and timeline)",
+                                 path, why));
+  };
+  const std::string format = trace_format_of(path);
+  if (format == "kineto" || format == "nsys")
+    refuse(fmt::format("a profiler's trace ({}), not a simulation: `report --trace` reports it",
+                       format == "kineto" ? "PyTorch profiler, Kineto" : "Nsight Systems"));
+  if (format == "msprof") refuse("an msprof op_summary table, not a simulation");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return;  // the loader says why it cannot be read
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) {
+    load_simulation_timeline(path);  // not JSON: the reader says where it stops parsing
+    return;
+  }
+  if (!j.is_object() || !j.contains("summary") || !j["summary"].is_object() ||
+      !j.contains("timeline") || !j["timeline"].is_object())
+    refuse(j.is_object() && j.contains("traceEvents")
+               ? "a Chrome trace without a simulation's summary (`simulate --timeline` writes "
+                 "those, or a profiler)"
+               : "JSON of another kind, not a simulation");
+}
+
 // `report --compare`: the workload on every --arch, as `tilescope compare` computes it.
 int run_comparison_report(const ReportCommandOptions& a) {
-  std::vector<NamedPath> inputs{{"--workload", a.workload}};
-  for (const std::string& arch : a.archs) inputs.push_back({"--arch", arch});
-  check_output(a, inputs);
+  check_output(a);
   std::vector<ComparisonGraphFile> graphs;
   for (const std::string& arch : a.archs)
     graphs.push_back({arch, resolve_architecture_option(arch)});
@@ -165,9 +196,7 @@ int run_trace_report(const ReportCommandOptions& a) {
       throw InputError(SourceLocation{name, 0, 0},
                        "not with --trace: a trace's report takes --trace, --step, --arch with "
                        "--on, --budget, --out and --figures");
-  std::vector<NamedPath> inputs;
-  for (const std::string& trace : a.traces) inputs.push_back({"--trace", trace});
-  check_output(a, inputs);
+  check_output(a);
   views::TraceReport report;
   report.traces = a.traces;
   report.step = a.step.value_or(-1);
@@ -236,11 +265,8 @@ int run_database_report(const ReportCommandOptions& a) {
     o.gates.push_back(
         read_option("accuracy gate", "--fail-if", [&] { return parse_accuracy_gate(text); }));
   o.exclude_unstable = a.exclude_unstable;
-  check_output(a, {{"--db", a.db},
-                   {"--diff", a.diff},
-                   {"--arch", arch},
-                   {"--simulation", a.simulation},
-                   {"--sweep", a.sweep}});
+  check_output(a);
+  if (!a.simulation.empty()) check_simulation_file(a.simulation);
   o.db = a.db;
   o.run = a.run;
   o.arch = resolve_architecture_option(arch);

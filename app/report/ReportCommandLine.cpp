@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "Commands.hpp"
+#include "PathOptions.hpp"
 #include "ReportCommand.hpp"
 #include "ReportForward.hpp"
 #include "profile/ProfileCostHooks.hpp"
@@ -16,50 +17,59 @@ namespace {
 // The report's options on `cmd`; the returned function makes the report from them.
 std::function<int()> add_report_options(CLI::App& cmd) {
   auto a = std::make_shared<ReportCommandOptions>();
-  auto* db = cmd.add_option("--db", a->db, "results database (SQLite); needed unless --compare");
+  // Every option that names a file, read or written: checked before the report is made.
+  auto files = std::make_shared<FileOptions>();
+  auto* db = files->input(
+      cmd.add_option("--db", a->db, "results database (SQLite); needed unless --compare"));
   cmd.add_option("--run", a->run, "run id in the database (default: the latest with a measurement)")
       ->needs(db);
-  cmd.add_option("--out", a->out, "the report: FILE.html (self-contained) or FILE.pdf")->required();
-  cmd.add_option("--arch", a->archs,
-                 "the graph to draw and to evaluate mapping trees on (default: the run's "
-                 "recorded graph file; a file or profile:NAME[/VARIANT]); a graph other than the "
-                 "run's re-predicts, not stored. With --compare: twice or more, the graphs "
-                 "compared (speed-ups over the first)");
+  files->output(
+      cmd.add_option("--out", a->out, "the report: FILE.html (self-contained) or FILE.pdf")
+          ->required());
+  files->input(cmd.add_option(
+      "--arch", a->archs,
+      "the graph to draw and to evaluate mapping trees on (default: the run's "
+      "recorded graph file; a file or profile:NAME[/VARIANT]); a graph other than the "
+      "run's re-predicts, not stored. With --compare: twice or more, the graphs "
+      "compared (speed-ups over the first)"));
   auto* compare = cmd.add_flag(
       "--compare", a->compare,
       "no database: the --workload on every --arch side by side, as `tilescope compare` (times, "
       "speed-ups, bounds, bars per operator)");
-  auto* workload = cmd.add_option("--workload", a->workload,
-                                  "with --compare: the workload suite (kind: workload)");
+  auto* workload = files->input(cmd.add_option(
+      "--workload", a->workload, "with --compare: the workload suite (kind: workload)"));
   compare->needs(workload);
   workload->needs(compare);
   compare->excludes(db);
-  auto* simulation = cmd.add_option("--simulation", a->simulation,
-                                    "a `tilescope simulate --out` file: its summary and timeline");
+  auto* simulation =
+      files->input(cmd.add_option("--simulation", a->simulation,
+                                  "a `tilescope simulate --out` file: its summary and timeline"));
   compare->excludes(simulation);
-  compare->excludes(cmd.add_option("--sweep", a->sweep,
-                                   "a `tilescope sweep --db` file: its latest sweep's "
-                                   "sensitivities and Pareto front (docs/sweep.md)"));
+  compare->excludes(files->input(cmd.add_option("--sweep", a->sweep,
+                                                "a `tilescope sweep --db` file: its latest sweep's "
+                                                "sensitivities and Pareto front (docs/sweep.md)")));
   // A trace's report is one of its own: a run's options and --compare's do not apply to it.
-  auto* trace = cmd.add_option(
+  auto* trace = files->input(cmd.add_option(
       "--trace", a->traces,
       "no database: where the time of a profiler's trace went, per rank (a Kineto .json / "
       ".json.gz, an Nsight Systems .sqlite, or a folder of per-rank traces; repeatable: the "
-      "ranks of one job), as `tilescope trace summary`, with its bars and launch histogram");
+      "ranks of one job), as `tilescope trace summary`, with its bars and launch histogram"));
   cmd.add_option("--step", a->step,
                  "with --trace: the ProfilerStep to analyse (default: the whole trace)")
       ->needs(trace);
-  cmd.add_option("--on", a->on,
-                 "with --trace and --arch (the graph of the chip the trace ran on): the step "
-                 "predicted there and on this other graph (file or profile:NAME[/VARIANT]), as "
-                 "`tilescope trace predict`")
-      ->needs(trace);
+  files->input(
+      cmd.add_option("--on", a->on,
+                     "with --trace and --arch (the graph of the chip the trace ran on): the step "
+                     "predicted there and on this other graph (file or profile:NAME[/VARIANT]), as "
+                     "`tilescope trace predict`")
+          ->needs(trace));
   trace->excludes(db);
   trace->excludes(compare);
-  cmd.add_option("--figures", a->figures, "also write every figure as PNG and SVG into DIR");
-  compare->excludes(
+  files->output(
+      cmd.add_option("--figures", a->figures, "also write every figure as PNG and SVG into DIR"));
+  compare->excludes(files->input(
       cmd.add_option("--diff", a->diff,
-                     "compare with an older results database: per-operator deltas, worse first"));
+                     "compare with an older results database: per-operator deltas, worse first")));
   compare->excludes(cmd.add_option("--diff-run", a->diff_run,
                                    "the run to compare with (of --diff, or of --db without it)"));
   cmd.add_flag("--exclude-unstable", a->exclude_unstable,
@@ -75,7 +85,10 @@ std::function<int()> add_report_options(CLI::App& cmd) {
                  "with --compare)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  return [a] { return run_report(*a); };
+  return [a, files] {
+    files->refuse_clashes();  // before any work: no output over an input or another output
+    return run_report(*a);
+  };
 }
 
 }  // namespace
