@@ -758,7 +758,15 @@ std::vector<SweepPointRecord> ResultStore::sweep_points(const std::string& sweep
                 "ORDER BY parameters_json");
   s.bind(1, sweep_key);
   s.bind(2, workload_hash);
-  while (s.executeStep()) out.push_back(read_sweep_point(s, path_, sweep_key, workload_hash));
+  while (s.executeStep()) {
+    if (out.size() >= kSweepPointLimit)
+      throw InputError(
+          SourceLocation{path_, 0, 0},
+          fmt::format("sweep_points holds more than {} points of one sweep; expected at most {} "
+                      "(docs/formats.md, \"Limits of trace and measurement files\")",
+                      kSweepPointLimit, kSweepPointLimit));
+    out.push_back(read_sweep_point(s, path_, sweep_key, workload_hash));
+  }
   return out;
 } catch (const SQLite::Exception& e) {
   refuse_read(path_, e);
