@@ -18,6 +18,7 @@
 
 #include "common/InputError.hpp"
 #include "common/UtcTime.hpp"
+#include "common/WorkLimits.hpp"
 #include "measure/StoreSchema.hpp"
 
 namespace ts {
@@ -759,12 +760,14 @@ std::vector<SweepPointRecord> ResultStore::sweep_points(const std::string& sweep
   s.bind(1, sweep_key);
   s.bind(2, workload_hash);
   while (s.executeStep()) {
-    if (out.size() >= kSweepPointLimit)
+    // The most points a sweep evaluates (common/WorkLimits.hpp): a store holding more of one
+    // sweep was not written by `tilescope sweep`.
+    if (out.size() >= kMaxSweepPoints)
       throw InputError(
           SourceLocation{path_, 0, 0},
-          fmt::format("sweep_points holds more than {} points of one sweep; expected at most {} "
-                      "(docs/formats.md, \"Limits of trace and measurement files\")",
-                      kSweepPointLimit, kSweepPointLimit));
+          fmt::format("sweep_points holds more than {} points of one sweep; expected at most {}, "
+                      "the points one sweep evaluates (docs/formats.md, \"Sizes\")",
+                      kMaxSweepPoints, kMaxSweepPoints));
     out.push_back(read_sweep_point(s, path_, sweep_key, workload_hash));
   }
   return out;

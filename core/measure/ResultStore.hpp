@@ -76,7 +76,8 @@ class ResultStore {
                                             const std::string& workload_hash) const;
   // Those points whole, ordered by parameters_json. A file older than schema 3 has none. Each
   // row is checked as it is read (SweepPointRecord.hpp): a row that does not read, or more than
-  // kSweepPointLimit points, is an InputError naming the file (and the row's id).
+  // kMaxSweepPoints points (common/WorkLimits.hpp), is an InputError naming the file (and the
+  // row's id).
   std::vector<SweepPointRecord> sweep_points(const std::string& sweep_key,
                                              const std::string& workload_hash) const;
   // The sweeps stored, as (sweep_key, workload_hash), the one with the latest point first (what

@@ -3,7 +3,6 @@
 // parameter values written into the graph, and what the workload's operators took on it. A point
 // is keyed by (sweep_key, workload_hash, parameters_json), so that a rerun of the same sweep
 // finds the points already stored and skips them.
-#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,11 +52,6 @@ struct SweepPointRecord {
   std::optional<double> area_m2 = std::nullopt;
   std::vector<SweepOperatorTime> operators;  // in the workload's order
 };
-
-// The most points of one sweep a store's reader takes (ResultStore::sweep_points): a sweep of a
-// few axes has thousands; past a million, a report's front and sensitivities would take minutes
-// and GiBs, and the file is refused instead.
-inline constexpr size_t kSweepPointLimit = 1'000'000;
 
 // The operators as the column operators_json holds them: [{"name", "device_s", "launch_s",
 // "bound_by"[, "converged": false][, "mapping"][, "mapping_origin"][, "energy_j"]}, ...]

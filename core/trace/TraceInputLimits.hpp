@@ -5,7 +5,8 @@
 // and refuses at the line or row that breaks it (an InputError, exit 2), so that an endless
 // stream (/dev/zero, a pipe that never ends), a hostile export (a view that never ends) or a
 // time that cannot be stored (a negative duration, 1e306 us) is one clear message, never memory
-// that grows without limit or a database error far from the file.
+// that grows without limit or a database error far from the file. The sizes of YAML and JSON
+// inputs, workloads and sweeps are common/WorkLimits.hpp's.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
