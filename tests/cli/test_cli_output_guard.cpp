@@ -223,7 +223,7 @@ TEST_CASE("every command that writes a file refuses to write it over an input or
     DYNAMIC_SECTION(c.name) {
       ts::test::TempDir dir("guard");
       const std::string in = dir / c.copy;
-      fs::copy_file(c.source, in);
+      fs::copy_file(root_path(c.source), in);
       const std::string before = read_text(in);
       std::vector<std::string> args;
       for (const std::string& a : c.args) args.push_back(replaced(a, in, dir.path().string()));
@@ -246,7 +246,7 @@ TEST_CASE("every command that writes a file refuses to write it over an input or
 TEST_CASE("an output that is no input runs as before", "[cli][output-guard]") {
   ts::test::TempDir dir("guard");
   const std::string model = dir / "model.yaml";
-  fs::copy_file(kGuardModel, model);
+  fs::copy_file(root_path(kGuardModel), model);
   fs::create_directory(dir.path() / "sub");
   // The same spellings the guard compares, but of different files; stdout is no file.
   const RunResult r = run_tilescope(
