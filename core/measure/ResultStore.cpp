@@ -48,11 +48,6 @@ void bind_figure(SQLite::Statement& s, int index, const std::optional<double>& v
     s.bind(index);  // NULL: not known
 }
 
-std::optional<double> figure_column(const SQLite::Column& c) {
-  if (c.isNull()) return std::nullopt;
-  return c.getDouble();
-}
-
 // One row of sweep_points (parameters_json, arch_hash, total_s, cost, operators_json, energy_j,
 // area_m2, id), checked as it is read: a value of another type (text where a number is kept, a
 // NULL where a time is needed) or operators that do not read is an InputError at the file and
