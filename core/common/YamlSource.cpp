@@ -3,11 +3,10 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "common/BareQuestionMarks.hpp"
+#include "common/BoundedText.hpp"
 #include "common/WorkLabel.hpp"
 #include "common/YamlStructureCheck.hpp"
 
@@ -57,21 +56,10 @@ std::string YamlSource::read_file(const std::string& path) {
   if (!fs::exists(path, ec)) throw InputError({path, 0, 0}, "file not found");
   if (fs::is_directory(path, ec))
     throw InputError({path, 0, 0}, "is a directory; expected a YAML file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path, 0, 0}, "cannot read file");
-  // Read in pieces up to the limit and one byte past it: a pipe or /dev/zero has no size to
-  // check first, and a 200 MB file given as a graph is refused before it is held twice.
-  std::string text;
-  char piece[1 << 16];
-  while (in && text.size() <= kMaxInputFileBytes) {
-    in.read(piece, sizeof piece);
-    text.append(piece, static_cast<size_t>(in.gcount()));
-  }
-  if (text.size() > kMaxInputFileBytes)
-    throw InputError({path, 0, 0}, "is larger than " + std::to_string(kMaxInputFileBytes >> 20) +
-                                       " MiB; expected a YAML or JSON input of at most that "
-                                       "(docs/formats.md, \"Sizes\")");
-  return text;  // empty when the file is: check_header reports it
+  // Bounded: a pipe or /dev/zero has no size to check first, and a 200 MB file given as a graph
+  // is refused before it is held (common/WorkLimits).
+  // An empty file reads as "": check_header reports it.
+  return read_bounded_text(path, kMaxInputFileBytes, "a YAML or JSON input", "Sizes");
 }
 
 SourceLocation YamlSource::where(const YAML::Node& node) const {

@@ -191,7 +191,8 @@ CsvTable parse_csv(const std::string& text, const std::string& file_name) {
 }
 
 CsvTable read_csv(const std::string& path) {
-  return parse_csv(read_bounded_text(path, kWholeFileByteLimit, "a CSV table"), path);
+  return parse_csv(read_bounded_text(path, kWholeFileByteLimit, "a CSV table", kTraceLimitsSection),
+                   path);
 }
 
 // The LLM kernels with shapes of their own (rmsnorm and silu_mul R,C; rope T,H,D), so that a

@@ -256,7 +256,9 @@ RunnerResults parse_runner_results(const std::string& text, const std::string& f
 
 RunnerResults read_runner_results(const std::string& path) {
   return parse_runner_results(
-      read_bounded_text(path, kWholeFileByteLimit, "the runner's results (JSON lines)"), path);
+      read_bounded_text(path, kWholeFileByteLimit, "the runner's results (JSON lines)",
+                        kTraceLimitsSection),
+      path);
 }
 
 }  // namespace ts

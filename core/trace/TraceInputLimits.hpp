@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/BoundedText.hpp"
+
 namespace ts {
 
 // The longest duration a trace or a runner record may give: 1e15 ns, a million seconds (11.6
@@ -36,14 +38,8 @@ inline constexpr size_t kChromeTraceValueByteLimit = size_t{256} << 20;  // 256 
 // ranges, strings): a day-long profile of a training job has a few million kernels.
 inline constexpr int64_t kNsysRowLimit = 20'000'000;
 
-// The limits as they are written in messages ("1 GiB", "1e+15").
-std::string byte_limit_text(uint64_t bytes);
-
-// The file's whole text, read in pieces up to `limit` bytes and one past it, so that a pipe or
-// a device (/dev/zero), which has no size to check first, is refused before it is held. Throws
-// InputError at the file (line 0) when it cannot be opened, is a folder, or is longer than
-// `limit`; `expected` says what the file should be ("a CSV table").
-std::string read_bounded_text(const std::string& path, uint64_t limit, std::string_view expected);
+// The section of docs/formats.md that lists these limits, named in the readers' messages.
+inline constexpr std::string_view kTraceLimitsSection = "Limits of trace and measurement files";
 
 // The problem with a duration or a timestamp in ns, for a message at the reader's line or row
 // ("`dur` 1e+309 ns: expected a finite duration in [0, 1e+15] ns"); none when it is fine.

@@ -167,7 +167,10 @@ TaskTimes run_fluid(const TaskGraph& g) {
         (task.transfer ? d.second : d.first)++;
       }
     }
+    // The task that sets the step ends at it, whatever rounding leaves of its work: every pass
+    // of this loop finishes at least one task, so the loop runs at most once per task.
     double step = std::numeric_limits<double>::infinity();
+    int setter = running.empty() ? -1 : running.front();
     for (int id : running) {
       const Task& task = g.tasks[static_cast<size_t>(id)];
       double r = rate[static_cast<size_t>(id)];
@@ -176,15 +179,11 @@ TaskTimes run_fluid(const TaskGraph& g) {
         if (d.first > 0 && d.second > 0) r /= 1 + g.interference;
       }
       rate[static_cast<size_t>(id)] = r;
-      step = std::min(step, left[static_cast<size_t>(id)] / r);
-    }
-    // The task that sets the step ends at it, whatever rounding leaves of its work: every pass
-    // of this loop finishes at least one task, so the loop runs at most once per task.
-    int setter = -1;
-    for (int id : running)
-      if (setter < 0 || left[static_cast<size_t>(id)] / rate[static_cast<size_t>(id)] <
-                            left[static_cast<size_t>(setter)] / rate[static_cast<size_t>(setter)])
+      if (const double until = left[static_cast<size_t>(id)] / r; until < step) {
+        step = until;
         setter = id;
+      }
+    }
     if (!std::isfinite(step) || !std::isfinite(now + step))
       throw InputError({"simulation", 0, 0},
                        fmt::format("task '{}' gets no share of its links (a capacity of 0?), so it "

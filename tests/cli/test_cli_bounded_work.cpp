@@ -58,10 +58,10 @@ TEST_CASE("a YAML or JSON input past 64 MiB, or without end, is refused before i
   }
   check_refused(run_tilescope({"predict", "--arch", big, "--workload",
                                kRoot + "samples/workloads/bert-base.yaml"}),
-                big + ": ", {"larger than 64 MiB", "Sizes"});
+                big + ": ", {"longer than 64 MiB", "Sizes"});
   // /dev/zero has no size to check first: read only as far as the limit.
   check_refused(run_tilescope({"validate", "/dev/zero"}, 60), "/dev/zero: ",
-                {"larger than 64 MiB"});
+                {"longer than 64 MiB"});
 }
 
 TEST_CASE("an error quotes a large input's start and end on one line, not the whole file",

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "RefusedImport.hpp"
 #include "RunTilescope.hpp"
 #include "SqlFixture.hpp"
 #include "TempDir.hpp"
@@ -32,30 +33,6 @@ int64_t correlated_count(const std::string& db, const std::string& arch) {
   INFO(r.err);
   REQUIRE(r.status == 0);
   return json::parse(r.out).at("overall").at("count").get<int64_t>();
-}
-
-// A results database that already holds a run, and an import into it that must fail: the
-// failure is one line that starts with `expected_start`, and the database is byte for byte what
-// it was, with nothing beside it.
-void check_refused_unchanged(const std::vector<std::string>& import_args,
-                             const std::string& expected_start) {
-  ts::test::TempDir dir("import-refused");
-  const std::string db = dir / "results.sqlite";
-  REQUIRE(run_tilescope({"import", "csv", "tests/fixtures/csv/gemm-small.csv", "--db", db, "--op",
-                         "gemm", "--scope", "device"})
-              .status == 0);
-  const std::string before = read_text(db);
-  const std::vector<std::string> names = dir.names();
-  std::vector<std::string> args = import_args;
-  args.insert(args.end(), {"--db", db});
-  const RunResult r = run_tilescope(args);
-  INFO(r.err);
-  CHECK(r.status == 2);
-  CHECK(r.err.rfind(expected_start, 0) == 0);
-  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-  CHECK(r.out.empty());
-  CHECK(read_text(db) == before);
-  CHECK(dir.names() == names);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "RefusedImport.hpp"
 #include "RunTilescope.hpp"
 #include "SqlFixture.hpp"
 #include "TempDir.hpp"
@@ -26,36 +27,6 @@ std::string built_export(const ts::test::TempDir& dir, const std::string& name) 
   ts::test::build_sqlite_from_sql(std::string(TILESCOPE_FIXTURES) + "/trace/nsys/" + name + ".sql",
                                   db);
   return db;
-}
-
-// A results database that already holds a run, and an import into it that must fail: exit 2,
-// one line on stderr that starts with `expected_start` and holds `words`, and the database byte
-// for byte what it was, with nothing beside it.
-void check_refused_unchanged(const std::vector<std::string>& import_args,
-                             const std::string& expected_start,
-                             const std::vector<std::string>& words = {}) {
-  ts::test::TempDir dir("import-refused");
-  const std::string db = dir / "results.sqlite";
-  REQUIRE(run_tilescope({"import", "csv", "tests/fixtures/csv/gemm-small.csv", "--db", db, "--op",
-                         "gemm", "--scope", "device"})
-              .status == 0);
-  const std::string before = read_text(db);
-  const std::vector<std::string> names = dir.names();
-  std::vector<std::string> args = import_args;
-  args.insert(args.end(), {"--db", db});
-  const RunResult r = run_tilescope(args);
-  INFO(r.command << "\nexit " << r.status << "\nstderr: " << r.err);
-  CHECK_FALSE(r.signaled);
-  CHECK(r.status == 2);
-  CHECK(r.err.rfind(expected_start, 0) == 0);
-  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-  for (const std::string& word : words) {
-    INFO("the message should mention '" << word << "'");
-    CHECK(r.err.find(word) != std::string::npos);
-  }
-  CHECK(r.out.empty());
-  CHECK(read_text(db) == before);
-  CHECK(dir.names() == names);
 }
 
 const std::string kDurationExpected = "expected a finite duration in [0, 1e+15] ns";

@@ -150,15 +150,16 @@ TEST_CASE("a trace or a stream that does not end is refused before it is held", 
   CHECK(device.where().file == "/dev/zero");
   CHECK(contains(device.message(), "is not a regular file"));
   // A file read whole is read up to its limit and one byte past it (here a small one).
-  const InputError endless =
-      input_error_of([] { read_bounded_text("/dev/zero", uint64_t{1} << 20, "a CSV table"); });
+  const InputError endless = input_error_of([] {
+    read_bounded_text("/dev/zero", uint64_t{1} << 20, "a CSV table", kTraceLimitsSection);
+  });
   CHECK(endless.where().file == "/dev/zero");
   CHECK(contains(endless.message(), "is longer than 1 MiB; expected a CSV table of at most that"));
   TempDir dir("bounded");
   const std::string small = dir / "small.csv";
   std::ofstream(small) << "M,N,K,measured_us\n";
-  CHECK(read_bounded_text(small, 18, "a CSV table") == "M,N,K,measured_us\n");
-  CHECK_THROWS_AS(read_bounded_text(small, 17, "a CSV table"), InputError);
+  CHECK(read_bounded_text(small, 18, "a CSV table", kTraceLimitsSection) == "M,N,K,measured_us\n");
+  CHECK_THROWS_AS(read_bounded_text(small, 17, "a CSV table", kTraceLimitsSection), InputError);
 }
 
 TEST_CASE("msprof: a task duration past the limit is refused at its field", "[trace][msprof]") {
