@@ -56,7 +56,7 @@ std::vector<BarRow> bar_rows(const ArchitectureComparison& c, ComparisonBarsKind
       r.values.push_back(kind == ComparisonBarsKind::time ? t.time_us() : t.speedup);
       r.labels.push_back(kind == ComparisonBarsKind::time
                              ? format_quantity(t.time_us() * 1e-6, "s") + "  " + t.bound_by
-                             : format_quantity(t.speedup, "") + "x");
+                             : format_ratio(t.speedup));
     }
     rows.push_back(std::move(r));
   }

@@ -107,7 +107,7 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
     }
     if (g > 0 && column == speedupColumn(g)) {
       if (numeric) return t.speedup;
-      return std::isfinite(t.speedup) ? QString::fromStdString(format_quantity(t.speedup, "")) + "x"
+      return std::isfinite(t.speedup) ? QString::fromStdString(format_ratio(t.speedup))
                                       : QString();
     }
     if (column == boundColumn(g)) return QString::fromStdString(t.bound_by);

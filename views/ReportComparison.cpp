@@ -18,7 +18,7 @@ namespace {
 
 // As `tilescope compare` prints them (CompareCommand.cpp): three significant figures.
 std::string time_text(const TimeOnGraph& t) { return format_quantity(t.time_us() * 1e-6, "s"); }
-std::string speedup_text(const TimeOnGraph& t) { return format_quantity(t.speedup, "") + "x"; }
+std::string speedup_text(const TimeOnGraph& t) { return format_ratio(t.speedup); }
 
 // One operator (or the total) as rows, one per graph: the graph, its time, its speed-up over
 // the first, its bound and where the bound moved from the first graph. The operator's name and

@@ -21,7 +21,7 @@ namespace {
 
 std::string time_text(const TimeOnGraph& t) { return format_quantity(t.time_us() * 1e-6, "s"); }
 
-std::string speedup_text(const TimeOnGraph& t) { return format_quantity(t.speedup, "") + "x"; }
+std::string speedup_text(const TimeOnGraph& t) { return format_ratio(t.speedup); }
 
 // Where the bound moved on each graph after the first: the move alone for two graphs,
 // "B: ...; C: ..." for more.

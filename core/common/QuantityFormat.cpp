@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -50,6 +51,22 @@ std::string format_quantity(double value, std::string_view unit) {
   std::string number = sign + text.substr(0, integer_digits);
   if (integer_digits < text.size()) number += "." + text.substr(integer_digits);
   return joined(number, kPrefixes[static_cast<size_t>(prefix)], unit);
+}
+
+std::string format_ratio(double ratio) {
+  if (std::isnan(ratio)) return "n/a";
+  if (std::isinf(ratio)) return ratio > 0 ? "inf x" : "-inf x";
+  if (ratio == 0) return "0x";
+  const double magnitude = std::abs(ratio);
+  if (magnitude < 1e-3) return fmt::format("{:.2e}x", ratio);
+  // Decimals that leave three significant figures, none at and above 100; rounding can carry
+  // into the next power of ten (9.996 -> "10.0"), which then takes one decimal fewer.
+  int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
+  int decimals = std::max(0, kSignificantFigures - 1 - exponent);
+  const double scale = std::pow(10.0, decimals);
+  if (decimals > 0 && std::round(magnitude * scale) >= std::pow(10.0, kSignificantFigures))
+    --decimals;
+  return fmt::format("{:.{}f}x", ratio, decimals);
 }
 
 }  // namespace ts

@@ -16,4 +16,10 @@ namespace ts {
 // in tilescope's files and columns.
 std::string format_quantity(double value, std::string_view unit);
 
+// A ratio of two like quantities (a speed-up, a slowdown), which has no unit and so no prefix:
+// three significant figures and an "x", "0.273x", "1.00x", "12.3x", "1234x" ("273 mx" reads as
+// milli-something to anyone who meets it on sight). Below 0.001 the mantissa takes an exponent
+// ("1.20e-4x"); NaN is "n/a", infinities "inf x"; a negative zero is written "0x".
+std::string format_ratio(double ratio);
+
 }  // namespace ts

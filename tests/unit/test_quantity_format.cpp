@@ -59,3 +59,26 @@ TEST_CASE("quantities: negatives, zero, tiny and huge values, NaN and infinities
   CHECK(format_quantity(std::numeric_limits<double>::infinity(), "B/s") == "inf B/s");
   CHECK(format_quantity(-std::numeric_limits<double>::infinity(), "s") == "-inf s");
 }
+
+TEST_CASE("ratios: three significant figures and an x, never an SI prefix", "[format]") {
+  CHECK(format_ratio(0.27341) == "0.273x");
+  CHECK(format_ratio(0.994) == "0.994x");
+  CHECK(format_ratio(1.0) == "1.00x");
+  CHECK(format_ratio(3.6589) == "3.66x");
+  CHECK(format_ratio(12.34) == "12.3x");
+  CHECK(format_ratio(1234.4) == "1234x");
+  CHECK(format_ratio(0.0123) == "0.0123x");
+  // Rounding that reaches the next power of ten keeps three figures.
+  CHECK(format_ratio(0.99996) == "1.00x");
+  CHECK(format_ratio(9.9996) == "10.0x");
+  CHECK(format_ratio(0.000123) == "1.23e-04x");
+  CHECK(format_ratio(-0.0) == "0x");
+  CHECK(format_ratio(std::nan("")) == "n/a");
+  CHECK(format_ratio(INFINITY) == "inf x");
+  // No prefix letter ever follows the number.
+  for (double r = 1e-3; r < 1e5; r *= 1.37) {
+    const std::string t = format_ratio(r);
+    INFO(t);
+    CHECK(t.find_first_of("munkMGT ") == std::string::npos);
+  }
+}
