@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "common/InputError.hpp"
+#include "common/NewFileBeside.hpp"
 #include "measure/ResultStore.hpp"
 
 namespace ts {
@@ -34,12 +35,10 @@ void import_into_store(const std::string& path, const std::function<void(ResultS
       throw InputError(SourceLocation{path, 0, 0},
                        fmt::format("cannot make its folder: {}", ec.message()));
   }
-  std::string temporary = path + ".new-XXXXXX";
-  const int fd = ::mkstemp(temporary.data());
-  if (fd < 0)
-    throw InputError(SourceLocation{path, 0, 0},
-                     fmt::format("cannot create the database: {}", std::strerror(errno)));
-  ::close(fd);  // an empty file: the store adopts it
+  // 0666 less the umask, as SQLite creates a database (common/NewFileBeside).
+  const NewFileBeside created = create_file_beside(path, "cannot create the database");
+  ::close(created.fd);  // an empty file: the store adopts it
+  const std::string& temporary = created.path;
   try {
     {
       ResultStore store(temporary, ResultStore::Mode::read_write);

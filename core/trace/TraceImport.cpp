@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "common/InputError.hpp"
+#include "common/NewFileBeside.hpp"
 #include "measure/ImportTransaction.hpp"
 #include "measure/OperatorIdentity.hpp"
 #include "measure/ResultStore.hpp"
@@ -65,12 +66,9 @@ Measurement measurement_of(const OperatorRunTimes& times, const OperatorKey& key
 
 // Writes `text` to `path` under a temporary name beside it; returns the temporary's name.
 std::string write_beside(const std::string& path, const std::string& text) {
-  std::string temporary = path + ".new-XXXXXX";
-  const int fd = ::mkstemp(temporary.data());
-  if (fd < 0)
-    throw InputError(SourceLocation{path, 0, 0},
-                     fmt::format("cannot write the workload: {}", std::strerror(errno)));
-  ::close(fd);
+  const NewFileBeside created = create_file_beside(path, "cannot write the workload");
+  ::close(created.fd);
+  const std::string temporary = created.path;
   std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
