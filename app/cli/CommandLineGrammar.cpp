@@ -10,8 +10,10 @@
 
 #include <fmt/format.h>
 
+#include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,17 +28,19 @@
 #include "FitCommand.hpp"
 #include "ImportCommand.hpp"
 #include "MeasureCommand.hpp"
+#include "PathOptions.hpp"
 #include "PredictCommand.hpp"
 #include "ProfilesCommand.hpp"
-#include "PathOptions.hpp"
 #include "ProfilesNewGpu.hpp"
 #include "ReportForward.hpp"
 #include "SimulateCommand.hpp"
 #include "SweepCommand.hpp"
 #include "TraceCommand.hpp"
 #include "TraceStepCommand.hpp"
+#include "UnknownCommand.hpp"
 #include "ValidateCommand.hpp"
 #include "ValidateDistCommand.hpp"
+#include "profile/ArchitectureReference.hpp"
 #include "profile/GpuSpec.hpp"
 
 namespace ts::cli {
@@ -50,10 +54,9 @@ CommandAction add_predict(CLI::App& app, FileOptions& files) {
   auto args = std::make_shared<PredictOptions>();
   CLI::App* cmd = app.add_subcommand(
       "predict", "Predict the latency of a workload's operators on an architecture graph");
-  files.input(
-      cmd->add_option("--arch", args->arch,
-                      "architecture graph: a kind: architecture file, or profile:NAME[/VARIANT]")
-          ->required());
+  files.input(cmd->add_option("--arch", args->arch,
+                              fmt::format("architecture graph: {}", kArchitectureForms))
+                  ->required());
   files.input(
       cmd->add_option("--workload", args->workload, "workload suite (kind: workload)")->required());
   cmd->add_option("--op", args->op, "only this operator");
@@ -92,8 +95,9 @@ CommandAction add_compare(CLI::App& app, FileOptions& files) {
       "compare", "Compare a workload's predicted times and bounds on two or more graphs");
   files.input(
       cmd->add_option("--arch", args->archs,
-                      "architecture graph, given twice or more: a kind: architecture file, or "
-                      "profile:NAME[/VARIANT]; speed-ups are over the first")
+                      fmt::format("architecture graph, given twice or more: {}; speed-ups are "
+                                  "over the first",
+                                  kArchitectureForms))
           ->required());
   files.input(
       cmd->add_option("--workload", args->workload, "workload suite (kind: workload)")->required());
@@ -112,11 +116,16 @@ CommandAction add_validate(CLI::App& app, FileOptions& files) {
   files.input(cmd->add_option("files", args->files, "files to check")->required());
   files.input(
       cmd->add_option("--arch", args->arch,
-                      "check mappings against this graph (a file or profile:NAME[/VARIANT])"));
+                      fmt::format("check mappings against this graph: {}", kArchitectureForms)));
   files.input(cmd->add_option("--workload", args->workload,
                               "check mappings against this workload's operator"));
   cmd->add_option("--op", args->op, "the operator a mapping is for, when it names none");
   cmd->add_flag("--tree", args->tree, "print each mapping's tree, one line per node");
+  cmd->add_option("--format", args->format,
+                  "output format: text (a line per file, errors on stderr) or json (every file's "
+                  "verdict; errors on stderr too)")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
   return [args] { return run_validate(*args); };
 }
 
@@ -155,8 +164,9 @@ CommandAction add_calibrate(CLI::App& app, FileOptions& files) {
   files.output(cmd->add_option("--out", gpu_args->out, "with --from-runner: the graph to write"));
   files.input(
       cmd->add_option("--base", gpu_args->base,
-                      "with --from-runner: the graph whose datasheet figures are kept where "
-                      "nothing was measured (a file or profile:NAME[/VARIANT])")
+                      fmt::format("with --from-runner: the graph whose datasheet figures are kept "
+                                  "where nothing was measured: {}",
+                                  kArchitectureForms))
           ->capture_default_str());
   cmd->add_option("--tensor-peak", gpu_args->peak,
                   "with --from-runner: the tensor-core rate to put in: wgmma (cuBLAS's, the "
@@ -209,8 +219,9 @@ CommandAction add_measure(CLI::App& app, FileOptions& files) {
   files.input(
       cmd->add_option("--workload", a->request.workload_file, "workload suite (YAML)")->required());
   files.input(cmd->add_option("--arch", a->request.arch_file,
-                              "the collector's architecture graph (from calibrate): a file or "
-                              "profile:NAME[/VARIANT]")
+                              fmt::format("the collector's architecture graph (from "
+                                          "calibrate): {}",
+                                          kArchitectureForms))
                   ->capture_default_str());
   files.input_output(cmd->add_option("--db", a->request.db_path,
                                      "results database (SQLite), created when missing"));
@@ -281,9 +292,10 @@ CommandAction add_correlate(CLI::App& app, FileOptions& files) {
       ->capture_default_str();
   files.input(cmd->add_option(
       "--arch", a->arch,
-      "graph to predict on, a kind: architecture file or profile:NAME[/VARIANT] (required for "
-      "--csv; with --db predicts what has no prediction stored under this graph, and stores; "
-      "default with --db: the run's recorded graph)"));
+      fmt::format("graph to predict on, {} (required for --csv; with --db predicts what has no "
+                  "prediction stored under this graph, and stores; default with --db: the run's "
+                  "recorded graph)",
+                  kArchitectureForms)));
   cmd->add_flag("--repredict", a->repredict,
                 "with --arch and --db: run the mapper for every measurement, even where a "
                 "prediction of the same graph is stored");
@@ -321,9 +333,8 @@ CommandAction add_fit(CLI::App& app, FileOptions& files) {
   auto a = std::make_shared<FitOptions>();
   CLI::App* cmd = app.add_subcommand(
       "fit", "fit architecture-graph parameters to measurements and write the fitted graph");
-  files.input(cmd->add_option(
-      "--arch", a->arch,
-      "the graph to start from: a kind: architecture file or profile:NAME[/VARIANT]"));
+  files.input(cmd->add_option("--arch", a->arch,
+                              fmt::format("the graph to start from: {}", kArchitectureForms)));
   files.input(
       cmd->add_option("--measurements", a->measurements_list,
                       "a results database (SQLite) or a CSV table (shape columns and measured_us); "
@@ -430,11 +441,8 @@ CommandAction add_simulate(CLI::App& app, FileOptions& files) {
                   ->required());
   files.input(cmd->add_option("--strategy", args->strategy, "parallel strategy (kind: strategy)")
                   ->required());
-  files.input(
-      cmd->add_option(
-             "--cluster", args->cluster,
-             "cluster (kind: cluster; its device: is a graph file or profile:NAME[/VARIANT])")
-          ->required());
+  files.input(cmd->add_option("--cluster", args->cluster, fmt::format("cluster: {}", kClusterForms))
+                  ->required());
   cmd->add_option("--format", args->format, "output format")
       ->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--sweep", args->sweep,
@@ -499,7 +507,10 @@ CommandAction add_import(CLI::App& app, FileOptions& files) {
     for (const ImporterOption& o : importer->options()) {
       std::string& value = a->importer_options[importer->name()][o.name];
       value = o.default_value;
-      CLI::Option* opt = sub->add_option("--" + o.name, value, o.help);
+      // An importer's --arch is resolved as every other (ImportCommand): its help says so.
+      CLI::Option* opt = sub->add_option(
+          "--" + o.name, value,
+          o.name == "arch" ? fmt::format("{}: {}", o.help, kArchitectureForms) : o.help);
       tag_importer_option(files, o.name, opt);
       if (o.required) opt->required();
       if (!o.default_value.empty()) opt->capture_default_str();
@@ -567,6 +578,10 @@ CommandAction add_profiles(CLI::App& app, FileOptions& files) {
   cmd->require_subcommand(1);
   CLI::App* list = cmd->add_subcommand(
       "list", "every profile found, where it was loaded from, and those that failed with why");
+  auto list_format = std::make_shared<std::string>("text");
+  list->add_option("--format", *list_format, "output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
   auto name = std::make_shared<std::string>();
   CLI::App* show = cmd->add_subcommand("show", "one profile: its variants, graphs and files");
   show->add_option("name", *name, "the profile's name")->required();
@@ -574,8 +589,8 @@ CommandAction add_profiles(CLI::App& app, FileOptions& files) {
       "new", "write a new profile: `new gpu` from a GPU's specification (its datasheet figures)");
   add->require_subcommand(1);
   const CommandAction new_gpu = add_profiles_new_gpu(*add, files);
-  return [list, show, name, add, new_gpu] {
-    if (list->parsed()) return run_profiles_list();
+  return [list, list_format, show, name, add, new_gpu] {
+    if (list->parsed()) return run_profiles_list(*list_format);
     if (show->parsed()) return run_profiles_show(*name);
     if (add->parsed()) return new_gpu();
     return 0;
@@ -588,9 +603,8 @@ CommandAction add_sweep(CLI::App& app, FileOptions& files) {
       "sweep",
       "Predict a workload over a space of architecture parameters, or simulate training over "
       "a grid of strategies (threads or MPI)");
-  files.input(
-      cmd->add_option("--arch", args->arch,
-                      "architecture graph: a kind: architecture file, or profile:NAME[/VARIANT]"));
+  files.input(cmd->add_option("--arch", args->arch,
+                              fmt::format("architecture graph: {}", kArchitectureForms)));
   files.input(cmd->add_option("--workload", args->workload, "workload suite (kind: workload)"));
   cmd->add_option("--vary", args->vary,
                   "PATH=V1,V2,... a graph parameter and its values (repeatable), e.g. "
@@ -607,9 +621,10 @@ CommandAction add_sweep(CLI::App& app, FileOptions& files) {
       cmd->add_option("--strategy", args->strategy,
                       "strategy grid: the base strategy (kind: strategy); the grid's keys replace "
                       "its values"));
-  files.input(cmd->add_option(
-      "--cluster", args->cluster,
-      "strategy grid: the cluster (kind: cluster), unless the grid varies cluster"));
+  files.input(
+      cmd->add_option("--cluster", args->cluster,
+                      fmt::format("strategy grid: the cluster, unless the grid varies cluster: {}",
+                                  kClusterForms)));
   files.input(
       cmd->add_option("--operator-times", args->operator_times,
                       "strategy grid: tile (default), roofline:EFF or db:FILE, as simulate"),
@@ -682,15 +697,14 @@ CommandAction add_trace(CLI::App& app, FileOptions& files) {
                                "export)")
                   ->required());
   files.input(predict
-                  ->add_option("--arch", step->here,
-                               "the graph of the chip the trace ran on: architecture file or "
-                               "profile:NAME[/VARIANT]")
+                  ->add_option(
+                      "--arch", step->here,
+                      fmt::format("the graph of the chip the trace ran on: {}", kArchitectureForms))
                   ->required());
-  files.input(
-      predict
-          ->add_option("--on", step->there,
-                       "the other chip's graph: architecture file or profile:NAME[/VARIANT]")
-          ->required());
+  files.input(predict
+                  ->add_option("--on", step->there,
+                               fmt::format("the other chip's graph: {}", kArchitectureForms))
+                  ->required());
   predict->add_option("--step", step->step, "only ProfilerStep#N (default: the whole trace)");
   predict->add_option("--format", step->format, "output format")
       ->check(CLI::IsMember({"text", "json"}))
@@ -748,6 +762,14 @@ int run_command_line(int argc, char** argv) {
   reg(&add_profiles);
   reg(&add_sweep);
   reg(&add_trace);
+  if (argc > 1 && argv[1][0] != '-') {
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+    if (const std::optional<std::string> text = unknown_command_text(argv[1], names)) {
+      std::cerr << *text << "\n";
+      return 2;
+    }
+  }
   return parse_and_run(app, argc, argv, [&] {
     // Before any work: no output over an input, no two outputs into one file.
     files.refuse_clashes();

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <vector>
 
 #include "arch/ArchitectureLoader.hpp"
 #include "common/InputError.hpp"
@@ -39,13 +41,47 @@ void print_files(std::string_view what, const std::vector<std::string>& files) {
   for (const std::string& f : files) std::cout << "  " << f << "\n";
 }
 
+// The listing for scripts (docs/plugins.md): every profile with its variants, the failures and
+// the folders searched, as the text shows them.
+nlohmann::ordered_json profile_list_json(const ProfileRegistry& registry,
+                                         const std::vector<ProfileFolder>& search_path) {
+  nlohmann::ordered_json j{{"schema_version", 1},
+                           {"profiles", nlohmann::ordered_json::array()},
+                           {"failures", nlohmann::ordered_json::array()},
+                           {"shadowed", registry.shadowed()},
+                           {"search_path", nlohmann::ordered_json::array()}};
+  for (const LoadedProfile& l : registry.profiles()) {
+    nlohmann::ordered_json variants = nlohmann::ordered_json::array();
+    for (const ProfileVariant& v : l.profile.variants)
+      variants.push_back({{"name", v.name},
+                          {"arch_file", v.arch_file},
+                          {"default", v.name == l.profile.default_variant},
+                          {"fitted", v.fitted}});
+    j["profiles"].push_back({{"name", l.profile.name},
+                             {"version", l.profile.profile_version},
+                             {"kind", std::string(to_string(l.profile.kind))},
+                             {"variants", std::move(variants)},
+                             {"loaded_from", l.profile.origin},
+                             {"source", l.source}});
+  }
+  for (const ProfileFailure& f : registry.failures())
+    j["failures"].push_back({{"path", f.path}, {"problem", f.problem}, {"line", f.line()}});
+  for (const ProfileFolder& f : search_path)
+    j["search_path"].push_back({{"path", f.path.string()}, {"source", f.source}});
+  return j;
+}
+
 }  // namespace
 
-int run_profiles_list() {
+int run_profiles_list(const std::string& format) {
   const std::vector<ProfileFolder> search_path = profile_search_path();
   // Not installed_profiles(): a faulty plugin is one line of the listing, not a line on stderr too.
   ProfileRegistry registry = ProfileRegistry::discover(search_path);
   registry.check_graphs();  // a broken graph shows here rather than at the first prediction
+  if (format == "json") {
+    std::cout << profile_list_json(registry, search_path).dump(2) << "\n";
+    return 0;
+  }
   size_t name_w = 4, version_w = 7, variants_w = 8;
   for (const LoadedProfile& l : registry.profiles()) {
     name_w = std::max(name_w, l.profile.name.size());

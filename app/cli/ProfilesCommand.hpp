@@ -6,7 +6,8 @@
 
 namespace ts::cli {
 
-int run_profiles_list();
+// `format`: text (a table, the failures, the folders searched) or json (the same, schema_version 1).
+int run_profiles_list(const std::string& format = "text");
 int run_profiles_show(const std::string& name);
 
 }  // namespace ts::cli

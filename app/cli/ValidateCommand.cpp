@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "analysis/AnalysisResult.hpp"
@@ -76,11 +77,14 @@ std::string check_mapping(const Mapping& m, const ValidateOptions& a, MappingCon
 int run_validate(const ValidateOptions& a) {
   int failures = 0;
   MappingContext context;
+  const bool json = a.format == "json";
+  nlohmann::ordered_json verdicts = nlohmann::ordered_json::array();
   for (const auto& file : a.files) {
+    std::string kind;
     try {
       // Read once: `validate <(cat file.yaml)` gives a pipe, which a second open finds empty.
       const std::string text = YamlSource::read_file(file);
-      const std::string kind = kind_of(YamlSource::parse(text, file));
+      kind = kind_of(YamlSource::parse(text, file));
       std::string summary;
       if (kind == "architecture") {
         ArchitectureGraph g = parse_architecture(text, file);
@@ -129,13 +133,34 @@ int run_validate(const ValidateOptions& a) {
                                      "dist-validation",
                                      kind));
       }
-      std::cout << fmt::format("{}: ok ({})\n", file, summary);
-      if (a.tree && kind == "mapping") std::cout << render_tree(parse_mapping(text, file));
+      const std::string tree =
+          a.tree && kind == "mapping" ? render_tree(parse_mapping(text, file)) : std::string();
+      if (json) {
+        nlohmann::ordered_json verdict{
+            {"file", file}, {"ok", true}, {"kind", kind}, {"summary", summary}};
+        if (!tree.empty()) verdict["tree"] = tree;
+        verdicts.push_back(std::move(verdict));
+      } else {
+        std::cout << fmt::format("{}: ok ({})\n", file, summary) << tree;
+      }
     } catch (const InputError& e) {
       std::cerr << e.what() << "\n";
       ++failures;
+      if (json)
+        verdicts.push_back(
+            {{"file", file},
+             {"ok", false},
+             {"kind", kind.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(kind)},
+             {"error", e.what()},
+             {"line", e.where().line},
+             {"column", e.where().column}});
     }
   }
+  // The verdicts for scripts: one object per file in the order given (schema_version 1).
+  if (json)
+    std::cout << nlohmann::ordered_json{{"schema_version", 1}, {"files", std::move(verdicts)}}.dump(
+                     2)
+              << "\n";
   return failures ? 2 : 0;
 }
 

@@ -10,9 +10,11 @@ struct ValidateOptions {
   std::vector<std::string> files;
   std::string arch, workload, op;
   bool tree = false;
+  std::string format = "text";  // text, or json: every file's verdict on stdout
 };
 
-// 0 when every file is valid, else 2 after one error line per invalid file.
+// 0 when every file is valid, else 2 after one error line per invalid file (on stderr, in
+// either format).
 int run_validate(const ValidateOptions& options);
 
 }  // namespace ts::cli

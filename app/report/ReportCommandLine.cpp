@@ -1,5 +1,7 @@
 // tilescope-report's command line: the one file of the program that sees CLI11. It declares the
 // options into ReportCommandOptions and runs the report (ReportCommand.cpp).
+#include <fmt/format.h>
+
 #include <csignal>
 #include <memory>
 #include <string_view>
@@ -9,6 +11,7 @@
 #include "PathOptions.hpp"
 #include "ReportCommand.hpp"
 #include "ReportForward.hpp"
+#include "profile/ArchitectureReference.hpp"
 #include "profile/ProfileCostHooks.hpp"
 
 namespace ts::cli {
@@ -19,8 +22,9 @@ std::function<int()> add_report_options(CLI::App& cmd) {
   auto a = std::make_shared<ReportCommandOptions>();
   // Every option that names a file, read or written: checked before the report is made.
   auto files = std::make_shared<FileOptions>();
-  auto* db = files->input(
-      cmd.add_option("--db", a->db, "results database (SQLite); needed unless --compare"));
+  auto* db = files->input(cmd.add_option("--db", a->db,
+                                         "results database (SQLite): a run's report; not needed "
+                                         "for --compare, --trace, --simulation or --sweep alone"));
   cmd.add_option("--run", a->run, "run id in the database (default: the latest with a measurement)")
       ->needs(db);
   files->output(
@@ -28,10 +32,10 @@ std::function<int()> add_report_options(CLI::App& cmd) {
           ->required());
   files->input(cmd.add_option(
       "--arch", a->archs,
-      "the graph to draw and to evaluate mapping trees on (default: the run's "
-      "recorded graph file; a file or profile:NAME[/VARIANT]); a graph other than the "
-      "run's re-predicts, not stored. With --compare: twice or more, the graphs "
-      "compared (speed-ups over the first)"));
+      fmt::format("the graph to draw and to evaluate mapping trees on, {} (default: the run's "
+                  "recorded graph file); a graph other than the run's re-predicts, not stored. "
+                  "With --compare: twice or more, the graphs compared (speed-ups over the first)",
+                  kArchitectureForms)));
   auto* compare = cmd.add_flag(
       "--compare", a->compare,
       "no database: the --workload on every --arch side by side, as `tilescope compare` (times, "
@@ -59,9 +63,10 @@ std::function<int()> add_report_options(CLI::App& cmd) {
       ->needs(trace);
   files->input(
       cmd.add_option("--on", a->on,
-                     "with --trace and --arch (the graph of the chip the trace ran on): the step "
-                     "predicted there and on this other graph (file or profile:NAME[/VARIANT]), as "
-                     "`tilescope trace predict`")
+                     fmt::format("with --trace and --arch (the graph of the chip the trace ran "
+                                 "on): the step predicted there and on this other graph, {}, as "
+                                 "`tilescope trace predict`",
+                                 kArchitectureForms))
           ->needs(trace));
   trace->excludes(db);
   trace->excludes(compare);

@@ -12,6 +12,14 @@ namespace ts {
 
 inline constexpr std::string_view kProfileReferencePrefix = "profile:";
 
+// What every option that names a graph says it accepts, in every program's help (tilescope,
+// tilescope-report, tilescope-gui): one text, so that none forgets the profile form.
+inline constexpr char kArchitectureForms[] =
+    "a kind: architecture file or profile:NAME[/VARIANT] (`tilescope profiles list`)";
+// And an option that names a cluster, whose device is such a graph.
+inline constexpr char kClusterForms[] =
+    "a kind: cluster file; its device: is a kind: architecture file or profile:NAME[/VARIANT]";
+
 bool is_profile_reference(std::string_view arch);
 
 // The architecture file that `arch` names: `arch` itself when it is not a profile reference.
