@@ -121,8 +121,8 @@ ComparisonBarsContents fill_comparison_bars(QCustomPlot& plot, const Architectur
     plot.xAxis->setNumberFormat("g");
     plot.xAxis->setNumberPrecision(6);
     plot.xAxis->setLabel(kind == ComparisonBarsKind::time
-                             ? "time per operator (µs, log scale): device time + launch overhead"
-                             : "energy per node (µJ, log scale): the workload's operators summed");
+                             ? "time per operator (us, log scale): device time + launch overhead"
+                             : "energy per node (uJ, log scale): the workload's operators summed");
   } else {
     axis_hi = std::max(hi, 1.0) * 1.35;
     plot.xAxis->setScaleType(QCPAxis::stLinear);

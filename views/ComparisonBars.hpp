@@ -16,12 +16,12 @@ class QCPBars;
 namespace ts::views {
 
 enum class ComparisonBarsKind {
-  // Each operator's time on each graph (log axis, µs), the bar labelled with the time and what
+  // Each operator's time on each graph (log axis, us), the bar labelled with the time and what
   // bounds it there.
   time,
   // Each operator's speed-up over the first graph, one bar per other graph (a line at 1x).
   speedup,
-  // The workload's energy per node on each graph (log axis, µJ): one group per node of any
+  // The workload's energy per node on each graph (log axis, uJ): one group per node of any
   // graph, a graph whose energy is unknown drawing none (workload_energy_by_node).
   energy,
 };

@@ -125,22 +125,23 @@ const ReportFigure* ReportFigures::find(const QString& name) const {
 
 ReportFigures render_report_figures(const ReportContent& c) {
   ReportFigures out;
-  const std::vector<ComparedPoint>& points = c.run.input->points;
-  const std::vector<CorrelationPlotPoint> all = plot_points(points);
-  const QString source = QString::fromStdString(c.title);
-  out.figures.push_back(correlation_figure(
-      all, source, "correlation",
-      "Predicted against measured, every compared measurement, coloured by operator class; the "
-      "line is y = x, the band ±10 %."));
-
-  // One scatter per operator class, in the table's order.
-  std::map<QString, std::vector<CorrelationPlotPoint>> by_class;
-  for (const CorrelationPlotPoint& p : all) by_class[p.group].push_back(p);
-  for (const GroupStats& g : c.correlation.groups) {
-    const QString group = QString::fromStdString(g.group);
+  if (c.has_run()) {
+    const std::vector<CorrelationPlotPoint> all = plot_points(c.run.input->points);
+    const QString source = QString::fromStdString(c.title);
     out.figures.push_back(correlation_figure(
-        by_class[group], QString("%1: %2").arg(source, group), class_figure_name(g.group),
-        QString("Predicted against measured, %1 operators.").arg(group)));
+        all, source, "correlation",
+        "Predicted against measured, every compared measurement, coloured by operator class; the "
+        "line is y = x, the band ±10 %."));
+
+    // One scatter per operator class, in the table's order.
+    std::map<QString, std::vector<CorrelationPlotPoint>> by_class;
+    for (const CorrelationPlotPoint& p : all) by_class[p.group].push_back(p);
+    for (const GroupStats& g : c.correlation.groups) {
+      const QString group = QString::fromStdString(g.group);
+      out.figures.push_back(correlation_figure(
+          by_class[group], QString("%1: %2").arg(source, group), class_figure_name(g.group),
+          QString("Predicted against measured, %1 operators.").arg(group)));
+    }
   }
 
   if (c.graph) {
@@ -172,11 +173,14 @@ ReportFigures render_report_figures(const ReportContent& c) {
   if (c.simulation) {
     QCustomPlot plot;
     fill_timeline_plot(plot, *c.simulation, report_palette());
-    // A row per track, readable however many devices the iteration spans.
+    // A row per track, 22 px where they fit; the memory strip under the chart (a third as high
+    // again) when the file has counters. At most as tall as a PDF page holds at the plot's width,
+    // so that the report prints it whole on one page with its labels at their size: a taller
+    // iteration's rows are drawn closer together.
     const int rows = static_cast<int>(c.simulation->tracks.size());
-    // The memory strip under the chart (a third as high again) when the file has counters.
-    const int chart = std::clamp(140 + 22 * rows, 320, 2400);
     const bool memory = !c.simulation->counters.empty();
+    const int tallest_chart = memory ? kMaxPdfPlotHeight * 100 / 135 : kMaxPdfPlotHeight;
+    const int chart = std::clamp(140 + 22 * rows, 320, tallest_chart);
     const int height = memory ? chart + chart * 35 / 100 : chart;
     out.figures.push_back(plot_report_figure(
         plot, "timeline",
@@ -242,7 +246,7 @@ ReportFigures render_report_figures(const ReportContent& c) {
     out.figures.push_back(correlation_figure(before, before_title, "diff-before",
                                              "Before: predicted against measured."));
     out.figures.push_back(correlation_figure(
-        all, source, "diff-after",
+        plot_points(c.run.input->points), QString::fromStdString(c.title), "diff-after",
         "After: predicted against measured; hollow circles are the points before.", before,
         QString("before (%1)").arg(before_title)));
   }

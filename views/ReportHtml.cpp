@@ -166,7 +166,7 @@ void comparison_section(std::string& h, Html& html, const ReportContent& c) {
   // The operator's key is long and the figures short: give it room before the columns share out.
   h += "<tr><th width=\"24%\">operator</th>";
   for (const char* t :
-       {"measured µs", "was", "change", "predicted µs", "was", "error", "was", "worse by"})
+       {"measured us", "was", "change", "predicted us", "was", "error", "was", "worse by"})
     h += fmt::format("<th>{}</th>", t);
   h += "</tr>\n";
   for (const OperatorDelta& o : d.matched)
@@ -204,10 +204,9 @@ std::string agreement_text(const AgreementStats& s) {
                      figure_text(s.log_rmse, 4), s.count);
 }
 
-// What a reader wants before anything else: where, how much, how well, and the verdict.
-std::vector<std::pair<std::string, std::string>> summary_facts(const ReportContent& c) {
+// The run's facts: where, how much, how well.
+void run_facts(const ReportContent& c, std::vector<std::pair<std::string, std::string>>& facts) {
   const RunInfo& i = c.run.info;
-  std::vector<std::pair<std::string, std::string>> facts;
   facts.push_back({"device", fmt::format("{} ({})", i.start.device.name, i.start.device.kind)});
   facts.push_back({"run", fmt::format("{} run {}: {}, workload {}", c.run.db, i.id,
                                       i.start.collector, i.start.workload)});
@@ -230,10 +229,19 @@ std::vector<std::pair<std::string, std::string>> summary_facts(const ReportConte
         {"furthest off", fmt::format("{} {}: {:+.1f}%, bound by {}", c.worst.front().worst.op_name,
                                      c.worst.front().worst.shape, c.worst.front().worst.error * 100,
                                      c.worst.front().worst.bound_by)});
+}
+
+// What a reader wants before anything else: where, how much, how well, and the verdict.
+std::vector<std::pair<std::string, std::string>> summary_facts(const ReportContent& c) {
+  std::vector<std::pair<std::string, std::string>> facts;
+  if (c.has_run()) run_facts(c, facts);
   if (c.simulation)
     facts.push_back({"simulated iteration",
                      fmt::format("{}: {:.4f} s", c.simulation->title, c.simulation->iteration_s)});
-  facts.push_back({"verdict", verdict_text(c.gates)});
+  if (c.sweep)
+    facts.push_back(
+        {"sweep", fmt::format("{} points of {}", c.sweep->points.size(), c.sweep_file)});
+  if (c.has_run()) facts.push_back({"verdict", verdict_text(c.gates)});
   if (!c.notes.empty()) facts.push_back({"notes", fmt::format("{} (see Notes)", c.notes.size())});
   return facts;
 }
@@ -242,11 +250,13 @@ std::vector<std::pair<std::string, std::string>> summary_facts(const ReportConte
 std::vector<ReportSection> sections(const ReportContent& c) {
   std::vector<ReportSection> out;
   if (!c.gates.empty()) out.push_back({"gates", "Accuracy gates"});
-  out.push_back({"measured", "What was measured, and where"});
-  if (c.comparison) out.push_back({"comparison", "Comparison with another run"});
-  out.push_back({"correlation", "Predicted against measured"});
-  out.push_back({"worst", "The worst predictions"});
-  out.push_back({"architecture", "The architecture graph"});
+  if (c.has_run()) {
+    out.push_back({"measured", "What was measured, and where"});
+    if (c.comparison) out.push_back({"comparison", "Comparison with another run"});
+    out.push_back({"correlation", "Predicted against measured"});
+    out.push_back({"worst", "The worst predictions"});
+    out.push_back({"architecture", "The architecture graph"});
+  }
   if (c.simulation) out.push_back({"simulation", "Distributed simulation"});
   if (c.sweep) out.push_back({"sweep", "Sweep"});
   if (!c.notes.empty()) out.push_back({"notes", "Notes"});
@@ -378,33 +388,10 @@ void sweep_section(const ReportContent& c, Html& html) {
   h += "</table>\n";
 }
 
-}  // namespace
-
-std::string report_html(const ReportContent& c, const ReportFigures& figures, ReportFormat format) {
-  Html html(figures, format);
+// The run's sections: where it was measured, the comparison with another run, the agreement,
+// the worst predictions with their trees, and the graph.
+void run_sections(const ReportContent& c, const ReportFigures& figures, Html& html) {
   std::string& h = html.text;
-  h += report_head("tilescope report: " + c.title);
-  h += "<body>\n";
-  h += "<h1>tilescope report: " + esc(c.title) + "</h1>\n";
-  h += fmt::format("<p>Made by {} at {} with <code>{}</code>.</p>\n", esc(c.tool_version),
-                   esc(c.generated_at), esc(c.command_line));
-  h += summary_box(summary_facts(c));
-  h += table_of_contents(sections(c));
-
-  if (!c.gates.empty()) {
-    h += "<h2 id=\"gates\">Accuracy gates</h2>\n<table class=\"stats\">\n";
-    h += cells({"gate", "figure", "result"}, "th");
-    for (const GateVerdict& g : c.gates) {
-      const std::string result = g.result == GateResult::not_checked
-                                     ? "not checked: " + g.why_not_checked
-                                     : gate_result_text(g.result);
-      h += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"{}\">{}</td></tr>\n",
-                       esc(g.gate.text), figure_text(g.figure, 4),
-                       g.result == GateResult::passed ? "passed" : "crossed", esc(result));
-    }
-    h += "</table>\n";
-  }
-
   h += "<h2 id=\"measured\">What was measured, and where</h2>\n";
   run_section(h, c.run);
 
@@ -434,7 +421,7 @@ std::string report_html(const ReportContent& c, const ReportFigures& figures, Re
   h += "<h2 id=\"worst\">The worst predictions</h2>\n";
   h += "<p>By |ln(predicted / measured)|; error = predicted / measured - 1.</p>\n";
   h += "<table class=\"ops\" id=\"worst-predictions\">\n";
-  h += cells({"operator", "shape", "mapping", "predicted µs", "measured µs", "error", "bound by"},
+  h += cells({"operator", "shape", "mapping", "predicted us", "measured us", "error", "bound by"},
              "th");
   for (const WorstEntry& e : c.worst) {
     const WorstPrediction& w = e.worst;
@@ -464,6 +451,36 @@ std::string report_html(const ReportContent& c, const ReportFigures& figures, Re
     html.figure("architecture");
   else
     h += "<p class=\"note\">No graph is known for this run: give it with --arch.</p>\n";
+}
+
+}  // namespace
+
+std::string report_html(const ReportContent& c, const ReportFigures& figures, ReportFormat format) {
+  Html html(figures, format);
+  std::string& h = html.text;
+  h += report_head("tilescope report: " + c.title);
+  h += "<body>\n";
+  h += "<h1>tilescope report: " + esc(c.title) + "</h1>\n";
+  h += fmt::format("<p>Made by {} at {} with <code>{}</code>.</p>\n", esc(c.tool_version),
+                   esc(c.generated_at), esc(c.command_line));
+  h += summary_box(summary_facts(c));
+  h += table_of_contents(sections(c));
+
+  if (!c.gates.empty()) {
+    h += "<h2 id=\"gates\">Accuracy gates</h2>\n<table class=\"stats\">\n";
+    h += cells({"gate", "figure", "result"}, "th");
+    for (const GateVerdict& g : c.gates) {
+      const std::string result = g.result == GateResult::not_checked
+                                     ? "not checked: " + g.why_not_checked
+                                     : gate_result_text(g.result);
+      h += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"{}\">{}</td></tr>\n",
+                       esc(g.gate.text), figure_text(g.figure, 4),
+                       g.result == GateResult::passed ? "passed" : "crossed", esc(result));
+    }
+    h += "</table>\n";
+  }
+
+  if (c.has_run()) run_sections(c, figures, html);
 
   if (c.simulation) {
     const SimulationTimeline& s = *c.simulation;
@@ -492,7 +509,7 @@ std::string report_html(const ReportContent& c, const ReportFigures& figures, Re
     for (const std::string& n : c.notes) h += "<li>" + esc(n) + "</li>\n";
     h += "</ul>\n";
   }
-  if (format == ReportFormat::html) h += data_block(c);
+  if (format == ReportFormat::html && c.has_run()) h += data_block(c);
   h += "</body>\n</html>\n";
   if (format == ReportFormat::pdf)
     prepare_html_for_pdf(h, {"summary", "stats", "ops", "tree", "facts", "side"},

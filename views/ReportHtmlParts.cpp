@@ -92,6 +92,11 @@ std::string ReportFigurePlacer::figure(const QString& name, double share) const 
     h *= max_width / w;
     w = max_width;
   }
+  // On paper a figure is kept on one page with its caption: one taller is shrunk to fit.
+  if (format_ == ReportFormat::pdf && h > kPdfMaxFigureHeight) {
+    w *= kPdfMaxFigureHeight / h;
+    h = kPdfMaxFigureHeight;
+  }
   const std::string src = format_ == ReportFormat::pdf
                               ? "figure:" + f->name.toStdString()
                               : "data:image/png;base64," + f->png.toBase64().toStdString();

@@ -52,6 +52,15 @@ inline constexpr double kPdfTextWidth = (210.0 - 30.0) / 25.4 * 96 - 24;
 // The widest a plot is drawn (ReportFigures) so that the PDF shrinks it by at most 7 pt / 9 pt
 // and its labels stay readable: 656 / (7 / 9) = 843 px.
 inline constexpr int kMaxPdfPlotWidth = 843;
+// The text height of a portrait A4 page in CSS pixels, and the part of it a figure may take
+// with room left for its caption (three lines and their margins): a figure never goes over a
+// page break (views/ReportPdf), so none may be taller than a page.
+inline constexpr double kPdfTextHeight = (297.0 - 30.0) / 25.4 * 96;
+inline constexpr double kPdfMaxFigureHeight = kPdfTextHeight - 110;
+// The tallest a plot is drawn at kMaxPdfPlotWidth so that, shrunk to kPdfTextWidth, it still
+// fits kPdfMaxFigureHeight: 1155 px.
+inline constexpr int kMaxPdfPlotHeight =
+    static_cast<int>(kPdfMaxFigureHeight * kMaxPdfPlotWidth / kPdfTextWidth);
 
 // For Qt's rich text, which paints the PDF: tables of these classes take the page's width, and
 // in tables of the classes in `no_break_classes` every hyphen is a non-breaking one (U+2011),

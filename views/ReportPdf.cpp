@@ -6,12 +6,18 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
 #include <QTextOption>
+#include <QTextTable>
 #include <QUrl>
+#include <algorithm>
 #include <cctype>
+#include <map>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 
 namespace ts::views {
 namespace {
@@ -35,6 +41,75 @@ std::unique_ptr<QTextDocument> make_document(const std::string& html,
     document->addResource(QTextDocument::ImageResource, QUrl("figure:" + f.name), f.image);
   document->setHtml(QString::fromStdString(html));
   return document;
+}
+
+// What must not be cut by a page break, as [top, bottom] in the document's pixels: every line of
+// text (a figure is an inline image, so a line too), every table row, a figure with the caption
+// under it, and a heading with the first line after it.
+std::vector<std::pair<double, double>> unbreakable_spans(QTextDocument& document) {
+  QAbstractTextDocumentLayout* layout = document.documentLayout();
+  std::vector<std::pair<double, double>> spans;
+  std::map<std::pair<const QTextTable*, int>, std::pair<double, double>> rows;
+  const auto first_line_bottom = [&](const QTextBlock& block) {
+    const QRectF r = layout->blockBoundingRect(block);
+    const QTextLayout* text = block.layout();
+    return text && text->lineCount() > 0 ? r.top() + text->lineAt(0).rect().bottom() : r.bottom();
+  };
+  for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) {
+    const QRectF r = layout->blockBoundingRect(block);
+    if (const QTextLayout* text = block.layout())
+      for (int i = 0; i < text->lineCount(); ++i) {
+        const QRectF line = text->lineAt(i).rect().translated(r.topLeft());
+        spans.emplace_back(line.top(), line.bottom());
+      }
+    const QTextCursor at(block);
+    if (const QTextTable* table = at.currentTable()) {
+      // (Its cells' text: spans of neighbouring rows must not overlap, or a cut moved to the
+      // top of one row would be inside the row above, and so on up the table.)
+      auto [it, added] =
+          rows.try_emplace({table, table->cellAt(at).row()}, std::pair{r.top(), r.bottom()});
+      if (!added) {
+        it->second.first = std::min(it->second.first, r.top());
+        it->second.second = std::max(it->second.second, r.bottom());
+      }
+    }
+    const QTextBlock next = block.next();
+    if (!next.isValid()) continue;
+    if (block.blockFormat().headingLevel() > 0)
+      spans.emplace_back(r.top(), first_line_bottom(next));
+    for (auto f = block.begin(); !f.atEnd(); ++f)
+      if (f.fragment().charFormat().isImageFormat() &&
+          f.fragment().charFormat().toImageFormat().name().startsWith("figure:")) {
+        spans.emplace_back(r.top(), layout->blockBoundingRect(next).bottom());
+        break;
+      }
+  }
+  for (const auto& [key, span] : rows) spans.push_back(span);
+  return spans;
+}
+
+// Where each page ends: as low as a page reaches, moved up to the top of whatever it would cut.
+// Something taller than a page (a long mapping tree's row cannot be) is cut where the page ends.
+std::vector<double> page_ends(QTextDocument& document, double page_height) {
+  const std::vector<std::pair<double, double>> spans = unbreakable_spans(document);
+  const double end = document.documentLayout()->documentSize().height();
+  std::vector<double> ends;
+  for (double top = 0; top < end - 0.5;) {
+    double cut = top + page_height;
+    for (bool moved = true; moved && cut < end;) {
+      moved = false;
+      for (const auto& [from, to] : spans)
+        if (from < cut - 0.01 && to > cut + 0.01 && from > top + 0.5) {
+          cut = from;
+          moved = true;
+        }
+    }
+    cut = std::min(cut, end);
+    ends.push_back(cut);
+    top = cut;
+  }
+  if (ends.empty()) ends.push_back(std::max(end, 1.0));  // still one (blank) page
+  return ends;
 }
 
 }  // namespace
@@ -94,24 +169,34 @@ QByteArray paint_report_pdf(const std::string& html, const ReportFigures& figure
       writer.newPage();
     }
     const std::unique_ptr<QTextDocument> document = make_document(part.html, figures);
-    // Paginated at the page's text area in CSS pixels (96 per inch), so that the figures'
-    // widths mean what they say; painted scaled to the text area in the writer's pixels.
+    // Laid out as one long page at the text area's width in CSS pixels (96 per inch), so that
+    // the figures' widths mean what they say, and cut into pages here rather than by Qt's
+    // pagination, which breaks a table row inside its cells (a row's first lines at the foot
+    // of one page, the rest, and half a line twice, at the head of the next) and a figure
+    // anywhere. Painted scaled to the text area in the writer's pixels.
     const QRectF text_area = writer.pageLayout().paintRect(QPageLayout::Point);
     const QSizeF page = text_area.size() * (96.0 / 72.0);
-    document->setPageSize(page);
+    document->setTextWidth(page.width());
     const double scale_x = writer.width() / page.width(), scale_y = writer.height() / page.height();
-    for (int p = 0; p < document->pageCount(); ++p) {
-      if (p > 0) writer.newPage();
+    double top = 0;
+    bool first_of_part = true;
+    for (const double end : page_ends(*document, page.height())) {
+      if (!first_of_part) writer.newPage();
+      first_of_part = false;
       first_page = false;
       // As QTextDocument::print() paints a page: the document moved up by the pages before it,
       // clipped to this one, in black on the paper whatever the desktop's palette.
-      const QRectF view(0, p * page.height(), page.width(), page.height());
+      const QRectF view(0, top, page.width(), end - top);
+      top = end;
       painter.save();
       painter.scale(scale_x, scale_y);
       painter.translate(0, -view.top());
       painter.setClipRect(view);
       QAbstractTextDocumentLayout::PaintContext context;
-      context.clip = view;
+      // Qt draws every line that touches the clip, edges included: a line ending exactly at the
+      // cut would be drawn, unseen, on the next page too, and its text found twice. A pixel in
+      // from each cut is inside no line but the page's own.
+      context.clip = view.adjusted(0, 1, 0, -1);
       context.palette.setColor(QPalette::Text, Qt::black);
       document->documentLayout()->draw(&painter, context);
       painter.restore();

@@ -22,7 +22,7 @@ struct BreakdownTimeUnit {
 BreakdownTimeUnit breakdown_time_unit(int64_t longest_ns) {
   if (longest_ns >= 1'000'000'000) return {1e-9, "s"};
   if (longest_ns >= 1'000'000) return {1e-6, "ms"};
-  return {1e-3, "µs"};
+  return {1e-3, "us"};
 }
 
 QString breakdown_rank_label(const RankAnalysis& a) {

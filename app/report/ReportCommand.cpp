@@ -254,9 +254,20 @@ int run_database_report(const ReportCommandOptions& a) {
                      fmt::format("given {} times; a run's report takes one graph (two or more "
                                  "are compared with --compare --workload W)",
                                  a.archs.size()));
-  if (a.db.empty())
+  // A simulation or a sweep is a report of its own; what reads a run needs its database.
+  if (a.db.empty() && a.simulation.empty() && a.sweep.empty())
     throw InputError(SourceLocation{"--db", 0, 0},
-                     "a results database is needed (or --compare with two --arch and --workload)");
+                     "a results database is needed (or --simulation, --sweep, --trace, or "
+                     "--compare with two --arch and --workload)");
+  if (a.db.empty())
+    for (const auto& [given, name] :
+         {std::pair{!a.archs.empty(), "--arch"}, std::pair{!a.diff.empty(), "--diff"},
+          std::pair{a.diff_run.has_value(), "--diff-run"},
+          std::pair{!a.fail_if.empty(), "--fail-if"},
+          std::pair{a.exclude_unstable, "--exclude-unstable"}})
+      if (given)
+        throw InputError(SourceLocation{name, 0, 0},
+                         "reads a run: give its results database with --db");
   const std::string arch = a.archs.empty() ? std::string() : a.archs.front();
   ReportOptions o;
   // Everything that can be checked cheaply is checked before any work: a malformed gate, an
@@ -284,11 +295,19 @@ int run_database_report(const ReportCommandOptions& a) {
   std::vector<std::string> figure_files;
   if (!a.figures.empty()) figure_files = views::write_report_figures(figures, a.figures);
   views::write_report(*content, figures, a.out);
+  std::cout << fmt::format("report: {}\n", a.out);
+  if (!content->has_run()) {
+    std::cout << fmt::format(
+        "  {} figures:{}{}\n", figures.figures.size(), content->simulation ? " the simulation" : "",
+        content->sweep ? (content->simulation ? " and the sweep" : " the sweep") : "");
+    if (!figure_files.empty())
+      std::cout << fmt::format("figures: {} ({} files)\n", a.figures, figure_files.size());
+    return 0;
+  }
   // Re-predicted on another graph: the searches that ran out of budget, as the report says.
   std::cerr << unconverged_warning(content->run.input->unconverged.operators, a.budget);
 
   const AgreementStats& s = content->correlation.overall;
-  std::cout << fmt::format("report: {}\n", a.out);
   std::cout << fmt::format("  {} figures; overall {} points: pearson {}, spearman {}, MAPE {}\n",
                            figures.figures.size(), s.count, figure_text(s.pearson, 4),
                            figure_text(s.spearman, 4), percent_text(s.mape, 2));

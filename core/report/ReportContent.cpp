@@ -139,14 +139,9 @@ const AgreementStats& gated_stats(const ReportContent& content) {
   return content.comparison ? content.comparison->after : content.correlation.overall;
 }
 
-std::unique_ptr<ReportContent> gather_report(const ReportOptions& options) {
-  auto c = std::make_unique<ReportContent>();
-  c->tool_version = options.tool_version;
-  c->command_line = options.command_line;
-  c->generated_at = fmt::format(
-      "{:%Y-%m-%dT%H:%M:%SZ}",
-      fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
-
+// The run's part of the report: its correlation, its worst predictions with their trees, and the
+// graph they were made on.
+void gather_run(ReportContent* c, const ReportOptions& options) {
   std::shared_ptr<ArchitectureGraph> given;
   if (!options.arch.empty())
     given = std::make_shared<ArchitectureGraph>(load_architecture(options.arch));
@@ -198,6 +193,40 @@ std::unique_ptr<ReportContent> gather_report(const ReportOptions& options) {
           worst_entry(w, measurements, store, c->run, c->graph, stored, options.mapper));
   }
 
+  if (!options.diff.empty() || options.diff_run) {
+    // The older side: run --diff-run (default: the same id as --run, else the default run) of the
+    // --diff file, or of --db itself; its stored predictions, as `correlate --diff` reads them.
+    const std::string db = options.diff.empty() ? options.db : options.diff;
+    c->before = read_run(db, options.diff_run ? options.diff_run : options.run, nullptr, "",
+                         options.mapper, options.exclude_unstable);
+    c->comparison = compare_runs(c->before->input->points, points);
+    const std::string nothing_in_common =
+        nothing_in_common_text(*c->comparison, c->before->input->source, c->run.input->source);
+    if (!nothing_in_common.empty()) c->notes.push_back(nothing_in_common);
+  }
+}
+
+// Without a run, the report is named for what it shows.
+std::string simulation_or_sweep_title(const ReportOptions& options) {
+  if (!options.simulation.empty() && !options.sweep.empty())
+    return fmt::format("{} and {}", options.simulation, options.sweep);
+  return options.simulation.empty() ? options.sweep : options.simulation;
+}
+
+std::unique_ptr<ReportContent> gather_report(const ReportOptions& options) {
+  auto c = std::make_unique<ReportContent>();
+  c->tool_version = options.tool_version;
+  c->command_line = options.command_line;
+  c->generated_at = fmt::format(
+      "{:%Y-%m-%dT%H:%M:%SZ}",
+      fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
+
+  // A simulation's or a sweep's report needs no run: the database is only for a run's sections.
+  if (!options.db.empty())
+    gather_run(c.get(), options);
+  else
+    c->title = simulation_or_sweep_title(options);
+
   if (!options.simulation.empty()) {
     c->simulation = load_simulation_timeline(options.simulation);
     c->simulation_file = options.simulation;
@@ -212,18 +241,6 @@ std::unique_ptr<ReportContent> gather_report(const ReportOptions& options) {
                        "holds no sweep points (expected a `tilescope sweep --db` file)");
     c->sweep = digest_sweep(store.sweep_points(sweeps.front().first, sweeps.front().second));
     c->sweep_file = options.sweep;
-  }
-
-  if (!options.diff.empty() || options.diff_run) {
-    // The older side: run --diff-run (default: the same id as --run, else the default run) of the
-    // --diff file, or of --db itself; its stored predictions, as `correlate --diff` reads them.
-    const std::string db = options.diff.empty() ? options.db : options.diff;
-    c->before = read_run(db, options.diff_run ? options.diff_run : options.run, nullptr, "",
-                         options.mapper, options.exclude_unstable);
-    c->comparison = compare_runs(c->before->input->points, points);
-    const std::string nothing_in_common =
-        nothing_in_common_text(*c->comparison, c->before->input->source, c->run.input->source);
-    if (!nothing_in_common.empty()) c->notes.push_back(nothing_in_common);
   }
 
   c->gates = judge_gates(

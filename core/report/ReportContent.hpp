@@ -57,7 +57,10 @@ struct ReportRun {
 struct ReportContent {
   std::string title;
   std::string tool_version, command_line, generated_at;  // generated_at: ISO 8601 UTC
+  // No run without a database: a report of a simulation or a sweep alone has only those
+  // sections, and run, correlation, worst, graph and the comparison stay empty.
   ReportRun run;
+  bool has_run() const { return run.input != nullptr; }
   CorrelationReport correlation;  // grouped by operator class
   std::vector<ShapeRanking> per_shape;
   std::vector<WorstEntry> worst;
@@ -85,7 +88,8 @@ struct ReportContent {
 };
 
 // Reads everything the report needs; throws InputError naming the file for any bad input. The
-// database is opened read-only: a report never writes into it.
+// database is opened read-only: a report never writes into it. Without `db`, only the simulation
+// and the sweep are read (one of them must be given).
 std::unique_ptr<ReportContent> gather_report(const ReportOptions& options);
 
 // The figures that overall --fail-if gates are judged on: the run's overall agreement, or with a
