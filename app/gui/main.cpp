@@ -10,6 +10,7 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <iostream>
+#include <string>
 #include <string_view>
 
 #include "ComparePage.hpp"
@@ -20,6 +21,7 @@
 #include "Workbench.hpp"
 #include "common/DataDirectory.hpp"
 #include "common/InputError.hpp"
+#include "profile/ArchitectureReference.hpp"
 #include "profile/ProfileCostHooks.hpp"
 
 namespace {
@@ -70,10 +72,12 @@ int main(int argc, char** argv) {
   parser.addVersionOption();
   parser.addPositionalArgument(
       "files",
-      "a workspace.yaml, or architecture / workload YAML files, results databases "
-      "(.sqlite), CSVs of measured GEMMs (M,N,K,measured_us), and profiler traces (Kineto "
-      ".json / .json.gz, Nsight Systems .sqlite, or a folder of per-rank traces): imported "
-      "into the open database or a temporary one, and analysed on the Trace page",
+      QString::fromStdString(
+          "a workspace.yaml, or graphs (" + std::string(ts::kArchitectureForms) +
+          "), workload YAML files, results databases (.sqlite), CSVs of measured GEMMs "
+          "(M,N,K,measured_us), and profiler traces (Kineto .json / .json.gz, Nsight Systems "
+          ".sqlite, or a folder of per-rank traces): imported into the open database or a "
+          "temporary one, and analysed on the Trace page"),
       "[workspace.yaml | files...]");
   const QCommandLineOption quit_after_load(
       "quit-after-load",
@@ -81,7 +85,9 @@ int main(int argc, char** argv) {
   const QCommandLineOption screenshots(
       "screenshots", "once loaded, save a PNG of every page into DIR, then exit", "DIR");
   const QCommandLineOption compare(
-      "compare", "add GRAPH (a kind: architecture file) to the Compare page, as Add graph... does",
+      "compare",
+      QString::fromStdString("add GRAPH (" + std::string(ts::kArchitectureForms) +
+                             ") to the Compare page, as Add graph... does"),
       "GRAPH");
   parser.addOption(quit_after_load);
   parser.addOption(screenshots);
