@@ -9,6 +9,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableView>
@@ -29,6 +31,21 @@
 #include "views/QCustomPlotInclude.hpp"
 
 namespace ts::gui {
+namespace {
+
+// The table's last row, the totals, alone: shown above the bars and the operators, where it is
+// read first, rather than below a workload's worth of rows.
+class TotalRowOnly : public QSortFilterProxyModel {
+ public:
+  using QSortFilterProxyModel::QSortFilterProxyModel;
+
+ protected:
+  bool filterAcceptsRow(int row, const QModelIndex& parent) const override {
+    return !parent.isValid() && row == sourceModel()->rowCount() - 1;
+  }
+};
+
+}  // namespace
 
 ComparePage::ComparePage(WhatIfSession* session, QWidget* parent)
     : QWidget(parent),
@@ -40,6 +57,7 @@ ComparePage::ComparePage(WhatIfSession* session, QWidget* parent)
       split_(new QSplitter(Qt::Vertical)),
       plot_(new QCustomPlot),
       table_(new QTableView),
+      totals_(new QTableView),
       model_(new views::ComparisonTableModel(this)),
       profiles_(new QMenu(tr("Add profile"), this)),
       remove_(new QMenu(tr("Remove"), this)),
@@ -103,6 +121,14 @@ ComparePage::ComparePage(WhatIfSession* session, QWidget* parent)
   layout->addWidget(empty_, 1);
   note_->setWordWrap(true);
   layout->addWidget(note_);
+  auto* totals_model = new TotalRowOnly(this);
+  totals_model->setSourceModel(model_);
+  totals_->setObjectName("compareTotals");
+  totals_->setModel(totals_model);
+  totals_->verticalHeader()->hide();
+  totals_->horizontalHeader()->setStretchLastSection(true);
+  totals_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+  layout->addWidget(totals_);
   table_->setModel(model_);
   table_->setAlternatingRowColors(true);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -158,12 +184,21 @@ void ComparePage::showComparison() {
     model_->setComparison(*comparison);
     drawBars();
     table_->resizeColumnsToContents();
+    // The totals' columns as wide as the operators' below, so that they line up; the view as
+    // high as its header and one row (and a scroll bar, for a narrow window).
+    for (int column = 0; column < model_->columnCount(); ++column)
+      totals_->setColumnWidth(column, table_->columnWidth(column));
+    totals_->setFixedHeight(totals_->horizontalHeader()->sizeHint().height() +
+                            totals_->verticalHeader()->defaultSectionSize() +
+                            totals_->horizontalScrollBar()->sizeHint().height() +
+                            2 * totals_->frameWidth());
   } else {
     model_->setComparison({});
   }
   empty_->setText(comparison ? QString() : runner_->state());
   empty_->setVisible(!comparison);
   split_->setVisible(comparison.has_value());
+  totals_->setVisible(comparison.has_value());
   note_->setText(comparison ? runner_->state() : QString());
   note_->setVisible(comparison && !runner_->state().isEmpty());
 }

@@ -1,8 +1,9 @@
 #pragma once
 // The Compare page: the open graph beside the graphs the user adds (Add graph…, Add profile), on
-// the open workload: bars per operator, the table of `tilescope compare` (time per graph,
-// speed-up, bound per graph and where it moved) with the totals. Edits of the open graph move it
-// live (ComparisonRunner). Until a second graph is added, a message says what to do.
+// the open workload: the totals on top, bars per operator, the table of `tilescope compare` (time
+// per graph, speed-up, bound per graph and where it moved) with the totals. Edits of the open
+// graph move it live (ComparisonRunner). Until a second graph is added, a message says what to
+// do.
 #include <QWidget>
 
 #include "OutputGuard.hpp"
@@ -36,6 +37,8 @@ class ComparePage : public QWidget {
   // What the last fill of the plot drew: the bar series per graph.
   const views::ComparisonBarsContents& bars() const { return bars_; }
   QTableView* table() const { return table_; }
+  // The totals row of the table, alone, above the bars and the operators.
+  QTableView* totals() const { return totals_; }
   // What the bars show: time per operator, speed-up, or energy per node (enabled where some
   // graph prices the workload).
   QComboBox* barsKind() const { return kind_; }
@@ -66,6 +69,7 @@ class ComparePage : public QWidget {
   QCustomPlot* plot_;
   views::ComparisonBarsContents bars_;
   QTableView* table_;
+  QTableView* totals_;
   views::ComparisonTableModel* model_;
   QMenu* profiles_;
   QMenu* remove_;
