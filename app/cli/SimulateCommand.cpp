@@ -11,6 +11,7 @@
 #include "StopOnInterrupt.hpp"
 #include "TerminalProgress.hpp"
 #include "common/AtomicFile.hpp"
+#include "common/QuantityFormat.hpp"
 #include "mapper/Mapper.hpp"
 #include "mapper/SearchConvergence.hpp"
 #include "training/SimulationJson.hpp"
@@ -105,7 +106,9 @@ int run_simulate(const SimulateOptions& a) {
                            cluster.name, strategy.gpus(), cluster.gpus());
   std::cout << fmt::format("iteration        {:.3f} s\n", r.iteration_s);
   std::cout << fmt::format("tokens/s         {:.0f}\n", r.tokens_per_s);
-  std::cout << fmt::format("MFU / HFU        {:.1f} % / {:.1f} %\n", r.mfu * 100, r.hfu * 100);
+  std::cout << fmt::format("MFU / HFU        {:.1f} % / {:.1f} % of {} per GPU (datasheet peak)\n",
+                           r.mfu * 100, r.hfu * 100,
+                           format_quantity(r.peak_flops_per_gpu, "FLOP/s"));
   std::cout << fmt::format("pipeline bubble  {:.1f} % of busy time\n", r.bubble_fraction * 100);
   std::cout << fmt::format("model state      {:.2f} GiB per GPU (weights, gradients, optimizer)\n",
                            r.model_state_bytes / gib);

@@ -115,8 +115,9 @@ void check_simulation_file(const std::string& path) {
     load_simulation_timeline(path);  // not JSON: the reader says where it stops parsing
     return;
   }
-  if (!j.is_object() || !j.contains("summary") || !j["summary"].is_object() ||
-      !j.contains("timeline") || !j["timeline"].is_object())
+  const bool has_trace = (j.contains("timeline") && j["timeline"].is_object()) ||
+                         (j.contains("traceEvents") && j["traceEvents"].is_array());
+  if (!j.is_object() || !j.contains("summary") || !j["summary"].is_object() || !has_trace)
     refuse(j.is_object() && j.contains("traceEvents")
                ? "a Chrome trace without a simulation's summary (`simulate --timeline` writes "
                  "those, or a profiler)"

@@ -62,7 +62,16 @@ struct ComputeCapability {
   // arithmetic with its share of register, issue and clock power), in joules; 0: not given. With
   // the graph's `power`, it caps the rate the unit sustains (ArchitectureGraph::power_w).
   double energy_per_op_j = 0;
+  // The vendor's figure for the same rate where ops_per_cycle is a fitted or derated one (a fit
+  // of `node:NAME.efficiency` records the figure it started from); 0: ops_per_cycle is the
+  // datasheet's. Predictions never use it: MFU and HFU are fractions of the datasheet peak, as
+  // every paper quotes them, not of the rate the fit found the unit reaches.
+  double datasheet_ops_per_cycle = 0;
   SourceLocation where;
+
+  double datasheet_rate_per_cycle() const {
+    return datasheet_ops_per_cycle > 0 ? datasheet_ops_per_cycle : ops_per_cycle;
+  }
 };
 
 // What accesses of a memory cost, as Timeloop's energy reference tables give them

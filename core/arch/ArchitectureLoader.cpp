@@ -331,8 +331,8 @@ void ArchitectureReader::read_cost_hook(ArchNode& node, const YAML::Node& h) {
 ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const YAML::Node& o) {
   std::string label = "an operation of '" + node.name + "'";
   src_.check_keys(o,
-                  {"class", "dtype", "ops_per_cycle", "granule", "accumulator", "issue",
-                   "operation_cost", "energy_per_op"},
+                  {"class", "dtype", "ops_per_cycle", "datasheet_ops_per_cycle", "granule",
+                   "accumulator", "issue", "operation_cost", "energy_per_op"},
                   label);
   ComputeCapability c;
   c.where = src_.where(o);
@@ -349,6 +349,8 @@ ComputeCapability ArchitectureReader::read_operation(const ArchNode& node, const
                          "; expected one of: " + std::string(data_type_names()));
   c.dtype = *type;
   c.ops_per_cycle = src_.positive_number(src_.require(o, "ops_per_cycle", label), "ops_per_cycle");
+  if (YAML::Node d = o["datasheet_ops_per_cycle"]; d.IsDefined())
+    c.datasheet_ops_per_cycle = src_.positive_number(d, "datasheet_ops_per_cycle");
   if (YAML::Node e = o["energy_per_op"]; e.IsDefined()) {
     const std::optional<double> j = e.IsScalar() ? parse_energy_joules(e.Scalar()) : std::nullopt;
     if (!j || !(*j > 0))

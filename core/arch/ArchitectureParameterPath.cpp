@@ -396,7 +396,11 @@ void set_parameter_value(ArchitectureGraph& g, const ParameterPath& path, double
         const double base = i < path.baseline_ops_per_cycle.size()
                                 ? path.baseline_ops_per_cycle[i]
                                 : node->capabilities[i].ops_per_cycle;
-        node->capabilities[i].ops_per_cycle = base * value;
+        ComputeCapability& c = node->capabilities[i];
+        // The figure an efficiency is a fraction of stays on record for MFU (once: a graph
+        // fitted again keeps the datasheet's, not the previous fit's).
+        if (c.datasheet_ops_per_cycle == 0) c.datasheet_ops_per_cycle = base;
+        c.ops_per_cycle = base * value;
       }
       return;
     case ParameterField::node_issue_latency:

@@ -249,8 +249,11 @@ std::string architecture_yaml(const ArchitectureGraph& graph, const std::string&
       y += "    operations:\n";
       for (const ComputeCapability& c : n.capabilities)
         y += fmt::format(
-            "      - {{class: {}, dtype: {}, ops_per_cycle: {}, granule: {}{}{}{}{}}}\n",
+            "      - {{class: {}, dtype: {}, ops_per_cycle: {}{}, granule: {}{}{}{}{}}}\n",
             to_string(c.op_class), to_string(c.dtype), number_text(c.ops_per_cycle),
+            c.datasheet_ops_per_cycle > 0
+                ? ", datasheet_ops_per_cycle: " + number_text(c.datasheet_ops_per_cycle)
+                : std::string(),
             granule_text(c),
             c.accumulator ? fmt::format(", accumulator: {}", to_string(*c.accumulator))
                           : std::string(),

@@ -56,6 +56,15 @@ double peak_ops_per_s(const ArchitectureGraph& g, OpClass cls, DataType dtype) {
   return best;
 }
 
+double datasheet_peak_ops_per_s(const ArchitectureGraph& g, OpClass cls, DataType dtype) {
+  double best = 0;
+  for (const ArchNode& n : g.nodes)
+    if (const ComputeCapability* c = n.capability(cls, dtype))
+      best = std::max(
+          best, c->datasheet_rate_per_cycle() * static_cast<double>(n.instances) * n.clock_hz);
+  return best;
+}
+
 double hbm_bytes_per_s(const ArchitectureGraph& g) {
   double best = 0;
   for (const ArchNode& n : g.nodes)

@@ -61,6 +61,9 @@ LayerTime layer_forward_time(const TransformerModel& model, int64_t micro_batch,
 // The device's peak operations per second for a class and type (the largest over its compute
 // nodes; matmul counts multiply-accumulates), and its HBM bandwidth (the largest combined port).
 double peak_ops_per_s(const ArchitectureGraph& device, OpClass cls, DataType dtype);
+// The same peak at the datasheet's rate (ComputeCapability::datasheet_ops_per_cycle where a fit
+// derated the unit): what MFU and HFU divide by.
+double datasheet_peak_ops_per_s(const ArchitectureGraph& device, OpClass cls, DataType dtype);
 double hbm_bytes_per_s(const ArchitectureGraph& device);
 
 // One operator's time by the source (seconds) and what bounds it.

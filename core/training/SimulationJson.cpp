@@ -23,6 +23,7 @@ nlohmann::json summary_json(const TransformerModel& model, const ParallelStrateg
                   {"tokens_per_s", r.tokens_per_s},
                   {"mfu", r.mfu},
                   {"hfu", r.hfu},
+                  {"peak_tflops_per_gpu", r.peak_flops_per_gpu * 1e-12},
                   {"bubble_fraction", r.bubble_fraction},
                   {"model_state_gib_per_gpu", r.model_state_bytes / kGib},
                   {"activation_gib_per_gpu", r.activation_bytes / kGib},
@@ -83,8 +84,14 @@ std::string simulation_summary_json(const TransformerModel& model, const Paralle
 std::string simulation_file_json(const TransformerModel& model, const ParallelStrategy& strategy,
                                  const Cluster& cluster, const TrainingSimulation& r,
                                  const std::string& trace_json) {
-  nlohmann::json whole = summary_json(model, strategy, cluster, r);
-  whole["timeline"] = nlohmann::json::parse(trace_json);
+  // The file is a Chrome trace in its object form (traceEvents and displayTimeUnit at the top),
+  // so that Perfetto and chrome://tracing open it as it is; the summary rides along as keys of
+  // its own, which the trace viewers skip. (Schema 1 nested the trace under `timeline`: the
+  // readers still take that.)
+  nlohmann::json whole = nlohmann::json::parse(trace_json);
+  const nlohmann::json summary = summary_json(model, strategy, cluster, r);
+  for (const auto& [key, value] : summary.items()) whole[key] = value;
+  whole["schema_version"] = 2;
   return whole.dump();
 }
 

@@ -36,8 +36,9 @@ std::string simulation_trace_json(const TrainingSimulation& result, int64_t stag
 std::string simulation_summary_json(const TransformerModel& model, const ParallelStrategy& strategy,
                                     const Cluster& cluster, const TrainingSimulation& result);
 
-// `simulate --out`: the summary's fields and the `timeline` (a trace as simulation_trace_json
-// writes it), on one line.
+// `simulate --out`: the trace as simulation_trace_json writes it (a Chrome trace object, which
+// Perfetto opens) with the summary's fields beside its traceEvents (schema_version 2), on one
+// line.
 std::string simulation_file_json(const TransformerModel& model, const ParallelStrategy& strategy,
                                  const Cluster& cluster, const TrainingSimulation& result,
                                  const std::string& trace_json);

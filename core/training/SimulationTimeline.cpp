@@ -46,8 +46,10 @@ SimulationTimeline parse_simulation_timeline(const std::string& text, const std:
   }
   SimulationTimeline out;
   const nlohmann::json* trace = &j;
-  if (j.is_object() && j.contains("timeline")) {
-    trace = &j["timeline"];
+  // `simulate --out`: a Chrome trace with the summary beside traceEvents (schema 2), or nested
+  // under `timeline` (schema 1); `--timeline`: the trace alone.
+  if (j.is_object() && (j.contains("timeline") || j.contains("summary"))) {
+    if (j.contains("timeline")) trace = &j["timeline"];
     out.title = fmt::format("{} with {} on {} ({} GPUs)", j.value("model", "?"),
                             j.value("strategy", "?"), j.value("cluster", "?"), j.value("gpus", 0));
     if (j.contains("summary")) {

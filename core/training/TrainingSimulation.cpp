@@ -1,6 +1,7 @@
 #include "training/TrainingSimulation.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <set>
 
@@ -22,6 +23,13 @@
 namespace ts {
 
 namespace {
+
+// A share of the iteration found as what is left of a total after its other parts: never below
+// zero, and zero where only rounding is left (1e-16 s printed as "-0.000 s" misleads).
+double time_left_over(double total, double parts) {
+  const double left = total - parts;
+  return left > 1e-12 * std::max(std::abs(total), std::abs(parts)) ? left : 0.0;
+}
 
 // Gradients a GPU all-reduces with its data-parallel peers: the dense part with every replica,
 // the experts' part with the replicas that hold the same experts (every ep-th).
@@ -292,9 +300,11 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   for (Recompute kind : {Recompute::none, Recompute::selective, Recompute::full})
     r.hardware_flops += s.recompute_share(kind, chunk_layers) *
                         iteration_matmul_flops(m, s.global_batch.value, kind);
-  // 16-bit training: the device's fp16 matmul peak, 2 FLOPs per multiply-accumulate.
-  const double peak =
-      2 * peak_ops_per_s(device, OpClass::matmul, DataType::fp16) * static_cast<double>(s.gpus());
+  // 16-bit training: the device's fp16 matmul peak as its datasheet gives it (not a fitted
+  // efficiency's, which would count the efficiency twice), 2 FLOPs per multiply-accumulate.
+  const double peak = 2 * datasheet_peak_ops_per_s(device, OpClass::matmul, DataType::fp16) *
+                      static_cast<double>(s.gpus());
+  r.peak_flops_per_gpu = peak / static_cast<double>(s.gpus());
   r.mfu = r.model_flops / (r.iteration_s * peak);
   r.hfu = r.hardware_flops / (r.iteration_s * peak);
   r.model_state_bytes = state.total_bytes();
@@ -354,14 +364,14 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   r.pipeline = std::move(pipeline);
   r.pipeline_times = run;
   r.breakdown = {
-      {"compute", busy - per_step_tp - per_step_ep - host_wait},
+      {"compute", time_left_over(busy, per_step_tp + per_step_ep + host_wait)},
       {"tensor-parallel communication", per_step_tp},
       {"expert-parallel communication", per_step_ep},
       {"kernel launch (host-bound)", host_wait},
-      {"pipeline bubble and transfers", run.makespan_s - busy},
+      {"pipeline bubble and transfers", time_left_over(run.makespan_s, busy)},
       // What the all-reduce adds after the pipeline: dp_time, or in a run of all replicas
       // whatever the last stage's ring adds after the last pipeline task ends.
-      {"data-parallel all-reduce", r.iteration_s - run.makespan_s - optimizer},
+      {"data-parallel all-reduce", time_left_over(r.iteration_s, run.makespan_s + optimizer)},
       {"optimizer step", optimizer},
   };
   return r;

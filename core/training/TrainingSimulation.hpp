@@ -45,7 +45,8 @@ struct TrainingSimulation {
   double tokens_per_s = 0;
   double model_flops = 0;     // per iteration, without recomputation (MFU counts these)
   double hardware_flops = 0;  // per iteration, recomputation included (HFU)
-  double mfu = 0, hfu = 0;    // of the device graph's matmul peak, per GPU
+  double mfu = 0, hfu = 0;    // of the device graph's datasheet matmul peak, per GPU
+  double peak_flops_per_gpu = 0;  // that peak (fp16 matmul, 2 FLOPs per multiply-accumulate)
   double stage_forward_s = 0, stage_backward_s = 0;  // per micro-batch, one device, all chunks
   double bubble_fraction = 0;                        // pipeline idle over busy, on the executor
   double model_state_bytes = 0;                      // heaviest GPU: weights, grads, optimizer

@@ -153,9 +153,40 @@ TEST_CASE("simulate --out writes the summary and the timeline in one file",
   std::ifstream in(out);
   const auto j = nlohmann::json::parse(in);
   const auto p = nlohmann::json::parse(printed.out);
-  CHECK(j["schema_version"] == 1);
+  CHECK(j["schema_version"] == 2);
   CHECK(j["summary"]["iteration_s"] == p["summary"]["iteration_s"]);
-  CHECK(j["timeline"]["traceEvents"].size() > 8u * 64 * 3 * 2);
+  // Perfetto's JSON format: a Chrome trace object, its events in a top-level traceEvents array,
+  // each with a phase, a process and a thread; complete events with a start and a duration in
+  // microseconds, metadata events naming their thread.
+  REQUIRE(j.contains("traceEvents"));
+  REQUIRE(j["traceEvents"].is_array());
+  CHECK_FALSE(j.contains("timeline"));
+  CHECK(j["displayTimeUnit"] == "ms");
+  CHECK(j["traceEvents"].size() > 8u * 64 * 3 * 2);
+  size_t complete = 0, thread_names = 0;
+  for (const auto& e : j["traceEvents"]) {
+    REQUIRE(e.is_object());
+    REQUIRE(e.contains("ph"));
+    REQUIRE(e["ph"].is_string());
+    CHECK(e["pid"].is_number_integer());
+    const std::string ph = e["ph"];
+    if (ph == "X") {
+      ++complete;
+      CHECK(e["name"].is_string());
+      CHECK(e["tid"].is_number_integer());
+      CHECK(e["ts"].is_number());
+      CHECK(e["dur"].is_number());
+      CHECK(e["ts"].get<double>() >= 0);
+      CHECK(e["dur"].get<double>() >= 0);
+    } else if (ph == "M" && e["name"] == "thread_name") {
+      ++thread_names;
+      CHECK(e["args"]["name"].is_string());
+    } else {
+      CHECK((ph == "M" || ph == "C"));  // process names, sort indices; memory counters
+    }
+  }
+  CHECK(complete > 8u * 64 * 3 * 2);
+  CHECK(thread_names >= 8u);  // a compute track per pipeline stage at least
 }
 
 TEST_CASE("simulate --sweep lists the strategies that fit first and marks the others",
