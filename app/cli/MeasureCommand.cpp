@@ -22,13 +22,13 @@ std::atomic<bool> g_stop{false};
 
 extern "C" void on_interrupt(int) { g_stop.store(true); }
 
-// A collector's progress on the terminal: the planning line, then the repetitions bar.
+// A collector's progress on the terminal: the planning line, then the bar of jobs measured.
 void show_progress(TerminalProgress& progress, const CollectorProgress& p) {
   if (p.total == 0) return progress.clear();
   if (p.stage == CollectorProgress::Stage::planning)
     return progress.show_count(p.done, p.total,
                                fmt::format("predicting {}/{}: {}", p.done, p.total, p.current));
-  progress.show_bar(p.done, p.total, fmt::format("repetitions  {}", p.current));
+  progress.show_bar(p.done, p.total, fmt::format("operators  {}", p.current));
 }
 
 }  // namespace

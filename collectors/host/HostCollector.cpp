@@ -121,6 +121,7 @@ struct JobRun {
   std::vector<float*> tensors;  // per operator tensor; null for intermediates of a fused chain
   int output = -1;
   std::vector<double> times_ns;
+  bool finished = false;  // counted as done in the progress
 
   JobRun(const PreparedJob& p, uint64_t seed) : prepared(&p) {
     const Operator& op = p.job->op;
@@ -290,7 +291,6 @@ size_t run_host_jobs(const std::vector<HostJob>& jobs, const HostCollectorOption
                      const std::function<void(const HostProgress&)>& on_progress,
                      const std::atomic<bool>* cancel) {
   const int threads = options.threads > 0 ? options.threads : omp_get_num_procs();
-  const int repetitions = std::max(options.repetitions, 5);
   const size_t group_size = static_cast<size_t>(std::max(options.group_size, 1));
   openblas_set_num_threads(threads);
 
@@ -305,8 +305,10 @@ size_t run_host_jobs(const std::vector<HostJob>& jobs, const HostCollectorOption
   // Cores other processes may use without taking any from the measurement.
   const double free_cores = std::max(0, online_cpus() - threads);
 
+  // Progress counts jobs, a total known before the first one runs: repetitions would not be,
+  // since a job whose median is not yet within the tolerance takes more of them.
   HostProgress progress;
-  progress.total = jobs.size() * static_cast<size_t>(repetitions);
+  progress.total = jobs.size();
   size_t delivered = 0;
   for (size_t first = 0; first < jobs.size(); first += group_size) {
     const size_t last = std::min(jobs.size(), first + group_size);
@@ -323,8 +325,15 @@ size_t run_host_jobs(const std::vector<HostJob>& jobs, const HostCollectorOption
     for (int round = 0;; ++round) {
       bool any = false;
       for (JobRun& run : group) {
-        if (!wants_another_repetition(run.times_ns, options)) continue;
-        if (round >= repetitions) ++progress.total;
+        if (!wants_another_repetition(run.times_ns, options)) {
+          if (!run.finished) {
+            run.finished = true;
+            ++progress.done;
+            progress.current = run.prepared->job->op.name;
+            if (on_progress) on_progress(progress);
+          }
+          continue;
+        }
         any = true;
         if (cancelled()) return delivered;
         if (flush) {
@@ -339,8 +348,7 @@ size_t run_host_jobs(const std::vector<HostJob>& jobs, const HostCollectorOption
         const auto t1 = std::chrono::steady_clock::now();
         const double ns = std::chrono::duration<double, std::nano>(t1 - t0).count();
         run.times_ns.push_back(ns);
-        ++progress.done;
-        progress.current = run.prepared->job->op.name;
+        progress.current = fmt::format("{}, repetition {}", run.prepared->job->op.name, round + 1);
         if (on_progress) on_progress(progress);
       }
       if (!any) break;

@@ -56,9 +56,9 @@ struct HostCollectorOptions {
 };
 
 struct HostProgress {
-  size_t done = 0;      // timed repetitions finished
-  size_t total = 0;     // grows when a job needs more rounds than its minimum
-  std::string current;  // operator name
+  size_t done = 0;      // jobs whose repetitions are over
+  size_t total = 0;     // the jobs: fixed before the first repetition runs
+  std::string current;  // operator name and its repetition under way
 };
 
 // Whether a job with these timings so far gets another round (the rule above).

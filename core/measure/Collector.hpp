@@ -47,8 +47,8 @@ struct MeasureRequest {
 struct CollectorProgress {
   enum class Stage { planning, measuring };
   Stage stage = Stage::measuring;
-  size_t done = 0;      // planning: operators begun; measuring: timed repetitions finished
-  size_t total = 0;     // 0: the stage is over (a terminal clears its progress line)
+  size_t done = 0;      // planning: operators begun; measuring: jobs whose repetitions are over
+  size_t total = 0;     // fixed for a stage; 0: the stage is over (a terminal clears its line)
   std::string current;  // operator name
 };
 

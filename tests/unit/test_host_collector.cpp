@@ -87,12 +87,43 @@ TEST_CASE("run_host_jobs delivers one checked measurement per job", "[host][coll
     CHECK(m.mapping.has_value() == (i == 0));
   }
   CHECK(got[0].mapping->hash == suite.jobs[0].mapping->hash);
-  // Progress after every timed repetition, interleaved within a group of two.
-  REQUIRE(progress.size() == suite.jobs.size() * 5);
-  CHECK(progress.back().done == progress.back().total);
-  CHECK(progress[0].current == "gemm_odd");
-  CHECK(progress[1].current == "gemm_odd");  // the openblas job of the same operator
-  CHECK(progress[2].current == "gemm_odd");  // round 2 of the group's first job
+  // Progress after every timed repetition, interleaved within a group of two, and once more as
+  // each job is done. The total is the jobs, the same from the first report to the last; the
+  // count of jobs done never goes back.
+  REQUIRE(progress.size() == suite.jobs.size() * 5 + suite.jobs.size());
+  size_t done = 0;
+  for (const HostProgress& p : progress) {
+    CHECK(p.total == suite.jobs.size());
+    CHECK(p.done >= done);
+    done = p.done;
+  }
+  CHECK(progress.back().done == suite.jobs.size());
+  CHECK(progress[0].current == "gemm_odd, repetition 1");
+  CHECK(progress[0].done == 0);
+  CHECK(progress[1].current == "gemm_odd, repetition 1");  // the openblas job, same operator
+  CHECK(progress[2].current == "gemm_odd, repetition 2");  // round 2 of the group's first job
+}
+
+TEST_CASE("run_host_jobs: the progress total stays fixed while jobs take extra repetitions",
+          "[host][collector]") {
+  Suite suite;
+  HostCollectorOptions options = quick();
+  // A tolerance no median meets: every job runs to its maximum, past its minimum of 5.
+  options.tolerance = 1e-12;
+  options.max_repetitions = 9;
+  std::vector<HostProgress> progress;
+  std::vector<Measurement> got;
+  run_host_jobs(
+      suite.jobs, options, [&](const Measurement& m) { got.push_back(m); },
+      [&](const HostProgress& p) { progress.push_back(p); }, nullptr);
+  REQUIRE(got.size() == suite.jobs.size());
+  for (const Measurement& m : got) CHECK(m.repetitions > 5);
+  REQUIRE_FALSE(progress.empty());
+  for (const HostProgress& p : progress) {
+    CHECK(p.total == suite.jobs.size());
+    CHECK(p.done <= p.total);
+  }
+  CHECK(progress.back().done == suite.jobs.size());
 }
 
 TEST_CASE("run_host_jobs stops between repetitions when cancelled", "[host][collector]") {
@@ -104,9 +135,8 @@ TEST_CASE("run_host_jobs stops between repetitions when cancelled", "[host][coll
   SECTION("inside the first group: nothing delivered") {
     const size_t n = run_host_jobs(
         suite.jobs, quick(), [&](const Measurement& m) { got.push_back(m); },
-        [&](const HostProgress& p) {
-          ++calls;
-          if (p.done == 3) cancel = true;
+        [&](const HostProgress&) {
+          if (++calls == 3) cancel = true;  // the group's second round under way
         },
         &cancel);
     CHECK(n == 0);
@@ -118,12 +148,12 @@ TEST_CASE("run_host_jobs stops between repetitions when cancelled", "[host][coll
         suite.jobs, quick(), [&](const Measurement& m) { got.push_back(m); },
         [&](const HostProgress& p) {
           ++calls;
-          if (p.done == 2 * 5) cancel = true;  // the last repetition of group one
+          if (p.done == 2) cancel = true;  // both jobs of group one are done
         },
         &cancel);
     CHECK(n == 2);
     CHECK(got.size() == 2);
-    CHECK(calls == 10);
+    CHECK(calls == 2 * 5 + 2);  // their repetitions, then each job's end
   }
 }
 
