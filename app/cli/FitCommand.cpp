@@ -151,6 +151,8 @@ int run_fit(FitOptions a) {
                           format_parameter(params[i].path, fit.values[i]),
                           format_parameter(params[i].path, params[i].lower),
                           format_parameter(params[i].path, params[i].upper));
+  const std::vector<std::string> at_bounds = bound_warnings(params, fit.values);
+  for (const std::string& line : at_bounds) header += "  warning: " + line + "\n";
   header += fmt::format("training log-RMSE: {:.4f} -> {:.4f}\n", fit.initial_log_rmse,
                         fit.final_log_rmse);
   header += fmt::format("training MAPE: {:.2f}% -> {:.2f}%\n", fit.initial_mape * 100,
@@ -177,6 +179,7 @@ int run_fit(FitOptions a) {
       fit.initial_log_rmse, fit.final_log_rmse, fit.initial_mape * 100, fit.final_mape * 100,
       fit.evaluations);
   for (const std::string& note : input.notes) std::cout << "note: " << note << "\n";
+  for (const std::string& line : at_bounds) std::cerr << "warning: fit: " << line << "\n";
   std::cout << fmt::format("wrote {}\n", a.out);
   return 0;
 }

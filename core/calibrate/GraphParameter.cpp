@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "common/InputError.hpp"
 
@@ -56,6 +57,26 @@ GraphParameter parse_graph_parameter(const std::string& text, const Architecture
   p.lower = *lo;
   p.upper = *hi;
   return p;
+}
+
+std::vector<std::string> bound_warnings(const std::vector<GraphParameter>& params,
+                                        const std::vector<double>& values) {
+  std::vector<std::string> lines;
+  constexpr double kNearBound = 1e-3;  // relative: log-space steps this small are the optimiser's
+  for (size_t i = 0; i < params.size() && i < values.size(); ++i) {
+    const GraphParameter& p = params[i];
+    const double v = values[i];
+    const bool at_lower = p.lower > 0 && std::abs(std::log(v / p.lower)) < kNearBound;
+    const bool at_upper = p.upper > 0 && std::abs(std::log(v / p.upper)) < kNearBound;
+    if (!at_lower && !at_upper) continue;
+    lines.push_back(fmt::format(
+        "{} ended at its {} bound ({}): the measurements pull it further, so the fit is not a "
+        "minimum inside [{}, {}] and the other parameters make up for it; widen the range "
+        "(`{}=LO:HI`) if the value beyond is physical, else suspect the mappings or the data",
+        p.path, at_lower ? "lower" : "upper", format_parameter(p.path, v),
+        format_parameter(p.path, p.lower), format_parameter(p.path, p.upper), p.path));
+  }
+  return lines;
 }
 
 }  // namespace ts

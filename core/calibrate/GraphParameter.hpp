@@ -6,6 +6,7 @@
 // A count (node:NAME.instances) is named by the grammar but refused here: the fit searches
 // continuous values.
 #include <string>
+#include <vector>
 
 #include "arch/ArchitectureParameterPath.hpp"
 
@@ -23,5 +24,12 @@ struct GraphParameter {
 // malformed.
 GraphParameter parse_graph_parameter(const std::string& text, const ArchitectureGraph& graph,
                                      const std::string& input = "--param");
+
+// A fitted value that ended on its bound (within 0.1 % of it, as the fit searches in log
+// space): the data would take it further, so the fit is not a minimum inside the range and the
+// other parameters compensate. One line per such parameter, saying which bound and how to widen
+// it; none when every value is inside.
+std::vector<std::string> bound_warnings(const std::vector<GraphParameter>& params,
+                                        const std::vector<double>& values);
 
 }  // namespace ts
