@@ -8,6 +8,7 @@
 
 #include "OptionValues.hpp"
 #include "common/DataDirectory.hpp"
+#include "common/QuantityFormat.hpp"
 #include "training/DistValidation.hpp"
 #include "training/SimulationJson.hpp"
 
@@ -28,8 +29,8 @@ int run_validate_dist(const ValidateDistOptions& a) {
   for (const PublishedRun& run : runs.runs) {
     const PublishedRunCheck& c = v.runs.emplace_back(check_published_run(run, cluster, times));
     if (a.format == "table")
-      std::cout << fmt::format("{:<12} {:<22} {:>12.3f} {:>12.3f} {:>+8.1f}%\n", c.model,
-                               c.strategy, c.predicted_s, c.published_s, c.error * 100);
+      std::cout << fmt::format("{:<12} {:<22} {:>12.3f} {:>12.3f} {:>9}\n", c.model, c.strategy,
+                               c.predicted_s, c.published_s, format_signed_percent(c.error));
   }
   summarize_dist_validation(v);
   if (a.format == "json") {
@@ -46,9 +47,9 @@ int run_validate_dist(const ValidateDistOptions& a) {
                            "model", "strategy", "component", "predicted", "published", "error");
   for (const PublishedRunCheck& c : v.runs)
     for (const MemoryCheck& m : c.memory)
-      std::cout << fmt::format("{:<12} {:<22} {:<12} {:>9.2f} {:>9.2f} {:>+8.1f}%\n", c.model,
+      std::cout << fmt::format("{:<12} {:<22} {:<12} {:>9.2f} {:>9.2f} {:>9}\n", c.model,
                                c.strategy, m.component, m.predicted_bytes / gib,
-                               m.published_bytes / gib, m.error * 100);
+                               m.published_bytes / gib, format_signed_percent(m.error));
   std::cout << fmt::format("memory: worst error {:.1f} %\n", v.memory_worst_abs_error * 100);
   return 0;
 }

@@ -69,4 +69,13 @@ std::string format_ratio(double ratio) {
   return fmt::format("{:.{}f}x", ratio, decimals);
 }
 
+std::string format_signed_percent(double fraction, int decimals) {
+  if (std::isnan(fraction)) return "n/a";
+  const double percent = fraction * 100;
+  const double scale = std::pow(10.0, decimals);
+  // Rounded first, so that -0.04 % and -0.0 are both +0.0 %.
+  const double rounded = std::round(percent * scale) / scale;
+  return fmt::format("{:+.{}f}%", rounded == 0 ? 0.0 : rounded, decimals);
+}
+
 }  // namespace ts

@@ -22,4 +22,9 @@ std::string format_quantity(double value, std::string_view unit);
 // ("1.20e-4x"); NaN is "n/a", infinities "inf x"; a negative zero is written "0x".
 std::string format_ratio(double ratio);
 
+// A signed error or change as a percentage, `fraction` x 100 with `decimals` decimals and its
+// sign always written ("+9.8%", "-2.5%"); one that rounds to zero is "+0.0%", never "-0.0%"
+// (a negative zero reads as a bias that is not there). NaN is "n/a".
+std::string format_signed_percent(double fraction, int decimals = 1);
+
 }  // namespace ts

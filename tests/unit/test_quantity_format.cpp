@@ -82,3 +82,14 @@ TEST_CASE("ratios: three significant figures and an x, never an SI prefix", "[fo
     CHECK(t.find_first_of("munkMGT ") == std::string::npos);
   }
 }
+
+TEST_CASE("signed percentages: the sign always, and no negative zero", "[format]") {
+  CHECK(format_signed_percent(0.0978) == "+9.8%");
+  CHECK(format_signed_percent(-0.0249) == "-2.5%");
+  CHECK(format_signed_percent(-0.0004) == "+0.0%");
+  CHECK(format_signed_percent(-0.0) == "+0.0%");
+  CHECK(format_signed_percent(0.0) == "+0.0%");
+  CHECK(format_signed_percent(-0.00004, 2) == "+0.00%");
+  CHECK(format_signed_percent(-0.12345, 2) == "-12.35%");
+  CHECK(format_signed_percent(std::nan("")) == "n/a");
+}
