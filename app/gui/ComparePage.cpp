@@ -128,6 +128,10 @@ ComparePage::ComparePage(WhatIfSession* session, QWidget* parent)
   totals_->verticalHeader()->hide();
   totals_->horizontalHeader()->setStretchLastSection(true);
   totals_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+  // No scroll bar of its own: it scrolls sideways with the operators' table, column under column.
+  totals_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  connect(table_->horizontalScrollBar(), &QScrollBar::valueChanged, totals_->horizontalScrollBar(),
+          &QScrollBar::setValue);
   layout->addWidget(totals_);
   table_->setModel(model_);
   table_->setAlternatingRowColors(true);
@@ -185,12 +189,11 @@ void ComparePage::showComparison() {
     drawBars();
     table_->resizeColumnsToContents();
     // The totals' columns as wide as the operators' below, so that they line up; the view as
-    // high as its header and one row (and a scroll bar, for a narrow window).
+    // high as its header and one row.
     for (int column = 0; column < model_->columnCount(); ++column)
       totals_->setColumnWidth(column, table_->columnWidth(column));
     totals_->setFixedHeight(totals_->horizontalHeader()->sizeHint().height() +
                             totals_->verticalHeader()->defaultSectionSize() +
-                            totals_->horizontalScrollBar()->sizeHint().height() +
                             2 * totals_->frameWidth());
   } else {
     model_->setComparison({});
