@@ -4,6 +4,7 @@
 // quantity formatter write them.
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -180,4 +181,22 @@ TEST_CASE("report PDF keeps each figure on one page and prints no table row twic
     INFO("page " << p + 1);
     CHECK(before.back() != after.front());
   }
+}
+
+TEST_CASE("no program writes microseconds other than as us", "[cli][report]") {
+  // Every face prints through format_quantity ("12.3 us") or names the unit in a header or an
+  // axis: a "µs" or "μs" in the sources of the programs would be a second spelling on screen.
+  size_t files = 0;
+  for (const char* folder : {"app", "views", "core", "collectors"})
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root_path(folder))) {
+      const std::string ext = entry.path().extension().string();
+      if (!entry.is_regular_file() || (ext != ".cpp" && ext != ".hpp" && ext != ".cu")) continue;
+      ++files;
+      const std::string text = read_text(entry.path().string());
+      INFO(entry.path().string());
+      CHECK(text.find("\u00b5s") == std::string::npos);
+      CHECK(text.find("\u03bcs") == std::string::npos);
+      CHECK(text.find("\u00b5J") == std::string::npos);
+    }
+  CHECK(files > 100);
 }
