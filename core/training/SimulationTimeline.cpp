@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "common/InputError.hpp"
+#include "common/QuantityFormat.hpp"
 #include "training/ChromeTrace.hpp"
 #include "training/SimulationJson.hpp"
 
@@ -28,6 +29,20 @@ SimulationTimeline load_simulation_timeline(const std::string& path) {
   text << in.rdbuf();
   return parse_simulation_timeline(text.str(), path);
 }
+
+namespace {
+
+// "38.3 % / 51.1 % of 312 TFLOP/s per GPU (datasheet peak)"; files written before the peak was
+// recorded give the fractions alone.
+std::string mfu_text(const nlohmann::json& summary) {
+  std::string text = fmt::format("{:.1f} % / {:.1f} %", summary.value("mfu", 0.0) * 100,
+                                 summary.value("hfu", 0.0) * 100);
+  if (const double tflops = summary.value("peak_tflops_per_gpu", 0.0); tflops > 0)
+    text += " of " + format_quantity(tflops * 1e12, "FLOP/s") + " per GPU (datasheet peak)";
+  return text;
+}
+
+}  // namespace
 
 SimulationTimeline parse_simulation_timeline(const std::string& text, const std::string& file) {
   nlohmann::json j;
@@ -59,8 +74,7 @@ SimulationTimeline parse_simulation_timeline(const std::string& text, const std:
         return fmt::format("{:.2f} GiB per GPU ({})", s.value(key, 0.0), what);
       };
       out.facts = {{"tokens/s", fmt::format("{:.0f}", s.value("tokens_per_s", 0.0))},
-                   {"MFU / HFU", fmt::format("{:.1f} % / {:.1f} %", s.value("mfu", 0.0) * 100,
-                                             s.value("hfu", 0.0) * 100)},
+                   {"MFU / HFU", mfu_text(s)},
                    {"pipeline bubble",
                     fmt::format("{:.1f} % of busy time", s.value("bubble_fraction", 0.0) * 100)}};
       // Files written before the memory figures were added have none: leave them out.

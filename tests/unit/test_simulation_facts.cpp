@@ -54,6 +54,21 @@ TEST_CASE("a simulation file's facts name each figure once, memory included",
   CHECK(t.summary[4] == "model state 42.25 GiB per GPU (weights, gradients, optimizer)");
 }
 
+TEST_CASE("a schema-2 simulation file: the trace at the top, the peak MFU divides by named",
+          "[dist][simulate][report]") {
+  const std::string file = R"({"schema_version": 2, "model": "m", "strategy": "s",
+    "cluster": "c", "gpus": 8, "summary": {"iteration_s": 1.5, "mfu": 0.383, "hfu": 0.511,
+    "peak_tflops_per_gpu": 312.0},
+    "displayTimeUnit": "ms",
+    "traceEvents": [{"ph": "X", "name": "F mb0", "pid": 0, "tid": 0, "ts": 0, "dur": 1}]})";
+  const SimulationTimeline t = parse_simulation_timeline(file, "sim.json");
+  CHECK(t.iteration_s == 1.5);
+  CHECK(t.title == "m with s on c (8 GPUs)");
+  CHECK(fact(t, "MFU / HFU") == "38.3 % / 51.1 % of 312 TFLOP/s per GPU (datasheet peak)");
+  REQUIRE(t.tracks.size() == 1);
+  CHECK(t.tracks.front().spans.size() == 1);
+}
+
 TEST_CASE("what simulate --out writes reads back with its memory figures",
           "[dist][simulate][report]") {
   const Cluster selene = load_cluster(sample("/dist/clusters/selene.yaml"));
