@@ -1,10 +1,8 @@
 #include "sweep/SweepThreads.hpp"
 
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
-
 #include <mutex>
 
+#include "common/WorkThreads.hpp"
 #include "mapper/OperatorPrediction.hpp"
 
 namespace ts {
@@ -25,16 +23,9 @@ size_t evaluate_sweep_points(const SweepSpace& sweep, const std::vector<size_t>&
       // Stopped part way: the point is not stored, so a rerun computes it.
     }
   };
-  tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
-  // Grain 1 and the simple partitioner: every point is its own task, taken as a thread frees up.
-  arena.execute([&] {
-    tbb::parallel_for(
-        tbb::blocked_range<size_t>(0, pending.size(), 1),
-        [&](const tbb::blocked_range<size_t>& r) {
-          for (size_t i = r.begin(); i != r.end(); ++i) one(i);
-        },
-        tbb::simple_partitioner());
-  });
+  // Every point its own task, taken as a thread frees up: the one way core spreads work over
+  // threads (common/WorkThreads), as predict does with a suite's operators.
+  run_with_threads(threads, [&] { for_each_item(pending.size(), one); });
   return done;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// Evaluates a sweep's pending points over local threads (TBB): each thread takes the next point
-// as it finishes one, so points that differ in cost by orders of magnitude still balance. What
-// a rank of an MPI sweep does with its own points too (app/cli/SweepRanks).
+// Evaluates a sweep's pending points over local threads (common/WorkThreads, TBB): each thread
+// takes the next point as it finishes one, so points that differ in cost by orders of magnitude
+// still balance. What a rank of an MPI sweep does with its own points too (app/cli/SweepRanks).
 #include <atomic>
 #include <functional>
 #include <vector>
