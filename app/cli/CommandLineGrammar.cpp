@@ -40,6 +40,7 @@
 #include "UnknownCommand.hpp"
 #include "ValidateCommand.hpp"
 #include "ValidateDistCommand.hpp"
+#include "common/WorkThreads.hpp"
 #include "profile/ArchitectureReference.hpp"
 #include "profile/GpuSpec.hpp"
 
@@ -49,6 +50,15 @@ namespace {
 // What a subcommand does once its options are parsed: returns the exit status. (Not to be
 // confused with the CUPTI runner, the program that measures kernels on a GPU.)
 using CommandAction = std::function<int()>;
+
+// --threads of the commands that predict many operators (predict, compare, correlate): at least
+// one; unset (0 in the struct), every core the process may use (common/WorkThreads).
+void add_threads_option(CLI::App* cmd, int& threads, const std::string& what) {
+  cmd->add_option("--threads", threads,
+                  fmt::format("{} (default: every core, {} here; 1: one after another)", what,
+                              available_threads()))
+      ->check(CLI::Range(1, 4096));
+}
 
 CommandAction add_predict(CLI::App& app, FileOptions& files) {
   auto args = std::make_shared<PredictOptions>();
@@ -86,6 +96,7 @@ CommandAction add_predict(CLI::App& app, FileOptions& files) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--tokens", args->tokens, "kind: llm-model only: prefill, tokens per sequence")
       ->check(CLI::PositiveNumber);
+  add_threads_option(cmd, args->threads, "operators predicted at once");
   return [args] { return run_predict(*args); };
 }
 
@@ -105,6 +116,7 @@ CommandAction add_compare(CLI::App& app, FileOptions& files) {
       ->check(CLI::IsMember({"table", "json", "csv"}));
   cmd->add_option("--budget", args->budget, "mapper evaluations per operator and graph")
       ->check(CLI::PositiveNumber);
+  add_threads_option(cmd, args->threads, "predictions made at once (operators, graphs)");
   return [args] { return run_compare(*args); };
 }
 
@@ -326,6 +338,7 @@ CommandAction add_correlate(CLI::App& app, FileOptions& files) {
                   "operator's measured and predicted)")
       ->check(CLI::IsMember({"table", "json", "csv"}))
       ->capture_default_str();
+  add_threads_option(cmd, a->threads, "operators predicted at once, and a fit's evaluations");
   return [a] { return run_correlate(*a); };
 }
 

@@ -11,6 +11,7 @@
 
 #include "TerminalProgress.hpp"
 #include "common/QuantityFormat.hpp"
+#include "common/WorkThreads.hpp"
 #include "mapper/SearchConvergence.hpp"
 #include "profile/ArchitectureReference.hpp"
 #include "report/ComparisonExport.hpp"
@@ -108,11 +109,14 @@ int run_compare(const CompareOptions& a) {
   OperatorPredictionOptions options;
   options.mapper.budget = a.budget;
   TerminalProgress progress("compare");
-  const ArchitectureComparison c = compare_graph_files(
-      graphs, a.workload, options, SourceLocation{"--arch", 0, 0},
-      [&](size_t, size_t done, size_t total, const std::string& graph, const std::string& op) {
-        progress.show_bar(done, total, fmt::format("{} on {}", op, graph));
-      });
+  ArchitectureComparison c;
+  run_with_threads(a.threads, [&] {
+    c = compare_graph_files(
+        graphs, a.workload, options, SourceLocation{"--arch", 0, 0},
+        [&](size_t, size_t done, size_t total, const std::string& graph, const std::string& op) {
+          progress.show_bar(done, total, fmt::format("{} on {}", op, graph));
+        });
+  });
   progress.clear();
   // As predict says it, on stderr so that JSON and CSV stay clean; one line per graph.
   for (const std::string& note : unconverged_graph_notes(c, a.budget))

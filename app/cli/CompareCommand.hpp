@@ -12,6 +12,8 @@ struct CompareOptions {
   std::vector<std::string> archs;
   std::string workload, format = "table";
   uint64_t budget = MapperOptions{}.budget;
+  // Predictions made at once (--threads); 0: every core (common/WorkThreads).
+  int threads = 0;
 };
 
 int run_compare(const CompareOptions& options);

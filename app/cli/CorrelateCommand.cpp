@@ -16,6 +16,7 @@
 #include "TerminalProgress.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "calibrate/GraphParameter.hpp"
+#include "common/WorkThreads.hpp"
 #include "correlate/AccuracyGate.hpp"
 #include "correlate/CorrelationData.hpp"
 #include "correlate/CorrelationFolds.hpp"
@@ -198,7 +199,9 @@ int run_correlate(const CorrelateOptions& args) {
     o.mapper = mapper;
     o.with_samples = !params.empty();
     o.progress = show_prediction;
-    input = read_option("operator class", "--op", [&] { return csv_input(*graph, o); });
+    run_with_threads(a.threads, [&] {
+      input = read_option("operator class", "--op", [&] { return csv_input(*graph, o); });
+    });
   } else {
     DbInputOptions o;
     o.path = a.db;
@@ -210,7 +213,7 @@ int run_correlate(const CorrelateOptions& args) {
     o.with_samples = !params.empty();
     o.exclude_unstable = a.exclude_unstable;
     o.progress = show_prediction;
-    input = db_input(o);
+    run_with_threads(a.threads, [&] { input = db_input(o); });
   }
   progress.clear();
 
@@ -221,11 +224,13 @@ int run_correlate(const CorrelateOptions& args) {
                        fmt::format("--folds {}: a cross-validated fit needs from 2 folds up to "
                                    "one per point ({} points)",
                                    a.folds, input.points.size()));
-    cv = cross_validate(*graph, params, input.points, input.samples, a.folds, grouping,
-                        a.max_evaluations, [&](int fold, int evaluations, double log_rmse) {
-                          progress.show(fmt::format("fold {}/{}: evaluation {}, log-RMSE {:.4f}",
-                                                    fold + 1, a.folds, evaluations, log_rmse));
-                        });
+    run_with_threads(a.threads, [&] {
+      cv = cross_validate(*graph, params, input.points, input.samples, a.folds, grouping,
+                          a.max_evaluations, [&](int fold, int evaluations, double log_rmse) {
+                            progress.show(fmt::format("fold {}/{}: evaluation {}, log-RMSE {:.4f}",
+                                                      fold + 1, a.folds, evaluations, log_rmse));
+                          });
+    });
     progress.clear();
   }
   const std::vector<ComparedPoint>& points = cv ? cv->points : input.points;

@@ -23,6 +23,9 @@ struct CorrelateOptions {
   int folds = 5;
   int max_evaluations = 400;
   uint64_t budget = MapperOptions{}.budget;
+  // Operators predicted at once, and a fit's evaluations (--threads); 0: every core
+  // (common/WorkThreads).
+  int threads = 0;
 };
 
 // 0, or 1 when a --fail-if gate is crossed (GateExit.hpp).

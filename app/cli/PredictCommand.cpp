@@ -18,6 +18,7 @@
 #include "common/AtomicFile.hpp"
 #include "common/CsvField.hpp"
 #include "common/OutputPath.hpp"
+#include "common/WorkThreads.hpp"
 #include "mapper/SearchConvergence.hpp"
 #include "profile/ArchitectureReference.hpp"
 #include "report/WorkloadPrediction.hpp"
@@ -181,13 +182,16 @@ int run_predict(const PredictOptions& a) {
   // nothing is written before every operator has been predicted.
   TerminalProgress progress("predict");
   std::vector<MappingProgram> programs;
-  const SuitePrediction suite = predict_operators(
-      ops, graph, options,
-      [&](size_t done, size_t total, const Operator& next) {
-        if (total > 1)
-          progress.show_count(done, total, fmt::format("[{}/{}] {}", done + 1, total, next.name));
-      },
-      &programs);
+  SuitePrediction suite;
+  run_with_threads(a.threads, [&] {
+    suite = predict_operators(
+        ops, graph, options,
+        [&](size_t done, size_t total, const Operator& next) {
+          if (total > 1)
+            progress.show_count(done, total, fmt::format("[{}/{}] {}", done + 1, total, next.name));
+        },
+        &programs);
+  });
   const std::vector<Prediction>& rows = suite.operators;
   std::vector<std::pair<std::string, std::string>> saved;  // written only once all succeeded
   for (size_t i = 0; i < rows.size() && !a.save_mappings.empty(); ++i) {

@@ -16,6 +16,8 @@ struct PredictOptions {
   uint64_t budget = MapperOptions{}.budget;
   // What the mapper minimises: "latency" (default), "energy" or "edp" (MapperObjective).
   std::string objective = "latency";
+  // Operators predicted at once (--threads); 0: every core (common/WorkThreads).
+  int threads = 0;
 };
 
 int run_predict(const PredictOptions& options);

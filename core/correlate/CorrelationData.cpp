@@ -1,7 +1,6 @@
 #include "correlate/CorrelationData.hpp"
 
 #include <fmt/format.h>
-#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <atomic>
@@ -15,6 +14,7 @@
 #include "analysis/MappingWriter.hpp"
 #include "common/NameList.hpp"
 #include "common/QuantityFormat.hpp"
+#include "common/WorkThreads.hpp"
 #include "mapper/OperatorPrediction.hpp"
 #include "measure/ComparedTime.hpp"
 #include "measure/OperatorIdentity.hpp"
@@ -107,9 +107,9 @@ CorrelationInput csv_input(const ArchitectureGraph& graph, const CsvInputOptions
   ProgressCounter counter(options.progress, rows.size());
   OperatorPredictionOptions predict_options;
   predict_options.mapper = options.mapper;
-  // Rows are independent; the mapper is deterministic whatever the threads, so the result is
-  // the same as a serial loop.
-  tbb::parallel_for(size_t{0}, rows.size(), [&](size_t i) {
+  // Rows are independent (common/WorkThreads); the mapper is deterministic whatever the threads,
+  // so the result is the same as a serial loop.
+  for_each_item(rows.size(), [&](size_t i) {
     Predicted& r = results[i];
     try {
       MappingProgram program;
@@ -317,7 +317,7 @@ CorrelationInput db_input(const DbInputOptions& options) {
       job_of[i] = it->second;
     }
     ProgressCounter counter(options.progress, jobs.size());
-    tbb::parallel_for(size_t{0}, jobs.size(), [&](size_t j) {
+    for_each_item(jobs.size(), [&](size_t j) {
       const Measurement& m = measurements[jobs[j]];
       Predicted& r = results[jobs[j]];
       try {

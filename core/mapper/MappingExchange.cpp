@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <numeric>
 #include <optional>
 
+#include "common/WorkThreads.hpp"
 #include "mapper/OperatorEvaluation.hpp"
 
 namespace ts {
@@ -65,8 +67,9 @@ size_t exchange_suite_mappings(const std::vector<Operator>& operators,
                                const std::vector<const ArchitectureGraph*>& graphs,
                                const std::vector<std::vector<Prediction>*>& predictions,
                                const std::vector<std::vector<std::string>>& mappings) {
-  size_t replaced = 0;
-  for (size_t i = 0; i < operators.size(); ++i) {
+  // Operators are independent: each reads and writes only its own column of the predictions.
+  std::vector<size_t> replaced(operators.size(), 0);
+  for_each_item(operators.size(), [&](size_t i) {
     std::vector<OperatorOnGraph> on;
     for (size_t g = 0; g < graphs.size(); ++g) {
       const bool ok = i < predictions[g]->size() && i < mappings[g].size() &&
@@ -76,13 +79,12 @@ size_t exchange_suite_mappings(const std::vector<Operator>& operators,
     }
     std::vector<OperatorOnGraph*> pointers;
     for (OperatorOnGraph& o : on) pointers.push_back(&o);
-    const size_t here = exchange_best_mappings(operators[i], graphs, pointers);
-    if (here == 0) continue;
+    replaced[i] = exchange_best_mappings(operators[i], graphs, pointers);
+    if (replaced[i] == 0) return;
     for (size_t g = 0; g < graphs.size(); ++g)
       if (on[g].ok) (*predictions[g])[i] = std::move(on[g].prediction);
-    replaced += here;
-  }
-  return replaced;
+  });
+  return std::accumulate(replaced.begin(), replaced.end(), size_t{0});
 }
 
 }  // namespace ts

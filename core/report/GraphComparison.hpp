@@ -17,8 +17,9 @@ struct ComparisonGraphFile {
   std::string file;    // the architecture file it resolved to
 };
 
-// Called before each prediction: the graph's index, how many predictions are done of how many
-// in all (operators x graphs), the graph's name and the operator next.
+// Called as each prediction starts, one call at a time but from any thread (the graphs are
+// predicted at once): the graph's index, how many predictions are done of how many in all
+// (operators x graphs), the graph's name and the operator that starts.
 using ComparisonProgress =
     std::function<void(size_t graph, size_t done, size_t total, const std::string& graph_name,
                        const std::string& op_name)>;

@@ -1,6 +1,9 @@
 #include "report/WorkloadPrediction.hpp"
 
+#include <mutex>
+
 #include "analysis/MappingWriter.hpp"
+#include "common/WorkThreads.hpp"
 
 namespace ts {
 
@@ -9,15 +12,28 @@ SuitePrediction predict_operators(const std::vector<const Operator*>& operators,
                                   const OperatorPredictionOptions& options,
                                   const PredictionProgress& progress,
                                   std::vector<MappingProgram>* programs) {
+  const size_t total = operators.size();
   SuitePrediction suite;
-  suite.operators.reserve(operators.size());
-  for (const Operator* op : operators) {
-    if (progress) progress(suite.operators.size(), operators.size(), *op);
-    MappingProgram program;
-    suite.operators.push_back(predict_operator(*op, graph, options, &program));
-    suite.unconverged.note(suite.operators.back());
-    if (programs) programs->push_back(std::move(program));
-  }
+  suite.operators.resize(total);
+  std::vector<MappingProgram> resolved(programs ? total : 0);
+  std::mutex lock;  // the progress calls, one at a time
+  size_t done = 0;
+  // Operators are independent: each writes its own row.
+  for_each_item(total, [&](size_t i) {
+    if (options.mapper.cancel && options.mapper.cancel->load())
+      throw MapperCancelled(0, 0, options.mapper.budget);
+    if (progress) {
+      const std::lock_guard<std::mutex> hold(lock);
+      progress(done, total, *operators[i]);
+    }
+    suite.operators[i] =
+        predict_operator(*operators[i], graph, options, programs ? &resolved[i] : nullptr);
+    const std::lock_guard<std::mutex> hold(lock);
+    ++done;
+  });
+  for (const Prediction& p : suite.operators) suite.unconverged.note(p);
+  if (programs)
+    for (MappingProgram& p : resolved) programs->push_back(std::move(p));
   return suite;
 }
 

@@ -16,7 +16,8 @@
 
 namespace ts {
 
-// Called before each operator is predicted: how many are done, of how many, and which is next.
+// Called as each operator starts, one call at a time but from any thread: how many are done, of
+// how many, and which starts. `done` never goes down from one call to the next.
 using PredictionProgress = std::function<void(size_t done, size_t total, const Operator& next)>;
 
 // A suite predicted on one graph: one prediction per operator, in order, and the operators whose
@@ -27,9 +28,13 @@ struct SuitePrediction {
   UnconvergedSearches unconverged;
 };
 
-// predict_operator for each of `operators`, in order, with the same options. `programs`, when
-// given, receives each concrete mapping evaluated (for files written only once all succeeded).
-// Throws as predict_operator does, for the first operator that fails.
+// predict_operator for each of `operators`, with the same options, spread over the threads of
+// the calling arena (common/WorkThreads: run_with_threads(1, ...) is the serial loop); the rows
+// come out in the operators' order and are the same whatever the threads, since each search is
+// deterministic. `programs`, when given, receives each concrete mapping evaluated (for files
+// written only once all succeeded). Throws as predict_operator does, for the first operator (in
+// order) that fails; once options.mapper.cancel is set no operator starts and MapperCancelled
+// comes out.
 SuitePrediction predict_operators(const std::vector<const Operator*>& operators,
                                   const ArchitectureGraph& graph,
                                   const OperatorPredictionOptions& options,
