@@ -1,6 +1,7 @@
 // `tilescope bench model`: mapping evaluations per second on one thread, the wall time of
 // auto-mapping a suite, and the mapper's gap to the exhaustive optimum on a small problem;
-// `bench simulate` and `bench sweep` time training simulations and sweeps.
+// `bench simulate` and `bench sweep` time training simulations and sweeps, `bench threads` the
+// commands that predict many operators on one thread and on all (ThreadsBench).
 #include "BenchCommand.hpp"
 
 #include <fmt/format.h>
@@ -17,14 +18,18 @@
 #include <limits>
 #include <tuple>
 
+#include "BenchPlan.hpp"
 #include "ImportBench.hpp"
 #include "SweepRanks.hpp"
 #include "TerminalProgress.hpp"
+#include "ThreadsBench.hpp"
 #include "analysis/AnalysisResult.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/DataDirectory.hpp"
+#include "common/WorkThreads.hpp"
 #include "mapper/BufferChoices.hpp"
 #include "mapper/OperatorPrediction.hpp"
+#include "report/WorkloadPrediction.hpp"
 #include "tile/MappingLoader.hpp"
 #include "training/Cluster.hpp"
 #include "training/TrainingSimulation.hpp"
@@ -35,26 +40,6 @@ namespace ts::cli {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double evaluations_per_second(const MappingProgram& program, double seconds, int repetitions) {
-  AnalysisScratch eval;
-  prepare(program, eval);
-  double best = 0;
-  for (int r = 0; r < repetitions; ++r) {
-    uint64_t n = 0;
-    double sink = 0;
-    const auto start = Clock::now();
-    double elapsed = 0;
-    while (elapsed < seconds) {
-      for (int i = 0; i < 1000; ++i) sink += evaluate(program, eval);
-      n += 1000;
-      elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    }
-    if (!(sink > 0)) throw std::runtime_error("the bench mapping does not evaluate");
-    best = std::max(best, static_cast<double>(n) / elapsed);
-  }
-  return best;
-}
 
 // A cost hook as cheap as a plugin's should be: the graph's own figure, recomputed.
 double steady_rate_hook(const TilescopeComputeTile* call, const void*) {
@@ -81,6 +66,56 @@ int run_model(const BenchOptions& a) {
     std::cout << fmt::format("bench mapping: {} for {} ({}) on {}: {:.3f} us\n", mapping.name,
                              op->name, op->shape_text(), graph.name, result.device_s * 1e6);
   }
+  const Workload bert = load_workload(a.root + "/samples/workloads/bert-large.yaml");
+  const OperatorPredictionOptions suite_options;
+  const uint64_t budget = suite_options.mapper.budget;
+  // The gap's small problem: the largest of a few whose whole space can be enumerated in
+  // seconds, to see how far the default budget lands from the optimum. Found before anything is
+  // timed, so that the plan can count its points.
+  constexpr double kEnumerable = 6e7;
+  Operator small;
+  MappingProgram t;
+  double space = 0;
+  if (a.wants("gap")) {
+    for (auto [m, n, k] :
+         {std::tuple{384, 640, 512}, std::tuple{256, 384, 256}, std::tuple{256, 256, 256},
+          std::tuple{128, 256, 128}, std::tuple{128, 128, 128}, std::tuple{64, 64, 64},
+          std::tuple{64, 32, 32}, std::tuple{32, 32, 32}, std::tuple{16, 32, 16},
+          std::tuple{16, 16, 16}}) {
+      small = make_gemm("gap_gemm", m, n, k);
+      t = compile_mapping(buffer_choices(default_template(small, graph)).front(), small, graph,
+                          true);
+      MapperOptions probe;
+      probe.budget = 1;
+      space = search_mapping(t, probe).space_size;
+      if (space <= kEnumerable) break;
+    }
+  }
+  // What the parts will do, counted before any of them runs: seconds timed, and mapper
+  // evaluations (a search makes at most its budget, an exhaustive one every point).
+  BenchPlan plan("bench model");
+  if (a.wants("rate"))
+    plan.add(fmt::format("the evaluation rate ({} x {:g} s, with and without a cost hook)",
+                         a.repetitions, a.seconds),
+             2.0 * a.repetitions * a.seconds, 0);
+  if (a.wants("suite"))
+    plan.add(fmt::format("{} x auto-mapping {} ({} operators)", a.repetitions, bert.name,
+                         bert.operators.size()),
+             0,
+             static_cast<double>(a.repetitions) * static_cast<double>(bert.operators.size()) *
+                 static_cast<double>(budget));
+  if (a.wants("gap")) {
+    const bool enumerable = space <= kEnumerable;
+    plan.add(enumerable ? fmt::format("the mapper against an exhaustive search of {:.3g} points "
+                                      "and against a 20x budget",
+                                      space)
+                        : std::string("the mapper against a 20x budget"),
+             0,
+             (enumerable ? space + static_cast<double>(budget) : 0) +
+                 21.0 * static_cast<double>(budget));
+  }
+  std::cout << plan.line(program) << std::flush;
+
   if (a.wants("rate")) {
     tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
     const double rate = evaluations_per_second(program, a.seconds, a.repetitions);
@@ -99,45 +134,26 @@ int run_model(const BenchOptions& a) {
         hooked_rate, hooked_rate / rate);
   }
   if (a.wants("suite")) {
-    Workload bert = load_workload(a.root + "/samples/workloads/bert-large.yaml");
-    OperatorPredictionOptions options;
     double best = 1e300;
     TerminalProgress progress("bench model");
     const size_t total = bert.operators.size() * static_cast<size_t>(a.repetitions);
-    size_t done = 0;
     for (int r = 0; r < a.repetitions; ++r) {
+      const size_t before = bert.operators.size() * static_cast<size_t>(r);
       const auto start = Clock::now();
-      for (const auto& o : bert.operators) {
-        progress.show_bar(done++, total, fmt::format("auto-mapping {}", o.name));
-        predict_operator(o, graph, options);
-      }
+      // As `predict` maps a suite: its operators over every core (predict_workload).
+      predict_workload(bert, graph, suite_options, [&](size_t done, size_t, const Operator& next) {
+        progress.show_bar(before + done, total, fmt::format("auto-mapping {}", next.name));
+      });
       best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count());
     }
     progress.clear();
     std::cout << fmt::format(
-        "auto-mapped {} ({} operators) on {} in {:.3f} s (budget {} per operator, best of {})\n",
-        bert.name, bert.operators.size(), graph.name, best, options.mapper.budget, a.repetitions);
+        "auto-mapped {} ({} operators) on {} in {:.3f} s on {} threads (budget {} per operator, "
+        "best of {})\n",
+        bert.name, bert.operators.size(), graph.name, best, available_threads(), budget,
+        a.repetitions);
   }
   if (a.wants("gap")) {
-    // The largest of a few problems whose whole space can be enumerated in seconds, to see how
-    // far the default budget lands from the optimum.
-    constexpr double kEnumerable = 6e7;
-    Operator small;
-    MappingProgram t;
-    double space = 0;
-    for (auto [m, n, k] :
-         {std::tuple{384, 640, 512}, std::tuple{256, 384, 256}, std::tuple{256, 256, 256},
-          std::tuple{128, 256, 128}, std::tuple{128, 128, 128}, std::tuple{64, 64, 64},
-          std::tuple{64, 32, 32}, std::tuple{32, 32, 32}, std::tuple{16, 32, 16},
-          std::tuple{16, 16, 16}}) {
-      small = make_gemm("gap_gemm", m, n, k);
-      t = compile_mapping(buffer_choices(default_template(small, graph)).front(), small, graph,
-                          true);
-      MapperOptions probe;
-      probe.budget = 1;
-      space = search_mapping(t, probe).space_size;
-      if (space <= kEnumerable) break;
-    }
     MapperOptions normal;
     if (space > kEnumerable) {
       // A template with many free levels has no small problem whose space can be enumerated.
@@ -302,6 +318,7 @@ int run_bench(BenchOptions a) {
   if (a.what == "import") return run_import_bench(static_cast<uint64_t>(a.import_gb * 1e9));
   if (a.root.empty()) a.root = required_data_directory().string();
   if (a.what == "sweep") return run_sweep_bench(a);
+  if (a.what == "threads") return run_threads_bench(a.root, a.repetitions);
   return a.what == "simulate" ? run_simulate_bench(a) : run_model(a);
 }
 

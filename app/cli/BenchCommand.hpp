@@ -1,5 +1,5 @@
 #pragma once
-// `tilescope bench model|simulate|import|sweep`: benchmarks that print their figures.
+// `tilescope bench model|simulate|import|sweep|threads`: benchmarks that print their figures.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -7,7 +7,7 @@
 namespace ts::cli {
 
 struct BenchOptions {
-  std::string what = "model";  // model, simulate, import or sweep
+  std::string what = "model";  // model, simulate, import, sweep or threads
   std::string root;            // empty: the data folder (common/DataDirectory)
   double seconds = 1.0;
   int repetitions = 3;

@@ -146,9 +146,10 @@ CommandAction add_bench(CLI::App& app, FileOptions& files) {
   CLI::App* cmd = app.add_subcommand("bench", "Benchmarks that print their figures");
   cmd->add_option("what", args->what,
                   "what to benchmark: model (the analysis and the mapper), simulate "
-                  "(training simulations), import (a generated Kineto trace) or sweep (1 and 2 "
-                  "MPI ranks, 2 threads)")
-      ->check(CLI::IsMember({"model", "simulate", "import", "sweep"}));
+                  "(training simulations), import (a generated Kineto trace), sweep (1 and 2 "
+                  "MPI ranks, 2 threads) or threads (predict, compare and correlate with "
+                  "--threads 1 and with every core)")
+      ->check(CLI::IsMember({"model", "simulate", "import", "sweep", "threads"}));
   cmd->add_option("--gb", args->import_gb, "import: GB of trace JSON to generate")
       ->check(CLI::PositiveNumber);
   files.input(cmd->add_option("--root", args->root,

@@ -1,4 +1,5 @@
-// `tilescope bench model` and `bench simulate`: smoke tests of the commands, not of the speed.
+// `tilescope bench model`, `bench simulate` and `bench threads`: smoke tests of the commands and
+// of what they say, not of the speed.
 #include <catch2/catch.hpp>
 #include <regex>
 #include <string>
@@ -42,4 +43,39 @@ TEST_CASE("bench simulate reports the wall time of the two large cases", "[cli][
   for (const std::string& l : split_lines(r.out))
     if (std::regex_match(l, line)) ++cases;
   CHECK(cases == 2);
+}
+
+TEST_CASE("bench model says first what it will do and about how long", "[cli][bench]") {
+  const RunResult r = run_tilescope(
+      {"bench", "model", "--seconds", "0.05", "--repetitions", "2", "--part", "rate"});
+  INFO(r.command << "\nstdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.status == 0);
+  const std::vector<std::string> lines = split_lines(r.out);
+  REQUIRE(lines.size() >= 3);
+  // After the line that names the bench mapping, before any figure: the rate part times
+  // 2 x 2 x 0.05 s (with and without a hook).
+  CHECK(std::regex_match(lines[1],
+                         std::regex("bench model: the evaluation rate \\(2 x 0\\.05 s, with and "
+                                    "without a cost hook\\): about [0-9.]+ s on this machine "
+                                    "\\([0-9]+ threads?\\); Ctrl-C stops")));
+  CHECK(lines[2].find("evaluations/s") != std::string::npos);
+}
+
+TEST_CASE("bench threads prints the speed-up of every core over one for each command",
+          "[cli][bench][threads][slow]") {
+  const RunResult r = run_tilescope({"bench", "threads", "--repetitions", "1"}, 600);
+  INFO(r.command << "\nstdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.status == 0);
+  const std::vector<std::string> lines = split_lines(r.out);
+  REQUIRE(lines.size() == 6);
+  CHECK(std::regex_match(lines[0], std::regex("bench threads: 1 x predict .*; 1 x compare .*; 1 x "
+                                              "correlate .*: about .* on this machine .*; "
+                                              "Ctrl-C stops")));
+  const std::regex row(
+      "(predict|compare|correlate) .* 1 thread +[0-9.]+ s +[0-9]+ threads +[0-9.]+ s +speed-up "
+      "[0-9.]+x");
+  for (size_t i = 2; i < 5; ++i) CHECK(std::regex_match(lines[i], row));
+  CHECK(
+      std::regex_match(lines[5], std::regex("speed-up of [0-9]+ threads over 1: predict "
+                                            "[0-9.]+x, compare [0-9.]+x, correlate [0-9.]+x .*")));
 }
