@@ -114,7 +114,8 @@ int run_model(const BenchOptions& a) {
              (enumerable ? space + static_cast<double>(budget) : 0) +
                  21.0 * static_cast<double>(budget));
   }
-  std::cout << plan.line(program) << std::flush;
+  plan.measure(program);
+  std::cout << plan.line() << std::flush;
 
   if (a.wants("rate")) {
     tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);

@@ -69,20 +69,23 @@ void BenchPlan::add(std::string what, double timed_s, double parallel_evaluation
   serial_evaluations_ += serial_evaluations;
 }
 
-double BenchPlan::seconds(double all_rate, double one_rate) const {
-  return timed_s_ + parallel_evaluations_ / all_rate + serial_evaluations_ / one_rate;
+void BenchPlan::measure(const MappingProgram& probe) {
+  // Long enough to be steady, short beside any bench.
+  constexpr double kProbeSeconds = 0.2;
+  one_rate_ = evaluations_per_second(probe, kProbeSeconds, 1);
+  all_rate_ = evaluations_per_second_on_all(probe, kProbeSeconds);
 }
 
-std::string BenchPlan::line(const MappingProgram& probe) const {
-  // A tenth of a second each: long enough to be steady, short beside any bench.
-  const double one_rate = serial_evaluations_ > 0 ? evaluations_per_second(probe, 0.1, 1) : 1.0;
-  const double all_rate =
-      parallel_evaluations_ > 0 ? evaluations_per_second_on_all(probe, 0.1) : 1.0;
+double BenchPlan::seconds() const {
+  return timed_s_ + parallel_evaluations_ / all_rate_ + serial_evaluations_ / one_rate_;
+}
+
+std::string BenchPlan::line() const {
   std::string what;
   for (const std::string& p : parts_) what += (what.empty() ? "" : "; ") + p;
   const int threads = available_threads();
   return fmt::format("{}: {}: about {} on this machine ({} thread{}); Ctrl-C stops\n", bench_, what,
-                     duration_text(seconds(all_rate, one_rate)), threads, threads == 1 ? "" : "s");
+                     duration_text(seconds()), threads, threads == 1 ? "" : "s");
 }
 
 }  // namespace ts::cli

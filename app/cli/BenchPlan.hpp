@@ -25,17 +25,23 @@ class BenchPlan {
   // spread over every thread and those it makes on one thread alone.
   void add(std::string what, double timed_s, double parallel_evaluations,
            double serial_evaluations = 0);
-  // The seconds the parts take at `all_rate` evaluations per second on every thread together
-  // and `one_rate` on one.
-  double seconds(double all_rate, double one_rate) const;
-  // "bench model: A; B: about 1 min 30 s on this machine (2 threads); Ctrl-C stops\n", the
-  // rates measured on `probe` first.
-  std::string line(const MappingProgram& probe) const;
+  // Measures this machine's evaluation rates on `probe`, on one thread and on every thread at
+  // once (a fifth of a second each): what line() and ceiling() say.
+  void measure(const MappingProgram& probe);
+  // The seconds the parts take at the rates measure() found.
+  double seconds() const;
+  // "bench model: A; B: about 1 min 30 s on this machine (2 threads); Ctrl-C stops\n".
+  std::string line() const;
+  // How many times as fast as one thread every thread evaluated, in measure(): the most any
+  // speed-up of threads can be on this machine just then (a machine shared with other work
+  // gives less than its cores).
+  double ceiling() const { return all_rate_ / one_rate_; }
 
  private:
   std::string bench_;
   std::vector<std::string> parts_;
   double timed_s_ = 0, parallel_evaluations_ = 0, serial_evaluations_ = 0;
+  double one_rate_ = 1, all_rate_ = 1;  // evaluations per second
 };
 
 }  // namespace ts::cli
