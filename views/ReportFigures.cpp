@@ -197,35 +197,42 @@ ReportFigures render_report_figures(const ReportContent& c) {
   if (c.sweep) {
     const SweepDigest& d = *c.sweep;
     const QString file = QString::fromStdString(c.sweep_file);
+    // The first figure against the digest's Pareto cost (energy where every point has it, else
+    // area, else the memory proxy); the other figures every point has, beside it.
+    const QString title = QString("%1: %2 points").arg(file).arg(d.points.size());
     QCustomPlot pareto;
-    fill_pareto_plot(pareto,
-                     sweep_pareto_data(d, QString("%1: %2 points").arg(file).arg(d.points.size())),
-                     report_palette());
-    out.figures.push_back(plot_report_figure(
-        pareto, "sweep-pareto",
-        d.strategy_grid ? QString("Iteration time against peak memory per GPU, every point of "
-                                  "the grid; joined: the Pareto front of the points that fit.")
-                        : QString("Suite time against the memory the graph provides, every "
-                                  "point; joined: the Pareto front."),
-        kPlotWidth, kPlotHeight));
-    // Where every point has them: time against the suite's energy and the graph's area.
+    fill_pareto_plot(pareto, sweep_pareto_data(d, title, d.cost), report_palette());
+    const auto caption = [&](SweepFigure figure) {
+      switch (figure) {
+        case SweepFigure::energy:
+          return QString(
+              "Suite time against suite energy (the sum over the operators of their "
+              "energy, once each), every point; joined: the Pareto front.");
+        case SweepFigure::area:
+          return QString(
+              "Suite time against the graph's area (area x instances summed over the "
+              "nodes), every point; joined: the Pareto front.");
+        default:
+          return d.strategy_grid
+                     ? QString(
+                           "Iteration time against peak memory per GPU, every point of the "
+                           "grid; joined: the Pareto front of the points that fit.")
+                     : QString(
+                           "Suite time against the memory the graph provides, every point; "
+                           "joined: the Pareto front.");
+      }
+    };
+    out.figures.push_back(plot_report_figure(pareto, "sweep-pareto", caption(d.cost.figure),
+                                             kPlotWidth, kPlotHeight));
     const std::pair<bool, SweepFigure> fronts[] = {{d.energy_known, SweepFigure::energy},
                                                    {d.area_known, SweepFigure::area}};
     for (const auto& [known, figure] : fronts) {
-      if (!known) continue;
-      const bool energy = figure == SweepFigure::energy;
+      if (!known || figure == d.cost.figure) continue;
       QCustomPlot plot;
-      fill_pareto_plot(
-          plot,
-          sweep_pareto_data(d, QString("%1: %2 points").arg(file).arg(d.points.size()), figure),
-          report_palette());
+      fill_pareto_plot(plot, sweep_pareto_data(d, title, figure), report_palette());
       out.figures.push_back(plot_report_figure(
-          plot, energy ? "sweep-energy-pareto" : "sweep-area-pareto",
-          energy ? QString("Suite time against suite energy (the sum over the operators of "
-                           "their energy, once each), every point; joined: the Pareto front.")
-                 : QString("Suite time against the graph's area (area x instances summed over "
-                           "the nodes), every point; joined: the Pareto front."),
-          kPlotWidth, kPlotHeight));
+          plot, figure == SweepFigure::energy ? "sweep-energy-pareto" : "sweep-area-pareto",
+          caption(figure), kPlotWidth, kPlotHeight));
     }
     if (!d.sensitivities.empty()) {
       QCustomPlot bars;

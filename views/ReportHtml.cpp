@@ -9,8 +9,12 @@
 #include <set>
 #include <utility>
 
+#include "arch/ArchitectureParameterPath.hpp"
+#include "common/QuantityFormat.hpp"
 #include "correlate/CorrelationJson.hpp"
 #include "correlate/FigureText.hpp"
+#include "sweep/SweepAxisEffect.hpp"
+#include "sweep/SweepCost.hpp"
 #include "views/MappingTreeModel.hpp"
 #include "views/ReportDocument.hpp"
 #include "views/ReportHtmlParts.hpp"
@@ -309,12 +313,9 @@ std::string data_block(const ReportContent& c) {
          "\n</script>\n";
 }
 
-std::string elasticity_cell(const std::optional<double>& e) {
-  return e ? fmt::format("{:+.3f}", *e) : std::string("-");
-}
-
 // A sweep (docs/sweep.md): the figures, the sensitivities of the total and of each subject to
-// each varied parameter, and the points of the Pareto front.
+// each varied parameter (the parameters the fit cannot tell apart named below the table), what
+// the sweep found acts on nothing, which cost the Pareto front uses, and the front's points.
 void sweep_section(const ReportContent& c, Html& html) {
   const SweepDigest& d = *c.sweep;
   std::string& h = html.text;
@@ -327,65 +328,89 @@ void sweep_section(const ReportContent& c, Html& html) {
                    d.strategy_grid
                        ? fmt::format(" {} points run out of device memory.", d.out_of_memory)
                        : std::string());
+  // What the points say acts on nothing (sweep_axis_plateaus), as `sweep` warns of it.
+  if (!d.plateaus.empty()) {
+    h += "<ul class=\"note\">\n";
+    for (const SweepAxisPlateau& p : d.plateaus)
+      h += "<li>" +
+           esc(p.path + ": " +
+               sweep_plateau_text(p, d.strategy_grid ? "the iteration time" : "the suite total",
+                                  d.paths.size() > 1)) +
+           "</li>\n";
+    h += "</ul>\n";
+  }
   html.figure("sweep-pareto");
-  if (d.energy_known) html.figure("sweep-energy-pareto");
-  if (d.area_known) html.figure("sweep-area-pareto");
+  if (d.energy_known && d.cost.figure != SweepFigure::energy) html.figure("sweep-energy-pareto");
+  if (d.area_known && d.cost.figure != SweepFigure::area) html.figure("sweep-area-pareto");
   html.figure("sweep-sensitivity");
   h += "<p>Sensitivity: d ln time / d ln parameter, least squares over the points (-1: time "
-       "halves when the parameter doubles; -: cannot be told).</p>\n<table class=\"stats\">\n";
+       "halves when the parameter doubles; 0: no effect; -: cannot be told).</p>\n<table "
+       "class=\"stats\">\n";
   std::vector<std::string> header{"subject"};
   header.insert(header.end(), d.paths.begin(), d.paths.end());
   h += cells(header, "th");
-  for (const SweepSensitivity& row : d.sensitivities) {
+  std::vector<SweepSensitivity> rows = d.sensitivities;
+  for (const SweepSensitivity& row : rows) {
     std::vector<std::string> line{row.subject};
-    for (const std::optional<double>& e : row.elasticity) line.push_back(elasticity_cell(e));
+    for (const std::optional<double>& e : row.elasticity) line.push_back(elasticity_text(e));
     h += cells(line);
   }
   // The figures' rows: d ln energy (area) / d ln parameter.
   for (const auto* row : {&d.energy_sensitivity, &d.area_sensitivity}) {
     if (!*row) continue;
+    rows.push_back(**row);
     std::vector<std::string> line{(*row)->subject == "energy" ? "suite energy" : "graph area"};
-    for (const std::optional<double>& e : (*row)->elasticity) line.push_back(elasticity_cell(e));
+    for (const std::optional<double>& e : (*row)->elasticity) line.push_back(elasticity_text(e));
     h += cells(line);
   }
   h += "</table>\n";
-  // The fronts on energy and area, with each point's energy, area and EDP (energy x time).
+  for (const std::string& note : sweep_collinearity_notes(rows))
+    h += "<p class=\"note\">" + esc(note) + ".</p>\n";
   const auto parameters_of = [&](const SweepPointRecord& p) {
     const nlohmann::json values = nlohmann::json::parse(p.parameters_json);
     std::string parameters;
     for (const std::string& path : d.paths) {
       const nlohmann::json& v = values.at(path);
       parameters += fmt::format("{}{}={}", parameters.empty() ? "" : " ", path,
-                                v.is_string() ? v.get<std::string>() : v.dump());
+                                v.is_string()   ? v.get<std::string>()
+                                : v.is_number() ? format_parameter(path, v.get<double>())
+                                                : v.dump());
     }
     return parameters;
   };
   const auto figure_cell = [](const std::optional<double>& v, double unit) {
     return v ? fmt::format("{:.6g}", *v / unit) : std::string("-");
   };
-  const std::pair<bool, SweepFigure> fronts[] = {{d.energy_known, SweepFigure::energy},
-                                                 {d.area_known, SweepFigure::area}};
-  for (const auto& [known, figure] : fronts) {
-    if (!known) continue;
-    h += fmt::format("<p>Pareto front, suite time against {}.</p>\n<table class=\"stats\">\n",
-                     figure == SweepFigure::energy ? "suite energy" : "graph area");
-    h += cells({"time (us)", "energy (uJ)", "area (mm^2)", "EDP (uJ us)", "parameters"}, "th");
-    for (const SweepPointRecord& p : figure == SweepFigure::energy ? d.energy_front : d.area_front)
-      h +=
-          cells({fmt::format("{:.3f}", p.total_s * 1e6), figure_cell(p.energy_j, 1e-6),
-                 figure_cell(p.area_m2, 1e-6), figure_cell(sweep_edp(p), 1e-12), parameters_of(p)});
+  h += "<p>" + esc(sweep_cost_line(d.cost, true, d.strategy_grid)) + ".</p>\n";
+  // The fronts on energy and area, with each point's energy, area and EDP (energy x time): the
+  // cost's first.
+  std::vector<SweepFigure> fronts{d.cost.figure};
+  for (const auto& [known, figure] :
+       {std::pair{d.energy_known, SweepFigure::energy}, std::pair{d.area_known, SweepFigure::area}})
+    if (known && figure != d.cost.figure) fronts.push_back(figure);
+  for (SweepFigure figure : fronts) {
+    h += fmt::format("<p>Pareto front, {} against {}.</p>\n<table class=\"stats\">\n",
+                     d.strategy_grid ? "iteration time" : "suite time",
+                     esc(sweep_cost_title({figure, {}}, d.strategy_grid)));
+    if (figure == SweepFigure::cost) {
+      h += cells(
+          {"time", d.strategy_grid ? "peak memory per GPU (GiB)" : "memory (bytes)", "parameters"},
+          "th");
+      for (const SweepPointRecord& p : d.front)
+        h += cells({format_quantity(p.total_s, "s"),
+                    d.strategy_grid ? fmt::format("{:.3f}", p.cost / (1024.0 * 1024 * 1024))
+                                    : fmt::format("{:.0f}", p.cost),
+                    parameters_of(p)});
+    } else {
+      h += cells({"time", "energy (uJ)", "area (mm^2)", "EDP (uJ us)", "parameters"}, "th");
+      for (const SweepPointRecord& p :
+           figure == SweepFigure::energy ? d.energy_front : d.area_front)
+        h += cells({format_quantity(p.total_s, "s"), figure_cell(p.energy_j, 1e-6),
+                    figure_cell(p.area_m2, 1e-6), figure_cell(sweep_edp(p), 1e-12),
+                    parameters_of(p)});
+    }
     h += "</table>\n";
   }
-  h += "<p>Pareto front, suite time against the cost.</p>\n<table class=\"stats\">\n";
-  h += cells(
-      {"time (us)", d.strategy_grid ? "peak memory per GPU (GiB)" : "memory (bytes)", "parameters"},
-      "th");
-  for (const SweepPointRecord& p : d.front)
-    h += cells({fmt::format("{:.3f}", p.total_s * 1e6),
-                d.strategy_grid ? fmt::format("{:.3f}", p.cost / (1024.0 * 1024 * 1024))
-                                : fmt::format("{:.0f}", p.cost),
-                parameters_of(p)});
-  h += "</table>\n";
 }
 
 // The run's sections: where it was measured, the comparison with another run, the agreement,

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "arch/ArchitectureParameterPath.hpp"
+#include "sweep/StrategyGrid.hpp"
 #include "views/CorrelationPlot.hpp"
 #include "views/QCustomPlotInclude.hpp"
 
@@ -30,8 +32,8 @@ void reset(QCustomPlot& plot, const QString& title, const QPalette& palette) {
   apply_plot_palette(plot, palette);
 }
 
-bool drawable(const SweepPointRecord& p, SweepFigure figure) {
-  return std::isfinite(p.total_s) && p.total_s > 0 && sweep_figure(p, figure).has_value();
+bool drawable(const SweepPointRecord& p, const SweepCost& cost) {
+  return std::isfinite(p.total_s) && p.total_s > 0 && sweep_cost_value(p, cost).has_value();
 }
 
 }  // namespace
@@ -48,14 +50,55 @@ SweepParetoData sweep_pareto_data(const SweepDigest& digest, const QString& titl
 
 SweepParetoData sweep_pareto_data(const SweepDigest& digest, const QString& title,
                                   SweepFigure figure) {
-  if (figure == SweepFigure::cost) return sweep_pareto_data(digest, title);
+  return sweep_pareto_data(digest, title, SweepCost{figure, {}});
+}
+
+SweepParetoData sweep_pareto_data(const SweepDigest& digest, const QString& title,
+                                  const SweepCost& cost) {
+  if (cost.figure == SweepFigure::cost) return sweep_pareto_data(digest, title);
   SweepParetoData data;
   data.title = title;
-  data.figure = figure;
-  data.cost_label = figure == SweepFigure::energy ? "suite energy (uJ)" : "graph area (mm^2)";
-  data.cost_unit = 1e-6;  // J per uJ, m^2 per mm^2
+  data.cost = cost;
   data.points = digest.points;
-  data.front = figure == SweepFigure::energy ? digest.energy_front : digest.area_front;
+  switch (cost.figure) {
+    case SweepFigure::energy:
+      data.cost_label = "suite energy (uJ)";
+      data.cost_unit = 1e-6;  // J per uJ
+      data.front = digest.energy_front;
+      break;
+    case SweepFigure::area:
+      data.cost_label = "graph area (mm^2)";
+      data.cost_unit = 1e-6;  // m^2 per mm^2
+      data.front = digest.area_front;
+      break;
+    case SweepFigure::edp:
+      data.cost_label = "EDP (uJ us)";
+      data.cost_unit = 1e-12;  // J s per uJ us
+      data.front = pareto_front(digest.points, cost);
+      break;
+    default: {
+      // A parameter in the unit people read it in.
+      const std::string unit = parameter_unit(cost.path);
+      const std::pair<const char*, std::pair<const char*, double>> units[] = {
+          {"B", {"KiB", 1024.0}}, {"B/s", {"GB/s", 1e9}}, {"Hz", {"GHz", 1e9}},
+          {"s", {"us", 1e-6}},    {"W", {"W", 1.0}},      {"cycles", {"cycles", 1.0}}};
+      data.cost_label = QString::fromStdString(cost.path);
+      for (const auto& [si, shown] : units)
+        if (unit == si) {
+          data.cost_label += QString(" (%1)").arg(shown.first);
+          data.cost_unit = shown.second;
+        }
+      data.front = pareto_front(digest.points, cost);
+      break;
+    }
+  }
+  if (digest.strategy_grid) {
+    // Points out of memory are on no front of a grid.
+    std::vector<SweepPointRecord> fitting;
+    for (const SweepPointRecord& p : digest.points)
+      if (!strategy_point_out_of_memory(p)) fitting.push_back(p);
+    data.front = pareto_front(fitting, cost);
+  }
   return data;
 }
 
@@ -68,11 +111,11 @@ SweepParetoContents fill_pareto_plot(QCustomPlot& plot, const SweepParetoData& d
   QVector<double> x, y;
   std::vector<std::pair<double, double>> all;
   for (const SweepPointRecord& p : data.points) {
-    if (!drawable(p, data.figure)) {
+    if (!drawable(p, data.cost)) {
       ++out.left_out;
       continue;
     }
-    all.emplace_back(*sweep_figure(p, data.figure) / data.cost_unit, p.total_s * 1e6);
+    all.emplace_back(*sweep_cost_value(p, data.cost) / data.cost_unit, p.total_s * 1e6);
   }
   std::sort(all.begin(), all.end());  // sorted keys: QCustomPlot's precondition for lookups
   for (const auto& [cost, us] : all) {
@@ -88,7 +131,7 @@ SweepParetoContents fill_pareto_plot(QCustomPlot& plot, const SweepParetoData& d
 
   QVector<double> fx, fy;
   for (const SweepPointRecord& p : data.front) {  // pareto_front orders them by rising figure
-    fx << *sweep_figure(p, data.figure) / data.cost_unit;
+    fx << *sweep_cost_value(p, data.cost) / data.cost_unit;
     fy << p.total_s * 1e6;
   }
   out.front = plot.addGraph();
@@ -163,7 +206,7 @@ SweepSensitivityContents fill_sensitivity_plot(QCustomPlot& plot, const QString&
     label->position->setCoords(keys[i], values[i]);
     label->setPositionAlignment(values[i] < 0 ? (Qt::AlignHCenter | Qt::AlignTop)
                                               : (Qt::AlignHCenter | Qt::AlignBottom));
-    label->setText(QString::asprintf("%+.2f", values[i]));
+    label->setText(QString::fromStdString(elasticity_text(values[i])));
     label->setColor(text);
   }
   plot.legend->setVisible(false);

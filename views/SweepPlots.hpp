@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "measure/SweepPointRecord.hpp"
+#include "sweep/SweepCost.hpp"
 #include "sweep/SweepDigest.hpp"
 #include "sweep/SweepSummary.hpp"
 
@@ -20,12 +21,12 @@ class QCPBars;
 namespace ts::views {
 
 struct SweepParetoData {
-  QString title;         // "bert-large on ascend910b3: 27 points"
-  QString cost_label;    // the x axis: "memory (MiB)", "peak memory per GPU (GiB)"
-  double cost_unit = 1;  // cost units per unit of the axis (bytes per MiB: 1048576)
-  SweepFigure figure = SweepFigure::cost;  // what the x axis is (sweep_figure of each point)
-  std::vector<SweepPointRecord> points;    // every point of the sweep
-  std::vector<SweepPointRecord> front;     // pareto_front of the points that may be on it
+  QString title;                         // "bert-large on ascend910b3: 27 points"
+  QString cost_label;                    // the x axis: "memory (MiB)", "peak memory per GPU (GiB)"
+  double cost_unit = 1;                  // cost units per unit of the axis (bytes per MiB: 1048576)
+  SweepCost cost;                        // what the x axis is (sweep_cost_value of each point)
+  std::vector<SweepPointRecord> points;  // every point of the sweep
+  std::vector<SweepPointRecord> front;   // pareto_front of the points that may be on it
 };
 
 // A digested sweep's points and front, with the axis a report and the GUI give its cost:
@@ -35,6 +36,10 @@ SweepParetoData sweep_pareto_data(const SweepDigest& digest, const QString& titl
 // digest.area_front). Meant where the digest knows the figure (energy_known, area_known).
 SweepParetoData sweep_pareto_data(const SweepDigest& digest, const QString& title,
                                   SweepFigure figure);
+// The same against any cost (sweep/SweepCost): also the EDP (uJ us) and a varied parameter's
+// value (in KiB, GB/s, GHz, us or as it is), the front worked out from the digest's points.
+SweepParetoData sweep_pareto_data(const SweepDigest& digest, const QString& title,
+                                  const SweepCost& cost);
 
 struct SweepParetoContents {
   QCPGraph* points = nullptr;  // every drawable point, grey
@@ -54,7 +59,9 @@ struct SweepSensitivityContents {
 };
 
 // Clears `plot` and draws one bar per parameter, the elasticity of `subject`'s time to it,
-// largest magnitude first (rank_sensitivities), a line at 0 and the value on each bar.
+// largest magnitude first (rank_sensitivities), a line at 0 and the value on each bar (as the
+// tables write it: elasticity_text, so never "-0.00"). Parameters the fit left out as collinear
+// get no bar and are counted with the unknown.
 SweepSensitivityContents fill_sensitivity_plot(QCustomPlot& plot, const QString& title,
                                                const std::vector<std::string>& paths,
                                                const SweepSensitivity& subject,

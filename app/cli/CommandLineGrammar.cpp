@@ -658,6 +658,16 @@ CommandAction add_sweep(CLI::App& app, FileOptions& files) {
       ->check(CLI::Range(0, 4096));
   cmd->add_flag("--summary", args->summary,
                 "print the sensitivities and the Pareto front of the sweep's points");
+  cmd->add_option("--cost", args->cost,
+                  "what the Pareto front sets time against: auto (suite energy where every point "
+                  "has it, else graph area, else memory bytes), memory, energy, area, edp, or a "
+                  "varied parameter (PATH, or a grid's key), whose value is the cost")
+      ->capture_default_str();
+  cmd->add_option("--format", args->format,
+                  "output format: text (table: the same) or json (the counts, the warnings and, "
+                  "with --summary, the summary as one object)")
+      ->check(CLI::IsMember({"text", "table", "json"}))
+      ->capture_default_str();
   return [args] { return run_sweep(*args); };
 }
 

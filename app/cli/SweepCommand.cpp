@@ -11,6 +11,8 @@
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <set>
 
 #include "OptionValues.hpp"
 #include "StopOnInterrupt.hpp"
@@ -18,11 +20,15 @@
 #include "SweepSummaryText.hpp"
 #include "TerminalProgress.hpp"
 #include "arch/ArchitectureLoader.hpp"
+#include "arch/ArchitectureParameterPath.hpp"
 #include "common/InputError.hpp"
 #include "measure/ResultStore.hpp"
 #include "profile/ArchitectureReference.hpp"
 #include "sweep/ArchitectureSweep.hpp"
 #include "sweep/StrategyGrid.hpp"
+#include "sweep/SweepAxisEffect.hpp"
+#include "sweep/SweepCost.hpp"
+#include "sweep/SweepDigest.hpp"
 #include "sweep/SweepExchange.hpp"
 #include "sweep/SweepResume.hpp"
 #include "sweep/SweepSummary.hpp"
@@ -90,6 +96,46 @@ std::string counts_text(const SweepSpace& sweep, const PointsRun& run, const std
                      run.computed, run.stopped ? " (stopped: rerun to compute the rest)" : "");
 }
 
+// What the sweep warns of, on stderr as it is found (whatever the format) and in the JSON.
+struct SweepWarnings {
+  std::vector<std::string> lines;
+  void add(const std::string& line) {
+    if (line.empty()) return;
+    std::cerr << line << "\n";
+    lines.push_back(line);
+  }
+};
+
+// After the points: axes along which the total never moves, or stops moving, each said once,
+// unless a cap said it already before the points ran (docs/sweep.md, "Axes that do nothing").
+void warn_plateaus(SweepWarnings& warnings, const std::string& flag, const std::string& subject,
+                   const std::vector<std::string>& paths,
+                   const std::vector<SweepPointRecord>& points,
+                   const std::vector<SweepAxisCap>& caps = {},
+                   const std::vector<SweepAxis>& axes = {}) {
+  std::set<std::string> said;
+  for (const SweepAxisPlateau& p : sweep_axis_plateaus(paths, points)) {
+    bool explained = false;
+    for (const SweepAxisCap& c : caps)
+      explained =
+          explained || (c.path == p.path && plateau_explained_by(p, c, axes[c.axis].values));
+    if (explained || !said.insert(p.path).second) continue;
+    // Nothing moved at all: a warning; a plateau, or a sweep for the energy: a note.
+    const bool none = p.kind == SweepAxisPlateau::Kind::no_effect && p.moves.empty();
+    warnings.add(fmt::format("{}: {} {}: {}", none ? "warning" : "note", flag, p.path,
+                             sweep_plateau_text(p, subject, paths.size() > 1)));
+  }
+}
+
+// The counts, the warnings and (with --summary) the summary as one JSON object on stdout.
+void print_json(const nlohmann::json& head, const SweepWarnings& warnings,
+                const std::optional<nlohmann::json>& summary) {
+  nlohmann::json j = head;
+  j["warnings"] = warnings.lines;
+  if (summary) j["summary"] = *summary;
+  std::cout << j.dump(2) << "\n";
+}
+
 int run_architecture_sweep(const SweepOptions& a) {
   const std::pair<const std::string*, const char*> required[] = {{&a.arch, "--arch"},
                                                                  {&a.workload, "--workload"}};
@@ -106,7 +152,11 @@ int run_architecture_sweep(const SweepOptions& a) {
                      "a sweep needs at least one --vary PATH=V1,V2,...");
   std::vector<SweepAxis> axes;
   for (const std::string& v : a.vary) axes.push_back(parse_sweep_axis(v, graph));
+  std::vector<std::string> paths;
+  for (const SweepAxis& axis : axes) paths.push_back(axis.path);
+  const std::optional<SweepCost> cost = parse_sweep_cost(a.cost, paths, false);
   const SweepSampling sampling = parse_sweep_sampling(a.sample, a.seed);
+  const std::vector<SweepAxisCap> caps = sweep_axis_caps(graph, axes);
   std::vector<SweepValues> points = sweep_points(axes, sampling);
   MapperOptions mapper;
   mapper.budget = a.budget;
@@ -115,6 +165,11 @@ int run_architecture_sweep(const SweepOptions& a) {
   mapper.parallel = false;
   const ArchitectureSweep sweep(std::move(graph), std::move(workload), std::move(axes),
                                 std::move(points), mapper);
+  // Before any point runs (and once the command line is known good): values the cost model
+  // caps by another figure of the graph.
+  SweepWarnings warnings;
+  for (const SweepAxisCap& c : caps)
+    warnings.add(fmt::format("warning: --vary {}: {}", c.path, sweep_cap_text(c)));
   std::optional<PointsRun> run = run_points(sweep, a);
   if (!run) return 0;
   std::string exchanged;
@@ -142,27 +197,45 @@ int run_architecture_sweep(const SweepOptions& a) {
           "another point",
           ex.replaced, ex.changed_points.size());
   }
-  std::cout << fmt::format("sweep of {} on {}: {}{}\n", sweep.workload().name,
-                           resolve_architecture_option(a.arch), counts_text(sweep, *run, a.db),
-                           exchanged);
-  std::cerr << unconverged_warning(
-      unconverged_searches(stored_points_of(sweep, *run->store)).operators, a.budget);
-  if (a.summary && !run->stopped) {
-    SweepSummaryText text;
-    for (const SweepAxis& axis : sweep.axes()) text.paths.push_back(axis.path);
-    text.cost_title = "memory bytes: capacity x instances summed over memories";
-    text.cost_header = "cost_bytes";
-    // Bytes to the byte: a capacity step of a small memory is lost in a rounded figure.
-    text.cost_text = [](double cost) { return fmt::format("{:.0f}", cost); };
-    text.parameters_text = [&](const SweepPointRecord& p) {
-      const std::vector<double> values = sweep_parameter_values(p, text.paths);
-      std::string out;
-      for (size_t k = 0; k < values.size(); ++k)
-        out += fmt::format("{}{}={}", k ? " " : "", text.paths[k],
-                           format_parameter(sweep.axes()[k].resolved.field, values[k]));
-      return out;
-    };
-    const std::vector<SweepPointRecord> mine = stored_points_of(sweep, *run->store);
+  const std::vector<SweepPointRecord> mine = stored_points_of(sweep, *run->store);
+  const std::string counts =
+      fmt::format("sweep of {} on {}: {}{}", sweep.workload().name,
+                  resolve_architecture_option(a.arch), counts_text(sweep, *run, a.db), exchanged);
+  const bool json = a.format == "json";
+  if (!json) std::cout << counts << "\n";
+  std::string unconverged = unconverged_warning(unconverged_searches(mine).operators, a.budget);
+  if (!unconverged.empty() && unconverged.back() == '\n') unconverged.pop_back();
+  warnings.add(unconverged);
+  if (!run->stopped)
+    warn_plateaus(warnings, "--vary", "the suite total", paths, mine, caps, sweep.axes());
+  SweepSummaryText text;
+  text.paths = paths;
+  text.cost = cost;
+  text.cost_header = "cost_bytes";
+  // Bytes to the byte: a capacity step of a small memory is lost in a rounded figure.
+  text.cost_text = [](double bytes) { return fmt::format("{:.0f}", bytes); };
+  text.parameters_text = [&](const SweepPointRecord& p) {
+    const std::vector<double> values = sweep_parameter_values(p, text.paths);
+    std::string out;
+    for (size_t k = 0; k < values.size(); ++k)
+      out += fmt::format("{}{}={}", k ? " " : "", text.paths[k],
+                         format_parameter(sweep.axes()[k].resolved.field, values[k]));
+    return out;
+  };
+  const bool summary = a.summary && !run->stopped;
+  if (json) {
+    const nlohmann::json head{{"kind", "architecture sweep"},
+                              {"workload", sweep.workload().name},
+                              {"arch", resolve_architecture_option(a.arch)},
+                              {"db", a.db},
+                              {"points", sweep.size()},
+                              {"already_stored", run->already},
+                              {"computed", run->computed},
+                              {"stopped", run->stopped},
+                              {"line", counts}};
+    print_json(head, warnings,
+               summary ? std::optional(sweep_summary_json(text, mine, mine)) : std::nullopt);
+  } else if (summary) {
     print_sweep_summary(std::cout, text, mine, mine);
   }
   return run->stopped ? 130 : 0;
@@ -190,6 +263,9 @@ int run_strategy_grid(const SweepOptions& a) {
   StrategyGridInputs inputs = read_option("operator times", "--operator-times", [&] {
     return load_strategy_grid_inputs(a.model, a.strategy, a.operator_times);
   });
+  // The grid's numeric keys: a cost is one of them or memory (no energy, no area in a grid).
+  const std::optional<SweepCost> cost =
+      parse_sweep_cost(a.cost, {"dp", "micro-batch", "pp", "tp", "schedule", "cluster"}, true);
   const std::string model_name = inputs.model.name;
   const StrategyGridSweep sweep(std::move(inputs), axes, load_grid_clusters(axes, a.cluster));
   if (sweep.size() == 0)
@@ -198,25 +274,47 @@ int run_strategy_grid(const SweepOptions& a) {
                                        sweep.skipped()));
   const std::optional<PointsRun> run = run_points(sweep, a);
   if (!run) return 0;
-  std::cout << fmt::format(
-      "strategy grid of {} from {}: {}; {} grid points left out (do not "
-      "fit)\n",
-      model_name, a.strategy, counts_text(sweep, *run, a.db), sweep.skipped());
-  if (a.summary && !run->stopped) {
-    SweepSummaryText text;
-    text.paths = varied_grid_keys(axes);
-    text.cost_title = "peak memory per GPU; points out of memory left out";
-    text.cost_header = "memory_GiB";
-    text.cost_text = [](double cost) {
-      return fmt::format("{:.3f}", cost / (1024.0 * 1024 * 1024));
-    };
-    text.parameters_text = [&](const SweepPointRecord& p) {
-      return strategy_point_text(p, text.paths);
-    };
-    const std::vector<SweepPointRecord> mine = stored_points_of(sweep, *run->store);
-    std::vector<SweepPointRecord> fitting;
-    for (const SweepPointRecord& p : mine)
-      if (!strategy_point_out_of_memory(p)) fitting.push_back(p);
+  const std::string counts =
+      fmt::format("strategy grid of {} from {}: {}; {} grid points left out (do not fit)",
+                  model_name, a.strategy, counts_text(sweep, *run, a.db), sweep.skipped());
+  const bool json = a.format == "json";
+  if (!json) std::cout << counts << "\n";
+  const std::vector<SweepPointRecord> mine = stored_points_of(sweep, *run->store);
+  // The keys the points vary, as the GUI and the report fit them (dp last: on one cluster it
+  // is determined by tp and pp).
+  const std::vector<std::string> paths = varied_sweep_paths(mine);
+  SweepWarnings warnings;
+  if (!run->stopped) warn_plateaus(warnings, "--strategy-grid", "the iteration time", paths, mine);
+  SweepSummaryText text;
+  text.paths = paths;
+  text.strategy_grid = true;
+  text.cost = cost;
+  text.cost_header = "memory_GiB";
+  text.cost_text = [](double bytes) {
+    return fmt::format("{:.3f}", bytes / (1024.0 * 1024 * 1024));
+  };
+  text.parameters_text = [&](const SweepPointRecord& p) {
+    return strategy_point_text(p, text.paths);
+  };
+  std::vector<SweepPointRecord> fitting;
+  for (const SweepPointRecord& p : mine)
+    if (!strategy_point_out_of_memory(p)) fitting.push_back(p);
+  const bool summary = a.summary && !run->stopped;
+  if (json) {
+    const nlohmann::json head{{"kind", "strategy grid"},
+                              {"model", model_name},
+                              {"strategy", a.strategy},
+                              {"db", a.db},
+                              {"points", sweep.size()},
+                              {"already_stored", run->already},
+                              {"computed", run->computed},
+                              {"stopped", run->stopped},
+                              {"left_out", sweep.skipped()},
+                              {"out_of_memory", mine.size() - fitting.size()},
+                              {"line", counts}};
+    print_json(head, warnings,
+               summary ? std::optional(sweep_summary_json(text, mine, fitting)) : std::nullopt);
+  } else if (summary) {
     std::cout << fmt::format("{} of {} points run out of device memory\n",
                              mine.size() - fitting.size(), mine.size());
     print_sweep_summary(std::cout, text, mine, fitting);

@@ -17,6 +17,10 @@ struct SweepOptions {
   uint64_t budget = MapperOptions{}.budget;
   int threads = 0;
   bool summary = false;
+  // What the fronts set time against: auto (energy, else area, else memory), memory, energy,
+  // area, edp or a varied parameter (sweep/SweepCost).
+  std::string cost = "auto";
+  std::string format = "text";  // text (or table, the same), json
   // --strategy-grid: a training job instead of a graph (docs/sweep.md).
   std::vector<std::string> strategy_grid;
   std::string model, strategy, cluster, operator_times = "tile";

@@ -192,6 +192,11 @@ void MainWindow::addComparePage() {
 void MainWindow::addSweepPage() {
   sweep_ = new SweepPage(workbench_->runBrowser());
   sweep_->setOpenFiles([this] { return workbench_->openFiles(); });
+  // The open graph, where it is a sweep's, names what caps that sweep's axes.
+  WhatIfSession* what_if = workbench_->whatIf();
+  sweep_->setArchitecture(what_if->baselineGraph());
+  connect(what_if, &WhatIfSession::architectureReplaced, sweep_,
+          [this, what_if] { sweep_->setArchitecture(what_if->baselineGraph()); });
   pages_->addTab(sweep_, tr("Sweep"));
   connect(sweep_, &SweepPage::message, this, &MainWindow::log);
 }

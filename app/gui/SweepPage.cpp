@@ -22,6 +22,8 @@
 #include "TableExport.hpp"
 #include "correlate/CorrelationData.hpp"
 #include "measure/ResultStore.hpp"
+#include "sweep/SweepAxisEffect.hpp"
+#include "sweep/SweepCost.hpp"
 #include "views/PlotExport.hpp"
 #include "views/QCustomPlotInclude.hpp"
 #include "views/SweepPointTableModel.hpp"
@@ -31,13 +33,18 @@ namespace {
 
 // Every sweep of the store, digested: on a worker thread (thousands of points are read from
 // SQLite and fitted), so it touches nothing of the page.
-SweepStoreRead read_sweeps(const QString& path) {
+SweepStoreRead read_sweeps(const QString& path,
+                           const std::shared_ptr<const ArchitectureGraph>& graph) {
   SweepStoreRead read;
   read.path = path;
   try {
     const ResultStore store(path.toStdString(), ResultStore::Mode::read_only);
-    for (const auto& [key, workload] : store.sweeps())
-      read.sweeps.push_back({key, workload, digest_sweep(store.sweep_points(key, workload))});
+    for (const auto& [key, workload] : store.sweeps()) {
+      StoredSweep sweep{key, workload, digest_sweep(store.sweep_points(key, workload)), {}};
+      if (graph && !sweep.digest.strategy_grid)
+        sweep.caps = stored_sweep_caps(*graph, sweep.digest.points);
+      read.sweeps.push_back(std::move(sweep));
+    }
   } catch (const std::exception& e) {
     read.error = QString::fromStdString(e.what());
   }
@@ -77,6 +84,8 @@ SweepPage::SweepPage(RunBrowser* runs, QWidget* parent)
       runs_(runs),
       sweep_choice_(new QComboBox),
       subject_choice_(new QComboBox),
+      cost_choice_(new QComboBox),
+      warnings_(new QLabel),
       sweep_label_(new QLabel(tr("Sweep:"))),
       summary_(new QLabel),
       empty_(new QLabel),
@@ -105,12 +114,23 @@ SweepPage::SweepPage(RunBrowser* runs, QWidget* parent)
   choices->addWidget(sweep_choice_);
   choices->addWidget(new QLabel(tr("Subject:")));
   choices->addWidget(subject_choice_);
+  cost_choice_->setObjectName("sweepCost");
+  cost_choice_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  cost_choice_->setToolTip(tr("What the first Pareto figure sets time against (sweep --cost)"));
+  choices->addWidget(new QLabel(tr("Cost:")));
+  choices->addWidget(cost_choice_);
   choices->addStretch(1);
   layout->addLayout(choices);
   summary_->setObjectName("sweepSummary");
   summary_->setWordWrap(true);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layout->addWidget(summary_);
+  warnings_->setObjectName("sweepWarnings");
+  warnings_->setWordWrap(true);
+  warnings_->setTextFormat(Qt::PlainText);
+  warnings_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  warnings_->hide();
+  layout->addWidget(warnings_);
   empty_->setObjectName("emptyState");
   empty_->setWordWrap(true);
   empty_->setAlignment(Qt::AlignCenter);
@@ -160,6 +180,7 @@ SweepPage::SweepPage(RunBrowser* runs, QWidget* parent)
   connect(reload_button, &QPushButton::clicked, this, &SweepPage::reload);
   connect(sweep_choice_, &QComboBox::currentIndexChanged, this, &SweepPage::showSweep);
   connect(subject_choice_, &QComboBox::currentIndexChanged, this, &SweepPage::drawSensitivity);
+  connect(cost_choice_, &QComboBox::currentIndexChanged, this, &SweepPage::drawPareto);
   // A results database opened (File > Open, the command line, a workspace) announces its runs.
   connect(runs_, &RunBrowser::runsChanged, this, &SweepPage::resultsMaybeReplaced);
   resultsMaybeReplaced();
@@ -187,7 +208,13 @@ void SweepPage::reload() {
     accept(watcher->result());
   });
   reading_ = watcher;
-  watcher->setFuture(QtConcurrent::run(read_sweeps, shown_path_));
+  watcher->setFuture(QtConcurrent::run(read_sweeps, shown_path_, graph_));
+}
+
+void SweepPage::setArchitecture(std::shared_ptr<const ArchitectureGraph> graph) {
+  if (graph == graph_) return;
+  graph_ = std::move(graph);
+  if (!shown_path_.isEmpty()) reload();
 }
 
 bool SweepPage::busy() const { return !reading_.isNull(); }
@@ -228,7 +255,10 @@ void SweepPage::accept(const SweepStoreRead& read) {
   if (sweeps_.empty()) {
     model_->setSweep({}, {}, 1);
     subject_choice_->clear();
+    cost_choice_->clear();
+    costs_.clear();
     summary_->clear();
+    warnings_->clear();
     if (read.path.isEmpty())
       showEmpty(tr("No sweep to show: no results database is open.\n") +
                 how_to_sweep("sweep.sqlite"));
@@ -258,7 +288,62 @@ void SweepPage::showEmpty(const QString& text) {
   empty_->setText(text);
   empty_->show();
   summary_->hide();
+  warnings_->hide();
   split_->hide();
+}
+
+// Caps named by the graph first (as `sweep` warns before its points), then what the points
+// show (a plateau a cap already explains is not said twice), then the parameters the fits
+// could not tell apart.
+void SweepPage::showWarnings(const StoredSweep& sweep) {
+  const SweepDigest& d = sweep.digest;
+  QStringList lines;
+  std::vector<std::vector<double>> values(d.paths.size());
+  for (size_t k = 0; k < d.paths.size(); ++k)
+    for (const SweepPointRecord& p : d.points) {
+      const std::vector<double> v = sweep_parameter_values(p, {d.paths[k]});
+      if (std::find(values[k].begin(), values[k].end(), v[0]) == values[k].end())
+        values[k].push_back(v[0]);
+    }
+  const std::vector<SweepAxisCap> caps = sweep.caps.value_or(std::vector<SweepAxisCap>{});
+  for (const SweepAxisCap& c : caps) {
+    const QString line =
+        tr("%1: %2").arg(QString::fromStdString(c.path), QString::fromStdString(sweep_cap_text(c)));
+    lines << line;
+    Q_EMIT message(kWarning, tr("sweep: %1").arg(line));
+  }
+  for (const SweepAxisPlateau& p : d.plateaus) {
+    const auto at = std::find(d.paths.begin(), d.paths.end(), p.path);
+    bool explained = false;
+    for (const SweepAxisCap& c : caps)
+      explained = explained ||
+                  (c.path == p.path && at != d.paths.end() &&
+                   plateau_explained_by(p, c, values[static_cast<size_t>(at - d.paths.begin())]));
+    if (explained) continue;
+    const QString line = tr("%1: %2").arg(
+        QString::fromStdString(p.path),
+        QString::fromStdString(sweep_plateau_text(
+            p, d.strategy_grid ? "the iteration time" : "the suite total", d.paths.size() > 1)));
+    lines << line;
+    if (p.kind == SweepAxisPlateau::Kind::no_effect && p.moves.empty())
+      Q_EMIT message(kWarning, tr("sweep: %1").arg(line));
+  }
+  std::vector<SweepSensitivity> rows = d.sensitivities;
+  for (const auto* row : {&d.energy_sensitivity, &d.area_sensitivity})
+    if (*row) rows.push_back(**row);
+  for (const std::string& note : sweep_collinearity_notes(rows))
+    lines << QString::fromStdString(note);
+  warnings_->setText(lines.join("\n"));
+  warnings_->setVisible(!lines.isEmpty());
+}
+
+SweepCost SweepPage::chosenCost() const {
+  const int at = cost_choice_->currentIndex();
+  if (at >= 0 && static_cast<size_t>(at) < costs_.size()) return costs_[static_cast<size_t>(at)];
+  const int index = sweep_choice_->currentIndex();
+  if (index >= 0 && static_cast<size_t>(index) < sweeps_.size())
+    return sweeps_[static_cast<size_t>(index)].digest.cost;
+  return {};
 }
 
 void SweepPage::showSweep(int index) {
@@ -277,6 +362,46 @@ void SweepPage::showSweep(int index) {
     const int found = subject.isEmpty() ? -1 : subject_choice_->findText(subject);
     subject_choice_->setCurrentIndex(std::max(found, 0));
   }
+  {
+    // The sweep's cost first (the figures' default), then every other one its points have.
+    const QSignalBlocker block(cost_choice_);
+    const SweepCost before = chosenCost();
+    costs_.clear();
+    cost_choice_->clear();
+    const auto add = [&](const SweepCost& cost, const QString& name) {
+      if (std::find(costs_.begin(), costs_.end(), cost) != costs_.end()) return;
+      costs_.push_back(cost);
+      cost_choice_->addItem(name);
+    };
+    const auto name_of = [&](const SweepCost& cost) {
+      switch (cost.figure) {
+        case SweepFigure::cost:
+          return d.strategy_grid ? tr("peak memory per GPU") : tr("memory bytes");
+        case SweepFigure::energy:
+          return tr("suite energy");
+        case SweepFigure::area:
+          return tr("graph area");
+        case SweepFigure::edp:
+          return tr("EDP");
+        case SweepFigure::parameter:
+          return QString::fromStdString(cost.path);
+      }
+      return QString();
+    };
+    add(d.cost, name_of(d.cost));
+    add({}, name_of({}));
+    if (d.energy_known) add({SweepFigure::energy, {}}, name_of({SweepFigure::energy, {}}));
+    if (d.area_known) add({SweepFigure::area, {}}, name_of({SweepFigure::area, {}}));
+    if (d.energy_known) add({SweepFigure::edp, {}}, name_of({SweepFigure::edp, {}}));
+    for (const std::string& path : d.paths) {
+      const SweepCost parameter{SweepFigure::parameter, path};
+      if (sweep_cost_known(d.points, parameter)) add(parameter, name_of(parameter));
+    }
+    // Keep the cost chosen before where this sweep has it too.
+    const auto kept = std::find(costs_.begin(), costs_.end(), before);
+    cost_choice_->setCurrentIndex(kept == costs_.end() ? 0
+                                                       : static_cast<int>(kept - costs_.begin()));
+  }
   const views::SweepParetoData data = views::sweep_pareto_data(d, {});
   model_->setSweep(d, data.cost_label, data.cost_unit);
   table_->sortByColumn(model_->timeColumn(), Qt::AscendingOrder);  // fastest first
@@ -290,7 +415,9 @@ void SweepPage::showSweep(int index) {
     text += tr("; %1 without a valid mapping, not drawn (the table's note says why)")
                 .arg(pareto_contents_.left_out);
   if (d.strategy_grid) text += tr("; %1 out of memory, on no front").arg(d.out_of_memory);
-  summary_->setText(text + ".");
+  summary_->setText(text + ". " +
+                    QString::fromStdString(sweep_cost_line(d.cost, true, d.strategy_grid)) + ".");
+  showWarnings(sweeps_[static_cast<size_t>(index)]);
 }
 
 void SweepPage::drawPareto() {
@@ -299,15 +426,20 @@ void SweepPage::drawPareto() {
   const SweepDigest& d = sweeps_[static_cast<size_t>(index)].digest;
   const QString title =
       tr("%1: %2 points").arg(QFileInfo(shown_path_).fileName()).arg(d.points.size());
+  const SweepCost cost = chosenCost();
   pareto_contents_ =
-      views::fill_pareto_plot(*pareto_, views::sweep_pareto_data(d, title), palette());
+      views::fill_pareto_plot(*pareto_, views::sweep_pareto_data(d, title, cost), palette());
   pareto_->replot();
   // Energy and area: the same figure (views/SweepPlots, as the report draws it) on their axes,
-  // where every point has the figure.
+  // where every point has the figure and the first figure is not already theirs.
   const std::tuple<bool, SweepFigure, QCustomPlot*, views::SweepParetoContents*> fronts[] = {
       {d.energy_known, SweepFigure::energy, energy_pareto_, &energy_pareto_contents_},
       {d.area_known, SweepFigure::area, area_pareto_, &area_pareto_contents_}};
-  for (const auto& [known, figure, plot, contents] : fronts) {
+  bool any = false, newly_shown = false;
+  for (const auto& [known_anyway, figure, plot, contents] : fronts) {
+    const bool known = known_anyway && cost.figure != figure;
+    any = any || known;
+    newly_shown = newly_shown || (known && plot->isHidden());
     plot->setVisible(known);
     if (!known) {
       *contents = {};
@@ -318,15 +450,19 @@ void SweepPage::drawPareto() {
     plot->replot();
   }
   const bool shown = !figure_fronts_->isHidden();
-  figure_fronts_->setVisible(d.energy_known || d.area_known);
+  figure_fronts_->setVisible(any);
   if (!shown && !figure_fronts_->isHidden()) {
     // A row shown after the splitters were laid out gets no room of its own: equal shares.
     const int page = split_->height();
     split_->setSizes({page * 3 / 4, page - page * 3 / 4});  // two rows of figures: more room
     const int rows = figure_rows_->height();
     figure_rows_->setSizes({rows / 2, rows - rows / 2});
+  }
+  if (newly_shown) {
+    // A plot shown beside another (another cost chosen) gets no room of its own: equal shares.
     const int row = figure_fronts_->width();
-    figure_fronts_->setSizes({row / 2, row - row / 2});
+    const bool both = !energy_pareto_->isHidden() && !area_pareto_->isHidden();
+    figure_fronts_->setSizes(both ? QList<int>{row / 2, row - row / 2} : QList<int>{row, row});
   }
 }
 

@@ -8,16 +8,29 @@
 
 namespace ts {
 
-SweepDigest digest_sweep(std::vector<SweepPointRecord> points) {
-  SweepDigest d;
+std::vector<std::string> varied_sweep_paths(const std::vector<SweepPointRecord>& points) {
   std::map<std::string, std::set<std::string>> values;  // path: its values as JSON text
   for (const SweepPointRecord& p : points) {
     const nlohmann::json parameters = nlohmann::json::parse(p.parameters_json);
     for (const auto& [path, v] : parameters.items()) values[path].insert(v.dump());
   }
-  d.strategy_grid = values.count("cluster-content") > 0;
+  const bool grid = values.count("cluster-content") > 0;
+  std::vector<std::string> paths;
   for (const auto& [path, seen] : values)
-    if (seen.size() > 1 && path != "cluster-content") d.paths.push_back(path);
+    if (seen.size() > 1 && path != "cluster-content" && !(grid && path == "dp"))
+      paths.push_back(path);
+  if (grid && values.count("dp") && values.at("dp").size() > 1) paths.push_back("dp");
+  return paths;
+}
+
+SweepDigest digest_sweep(std::vector<SweepPointRecord> points) {
+  SweepDigest d;
+  for (const SweepPointRecord& p : points)
+    if (nlohmann::json::parse(p.parameters_json).contains("cluster-content")) {
+      d.strategy_grid = true;
+      break;
+    }
+  d.paths = varied_sweep_paths(points);
   std::vector<SweepPointRecord> candidates;
   for (const SweepPointRecord& p : points) {
     const bool out = d.strategy_grid && strategy_point_out_of_memory(p);
@@ -36,6 +49,9 @@ SweepDigest digest_sweep(std::vector<SweepPointRecord> points) {
     d.area_front = pareto_front(points, SweepFigure::area);
     d.area_sensitivity = sweep_figure_sensitivity(d.paths, points, SweepFigure::area);
   }
+  d.cost = d.strategy_grid ? SweepCost{} : choose_sweep_cost(points);
+  d.cost_front = d.cost == SweepCost{} ? d.front : pareto_front(points, d.cost);
+  d.plateaus = sweep_axis_plateaus(d.paths, points);
   d.points = std::move(points);
   return d;
 }

@@ -89,7 +89,7 @@ TEST_CASE("sweep: a strategy grid's points are stored and a rerun skips them", "
   CHECK(grid_counts_of(first) == std::vector<size_t>{4, 0, 4});
   CHECK(grid_point_count(db) == 4);
   CHECK_THAT(first.out, Catch::Contains("ranking of the parameters by the total's sensitivity"));
-  CHECK_THAT(first.out, Catch::Contains("Pareto front, suite time against cost (peak memory"));
+  CHECK_THAT(first.out, Catch::Contains("Pareto front, iteration time against cost (peak memory"));
   CHECK_THAT(first.out, Catch::Contains("pipeline bubble and transfers"));
   const RunResult again = run_tilescope(grid_args(db, {"tp=1,2", "pp=1,2"}));
   REQUIRE(again.status == 0);

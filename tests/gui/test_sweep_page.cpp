@@ -20,6 +20,7 @@
 #include "arch/ArchitectureLoader.hpp"
 #include "measure/ResultStore.hpp"
 #include "sweep/ArchitectureSweep.hpp"
+#include "sweep/SweepCost.hpp"
 #include "sweep/SweepDigest.hpp"
 #include "sweep/SweepThreads.hpp"
 #include "views/QCustomPlotInclude.hpp"
@@ -189,6 +190,40 @@ TEST_CASE("the Sweep page draws the open store's sweep as core digests it", "[gu
   const QString csv = ts::gui::table_csv(*w.page->table()->model());
   CHECK(csv.startsWith("edge:HBM->L2.bandwidth,node:L1.capacity,suite time (us),memory (MiB)"));
   CHECK(csv.count("512 KiB") == 2);
+
+  // The graph gives no energy: the memory bytes are the cost, and the summary says why.
+  CHECK(w.page->summary()->text().contains("Pareto cost: memory bytes"));
+  REQUIRE(w.page->costChoice()->count() >= 3);  // memory bytes, then each parameter
+  CHECK(w.page->costChoice()->itemText(0) == "memory bytes");
+  // A parameter as the cost: the figure's x axis is the L1 capacity (KiB), the front the points
+  // no other beats in time and L1.
+  const int l1 = w.page->costChoice()->findText("node:L1.capacity");
+  REQUIRE(l1 > 0);
+  w.page->costChoice()->setCurrentIndex(l1);
+  const std::vector<ts::SweepPointRecord> l1_front =
+      ts::pareto_front(stored, ts::SweepCost{ts::SweepFigure::parameter, "node:L1.capacity"});
+  REQUIRE(w.page->paretoContents().front->data()->size() == static_cast<int>(l1_front.size()));
+  CHECK(
+      w.page->paretoContents().front->data()->at(0)->key ==
+      Approx(*ts::sweep_cost_value(l1_front[0], {ts::SweepFigure::parameter, "node:L1.capacity"}) /
+             1024));
+  w.page->costChoice()->setCurrentIndex(0);
+
+  // The window's graph is the sweep's base graph once the Ascend graph is open: the page names
+  // HBM's port, which caps the edge's 3.2 TB/s at 1.6 TB/s (sweep_axis_caps), as `sweep` warns.
+  w.open(sample("arch/ascend910b3.yaml"));
+  REQUIRE(w.page->sweeps().size() == 1);
+  REQUIRE(w.page->sweeps()[0].caps.has_value());
+  REQUIRE(w.page->sweeps()[0].caps->size() == 1);
+  CHECK(w.page->warnings()->isVisibleTo(w.page));
+  CHECK(w.page->warnings()->text().contains(
+      "edge:HBM->L2.bandwidth: values above 1.6 TB/s are capped by node HBM's port "
+      "(node:HBM.bandwidth = 1.6 TB/s); 3.2 TB/s gives what 1.6 TB/s does"));
+  // Another graph is not the sweep's: no caps claimed.
+  w.open(sample("arch/nvidia-h200.yaml"));
+  REQUIRE(w.page->sweeps().size() == 1);
+  CHECK_FALSE(w.page->sweeps()[0].caps.has_value());
+  CHECK_FALSE(w.page->warnings()->text().contains("capped"));
 }
 
 TEST_CASE("the Sweep page draws the energy and area fronts where the graph gives the figures",
@@ -235,10 +270,14 @@ operators:
   SweepWindow w;
   w.open(db);
   ts::guitest::save_screenshot(w.window, "gui-sweep-energy");
-  REQUIRE(w.page->energyParetoPlot()->isVisibleTo(w.page));
+  // Energy known at every point: it is the Pareto cost, in the first figure; the area beside it.
+  CHECK(expected.cost == ts::SweepCost{ts::SweepFigure::energy, {}});
+  CHECK(w.page->costChoice()->itemText(0) == "suite energy");
+  CHECK(w.page->summary()->text().contains("Pareto cost: suite energy, known at every point"));
+  CHECK_FALSE(w.page->energyParetoPlot()->isVisibleTo(w.page));
   REQUIRE(w.page->areaParetoPlot()->isVisibleTo(w.page));
   // Room to be seen, not only shown (a splitter gives a row shown late none of its own).
-  CHECK(w.page->energyParetoPlot()->height() >= 100);
+  CHECK(w.page->areaParetoPlot()->height() >= 100);
   CHECK(w.page->areaParetoPlot()->width() >= 200);
   CHECK(w.page->summary()->text().contains("on the energy front"));
   // Energy in uJ and area in mm^2 against time in us, the fronts digest_sweep's point by point.
@@ -253,8 +292,15 @@ operators:
       CHECK(point->value == Approx(front[i].total_s * 1e6));
     }
   };
-  check_front(w.page->energyParetoContents(), expected.energy_front, true);
+  check_front(w.page->paretoContents(), expected.energy_front, true);
   check_front(w.page->areaParetoContents(), expected.area_front, false);
+  // The memory bytes chosen as the cost: the energy gets its own figure again.
+  w.page->costChoice()->setCurrentIndex(w.page->costChoice()->findText("memory bytes"));
+  REQUIRE(w.page->energyParetoPlot()->isVisibleTo(w.page));
+  CHECK(w.page->energyParetoPlot()->height() >= 100);
+  check_front(w.page->energyParetoContents(), expected.energy_front, true);
+  REQUIRE(w.page->paretoContents().front->data()->size() ==
+          static_cast<int>(expected.front.size()));
 }
 
 TEST_CASE("the Sweep page says how to make a sweep when the store holds none", "[gui][sweep]") {
@@ -375,6 +421,11 @@ TEST_CASE("the Sweep page shows a strategy grid's memory and the points that do 
   CHECK(w.page->summary()->text().contains("strategy grid: 6 points, varying schedule, tp"));
   CHECK(w.page->summary()->text().contains("2 out of memory"));
   CHECK(w.page->subjectChoice()->itemText(0) == "iteration total");
+  // The schedule changes no time here: the page says so (sweep_axis_plateaus), as `sweep` does.
+  CHECK(w.page->warnings()->isVisibleTo(w.page));
+  CHECK(w.page->warnings()->text().contains(
+      "schedule: no value changes the iteration time: 1f1b and gpipe give the same at every "
+      "combination of the other parameters"));
   // The schedule is a name: no sensitivity, no bar; T = tp x 1 s at every point, so tp's is
   // d ln T / d ln tp = +1.
   CHECK(w.page->sensitivityContents().order == std::vector<std::string>{"tp"});
