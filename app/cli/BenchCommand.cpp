@@ -18,6 +18,7 @@
 #include <limits>
 #include <tuple>
 
+#include "BenchFolder.hpp"
 #include "BenchPlan.hpp"
 #include "ImportBench.hpp"
 #include "SweepRanks.hpp"
@@ -231,16 +232,7 @@ int run_simulate_bench(const BenchOptions& a) {
 // at most about 2 CPU-seconds per wall-second on 2 ranks when it does not.
 int run_sweep_bench(const BenchOptions& a) {
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-  const std::filesystem::path folder =
-      std::filesystem::temp_directory_path() / fmt::format("tilescope-bench-sweep-{}", ::getpid());
-  std::filesystem::create_directories(folder);
-  struct RemoveFolder {
-    std::filesystem::path path;
-    ~RemoveFolder() {
-      std::error_code ignored;
-      std::filesystem::remove_all(path, ignored);
-    }
-  } remove{folder};
+  const BenchFolder folder("sweep");
   std::vector<std::string> l1, cubes;
   for (int k = 1; k <= 20; ++k) {
     l1.push_back(fmt::format("{}KiB", 64 * k));

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "BenchFolder.hpp"
 #include "trace/KinetoTrace.hpp"
 #include "trace/TraceImport.hpp"
 
@@ -267,15 +268,8 @@ void gzip_figures(const std::string& trace, uint64_t json_bytes) {
 }  // namespace
 
 int run_import_bench(uint64_t json_bytes) {
-  std::string folder = (fs::temp_directory_path() / "tilescope-bench-import-XXXXXX").string();
-  if (!::mkdtemp(folder.data())) throw std::runtime_error("cannot make a temporary folder");
-  struct Cleanup {
-    std::string folder;
-    ~Cleanup() {
-      std::error_code ec;
-      fs::remove_all(folder, ec);
-    }
-  } cleanup{folder};
+  const BenchFolder bench_folder("import");
+  const std::string folder = bench_folder.path().string();
   const std::string trace = folder + "/bench.pt.trace.json";
   uint64_t kernels = 0;
   auto start = Clock::now();

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "BenchFolder.hpp"
 #include "BenchPlan.hpp"
 #include "arch/ArchitectureLoader.hpp"
 #include "common/WorkThreads.hpp"
@@ -97,16 +98,7 @@ int run_threads_bench(const std::string& root, int repetitions) {
                    threads, repetitions, load_average())
             << std::flush;
 
-  const std::filesystem::path folder = std::filesystem::temp_directory_path() /
-                                       fmt::format("tilescope-bench-threads-{}", ::getpid());
-  std::filesystem::create_directories(folder);
-  struct RemoveFolder {
-    std::filesystem::path path;
-    ~RemoveFolder() {
-      std::error_code ignored;
-      std::filesystem::remove_all(path, ignored);
-    }
-  } remove{folder};
+  const BenchFolder folder("threads");
   const std::filesystem::path errors = folder / "stderr.txt";
   const auto timed_once = [&](const ThreadsCase& c, const std::string& more) {
     // No progress lines: the bench times the work, not the terminal.
