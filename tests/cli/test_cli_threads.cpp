@@ -96,7 +96,7 @@ TEST_CASE("a --threads that is not a whole number from 1 up is refused with exit
     }
 }
 
-TEST_CASE("--threads is in the help of predict, compare and correlate, with its default",
+TEST_CASE("predict, compare and correlate show --threads in their help, with its default",
           "[cli][threads]") {
   for (const char* command : {"predict", "compare", "correlate"}) {
     const RunResult r = run_tilescope({command, "--help"});
