@@ -1,6 +1,7 @@
 #include "measure/ResultStore.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <sqlite3.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -404,37 +405,51 @@ ResultStore::ResultStore(const std::string& path, Mode mode) : path_(path), mode
     }
   }
 
-  try {
-    const int flags = mode == Mode::read_only ? SQLite::OPEN_READONLY
-                                              : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE;
-    if (mode == Mode::read_only && !wal_beside && folder_is_read_only(path))
-      db_ = std::make_unique<SQLite::Database>(immutable_uri(path), flags | SQLite::OPEN_URI,
-                                               kBusyTimeoutMs);
-    else
-      db_ = std::make_unique<SQLite::Database>(path, flags, kBusyTimeoutMs);
-    // Again through the real connection where the probe could not judge: with a -wal beside,
-    // only it sees the whole file; an empty file had no probe. (Where the probe judged, an
-    // error here is one of opening, a full disk, not of the file: it is reported as such.)
-    if (wal_beside || size == 0)
-      judge(inspect(*db_, path, wal_beside && size <= kQuickCheckLimitBytes), path, mode);
-    db_->exec("PRAGMA foreign_keys = ON");
-    if (mode == Mode::read_write) {
-      // WAL: readers (the GUI, `tilescope db`) never block the writer, and a commit is one
-      // append, so a crash keeps every committed measurement. NORMAL sync keeps that across a
-      // process crash; only a power loss may drop the last commits, never corrupt the file.
-      db_->exec("PRAGMA journal_mode = WAL");
-      db_->exec("PRAGMA synchronous = NORMAL");
-      store::migrate(*db_, store::migration_steps());
+  // SQLite answers "database is locked" without waiting in a few cases its busy handler does not
+  // cover (a read that would have to become a write while another connection commits, a WAL
+  // being checkpointed and removed by the last connection to close): several imports starting
+  // on one new database at once met it. Such an open is started again, within the busy timeout.
+  const auto started = std::chrono::steady_clock::now();
+  for (int attempt = 0;; ++attempt) {
+    try {
+      const int flags = mode == Mode::read_only ? SQLite::OPEN_READONLY
+                                                : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE;
+      if (mode == Mode::read_only && !wal_beside && folder_is_read_only(path))
+        db_ = std::make_unique<SQLite::Database>(immutable_uri(path), flags | SQLite::OPEN_URI,
+                                                 kBusyTimeoutMs);
+      else
+        db_ = std::make_unique<SQLite::Database>(path, flags, kBusyTimeoutMs);
+      // Again through the real connection where the probe could not judge: with a -wal beside,
+      // only it sees the whole file; an empty file had no probe. (Where the probe judged, an
+      // error here is one of opening, a full disk, not of the file: it is reported as such.)
+      if (wal_beside || size == 0)
+        judge(inspect(*db_, path, wal_beside && size <= kQuickCheckLimitBytes), path, mode);
+      db_->exec("PRAGMA foreign_keys = ON");
+      if (mode == Mode::read_write) {
+        // WAL: readers (the GUI, `tilescope db`) never block the writer, and a commit is one
+        // append, so a crash keeps every committed measurement. NORMAL sync keeps that across a
+        // process crash; only a power loss may drop the last commits, never corrupt the file.
+        db_->exec("PRAGMA journal_mode = WAL");
+        db_->exec("PRAGMA synchronous = NORMAL");
+        store::migrate(*db_, store::migration_steps());
+      }
+      file_version_ = schema_version();
+      return;
+    } catch (const SQLite::Exception& e) {
+      db_.reset();
+      const bool busy = (e.getErrorCode() & 0xff) == SQLITE_BUSY;
+      if (busy &&
+          std::chrono::steady_clock::now() - started < std::chrono::milliseconds(kBusyTimeoutMs)) {
+        ::usleep(static_cast<useconds_t>(1000 * std::min(50, 5 * (attempt + 1))));
+        continue;
+      }
+      remove_what_opening_made(path, wal_beside, shm_beside);
+      refuse(path, fmt::format("cannot open the results database: {}", e.what()));
+    } catch (const InputError&) {
+      db_.reset();
+      remove_what_opening_made(path, wal_beside, shm_beside);
+      throw;
     }
-    file_version_ = schema_version();
-  } catch (const SQLite::Exception& e) {
-    db_.reset();
-    remove_what_opening_made(path, wal_beside, shm_beside);
-    refuse(path, fmt::format("cannot open the results database: {}", e.what()));
-  } catch (const InputError&) {
-    db_.reset();
-    remove_what_opening_made(path, wal_beside, shm_beside);
-    throw;
   }
 }
 
