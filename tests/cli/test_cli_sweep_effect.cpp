@@ -206,9 +206,11 @@ void run_doc_command(const DocCommand& c) {
   REQUIRE(r.status == 0);
   const nlohmann::json out = nlohmann::json::parse(r.out);
   std::vector<std::string> axis_warnings;
-  for (const std::string& w : out.at("warnings"))
+  for (const auto& warning : out.at("warnings")) {
+    const std::string w = warning.get<std::string>();
     if (w.find(" --vary ") != std::string::npos || w.find(" --strategy-grid ") != std::string::npos)
       axis_warnings.push_back(w);
+  }
   if (!c.warnings.empty()) {
     // The page shows what the command warns of: exactly that.
     CHECK(axis_warnings == c.warnings);
