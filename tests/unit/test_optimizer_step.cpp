@@ -22,6 +22,7 @@
 
 #include "SamplePath.hpp"
 #include "arch/ArchitectureLoader.hpp"
+#include "training/MicroBatchWork.hpp"
 #include "training/OptimizerStep.hpp"
 
 using namespace ts;
@@ -309,4 +310,139 @@ TEST_CASE("the distributed optimizer (ZeRO-1) steps a dp-th and gathers", "[iter
     CHECK(all.kernels == 487);
     CHECK(all.hbm_bytes == 48 * S + 10 * N8);
   }
+}
+
+// The per-micro-batch work below: micro-batch 1, so T = 2048 tokens and E = T x h = 2,097,152
+// elements of an activation (16-bit).
+
+TEST_CASE("get_batch on every stage, every micro-batch", "[iteration-steps]") {
+  const ArchitectureGraph a100 = load_architecture(sample("/arch/nvidia-a100-fitted.yaml"));
+  const TransformerModel m = small_gpt();
+  // tp 1: the sizes' copy there and back (2, a wait), the tokens' copy (1), labels and tokens
+  // (2) and the five mask kernels: 10. Bytes: 32 T + 4 T (int64 copies, the loss mask) +
+  // 17 s^2 (ones, tril, < 0.5 on the 2048 x 2048 mask) + 8 s (arange) = 73,728 + 71,303,168 +
+  // 16,384 = 71,393,280, 54.153 us at 1.3183731 TB/s.
+  const FrameworkWork b1 = batch_step(m, strategy(1, 1, 1, 0), a100);
+  CHECK(b1.kernels == 10);
+  CHECK(b1.hbm_bytes == 71393280.0);
+  CHECK(b1.device_s == Approx(54.153e-6).epsilon(1e-4));
+  CHECK(b1.syncs_host);
+  CHECK(b1.collectives.empty());
+  // tp 8: the two broadcasts over tp, 5 x 8 = 40 bytes and 8 x 2049 = 16,392 bytes.
+  const FrameworkWork b8 = batch_step(m, strategy(1, 8, 1, 0), a100);
+  REQUIRE(b8.collectives.size() == 2);
+  CHECK(b8.collectives[0].broadcast);
+  CHECK(b8.collectives[0].bytes == 40);
+  CHECK(b8.collectives[1].bytes == 16392);
+  CHECK(b8.collectives[1].ranks == 8);
+  CHECK(b8.collectives[1].group == "tp");
+}
+
+TEST_CASE("the embedding on the first stage", "[iteration-steps]") {
+  const ArchitectureGraph a100 = load_architecture(sample("/arch/nvidia-a100-fitted.yaml"));
+  const TransformerModel m = small_gpt();
+  const double E = 2097152;
+  // Forward, tp 1: lookup (4 E), positions and sum (4 E + 6 E), transpose (4 E), dropout
+  // (5 E): 5 kernels, 23 E = 48,234,496 bytes.
+  const FrameworkWork f1 = embedding_step(PassKind::forward, m, strategy(1, 1, 1, 0), a100);
+  CHECK(f1.kernels == 5);
+  CHECK(f1.hbm_bytes == 23 * E);
+  CHECK(f1.collectives.empty());
+  // tp 8: 6 token-mask kernels and the output's masked_fill (4 E) more: 12 kernels, 27 E; the
+  // all-reduce of the 16-bit output over tp: 2 E = 4,194,304 bytes.
+  const FrameworkWork f8 = embedding_step(PassKind::forward, m, strategy(1, 8, 1, 0), a100);
+  CHECK(f8.kernels == 12);
+  CHECK(f8.hbm_bytes == 27 * E);
+  REQUIRE(f8.collectives.size() == 1);
+  CHECK(f8.collectives[0].bytes == 4194304);
+  CHECK(f8.collectives[0].ranks == 8);
+  // Backward, tp 1 (2048 indices <= 3072: the direct path): dropout and transpose (2, 9 E);
+  // positions: zeros of 2048 x 1024 (2 E) and the kernel (4 E), the main_grad add (10 E): 3
+  // kernels; words: zeros of 51200 x 1024 16-bit (104,857,600) and the kernel (4 E), the add
+  // (10 x 52,428,800 = 524,288,000): 3. 8 kernels, 29 E + 12 x 52,428,800 = 60,817,408 +
+  // 629,145,600 = 689,963,008 bytes, 0.52335 ms; no wait.
+  const FrameworkWork b1 = embedding_step(PassKind::backward, m, strategy(1, 1, 1, 0), a100);
+  CHECK(b1.kernels == 8);
+  CHECK(b1.hbm_bytes == 689963008.0);
+  CHECK(b1.device_s == Approx(0.52335e-3).epsilon(1e-4));
+  CHECK_FALSE(b1.syncs_host);
+  // Micro-batch 2: 4096 indices take the sorting path, 12 kernels a table and three waits:
+  // 2 + (12 + 1) x 2 = 28 kernels.
+  ParallelStrategy mb2 = strategy(1, 1, 1, 0);
+  mb2.micro_batch.value = 2;
+  const FrameworkWork b2 = embedding_step(PassKind::backward, m, mb2, a100);
+  CHECK(b2.kernels == 28);
+  CHECK(b2.syncs_host);
+}
+
+TEST_CASE("the vocabulary-parallel cross entropy and the loss function", "[iteration-steps]") {
+  const ArchitectureGraph a100 = load_architecture(sample("/arch/nvidia-a100-fitted.yaml"));
+  const TransformerModel m = small_gpt();
+  // tp 1: 2048 x 51200 = 104,857,600 logits; forward 20 kernels (two transposes, the fp32
+  // cast, 17 of the cross entropy), 6 + 8 x 4 = 38 bytes a logit: 3,984,588,800, 3.0224 ms.
+  const FrameworkWork f1 = loss_step(PassKind::forward, m, strategy(1, 1, 1, 0), a100);
+  CHECK(f1.kernels == 20);
+  CHECK(f1.hbm_bytes == 3984588800.0);
+  CHECK(f1.device_s == Approx(3.0224e-3).epsilon(1e-4));
+  CHECK(f1.collectives.empty());
+  // Backward: 9 kernels, 8 + 6 = 14 bytes a logit.
+  const FrameworkWork g1 = loss_step(PassKind::backward, m, strategy(1, 1, 1, 0), a100);
+  CHECK(g1.kernels == 9);
+  CHECK(g1.hbm_bytes == 14 * 104857600.0);
+  // tp 8: 13,107,200 logits a rank, 498,073,600 bytes; three all-reduces of 2048 floats
+  // (8,192 bytes) over the 8 tp ranks.
+  const FrameworkWork f8 = loss_step(PassKind::forward, m, strategy(1, 8, 1, 0), a100);
+  CHECK(f8.hbm_bytes == 498073600.0);
+  REQUIRE(f8.collectives.size() == 3);
+  for (const SmallCollective& c : f8.collectives) {
+    CHECK(c.kind == CollectiveKind::all_reduce);
+    CHECK(c.bytes == 8192);
+    CHECK(c.ranks == 8);
+  }
+  // The loss function: 8 kernels, 20 bytes a token (40,960); dp 4: one float all-reduced.
+  const FrameworkWork l1 = loss_reduction_step(PassKind::forward, m, strategy(1, 1, 1, 0), a100);
+  CHECK(l1.kernels == 8);
+  CHECK(l1.hbm_bytes == 40960);
+  CHECK(l1.collectives.empty());
+  const FrameworkWork l4 = loss_reduction_step(PassKind::forward, m, strategy(4, 1, 1, 0), a100);
+  REQUIRE(l4.collectives.size() == 1);
+  CHECK(l4.collectives[0].group == "dp");
+  CHECK(l4.collectives[0].ranks == 4);
+  CHECK(l4.collectives[0].bytes == 4);
+  CHECK(loss_reduction_step(PassKind::backward, m, strategy(1, 1, 1, 0), a100).kernels == 6);
+}
+
+TEST_CASE("once-per-iteration gradient all-reduces and the schedules' waits", "[iteration-steps]") {
+  const ArchitectureGraph a100 = load_architecture(sample("/arch/nvidia-a100-fitted.yaml"));
+  const TransformerModel m = small_gpt();
+  // Tied embeddings with pp 2: 51200 x 1024 fp32 = 209,715,200 bytes between the first and
+  // last stage; at tp 8 a tp-th, 26,214,400; none with pp 1.
+  const FrameworkWork e1 = embedding_grad_sync(m, strategy(1, 1, 2, 0));
+  REQUIRE(e1.collectives.size() == 1);
+  CHECK(e1.collectives[0].group == "embedding");
+  CHECK(e1.collectives[0].ranks == 2);
+  CHECK(e1.collectives[0].bytes == 209715200.0);
+  CHECK(embedding_grad_sync(m, strategy(1, 8, 2, 0)).collectives[0].bytes == 26214400.0);
+  CHECK(embedding_grad_sync(m, strategy(1, 8, 1, 0)).collectives.empty());
+  // Sequence parallelism at tp 8: per layer 4 norm parameters of 1024 and 2 row-parallel
+  // biases of 1024 (6 tensors, 6,144), the final norm (2 tensors, 2,048): 146 tensors, 149,504
+  // parameters; a cat and 146 copies (147 kernels), 16 bytes a parameter (2,392,064); an
+  // all-reduce of 4 x 149,504 = 598,016 bytes over tp.
+  ParallelStrategy sp = strategy(1, 8, 1, 0);
+  sp.sequence_parallel = true;
+  const FrameworkWork s8 = sequence_parallel_grad_sync(m, sp, a100);
+  CHECK(s8.kernels == 147);
+  CHECK(s8.hbm_bytes == 2392064);
+  REQUIRE(s8.collectives.size() == 1);
+  CHECK(s8.collectives[0].bytes == 598016);
+  CHECK(sequence_parallel_grad_sync(m, strategy(1, 8, 1, 0), a100).collectives.empty());
+  // A received activation at tp 8, pp 2: an all-gather of 2 E = 4,194,304 bytes, then a wait.
+  const FrameworkWork p = pipeline_communicate_work(m, strategy(1, 8, 2, 0), true);
+  REQUIRE(p.collectives.size() == 1);
+  CHECK(p.collectives[0].kind == CollectiveKind::all_gather);
+  CHECK(p.collectives[0].bytes == 4194304);
+  CHECK(p.syncs_host);
+  CHECK_FALSE(pipeline_communicate_work(m, strategy(1, 8, 1, 0), true).syncs_host);
+  CHECK(step_timers(PassKind::forward).syncs_host);
+  CHECK(step_timers(PassKind::backward).kernels == 0);
 }
