@@ -446,3 +446,45 @@ TEST_CASE("once-per-iteration gradient all-reduces and the schedules' waits", "[
   CHECK(step_timers(PassKind::forward).syncs_host);
   CHECK(step_timers(PassKind::backward).kernels == 0);
 }
+
+TEST_CASE("every family's parameter tensors add up to its parameters", "[iteration-steps]") {
+  // Without parallelism a GPU holds the whole model: the tensors sum to
+  // TransformerModel::parameters for every family (its formulas, restated per tensor in
+  // parameter_tensors_per_gpu).
+  const ParallelStrategy one = strategy(1, 1, 1, 0);
+  auto sum = [](const std::vector<ParameterTensor>& tensors) {
+    double n = 0;
+    for (const ParameterTensor& t : tensors) n += t.numel;
+    return n;
+  };
+  // llama2-7b: 6 tensors a layer (two RMSNorm scales, QKV, output, fused gate-up, down), the
+  // embedding, the final norm, the output layer: 32 x 6 + 3 = 195.
+  const TransformerModel llama = load_transformer_model(sample("/dist/models/llama2-7b.yaml"));
+  const std::vector<ParameterTensor> lt = parameter_tensors_per_gpu(llama, one);
+  CHECK(lt.size() == 195);
+  CHECK(sum(lt) == llama.parameters());
+  const TransformerModel bert = load_transformer_model(sample("/dist/models/bert-large.yaml"));
+  CHECK(sum(parameter_tensors_per_gpu(bert, one)) == bert.parameters());
+  // T5 and an MoE GPT, written here: 4 layers (2 decoder layers with cross-attention: 12 + 8
+  // tensors); 8 experts, each 4 tensors, and a router.
+  TransformerModel t5 = small_gpt();
+  t5.family = ModelFamily::t5;
+  t5.layers = 4;
+  const std::vector<ParameterTensor> tt = parameter_tensors_per_gpu(t5, one);
+  CHECK(tt.size() == 1 + 2 * 12 + 2 * 20 + 2);
+  CHECK(sum(tt) == t5.parameters());
+  TransformerModel moe = small_gpt();
+  moe.experts = 8;
+  const std::vector<ParameterTensor> mt = parameter_tensors_per_gpu(moe, one);
+  CHECK(mt.size() == 2 + 24 * (8 + 1 + 8 * 4) + 2);
+  CHECK(sum(mt) == moe.parameters());
+  // A graph model: per layer its four GEMM weights (384 x 196 twice, 3072 x 768 twice) and the
+  // 7,492 extra parameters as one tensor: 12 x 5 = 60 tensors; at tp 2 the split weights
+  // halve, as GraphBlock::parameters_per_rank says.
+  const TransformerModel mixer = load_transformer_model(sample("/dist/models/mlp-mixer-b16.yaml"));
+  const std::vector<ParameterTensor> gt = parameter_tensors_per_gpu(mixer, one);
+  CHECK(gt.size() == 60);
+  CHECK(sum(gt) == mixer.parameters());
+  CHECK(sum(parameter_tensors_per_gpu(mixer, strategy(1, 2, 1, 0))) ==
+        12 * mixer.block.parameters_per_rank(2));
+}
