@@ -30,7 +30,7 @@ using ts::test::sample;
 
 namespace {
 
-TransformerModel small_gpt() {
+TransformerModel gpt_355m() {
   TransformerModel m;
   m.name = "gpt-355m";
   m.family = ModelFamily::gpt;
@@ -43,7 +43,7 @@ TransformerModel small_gpt() {
   return m;
 }
 
-ParallelStrategy strategy(int64_t dp, int64_t tp, int64_t pp, int zero) {
+ParallelStrategy split_over(int64_t dp, int64_t tp, int64_t pp, int zero) {
   ParallelStrategy s;
   s.dp.value = dp;
   s.tp.value = tp;
@@ -54,9 +54,10 @@ ParallelStrategy strategy(int64_t dp, int64_t tp, int64_t pp, int zero) {
   return s;
 }
 
-constexpr double kHbm = 1.3183731460197683e12;  // bytes/s, nvidia-a100-fitted.yaml's HBM
+constexpr double kA100FittedHbm = 1.3183731460197683e12;  // bytes/s, nvidia-a100-fitted.yaml's HBM
 
-const FrameworkWork* find(const std::vector<FrameworkWork>& pieces, const std::string& what) {
+const FrameworkWork* piece_named(const std::vector<FrameworkWork>& pieces,
+                                 const std::string& what) {
   for (const FrameworkWork& p : pieces)
     if (p.what == what) return &p;
   return nullptr;
@@ -80,8 +81,8 @@ TEST_CASE("multi_tensor_apply launches as apex chunks them", "[iteration-steps]"
 }
 
 TEST_CASE("a GPU's parameter tensors as Megatron-LM holds them", "[iteration-steps]") {
-  const TransformerModel m = small_gpt();
-  const std::vector<ParameterTensor> t1 = parameter_tensors_per_gpu(m, strategy(1, 1, 1, 0));
+  const TransformerModel m = gpt_355m();
+  const std::vector<ParameterTensor> t1 = parameter_tensors_per_gpu(m, split_over(1, 1, 1, 0));
   CHECK(t1.size() == 292);
   double n = 0, wd = 0;
   for (const ParameterTensor& t : t1) {
@@ -96,16 +97,17 @@ TEST_CASE("a GPU's parameter tensors as Megatron-LM holds them", "[iteration-ste
   // 4,096 (replicated): 1,579,904; words 6,400 x 1024 = 6,553,600; positions and final norm
   // as before: N8 = 24 x 1,579,904 + 6,553,600 + 2,097,152 + 2,048 = 46,570,496.
   double n8 = 0;
-  for (const ParameterTensor& t : parameter_tensors_per_gpu(m, strategy(1, 8, 1, 0))) n8 += t.numel;
+  for (const ParameterTensor& t : parameter_tensors_per_gpu(m, split_over(1, 8, 1, 0)))
+    n8 += t.numel;
   CHECK(n8 == 46570496.0);
 }
 
 TEST_CASE("the optimizer step of a 0.355B GPT on one A100", "[iteration-steps]") {
   const ArchitectureGraph a100 = load_architecture(sample("/arch/nvidia-a100-fitted.yaml"));
-  const TransformerModel m = small_gpt();
+  const TransformerModel m = gpt_355m();
   const double N = 356837376;
   // bf16, fp32 main grads, clipping that scales (OptimizerOptions' defaults), tp 1, no ZeRO.
-  const std::vector<FrameworkWork> p = optimizer_step_pieces(m, strategy(1, 1, 1, 0), a100);
+  const std::vector<FrameworkWork> p = optimizer_step_pieces(m, split_over(1, 1, 1, 0), a100);
   // Chunks of 65536 per tensor: words 800, positions 32, per layer QKV 48, attention output 16,
   // each MLP GEMM 64, the 8 biases and norms 1 each (200 a layer), final norm 2:
   // 832 + 4,800 + 2 = 5,634. In model order, 320 chunks span under two layers (< 25
@@ -113,14 +115,14 @@ TEST_CASE("the optimizer step of a 0.355B GPT on one A100", "[iteration-steps]")
   // depths 1 and 2.
   // Clip, norm: IntTensor([0]) copy, zeros(320), 18 launches, cleanup, ** 2: 22 kernels,
   // reading 4 N bytes; no collective over one model-parallel rank; .item() waits.
-  const FrameworkWork* norm = find(p, "optimizer: clip: grad norm");
+  const FrameworkWork* norm = piece_named(p, "optimizer: clip: grad norm");
   REQUIRE(norm);
   CHECK(norm->kernels == 22);
   CHECK(norm->hbm_bytes == 4 * N);
   CHECK(norm->collectives.empty());
   CHECK(norm->syncs_host);
   // Clip, scale: IntTensor([0]) and 18 multi_tensor_scale launches, 8 N bytes.
-  const FrameworkWork* scale = find(p, "optimizer: clip: scale grads");
+  const FrameworkWork* scale = piece_named(p, "optimizer: clip: scale grads");
   REQUIRE(scale);
   CHECK(scale->kernels == 19);
   CHECK(scale->hbm_bytes == 8 * N);
@@ -128,37 +130,37 @@ TEST_CASE("the optimizer step of a 0.355B GPT on one A100", "[iteration-steps]")
   // in 98 tensors (7 at most per launch, under 36): 17 launches. The other group: 194
   // one-chunk tensors, 36 a launch: 5 full and 14 left, 6. 23 kernels, 28 N bytes
   // (1,427,349,504 x 7 = 9,991,446,528), 9,991,446,528 / 1.3183731e12 = 7.5787 ms.
-  const FrameworkWork* adam = find(p, "optimizer: adam");
+  const FrameworkWork* adam = piece_named(p, "optimizer: adam");
   REQUIRE(adam);
   CHECK(adam->kernels == 23);
   CHECK(adam->hbm_bytes == 9991446528.0);
   CHECK(adam->device_s == Approx(7.5787e-3).epsilon(1e-4));
   // Copy to the 16-bit model parameters: a copy_ per tensor (292), reading 4 and writing 2.
-  const FrameworkWork* copy = find(p, "optimizer: copy main params to model params");
+  const FrameworkWork* copy = piece_named(p, "optimizer: copy main params to model params");
   REQUIRE(copy);
   CHECK(copy->kernels == 292);
   CHECK(copy->hbm_bytes == 6 * N);
   // Zeroing the fp32 gradient buffer: one fill, 4 N bytes.
-  const FrameworkWork* zero = find(p, "zero grad buffer");
+  const FrameworkWork* zero = piece_named(p, "zero grad buffer");
   REQUIRE(zero);
   CHECK(zero->kernels == 1);
   CHECK(zero->hbm_bytes == 4 * N);
   // bf16 has no unscale; the whole: 22 + 19 + 23 + 292 + 1 = 357 kernels, (4 + 8 + 28 + 6 + 4)
   // N = 50 N = 17,841,868,800 bytes, 13.5334 ms.
   CHECK(p.size() == 5);
-  const FrameworkWork all = optimizer_step(m, strategy(1, 1, 1, 0), a100);
+  const FrameworkWork all = optimizer_step(m, split_over(1, 1, 1, 0), a100);
   CHECK(all.kernels == 357);
   CHECK(all.hbm_bytes == 50 * N);
-  CHECK(all.device_s == Approx(50 * N / kHbm));
+  CHECK(all.device_s == Approx(50 * N / kA100FittedHbm));
   CHECK(all.device_s == Approx(13.5334e-3).epsilon(1e-4));
   CHECK(all.collectives.empty());
 }
 
 TEST_CASE("the optimizer step at tensor parallelism 8, bf16 and fp16", "[iteration-steps]") {
   const ArchitectureGraph a100 = load_architecture(sample("/arch/nvidia-a100-fitted.yaml"));
-  const TransformerModel m = small_gpt();
+  const TransformerModel m = gpt_355m();
   const double N8 = 46570496;  // the tp-8 shard, test above
-  const ParallelStrategy s = strategy(1, 8, 1, 0);
+  const ParallelStrategy s = split_over(1, 8, 1, 0);
   const std::vector<FrameworkWork> p = optimizer_step_pieces(m, s, a100);
   // Chunks per tp-8 tensor: words 100, positions 32, QKV 6, attention output 2, MLP GEMMs 8
   // each, every bias and norm 1: 32 a layer of 12 tensors.
@@ -167,7 +169,7 @@ TEST_CASE("the optimizer step at tensor parallelism 8, bf16 and fp16", "[iterati
   // reaches 320 at its 5th chunk (launch 1, the tensor carried over: 3 chunks, then its bias:
   // (2, 4)); 9 layers more reach 110 tensors at layer 15's last (launch 2); layers 16-24 and
   // the final norm: (110, 290), full and last (launch 3). 3 launches.
-  const FrameworkWork* norm = find(p, "optimizer: clip: grad norm");
+  const FrameworkWork* norm = piece_named(p, "optimizer: clip: grad norm");
   REQUIRE(norm);
   CHECK(norm->kernels == 4 + 3);
   CHECK(norm->hbm_bytes == 4 * N8);
@@ -180,14 +182,14 @@ TEST_CASE("the optimizer step at tensor parallelism 8, bf16 and fp16", "[iterati
   // Depth 2 (64 tensors): 64 at layer 6's norm-1 bias (launch 1), at layer 11's attention
   // output bias (2), at layer 16's first MLP bias (3), at layer 22's norm-1 bias (4); the
   // rest (36 tensors) ends (5). 1 + 5 kernels.
-  const FrameworkWork* scale = find(p, "optimizer: clip: scale grads");
+  const FrameworkWork* scale = piece_named(p, "optimizer: clip: scale grads");
   REQUIRE(scale);
   CHECK(scale->kernels == 1 + 5);
   // Adam, depth 4 (36 tensors): weight-decay group from (2, 132), 4 tensors and 24 chunks a
   // layer: after layer 7 (30, 300); layer 8's MLP output weight cut at 320 (launch 1, (1, 4)
   // carried); 36 tensors at layer 17's first MLP weight (launch 2); layer 17's last weight and
   // layers 18-24 end (launch 3). Other group: 194 one-chunk tensors, 6 launches. 9 kernels.
-  const FrameworkWork* adam = find(p, "optimizer: adam");
+  const FrameworkWork* adam = piece_named(p, "optimizer: adam");
   REQUIRE(adam);
   CHECK(adam->kernels == 9);
   CHECK(adam->hbm_bytes == 28 * N8);
@@ -204,7 +206,7 @@ TEST_CASE("the optimizer step at tensor parallelism 8, bf16 and fp16", "[iterati
   OptimizerOptions fp16;
   fp16.precision = MixedPrecision::fp16;
   const std::vector<FrameworkWork> q = optimizer_step_pieces(m, s, a100, fp16);
-  const FrameworkWork* unscale = find(q, "optimizer: unscale and inf check");
+  const FrameworkWork* unscale = piece_named(q, "optimizer: unscale and inf check");
   REQUIRE(unscale);
   CHECK(unscale->kernels == 7);
   CHECK(unscale->hbm_bytes == 8 * N8);
@@ -212,7 +214,7 @@ TEST_CASE("the optimizer step at tensor parallelism 8, bf16 and fp16", "[iterati
   REQUIRE(unscale->collectives.size() == 1);
   CHECK(unscale->collectives[0].ranks == 8);
   CHECK(unscale->collectives[0].bytes == 4);
-  const FrameworkWork* check = find(q, "optimizer: copy: overflow buffer test");
+  const FrameworkWork* check = piece_named(q, "optimizer: copy: overflow buffer test");
   REQUIRE(check);
   CHECK(check->syncs_host);
   CHECK(check->kernels == 0);
@@ -229,7 +231,7 @@ TEST_CASE("the optimizer step at tensor parallelism 8, bf16 and fp16", "[iterati
 
 TEST_CASE("the distributed optimizer (ZeRO-1) steps a dp-th and gathers", "[iteration-steps]") {
   const ArchitectureGraph a100 = load_architecture(sample("/arch/nvidia-a100-fitted.yaml"));
-  const TransformerModel m = small_gpt();
+  const TransformerModel m = gpt_355m();
   const double N = 356837376;
   SECTION("tp 1, dp 8") {
     // Each rank's shard: S = N / 8 = 44,604,672 parameters of the gradient buffer, which holds
@@ -244,10 +246,10 @@ TEST_CASE("the distributed optimizer (ZeRO-1) steps a dp-th and gathers", "[iter
     // layer 21's MLP input weight) = 681 chunks in 16 tensors, 3 launches; the other group 1 +
     // 24 + 6 = 31 one-chunk tensors, 1 launch. Depths 1 and 2: 712 chunks in 47 tensors, 3
     // launches each.
-    const ParallelStrategy s = strategy(8, 1, 1, 1);
+    const ParallelStrategy s = split_over(8, 1, 1, 1);
     const double S = 44604672;
     const std::vector<FrameworkWork> p = optimizer_step_pieces(m, s, a100);
-    const FrameworkWork* norm = find(p, "optimizer: clip: grad norm");
+    const FrameworkWork* norm = piece_named(p, "optimizer: clip: grad norm");
     REQUIRE(norm);
     CHECK(norm->kernels == 4 + 3);
     CHECK(norm->hbm_bytes == 4 * S);
@@ -255,18 +257,18 @@ TEST_CASE("the distributed optimizer (ZeRO-1) steps a dp-th and gathers", "[iter
     REQUIRE(norm->collectives.size() == 1);
     CHECK(norm->collectives[0].group == "world");
     CHECK(norm->collectives[0].ranks == 8);
-    const FrameworkWork* adam = find(p, "optimizer: adam");
+    const FrameworkWork* adam = piece_named(p, "optimizer: adam");
     REQUIRE(adam);
     CHECK(adam->kernels == 4);
     CHECK(adam->hbm_bytes == 28 * S);
     // Shard main params copied into the fp32 gradient buffer: 47 kernels, 8 bytes each.
-    const FrameworkWork* into = find(p, "optimizer: copy main params into the grad buffer");
+    const FrameworkWork* into = piece_named(p, "optimizer: copy main params into the grad buffer");
     REQUIRE(into);
     CHECK(into->kernels == 47);
     CHECK(into->hbm_bytes == 8 * S);
     // All-gather of the whole fp32 buffer over dp: 4 N = 1,427,349,504 bytes; then a copy_ per
     // model parameter (292), reading 4 and writing 2: 6 N.
-    const FrameworkWork* gather = find(p, "optimizer: gather model params");
+    const FrameworkWork* gather = piece_named(p, "optimizer: gather model params");
     REQUIRE(gather);
     REQUIRE(gather->collectives.size() == 1);
     CHECK(gather->collectives[0].kind == CollectiveKind::all_gather);
@@ -291,18 +293,18 @@ TEST_CASE("the distributed optimizer (ZeRO-1) steps a dp-th and gathers", "[iter
     // 119 one-chunk tensors: 4 launches. Depth 1: 110 tensors at layer 19's attention output
     // bias, 2 launches; depth 2: 64 tensors at layer 15's norm-2 bias and at layer 20's end,
     // 3 launches.
-    const ParallelStrategy s = strategy(2, 8, 1, 1);
+    const ParallelStrategy s = split_over(2, 8, 1, 1);
     const double N8 = 46570496, S = 23285248;
     const std::vector<FrameworkWork> p = optimizer_step_pieces(m, s, a100);
-    const FrameworkWork* norm = find(p, "optimizer: clip: grad norm");
+    const FrameworkWork* norm = piece_named(p, "optimizer: clip: grad norm");
     REQUIRE(norm);
     CHECK(norm->kernels == 4 + 2);
     REQUIRE(norm->collectives.size() == 1);
     CHECK(norm->collectives[0].ranks == 16);
-    CHECK(find(p, "optimizer: clip: scale grads")->kernels == 1 + 3);
-    CHECK(find(p, "optimizer: adam")->kernels == 6);
-    CHECK(find(p, "optimizer: copy main params into the grad buffer")->kernels == 178);
-    const FrameworkWork* gather = find(p, "optimizer: gather model params");
+    CHECK(piece_named(p, "optimizer: clip: scale grads")->kernels == 1 + 3);
+    CHECK(piece_named(p, "optimizer: adam")->kernels == 6);
+    CHECK(piece_named(p, "optimizer: copy main params into the grad buffer")->kernels == 178);
+    const FrameworkWork* gather = piece_named(p, "optimizer: gather model params");
     REQUIRE(gather);
     CHECK(gather->collectives[0].bytes == 4 * N8);
     // 6 + 4 + 6 + 178 + 292 + 1 = 487 kernels; 48 S + 10 N8 bytes.
@@ -317,19 +319,19 @@ TEST_CASE("the distributed optimizer (ZeRO-1) steps a dp-th and gathers", "[iter
 
 TEST_CASE("get_batch on every stage, every micro-batch", "[iteration-steps]") {
   const ArchitectureGraph a100 = load_architecture(sample("/arch/nvidia-a100-fitted.yaml"));
-  const TransformerModel m = small_gpt();
+  const TransformerModel m = gpt_355m();
   // tp 1: the sizes' copy there and back (2, a wait), the tokens' copy (1), labels and tokens
   // (2) and the five mask kernels: 10. Bytes: 32 T + 4 T (int64 copies, the loss mask) +
   // 17 s^2 (ones, tril, < 0.5 on the 2048 x 2048 mask) + 8 s (arange) = 73,728 + 71,303,168 +
   // 16,384 = 71,393,280, 54.153 us at 1.3183731 TB/s.
-  const FrameworkWork b1 = batch_step(m, strategy(1, 1, 1, 0), a100);
+  const FrameworkWork b1 = batch_step(m, split_over(1, 1, 1, 0), a100);
   CHECK(b1.kernels == 10);
   CHECK(b1.hbm_bytes == 71393280.0);
   CHECK(b1.device_s == Approx(54.153e-6).epsilon(1e-4));
   CHECK(b1.syncs_host);
   CHECK(b1.collectives.empty());
   // tp 8: the two broadcasts over tp, 5 x 8 = 40 bytes and 8 x 2049 = 16,392 bytes.
-  const FrameworkWork b8 = batch_step(m, strategy(1, 8, 1, 0), a100);
+  const FrameworkWork b8 = batch_step(m, split_over(1, 8, 1, 0), a100);
   REQUIRE(b8.collectives.size() == 2);
   CHECK(b8.collectives[0].broadcast);
   CHECK(b8.collectives[0].bytes == 40);
@@ -340,17 +342,17 @@ TEST_CASE("get_batch on every stage, every micro-batch", "[iteration-steps]") {
 
 TEST_CASE("the embedding on the first stage", "[iteration-steps]") {
   const ArchitectureGraph a100 = load_architecture(sample("/arch/nvidia-a100-fitted.yaml"));
-  const TransformerModel m = small_gpt();
+  const TransformerModel m = gpt_355m();
   const double E = 2097152;
   // Forward, tp 1: lookup (4 E), positions and sum (4 E + 6 E), transpose (4 E), dropout
   // (5 E): 5 kernels, 23 E = 48,234,496 bytes.
-  const FrameworkWork f1 = embedding_step(PassKind::forward, m, strategy(1, 1, 1, 0), a100);
+  const FrameworkWork f1 = embedding_step(PassKind::forward, m, split_over(1, 1, 1, 0), a100);
   CHECK(f1.kernels == 5);
   CHECK(f1.hbm_bytes == 23 * E);
   CHECK(f1.collectives.empty());
   // tp 8: 6 token-mask kernels and the output's masked_fill (4 E) more: 12 kernels, 27 E; the
   // all-reduce of the 16-bit output over tp: 2 E = 4,194,304 bytes.
-  const FrameworkWork f8 = embedding_step(PassKind::forward, m, strategy(1, 8, 1, 0), a100);
+  const FrameworkWork f8 = embedding_step(PassKind::forward, m, split_over(1, 8, 1, 0), a100);
   CHECK(f8.kernels == 12);
   CHECK(f8.hbm_bytes == 27 * E);
   REQUIRE(f8.collectives.size() == 1);
@@ -361,14 +363,14 @@ TEST_CASE("the embedding on the first stage", "[iteration-steps]") {
   // kernels; words: zeros of 51200 x 1024 16-bit (104,857,600) and the kernel (4 E), the add
   // (10 x 52,428,800 = 524,288,000): 3. 8 kernels, 29 E + 12 x 52,428,800 = 60,817,408 +
   // 629,145,600 = 689,963,008 bytes, 0.52335 ms; no wait.
-  const FrameworkWork b1 = embedding_step(PassKind::backward, m, strategy(1, 1, 1, 0), a100);
+  const FrameworkWork b1 = embedding_step(PassKind::backward, m, split_over(1, 1, 1, 0), a100);
   CHECK(b1.kernels == 8);
   CHECK(b1.hbm_bytes == 689963008.0);
   CHECK(b1.device_s == Approx(0.52335e-3).epsilon(1e-4));
   CHECK_FALSE(b1.syncs_host);
   // Micro-batch 2: 4096 indices take the sorting path, 12 kernels a table and three waits:
   // 2 + (12 + 1) x 2 = 28 kernels.
-  ParallelStrategy mb2 = strategy(1, 1, 1, 0);
+  ParallelStrategy mb2 = split_over(1, 1, 1, 0);
   mb2.micro_batch.value = 2;
   const FrameworkWork b2 = embedding_step(PassKind::backward, m, mb2, a100);
   CHECK(b2.kernels == 28);
@@ -377,21 +379,21 @@ TEST_CASE("the embedding on the first stage", "[iteration-steps]") {
 
 TEST_CASE("the vocabulary-parallel cross entropy and the loss function", "[iteration-steps]") {
   const ArchitectureGraph a100 = load_architecture(sample("/arch/nvidia-a100-fitted.yaml"));
-  const TransformerModel m = small_gpt();
+  const TransformerModel m = gpt_355m();
   // tp 1: 2048 x 51200 = 104,857,600 logits; forward 20 kernels (two transposes, the fp32
   // cast, 17 of the cross entropy), 6 + 8 x 4 = 38 bytes a logit: 3,984,588,800, 3.0224 ms.
-  const FrameworkWork f1 = loss_step(PassKind::forward, m, strategy(1, 1, 1, 0), a100);
+  const FrameworkWork f1 = loss_step(PassKind::forward, m, split_over(1, 1, 1, 0), a100);
   CHECK(f1.kernels == 20);
   CHECK(f1.hbm_bytes == 3984588800.0);
   CHECK(f1.device_s == Approx(3.0224e-3).epsilon(1e-4));
   CHECK(f1.collectives.empty());
   // Backward: 9 kernels, 8 + 6 = 14 bytes a logit.
-  const FrameworkWork g1 = loss_step(PassKind::backward, m, strategy(1, 1, 1, 0), a100);
+  const FrameworkWork g1 = loss_step(PassKind::backward, m, split_over(1, 1, 1, 0), a100);
   CHECK(g1.kernels == 9);
   CHECK(g1.hbm_bytes == 14 * 104857600.0);
   // tp 8: 13,107,200 logits a rank, 498,073,600 bytes; three all-reduces of 2048 floats
   // (8,192 bytes) over the 8 tp ranks.
-  const FrameworkWork f8 = loss_step(PassKind::forward, m, strategy(1, 8, 1, 0), a100);
+  const FrameworkWork f8 = loss_step(PassKind::forward, m, split_over(1, 8, 1, 0), a100);
   CHECK(f8.hbm_bytes == 498073600.0);
   REQUIRE(f8.collectives.size() == 3);
   for (const SmallCollective& c : f8.collectives) {
@@ -400,49 +402,49 @@ TEST_CASE("the vocabulary-parallel cross entropy and the loss function", "[itera
     CHECK(c.ranks == 8);
   }
   // The loss function: 8 kernels, 20 bytes a token (40,960); dp 4: one float all-reduced.
-  const FrameworkWork l1 = loss_reduction_step(PassKind::forward, m, strategy(1, 1, 1, 0), a100);
+  const FrameworkWork l1 = loss_reduction_step(PassKind::forward, m, split_over(1, 1, 1, 0), a100);
   CHECK(l1.kernels == 8);
   CHECK(l1.hbm_bytes == 40960);
   CHECK(l1.collectives.empty());
-  const FrameworkWork l4 = loss_reduction_step(PassKind::forward, m, strategy(4, 1, 1, 0), a100);
+  const FrameworkWork l4 = loss_reduction_step(PassKind::forward, m, split_over(4, 1, 1, 0), a100);
   REQUIRE(l4.collectives.size() == 1);
   CHECK(l4.collectives[0].group == "dp");
   CHECK(l4.collectives[0].ranks == 4);
   CHECK(l4.collectives[0].bytes == 4);
-  CHECK(loss_reduction_step(PassKind::backward, m, strategy(1, 1, 1, 0), a100).kernels == 6);
+  CHECK(loss_reduction_step(PassKind::backward, m, split_over(1, 1, 1, 0), a100).kernels == 6);
 }
 
 TEST_CASE("once-per-iteration gradient all-reduces and the schedules' waits", "[iteration-steps]") {
   const ArchitectureGraph a100 = load_architecture(sample("/arch/nvidia-a100-fitted.yaml"));
-  const TransformerModel m = small_gpt();
+  const TransformerModel m = gpt_355m();
   // Tied embeddings with pp 2: 51200 x 1024 fp32 = 209,715,200 bytes between the first and
   // last stage; at tp 8 a tp-th, 26,214,400; none with pp 1.
-  const FrameworkWork e1 = embedding_grad_sync(m, strategy(1, 1, 2, 0));
+  const FrameworkWork e1 = embedding_grad_sync(m, split_over(1, 1, 2, 0));
   REQUIRE(e1.collectives.size() == 1);
   CHECK(e1.collectives[0].group == "embedding");
   CHECK(e1.collectives[0].ranks == 2);
   CHECK(e1.collectives[0].bytes == 209715200.0);
-  CHECK(embedding_grad_sync(m, strategy(1, 8, 2, 0)).collectives[0].bytes == 26214400.0);
-  CHECK(embedding_grad_sync(m, strategy(1, 8, 1, 0)).collectives.empty());
+  CHECK(embedding_grad_sync(m, split_over(1, 8, 2, 0)).collectives[0].bytes == 26214400.0);
+  CHECK(embedding_grad_sync(m, split_over(1, 8, 1, 0)).collectives.empty());
   // Sequence parallelism at tp 8: per layer 4 norm parameters of 1024 and 2 row-parallel
   // biases of 1024 (6 tensors, 6,144), the final norm (2 tensors, 2,048): 146 tensors, 149,504
   // parameters; a cat and 146 copies (147 kernels), 16 bytes a parameter (2,392,064); an
   // all-reduce of 4 x 149,504 = 598,016 bytes over tp.
-  ParallelStrategy sp = strategy(1, 8, 1, 0);
+  ParallelStrategy sp = split_over(1, 8, 1, 0);
   sp.sequence_parallel = true;
   const FrameworkWork s8 = sequence_parallel_grad_sync(m, sp, a100);
   CHECK(s8.kernels == 147);
   CHECK(s8.hbm_bytes == 2392064);
   REQUIRE(s8.collectives.size() == 1);
   CHECK(s8.collectives[0].bytes == 598016);
-  CHECK(sequence_parallel_grad_sync(m, strategy(1, 8, 1, 0), a100).collectives.empty());
+  CHECK(sequence_parallel_grad_sync(m, split_over(1, 8, 1, 0), a100).collectives.empty());
   // A received activation at tp 8, pp 2: an all-gather of 2 E = 4,194,304 bytes, then a wait.
-  const FrameworkWork p = pipeline_communicate_work(m, strategy(1, 8, 2, 0), true);
+  const FrameworkWork p = pipeline_communicate_work(m, split_over(1, 8, 2, 0), true);
   REQUIRE(p.collectives.size() == 1);
   CHECK(p.collectives[0].kind == CollectiveKind::all_gather);
   CHECK(p.collectives[0].bytes == 4194304);
   CHECK(p.syncs_host);
-  CHECK_FALSE(pipeline_communicate_work(m, strategy(1, 8, 1, 0), true).syncs_host);
+  CHECK_FALSE(pipeline_communicate_work(m, split_over(1, 8, 1, 0), true).syncs_host);
   CHECK(step_timers(PassKind::forward).syncs_host);
   CHECK(step_timers(PassKind::backward).kernels == 0);
 }
@@ -451,7 +453,7 @@ TEST_CASE("every family's parameter tensors add up to its parameters", "[iterati
   // Without parallelism a GPU holds the whole model: the tensors sum to
   // TransformerModel::parameters for every family (its formulas, restated per tensor in
   // parameter_tensors_per_gpu).
-  const ParallelStrategy one = strategy(1, 1, 1, 0);
+  const ParallelStrategy one = split_over(1, 1, 1, 0);
   auto sum = [](const std::vector<ParameterTensor>& tensors) {
     double n = 0;
     for (const ParameterTensor& t : tensors) n += t.numel;
@@ -467,13 +469,13 @@ TEST_CASE("every family's parameter tensors add up to its parameters", "[iterati
   CHECK(sum(parameter_tensors_per_gpu(bert, one)) == bert.parameters());
   // T5 and an MoE GPT, written here: 4 layers (2 decoder layers with cross-attention: 12 + 8
   // tensors); 8 experts, each 4 tensors, and a router.
-  TransformerModel t5 = small_gpt();
+  TransformerModel t5 = gpt_355m();
   t5.family = ModelFamily::t5;
   t5.layers = 4;
   const std::vector<ParameterTensor> tt = parameter_tensors_per_gpu(t5, one);
   CHECK(tt.size() == 1 + 2 * 12 + 2 * 20 + 2);
   CHECK(sum(tt) == t5.parameters());
-  TransformerModel moe = small_gpt();
+  TransformerModel moe = gpt_355m();
   moe.experts = 8;
   const std::vector<ParameterTensor> mt = parameter_tensors_per_gpu(moe, one);
   CHECK(mt.size() == 2 + 24 * (8 + 1 + 8 * 4) + 2);
@@ -485,6 +487,6 @@ TEST_CASE("every family's parameter tensors add up to its parameters", "[iterati
   const std::vector<ParameterTensor> gt = parameter_tensors_per_gpu(mixer, one);
   CHECK(gt.size() == 60);
   CHECK(sum(gt) == mixer.parameters());
-  CHECK(sum(parameter_tensors_per_gpu(mixer, strategy(1, 2, 1, 0))) ==
+  CHECK(sum(parameter_tensors_per_gpu(mixer, split_over(1, 2, 1, 0))) ==
         12 * mixer.block.parameters_per_rank(2));
 }
