@@ -1,6 +1,9 @@
 #include "training/Cluster.hpp"
 
 #include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "arch/ArchitectureLoader.hpp"
 #include "arch/Units.hpp"
@@ -38,13 +41,43 @@ ClusterLink link_at(const YamlSource& src, const YAML::Node& map, std::string_vi
   return l;
 }
 
+// `host: {aten_op: 9us, gemm: 12us, ...}`: seconds per call of each kind. `framework_overhead`
+// was the host's time per kernel: written, it stands for each kind of call that launches
+// kernels (aten_op, gemm, fused_op, collective) that `host:` does not give; the host-only kinds
+// (autograd_node, view, python_module) keep their defaults. Without either, the defaults
+// (HostDispatch.cpp).
+void read_host_costs(const YamlSource& src, const YAML::Node& root, Cluster& c) {
+  if (root["framework_overhead"].IsDefined())
+    for (HostCallKind k : {HostCallKind::aten_op, HostCallKind::gemm, HostCallKind::fused_op,
+                           HostCallKind::collective})
+      c.host.seconds(k) = c.framework_overhead_s;
+  const YAML::Node host = root["host"];
+  if (!host.IsDefined()) return;
+  src.expect_map(host, "`host`");
+  src.check_keys(host,
+                 std::vector<std::string>(kHostCallKindNames.begin(), kHostCallKindNames.end()),
+                 "`host`");
+  for (const auto& entry : host) {
+    const std::string key = entry.first.as<std::string>();
+    const YAML::Node value = entry.second;
+    const std::optional<HostCallKind> kind = host_call_kind(key);
+    if (!kind)
+      src.fail(value, "unknown kind of host call '" + key + "'");  // check_keys refuses it first
+    const auto t = value.IsScalar() ? parse_duration_seconds(value.Scalar()) : std::nullopt;
+    if (!t || *t < 0)
+      src.fail(value, "expected a duration of at least 0 such as `9us` for `host." + key +
+                          "` (host time per call), got " + describe(value));
+    c.host.seconds(*kind) = *t;
+  }
+}
+
 Cluster read_cluster(const YamlSource& src) {
   src.check_header("cluster");
   const YAML::Node& root = src.root();
   src.check_keys(root,
                  {"version", "kind", "name", "description", "nodes", "devices_per_node", "device",
                   "intra_node", "inter_node", "switch_levels", "oversubscription", "interference",
-                  "framework_overhead"},
+                  "framework_overhead", "host"},
                  "a cluster");
   Cluster c;
   c.file = src.file();
@@ -93,6 +126,7 @@ Cluster read_cluster(const YamlSource& src) {
                    describe(root["framework_overhead"]));
     c.framework_overhead_s = *t;
   }
+  read_host_costs(src, root, c);
   if (root["oversubscription"].IsDefined())
     src.fail(root["oversubscription"],
              "`oversubscription` belongs to a level of switches: `switch_levels: [{nodes: 20, "

@@ -8,6 +8,7 @@
 
 #include "arch/ArchitectureGraph.hpp"
 #include "common/InputError.hpp"
+#include "training/HostDispatch.hpp"
 
 namespace ts {
 
@@ -41,6 +42,10 @@ struct Cluster {
   // Host time per kernel beyond the device graph's `launch_overhead`: what the framework
   // (PyTorch's dispatcher, Megatron's Python) spends to issue one kernel.
   double framework_overhead_s = 0;
+  // Host seconds per call of each kind (`host:` in the file, docs/formats.md): its figures, then
+  // `framework_overhead` for the kinds that launch kernels (aten_op, gemm, fused_op, collective)
+  // that `host:` leaves out, then HostDispatchCosts' defaults.
+  HostDispatchCosts host;
   // The network above the NICs, leaves first (none: every NIC reaches every other at its rate).
   std::vector<SwitchLevel> switch_levels;
   // Compute and communication overlapping on one device both run this much slower (0.1: 10 %).

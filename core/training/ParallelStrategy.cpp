@@ -63,10 +63,11 @@ void check_products(const ParallelStrategy& s) {
 ParallelStrategy read_strategy(const YamlSource& src) {
   src.check_header("strategy");
   const YAML::Node& root = src.root();
-  src.check_keys(root,
-                 {"version", "kind", "name", "description", "data_parallel", "tensor_parallel",
-                  "pipeline_parallel", "expert_parallel", "batch", "recompute", "overrides"},
-                 "a strategy");
+  src.check_keys(
+      root,
+      {"version", "kind", "name", "description", "data_parallel", "tensor_parallel",
+       "pipeline_parallel", "expert_parallel", "batch", "recompute", "overrides", "fusions"},
+      "a strategy");
   ParallelStrategy s;
   s.file = src.file();
   s.name = src.text_or(root, "name", file_stem(src.file()));
@@ -116,6 +117,18 @@ ParallelStrategy read_strategy(const YamlSource& src) {
 
   check_products(s);
   if (root["recompute"].IsDefined()) s.recompute = recompute_at(src, root["recompute"]);
+  if (const YAML::Node f = section(src, root, "fusions",
+                                   {"masked_softmax", "bias_gelu", "bias_dropout_add",
+                                    "gradient_accumulation", "fused_layernorm"});
+      f.IsDefined()) {
+    // Each key left out keeps Megatron-LM's default (MegatronFusions.hpp).
+    s.fusions.masked_softmax = src.boolean_or(f, "masked_softmax", s.fusions.masked_softmax);
+    s.fusions.bias_gelu = src.boolean_or(f, "bias_gelu", s.fusions.bias_gelu);
+    s.fusions.bias_dropout_add = src.boolean_or(f, "bias_dropout_add", s.fusions.bias_dropout_add);
+    s.fusions.gradient_accumulation =
+        src.boolean_or(f, "gradient_accumulation", s.fusions.gradient_accumulation);
+    s.fusions.fused_layernorm = src.boolean_or(f, "fused_layernorm", s.fusions.fused_layernorm);
+  }
   if (const YAML::Node list = root["overrides"]; list.IsDefined()) {
     src.expect_sequence(list, "`overrides`");
     for (const YAML::Node& o : list) {

@@ -8,6 +8,7 @@
 #include "common/InputError.hpp"
 #include "common/WorkLimits.hpp"
 #include "training/LayerOperators.hpp"
+#include "training/MegatronFusions.hpp"
 #include "training/TransformerModel.hpp"
 
 namespace ts {
@@ -39,6 +40,9 @@ struct ParallelStrategy {
   Located<int64_t> chunks{1, {}};  // model chunks per device (interleaved only)
   Located<int64_t> global_batch{1, {}}, micro_batch{1, {}};
   Recompute recompute = Recompute::none;
+  // Megatron-LM's kernel fusions (`fusions:` in the file): how many kernels a layer launches
+  // (MegatronKernels.hpp).
+  MegatronFusions fusions;
   // Overrides for a part of the model (`overrides:` in the file). The word embedding and the
   // output layer tied to it may be split over fewer tensor-parallel ranks than the layers (a
   // divisor of tp; the embedding is then replicated over tp / this many groups).
