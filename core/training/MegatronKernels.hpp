@@ -5,6 +5,11 @@
 // backward, per micro-batch, for tensor parallelism `tp` (collectives only when tp > 1) with or
 // without sequence parallelism. Each entry names what it is, so that a reader can check it
 // against Megatron-LM's code (MegatronKernels.cpp cites the file and function of each group).
+// Assumed, as Megatron-LM v3.0 does for usual GPT shapes: the hidden size is one of apex's
+// persistent layer norm sizes (1024, 1536, 2048, ... 65536; otherwise FusedLayerNormAffineFunction,
+// three backward kernels and no make_viewless_tensor), and the fused softmax's kernel takes the
+// sequence (16 < seq_len <= 2048 or 4096 by version, else FusedScaleMaskSoftmax falls back to
+// PyTorch's five ops); no flash attention (not in v3.0).
 // Not here: the embedding, the output layer and loss, the optimizer, the gradient all-reduce and
 // the layer-norm gradients' all-reduce of sequence parallelism (once per iteration), recompute.
 #include <cstdint>
