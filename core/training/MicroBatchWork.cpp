@@ -273,4 +273,32 @@ FrameworkWork pipeline_communicate_work(const TransformerModel& m, const Paralle
   return w;
 }
 
+StageStepWork stage_step_work(PassKind pass, const TransformerModel& m, const ParallelStrategy& s,
+                              const ArchitectureGraph& device, bool first_chunk, bool last_chunk,
+                              const FrameworkOptions& options) {
+  StageStepWork out;
+  auto keep = [](std::vector<FrameworkWork>& to, FrameworkWork w) {
+    if (w.kernels > 0 || w.syncs_host || !w.collectives.empty()) to.push_back(std::move(w));
+  };
+  keep(out.before_layers, step_timers(pass, options));
+  if (pass == PassKind::forward) {
+    // pretrain_gpt.py forward_step calls get_batch on every stage (the masks and position ids
+    // feed every layer).
+    for (FrameworkWork& w : batch_step_pieces(m, s, device)) keep(out.before_layers, w);
+    if (first_chunk) keep(out.before_layers, embedding_step(pass, m, s, device));
+    if (last_chunk) {
+      keep(out.after_layers, loss_step(pass, m, s, device, options));
+      keep(out.after_layers, loss_reduction_step(pass, m, s, device));
+    }
+  } else {
+    if (last_chunk) {
+      keep(out.before_layers, loss_reduction_step(pass, m, s, device));
+      keep(out.before_layers, loss_step(pass, m, s, device, options));
+    }
+    if (first_chunk) keep(out.after_layers, embedding_step(pass, m, s, device));
+  }
+  keep(out.after_layers, step_timers(pass, options));
+  return out;
+}
+
 }  // namespace ts

@@ -92,4 +92,20 @@ FrameworkWork sequence_parallel_grad_sync(const TransformerModel& model,
 FrameworkWork pipeline_communicate_work(const TransformerModel& model,
                                         const ParallelStrategy& strategy, bool receives);
 
+// One forward_step or backward_step of the schedules (megatron/schedules.py) on one model
+// chunk, outside its transformer layers, in the order the host issues it: `before_layers`
+// (forward: the timer's wait, get_batch, on the first chunk the embedding; backward: the
+// timer's wait, on the last chunk the loss function's and the cross entropy's backward) and
+// `after_layers` (forward: on the last chunk the cross entropy and the loss function; backward:
+// on the first chunk the embedding's backward; then the timer's wait). Pieces with no kernel,
+// collective or wait are left out. The pipeline's sends and receives are not in it
+// (pipeline_communicate_work).
+struct StageStepWork {
+  std::vector<FrameworkWork> before_layers, after_layers;
+};
+StageStepWork stage_step_work(PassKind pass, const TransformerModel& model,
+                              const ParallelStrategy& strategy, const ArchitectureGraph& device,
+                              bool first_chunk, bool last_chunk,
+                              const FrameworkOptions& options = {});
+
 }  // namespace ts

@@ -490,3 +490,33 @@ TEST_CASE("every family's parameter tensors add up to its parameters", "[iterati
   CHECK(sum(parameter_tensors_per_gpu(mixer, split_over(1, 2, 1, 0))) ==
         12 * mixer.block.parameters_per_rank(2));
 }
+
+TEST_CASE("a schedule step's work outside the layers, in order", "[iteration-steps]") {
+  const ArchitectureGraph a100 = load_architecture(sample("/arch/nvidia-a100-fitted.yaml"));
+  const TransformerModel m = gpt_355m();
+  const ParallelStrategy s = split_over(1, 1, 1, 0);
+  // One stage holds it all (pp 1): forward, the timer's wait, get_batch's three pieces, the
+  // embedding; after the layers the cross entropy, the loss function, the timer's wait.
+  const StageStepWork f = stage_step_work(PassKind::forward, m, s, a100, true, true);
+  REQUIRE(f.before_layers.size() == 5);
+  CHECK(f.before_layers[0].syncs_host);
+  CHECK(f.before_layers[0].kernels == 0);
+  CHECK(f.before_layers[4].what == "embedding forward");
+  REQUIRE(f.after_layers.size() == 3);
+  CHECK(f.after_layers[0].what == "cross entropy forward");
+  CHECK(f.after_layers[2].syncs_host);
+  // Kernels: 10 (get_batch) + 5 (embedding) before, 20 + 8 after.
+  CHECK(total_work(f.before_layers, "").kernels == 15);
+  CHECK(total_work(f.after_layers, "").kernels == 28);
+  // A middle stage's backward: the two waits only.
+  const StageStepWork b = stage_step_work(PassKind::backward, m, s, a100, false, false);
+  CHECK(b.before_layers.size() == 1);
+  CHECK(b.after_layers.size() == 1);
+  // Without the v2.x timers' synchronisation a middle stage's backward has nothing outside
+  // its layers.
+  FrameworkOptions quiet;
+  quiet.timers_synchronize = false;
+  const StageStepWork q = stage_step_work(PassKind::backward, m, s, a100, false, false, quiet);
+  CHECK(q.before_layers.empty());
+  CHECK(q.after_layers.empty());
+}
