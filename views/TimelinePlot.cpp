@@ -13,11 +13,15 @@ namespace ts::views {
 QColor timeline_category_colour(const std::string& category) {
   // Okabe-Ito hues, as the correlation plot uses. A pipeline's transfers are vermillion, not
   // the sky blue they once were beside the forward passes' blue (issue 22).
-  static const std::map<std::string, QColor> colours = {
-      {"forward", QColor(0, 114, 178)},          {"backward", QColor(230, 159, 0)},
-      {"recompute", QColor(204, 121, 167)},      {"collective", QColor(0, 158, 115)},
-      {"pipeline transfer", QColor(213, 94, 0)}, {"optimizer", QColor(240, 228, 66)},
-      {"measured kernel", QColor(95, 75, 180)},  {"predicted kernel", QColor(86, 180, 233)}};
+  static const std::map<std::string, QColor> colours = {{"forward", QColor(0, 114, 178)},
+                                                        {"backward", QColor(230, 159, 0)},
+                                                        {"recompute", QColor(204, 121, 167)},
+                                                        {"collective", QColor(0, 158, 115)},
+                                                        {"pipeline transfer", QColor(213, 94, 0)},
+                                                        {"optimizer", QColor(240, 228, 66)},
+                                                        {"measured kernel", QColor(95, 75, 180)},
+                                                        {"predicted kernel", QColor(86, 180, 233)},
+                                                        {"host", QColor(64, 64, 64)}};
   const auto it = colours.find(category);
   return it == colours.end() ? QColor(128, 128, 128) : it->second;
 }

@@ -63,11 +63,11 @@ void check_products(const ParallelStrategy& s) {
 ParallelStrategy read_strategy(const YamlSource& src) {
   src.check_header("strategy");
   const YAML::Node& root = src.root();
-  src.check_keys(
-      root,
-      {"version", "kind", "name", "description", "data_parallel", "tensor_parallel",
-       "pipeline_parallel", "expert_parallel", "batch", "recompute", "overrides", "fusions"},
-      "a strategy");
+  src.check_keys(root,
+                 {"version", "kind", "name", "description", "data_parallel", "tensor_parallel",
+                  "pipeline_parallel", "expert_parallel", "batch", "recompute", "overrides",
+                  "fusions", "framework"},
+                 "a strategy");
   ParallelStrategy s;
   s.file = src.file();
   s.name = src.text_or(root, "name", file_stem(src.file()));
@@ -129,6 +129,8 @@ ParallelStrategy read_strategy(const YamlSource& src) {
         src.boolean_or(f, "gradient_accumulation", s.fusions.gradient_accumulation);
     s.fusions.fused_layernorm = src.boolean_or(f, "fused_layernorm", s.fusions.fused_layernorm);
   }
+  if (const YAML::Node f = section(src, root, "framework", {"timers_synchronize"}); f.IsDefined())
+    s.timers_synchronize = src.boolean_or(f, "timers_synchronize", s.timers_synchronize);
   if (const YAML::Node list = root["overrides"]; list.IsDefined()) {
     src.expect_sequence(list, "`overrides`");
     for (const YAML::Node& o : list) {

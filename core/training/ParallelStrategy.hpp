@@ -43,6 +43,11 @@ struct ParallelStrategy {
   // Megatron-LM's kernel fusions (`fusions:` in the file): how many kernels a layer launches
   // (MegatronKernels.hpp).
   MegatronFusions fusions;
+  // Megatron-LM v2.x's timers synchronise the device around every forward and backward step
+  // (megatron/global_vars.py _Timer.start/stop: torch.cuda.synchronize()); the later log-level
+  // timers do not (`framework: {timers_synchronize: false}`). Without them and without stages
+  // the host runs ahead of its GPU across steps (HostTimeline.hpp).
+  bool timers_synchronize = true;
   // Overrides for a part of the model (`overrides:` in the file). The word embedding and the
   // output layer tied to it may be split over fewer tensor-parallel ranks than the layers (a
   // divisor of tp; the embedding is then replicated over tp / this many groups).

@@ -80,9 +80,31 @@ SimulationSpans simulation_spans(const TrainingSimulation& r,
       out.spans.push_back(std::move(span));
     }
   }
+  // Per stage its host: when it issued each step's kernels (HostTimeline.hpp). A host that
+  // issues the whole step while its GPU waits is the host-bound case.
+  const int64_t first_host = first_extra + 2 * stages;
+  for (int64_t st = 0; st < stages; ++st)
+    out.track_names.push_back("stage " + std::to_string(st) + " host (CPU)");
+  for (int64_t st = 0; st < stages && st < static_cast<int64_t>(r.host_issue.size()); ++st) {
+    const auto& issues = r.host_issue[static_cast<size_t>(st)];
+    const auto& steps = r.schedule[static_cast<size_t>(st)];
+    for (size_t k = 0; k < issues.size() && k < steps.size(); ++k) {
+      const PipelineStep& step = steps[k];
+      out.spans.push_back({first_host + st,
+                           std::string("issue ") + (step.kind == PassKind::backward ? "B" : "F") +
+                               " mb" + std::to_string(step.micro_batch) + " c" +
+                               std::to_string(step.chunk),
+                           "host",
+                           issues[k].start_s,
+                           issues[k].end_s - issues[k].start_s,
+                           {{"stage", static_cast<double>(st)},
+                            {"micro_batch", static_cast<double>(step.micro_batch)}}});
+    }
+  }
   // After the pipeline (every stage at once, the replicas being alike): the gradient
   // all-reduce, its hidden part ending with the pipeline, then the optimizer step.
   const double optimizer_start = r.iteration_s - r.optimizer_s;
+  const double syncs_start = optimizer_start - r.grad_sync_s;
   const double exposed = r.data_parallel_s - r.data_parallel_hidden_s;
   for (int64_t st = 0; st < stages; ++st) {
     const int64_t track = first_extra + 2 * st + 1;
@@ -90,9 +112,23 @@ SimulationSpans simulation_spans(const TrainingSimulation& r,
       out.spans.push_back({track,
                            "data-parallel all-reduce s" + std::to_string(st),
                            "collective",
-                           optimizer_start - exposed - r.data_parallel_hidden_s,
+                           syncs_start - exposed - r.data_parallel_hidden_s,
                            r.data_parallel_s,
                            {{"bytes", r.gradient_bytes}, {"hidden_s", r.data_parallel_hidden_s}}});
+    if (r.grad_sync_s > 0)
+      out.spans.push_back({track,
+                           "norm and embedding gradient all-reduce s" + std::to_string(st),
+                           "collective",
+                           syncs_start,
+                           r.grad_sync_s,
+                           {}});
+    if (r.optimizer_host_s > 0)
+      out.spans.push_back({first_host + st,
+                           "issue optimizer step",
+                           "host",
+                           optimizer_start,
+                           r.optimizer_host_s,
+                           {{"stage", static_cast<double>(st)}}});
     if (r.optimizer_s > 0)
       out.spans.push_back({track,
                            "optimizer step s" + std::to_string(st),

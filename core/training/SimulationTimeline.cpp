@@ -149,6 +149,7 @@ std::string span_category(const TimelineSpan& span, const std::string& track) {
   const std::string& l = span.label;
   if (is_link_track(track)) return "pipeline transfer";
   auto starts = [&](const char* p) { return l.rfind(p, 0) == 0; };
+  if (starts("issue ")) return "host";
   if (starts("F ")) return "forward";
   if (starts("B ")) return "backward";
   if (starts("R ")) return "recompute";

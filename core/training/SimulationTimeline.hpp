@@ -45,7 +45,7 @@ struct SimulationTimeline {
 SimulationTimeline load_simulation_timeline(const std::string& path);
 SimulationTimeline parse_simulation_timeline(const std::string& text, const std::string& file);
 
-// The kind of work a span is, from its label: forward, backward, recompute, communication,
+// The kind of work a span is, from its label: forward, backward, recompute, communication, host,
 // optimizer or other (what the timeline colours by).
 std::string span_category(const TimelineSpan& span, const std::string& track);
 

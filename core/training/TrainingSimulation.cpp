@@ -9,13 +9,17 @@
 #include "training/ActivationMemory.hpp"
 #include "training/Collectives.hpp"
 #include "training/DataParallelOverlap.hpp"
+#include "training/FrameworkTiming.hpp"
 #include "training/GroupCollective.hpp"
-#include "training/KernelLaunch.hpp"
+#include "training/HostTimeline.hpp"
 #include "training/LayerOperators.hpp"
 #include "training/LayerTimes.hpp"
+#include "training/MegatronKernels.hpp"
 #include "training/MemoryTimeline.hpp"
+#include "training/MicroBatchWork.hpp"
 #include "training/ModelState.hpp"
 #include "training/NetworkRoutes.hpp"
+#include "training/OptimizerStep.hpp"
 #include "training/PipelineOrder.hpp"
 #include "training/PipelineSends.hpp"
 #include "training/TensorParallelOverlap.hpp"
@@ -220,38 +224,120 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   // Device time of a step: a chunk's layers, and a share of the output layer's GEMM.
   const double fwd_device = chunk_fwd + logits_fwd / static_cast<double>(pp * v);
   const double bwd_device = chunk_bwd + 2 * logits_fwd / static_cast<double>(pp * v);
-  // The host issues each of a step's kernels (KernelLaunch.hpp): one per operator and per
-  // collective of a layer forward; backward twice the operators' (gradients for inputs and for
-  // weights), the collectives again, and the recomputed forward's; the output layer's one GEMM
-  // forward and two backward, shared out like its time.
+  // The host's issuing of a step (HostTimeline.hpp). A transformer layer as Megatron-LM calls
+  // it (MegatronKernels.hpp: its ATen ops, GEMMs, fused ops, collectives, views and modules
+  // forward; backward the autograd nodes and their kernels), at the cluster's cost per call
+  // (HostDispatch.hpp); the recomputed forward again. A graph model: one eager op per operator
+  // forward, two backward (gradients for inputs and for weights), and its collectives. The
+  // output layer's one GEMM forward and two backward, shared out like its time.
+  const double launch = device.launch_overhead_s;
+  const double eager_call = cluster.host.aten_op_s + launch;
+  const double collective_call = cluster.host.collective_s + launch;
   const double layer_kernels = static_cast<double>(layer.operators.size());
   double selective_kernels = 0;
   for (const OperatorTime& op : layer.operators)
     if (op.recomputed_selectively) selective_kernels += 1;
-  const double ep_kernels = ep_per_layer_fwd > 0 ? 2 : 0;
-  const double comm_kernels = (tp > 1 ? tp_layer.forward_kernels : 0) + ep_kernels;
-  const double bwd_comm_kernels = (tp > 1 ? tp_layer.backward_kernels : 0) + ep_kernels;
-  const double logits_kernels = m.is_graph() ? 0 : 1 / static_cast<double>(pp * v);
-  const double fwd_kernels = layers_per_chunk * (layer_kernels + comm_kernels) + logits_kernels;
-  const double bwd_kernels = layers_per_chunk * (2 * layer_kernels + bwd_comm_kernels +
-                                                 full_share * (layer_kernels + comm_kernels) +
-                                                 selective_share * selective_kernels) +
-                             2 * logits_kernels;
-  const double host_per_kernel = device.launch_overhead_s + cluster.framework_overhead_s;
-  const double fwd_step = host_bound_s(fwd_device, fwd_kernels, host_per_kernel);
-  const double bwd_step = host_bound_s(bwd_device, bwd_kernels, host_per_kernel);
+  HostWork layer_fwd_host, layer_bwd_host;
+  if (!m.is_graph()) {
+    layer_fwd_host =
+        host_work(megatron_layer_calls(PassKind::forward, tp, s.sequence_parallel, s.fusions),
+                  cluster.host, launch);
+    layer_bwd_host =
+        host_work(megatron_layer_calls(PassKind::backward, tp, s.sequence_parallel, s.fusions),
+                  cluster.host, launch);
+  } else {
+    const double fwd_comm = tp > 1 ? tp_layer.forward_kernels : 0;
+    const double bwd_comm = tp > 1 ? tp_layer.backward_kernels : 0;
+    layer_fwd_host = {layer_kernels + fwd_comm,
+                      layer_kernels * eager_call + fwd_comm * collective_call};
+    layer_bwd_host = {2 * layer_kernels + bwd_comm,
+                      2 * layer_kernels * eager_call + bwd_comm * collective_call};
+  }
+  // Selective recomputation runs the attention core's share of the layer's operators again.
+  const double selective_host =
+      layer_kernels > 0 ? layer_fwd_host.host_s * selective_kernels / layer_kernels : 0;
+  const double ep_host = ep_per_layer_fwd > 0 ? 2 * collective_call : 0;
+  const double logits_share = m.is_graph() ? 0 : 1 / static_cast<double>(pp * v);
+  const double logits_call = cluster.host.gemm_s + launch;
+  const double fwd_host =
+      layers_per_chunk * (layer_fwd_host.host_s + ep_host) + logits_share * logits_call;
+  const double bwd_host = layers_per_chunk * (layer_bwd_host.host_s + ep_host +
+                                              full_share * (layer_fwd_host.host_s + ep_host) +
+                                              selective_share * selective_host) +
+                          2 * logits_share * logits_call;
+  // What Megatron-LM's schedules add to each step besides the layers (MicroBatchWork.hpp):
+  // get_batch on every stage's forward, the embedding on the first stage and the loss on the
+  // last (shared out over the steps like the output layer), the timers' waits, and with stages
+  // the exchange's call and its synchronisation. Its collectives hold the GPU's stream too.
+  FrameworkOptions framework;
+  framework.timers_synchronize = s.timers_synchronize;
+  TimedWork fwd_extra, bwd_extra;
+  auto add = [&](TimedWork& to, const FrameworkWork& w, double share) {
+    const TimedWork t = time_framework_work(w, cluster, s);
+    to.device_s += share * t.device_s;
+    to.collective_s += share * t.collective_s;
+    to.host_s += share * t.host_s;
+    to.syncs_host = to.syncs_host || (share > 0 && t.syncs_host);
+  };
+  // A graph model is not a GPT: it has no tokens, embedding or loss of Megatron's; its steps
+  // carry the schedules' own work only.
+  const double end_share = 1 / static_cast<double>(pp * v);
+  if (!m.is_graph()) add(fwd_extra, batch_step(m, s, device), 1);
+  for (PassKind pass : {PassKind::forward, PassKind::backward}) {
+    TimedWork& extra = pass == PassKind::forward ? fwd_extra : bwd_extra;
+    if (!m.is_graph()) {
+      add(extra, embedding_step(pass, m, s, device), end_share);
+      add(extra, loss_step(pass, m, s, device, framework), end_share);
+      add(extra, loss_reduction_step(pass, m, s, device), end_share);
+    }
+    add(extra, step_timers(pass, framework), 1);
+    if (pp > 1) add(extra, pipeline_communicate_work(m, s, true), 1);
+  }
+  const StepWork fwd_work{fwd_device + fwd_extra.device_s + fwd_extra.collective_s,
+                          fwd_host + fwd_extra.host_s};
+  const StepWork bwd_work{bwd_device + bwd_extra.device_s + bwd_extra.collective_s,
+                          bwd_host + bwd_extra.host_s};
+  // With stages the host synchronises with its GPU at every exchange between them
+  // (HostTimeline.hpp): each step lasts the longer of its device work and its issuing.
+  const double fwd_step = synchronised_step_s(fwd_work);
+  const double bwd_step = synchronised_step_s(bwd_work);
   // What one chunk's forward keeps until its backward, on one GPU.
   const double layer_bytes = mean_layer_saved_bytes(m, s);
   TaskGraph pipeline = pipeline_task_graph(s.schedule.value, pp, micro_batches, v, fwd_step,
                                            bwd_step, transfer, layers_per_chunk * layer_bytes);
   pipeline.interference = cluster.interference;
+  // With one stage and no timers that synchronise, nothing makes the host wait until the
+  // optimizer step: it issues step after step and the GPU follows, each step on the device
+  // stream ending when the GPU finished it.
+  // Each stage's steps in its stream's order (pipeline_task_graph adds them in this order).
+  const std::vector<std::vector<PipelineStep>> steps =
+      pipeline_order(s.schedule.value, pp, micro_batches, v);
+  auto work_of = [&](const PipelineStep& step) {
+    return step.kind == PassKind::forward ? fwd_work : bwd_work;
+  };
+  std::vector<HostIssue> one_stage_host;
+  if (pp == 1 && !fwd_extra.syncs_host && !bwd_extra.syncs_host) {
+    const std::vector<int>& order = pipeline.order.front();
+    std::vector<StepWork> work;
+    for (const PipelineStep& step : steps.front()) work.push_back(work_of(step));
+    const HostTimeline host = run_ahead_steps(work);
+    double before = 0;
+    for (size_t k = 0; k < order.size(); ++k) {
+      pipeline.tasks[static_cast<size_t>(order[k])].duration_s = host.device_end_s[k] - before;
+      before = host.device_end_s[k];
+    }
+    one_stage_host = host.host;
+  }
   if (pp > 1) {
     NetworkRoutes sends(cluster, pipeline, pipeline_send_copies(cluster, tp * s.dp.value),
                         nic_send_bytes_per_s);
     place_pipeline_sends(pipeline, 0, 0, cluster, {pp, tp, s.dp.value, 0}, send_times, sends);
   }
   const TaskTimes run = run_task_graph(pipeline);
-  const double busy = static_cast<double>(micro_batches * v) * (fwd_step + bwd_step);
+  // One stage's device stream, busy from its first step to its last (with one stage the steps'
+  // lengths differ: the host ran ahead of some).
+  double busy = 0;
+  for (int id : pipeline.order.front()) busy += pipeline.tasks[static_cast<size_t>(id)].duration_s;
 
   // Data parallelism: one all-reduce of the gradients (bf16) of a GPU's shard after the
   // pipeline drains (add_gradient_sync: in the node, over the NICs, or hierarchical).
@@ -275,23 +361,44 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
     dp_hidden = dp_time - exposed;
     dp_time = exposed;
   }
-  // The optimizer step streams the state through HBM once: read and write weights, gradients and
-  // optimizer state.
-  const double hbm = hbm_bytes_per_s(device);
-  const double optimizer = hbm > 0 ? 2 * state.total_bytes() / hbm : 0;
+  // After the backward, before the optimizer (Megatron-LM's train_step): with sequence
+  // parallelism the norms' gradients all-reduced over tp, with stages the tied word embedding's
+  // gradients between the first and the last (MicroBatchWork.hpp).
+  TimedWork grad_syncs;
+  for (const FrameworkWork& w :
+       {sequence_parallel_grad_sync(m, s, device), embedding_grad_sync(m, s)}) {
+    const TimedWork t = time_framework_work(w, cluster, s);
+    grad_syncs.device_s += t.elapsed_s();
+    grad_syncs.host_s += t.host_s;
+  }
+  const double grad_sync_s = grad_syncs.device_s;
+  // The optimizer step as Megatron-LM's mixed-precision optimizer runs it (OptimizerStep.hpp):
+  // unscale and inf check, clipping's norm and scale, Adam, the copies back, zeroing the
+  // gradients; piece after piece, each ending where the host waits for the device.
+  // The iteration of a run in its steady state: the gradient norm below --clip-grad (1.0), so
+  // clip_grad_norm_fp32 computes it but does not scale (clip_coeff >= 1).
+  OptimizerOptions optimizer_options;
+  optimizer_options.clip_scales = false;
+  double optimizer = 0, optimizer_host = 0;
+  for (const FrameworkWork& piece : optimizer_step_pieces(m, s, device, optimizer_options)) {
+    const TimedWork t = time_framework_work(piece, cluster, s);
+    optimizer += t.elapsed_s();
+    optimizer_host += t.host_s;
+  }
 
   TrainingSimulation r;
   r.unconverged = std::move(unconverged);
   r.stage_forward_s = fwd_step * static_cast<double>(v);
   r.stage_backward_s = bwd_step * static_cast<double>(v);
   r.simulated_tasks = static_cast<int64_t>(pipeline.tasks.size());
-  r.iteration_s = run.makespan_s + dp_time + optimizer;
+  r.iteration_s = run.makespan_s + dp_time + grad_sync_s + optimizer;
   if (!options.exploit_symmetry && s.dp.value > 1) {
     const TaskTimes all = run_all_replicas(pipeline, pp, s.dp.value, gradients, cluster, tp,
                                            send_times, nic_send_bytes_per_s, r.simulated_tasks);
-    r.iteration_s = all.makespan_s - dp_hidden + optimizer;
+    r.iteration_s = all.makespan_s - dp_hidden + grad_sync_s + optimizer;
   }
-  r.bubble_fraction = run.makespan_s / busy - 1;
+  // Idle over busy; where the stage never idles, what is left is rounding (a -0.0 % misleads).
+  r.bubble_fraction = time_left_over(run.makespan_s, busy) / busy;
   const double tokens = static_cast<double>(s.global_batch.value * m.seq_len);
   r.tokens_per_s = tokens / r.iteration_s;
   r.model_flops = iteration_matmul_flops(m, s.global_batch.value, Recompute::none);
@@ -329,9 +436,26 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
   const double per_step_ep =
       layers_per_chunk * tp_passes * ep_per_layer_fwd * static_cast<double>(micro_batches * v);
   // What the device waits for the host to issue kernels, where a step's kernels are shorter.
-  const double host_wait =
-      static_cast<double>(micro_batches * v) * (fwd_step - fwd_device + bwd_step - bwd_device);
-  r.schedule = pipeline_order(s.schedule.value, pp, micro_batches, v);
+  const double host_wait = time_left_over(
+      busy, static_cast<double>(micro_batches * v) * (fwd_work.device_s + bwd_work.device_s));
+  // The schedules' own work inside the steps (loss, embedding, batches, timers, exchanges).
+  const double framework_in_steps =
+      static_cast<double>(micro_batches * v) *
+      (fwd_extra.device_s + fwd_extra.collective_s + bwd_extra.device_s + bwd_extra.collective_s);
+  // The host's issuing over the iteration, per stage and step in the schedule's order: from the
+  // run-ahead timeline with one stage, else from each step's start (it synchronised there).
+  r.host_issue.resize(static_cast<size_t>(pp));
+  if (!one_stage_host.empty())
+    r.host_issue.front() = one_stage_host;
+  else
+    for (size_t st = 0; st < steps.size(); ++st) {
+      const std::vector<int>& order = pipeline.order[st];
+      for (size_t k = 0; k < order.size() && k < steps[st].size(); ++k) {
+        const double start = run.start_s[static_cast<size_t>(order[k])];
+        r.host_issue[st].push_back({start, start + work_of(steps[st][k]).host_s});
+      }
+    }
+  r.schedule = steps;
   const double tp_bytes_per_layer =
       tp > 1 ? std::accumulate(tp_bytes.begin(), tp_bytes.end(), 0.0) : 0;
   const double collectives = tp > 1 ? static_cast<double>(tp_bytes.size()) : 0;
@@ -343,7 +467,8 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
       collectives,
       tp_per_layer_fwd,
       tp_bytes_per_layer,
-      layers_per_chunk * layer.matmul_flops + logits_flops / static_cast<double>(pp * v)};
+      layers_per_chunk * layer.matmul_flops + logits_flops / static_cast<double>(pp * v),
+      fwd_extra.device_s + fwd_extra.collective_s};
   // Backward: twice the forward's GEMMs, and the recomputed forward's (whole layers, or the
   // attention core).
   double selective_flops = 0;
@@ -356,22 +481,27 @@ TrainingSimulation simulate_training(const TransformerModel& m, const ParallelSt
                      tp_bytes_per_layer * (1 + full_share),
                      layers_per_chunk * (layer.matmul_flops * (2 + full_share) +
                                          selective_share * selective_flops) +
-                         2 * logits_flops / static_cast<double>(pp * v)};
+                         2 * logits_flops / static_cast<double>(pp * v),
+                     bwd_extra.device_s + bwd_extra.collective_s};
   r.data_parallel_s = dp_time + dp_hidden;
   r.data_parallel_hidden_s = dp_hidden;
   r.gradient_bytes = s.dp.value > 1 ? gradients.dense + gradients.experts : 0;
   r.optimizer_s = optimizer;
+  r.optimizer_host_s = optimizer_host;
+  r.grad_sync_s = grad_sync_s;
   r.pipeline = std::move(pipeline);
   r.pipeline_times = run;
   r.breakdown = {
-      {"compute", time_left_over(busy, per_step_tp + per_step_ep + host_wait)},
+      {"compute", time_left_over(busy, per_step_tp + per_step_ep + host_wait + framework_in_steps)},
       {"tensor-parallel communication", per_step_tp},
       {"expert-parallel communication", per_step_ep},
-      {"kernel launch (host-bound)", host_wait},
+      {"host-bound idle", host_wait},
       {"pipeline bubble and transfers", time_left_over(run.makespan_s, busy)},
       // What the all-reduce adds after the pipeline: dp_time, or in a run of all replicas
       // whatever the last stage's ring adds after the last pipeline task ends.
-      {"data-parallel all-reduce", time_left_over(r.iteration_s, run.makespan_s + optimizer)},
+      {"data-parallel all-reduce",
+       time_left_over(r.iteration_s, run.makespan_s + grad_sync_s + optimizer)},
+      {"loss, embedding and framework", framework_in_steps + grad_sync_s},
       {"optimizer step", optimizer},
   };
   return r;

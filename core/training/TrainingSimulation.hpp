@@ -3,10 +3,12 @@
 // each pipeline stage's forward and backward work from the tile model (layer operators on the
 // device graph: a transformer's, or a graph model's block), adds the tensor-parallel collectives
 // of every layer (on NVLink, or in two levels when a group spans nodes: GroupCollective), holds
-// each step to the host's rate of issuing its kernels (KernelLaunch.hpp), runs the pipeline
+// each step to the host's issuing of its kernels (HostTimeline.hpp), runs the pipeline
 // schedule on the task-graph executor with activations and gradients crossing between stages,
 // then the data-parallel gradient all-reduce (overlapped with the last backward when the
-// strategy says so: DataParallelOverlap.hpp) and the optimizer step. Memory per GPU is the model
+// strategy says so: DataParallelOverlap.hpp), the framework's gradient syncs and the optimizer
+// step (OptimizerStep.hpp); each step also carries Megatron-LM's per-micro-batch work
+// (MicroBatchWork.hpp). Memory per GPU is the model
 // state plus the activations the schedule keeps, traced over the iteration. Data-parallel
 // replicas are identical, so one pipeline stands for all of them unless SimulationOptions says
 // otherwise.
@@ -15,6 +17,7 @@
 
 #include "mapper/SearchConvergence.hpp"
 #include "training/Cluster.hpp"
+#include "training/HostTimeline.hpp"
 #include "training/LayerTimes.hpp"
 #include "training/MemoryTimeline.hpp"
 #include "training/ParallelStrategy.hpp"
@@ -38,14 +41,17 @@ struct StepContents {
   double collective_s_per_layer = 0;      // device time of a layer's tensor-parallel collectives
   double collective_bytes_per_layer = 0;  // what they move, nccl-tests' count summed
   double matmul_flops = 0;                // of the whole step
+  // Device time of the schedules' own work in the step (MicroBatchWork.hpp: the batch, a share
+  // of the embedding and the loss, the exchange between stages), collectives included.
+  double framework_s = 0;
 };
 
 struct TrainingSimulation {
   double iteration_s = 0;
   double tokens_per_s = 0;
-  double model_flops = 0;     // per iteration, without recomputation (MFU counts these)
-  double hardware_flops = 0;  // per iteration, recomputation included (HFU)
-  double mfu = 0, hfu = 0;    // of the device graph's datasheet matmul peak, per GPU
+  double model_flops = 0;         // per iteration, without recomputation (MFU counts these)
+  double hardware_flops = 0;      // per iteration, recomputation included (HFU)
+  double mfu = 0, hfu = 0;        // of the device graph's datasheet matmul peak, per GPU
   double peak_flops_per_gpu = 0;  // that peak (fp16 matmul, 2 FLOPs per multiply-accumulate)
   double stage_forward_s = 0, stage_backward_s = 0;  // per micro-batch, one device, all chunks
   double bubble_fraction = 0;                        // pipeline idle over busy, on the executor
@@ -63,10 +69,16 @@ struct TrainingSimulation {
   TaskGraph pipeline;
   TaskTimes pipeline_times;
   std::vector<std::vector<PipelineStep>> schedule;
+  // Per stage, when its host issued each step's kernels (in `schedule`'s order), and after the
+  // pipeline its optimizer step's issuing (HostTimeline.hpp): the timeline's host track.
+  std::vector<std::vector<HostIssue>> host_issue;
   StepContents forward_step, backward_step;
   // After the pipeline: the gradient all-reduce (its whole time alone, and the part hidden in
   // the last backward with overlap_grad_reduce), its bytes per GPU, and the optimizer step.
   double data_parallel_s = 0, data_parallel_hidden_s = 0, gradient_bytes = 0, optimizer_s = 0;
+  // Between the all-reduce and the optimizer: the norms' and the tied embedding's gradient
+  // all-reduces (MicroBatchWork.hpp); and the host's time issuing the optimizer step.
+  double grad_sync_s = 0, optimizer_host_s = 0;
   int64_t simulated_tasks = 0;      // tasks on the executor, all replicas when not symmetric
   UnconvergedSearches unconverged;  // operators whose mapper search ran out of budget
 };

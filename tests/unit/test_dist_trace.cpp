@@ -39,7 +39,7 @@ recompute: selective
   const nlohmann::json j = nlohmann::json::parse(simulation_trace_json(r, 2));
   std::map<int64_t, std::string> tracks;
   std::string process;
-  int collectives = 0, compute = 0;
+  int collectives = 0, compute = 0, host_issues = 0;
   const nlohmann::json* all_reduce = nullptr;
   const nlohmann::json* optimizer = nullptr;
   for (const auto& e : j["traceEvents"]) {
@@ -61,13 +61,23 @@ recompute: selective
       CHECK(e["args"]["matmul_flops"].get<double>() > 0);
     }
     if (name == "data-parallel all-reduce s1") all_reduce = &e;
+    // The host issues each step: with stages it synchronised with its GPU, so each issuing
+    // starts with its step (2 forwards and 2 backwards a stage), and the optimizer step's.
+    if (e["cat"] == "host") {
+      CHECK(name.rfind("issue ", 0) == 0);
+      ++host_issues;
+    }
     if (name == "optimizer step s1") optimizer = &e;
   }
   CHECK(!process.empty());
   CHECK(collectives == 192);
   CHECK(compute == 2 * 2 * 2);
-  CHECK(tracks.at(tracks.size() - 4) == "stage 0 tensor-parallel collectives");
-  CHECK(tracks.at(tracks.size() - 1) == "stage 1 gradients and optimizer");
+  CHECK(host_issues == 2 * (2 * 2 + 1));
+  // Per stage its collectives and its gradients and optimizer, then per stage its host.
+  CHECK(tracks.at(tracks.size() - 6) == "stage 0 tensor-parallel collectives");
+  CHECK(tracks.at(tracks.size() - 3) == "stage 1 gradients and optimizer");
+  CHECK(tracks.at(tracks.size() - 2) == "stage 0 host (CPU)");
+  CHECK(tracks.at(tracks.size() - 1) == "stage 1 host (CPU)");
   // The gradient all-reduce follows the pipeline with the gradients of a GPU's shard (2 bytes a
   // parameter), and the optimizer step ends the iteration.
   REQUIRE(all_reduce != nullptr);
