@@ -2,12 +2,18 @@
 // simulator for gpt-22b on Selene) opens into the Gantt chart and the summary; a truncated file
 // is an error with its line, not a crash.
 #include <QTabWidget>
+#include <QTemporaryDir>
+#include <fstream>
 
 #include "GuiTestSupport.hpp"
 #include "MainWindow.hpp"
 #include "Workbench.hpp"
 #include "common/InputError.hpp"
+#include "training/Cluster.hpp"
+#include "training/SimulationJson.hpp"
 #include "training/SimulationTimeline.hpp"
+#include "training/TrainingSimulation.hpp"
+#include "training/TransformerModel.hpp"
 #include "views/QCustomPlotInclude.hpp"
 #include "views/TimelinePlot.hpp"
 #include "views/TimelineView.hpp"
@@ -106,4 +112,40 @@ TEST_CASE("memory over time draws under the Gantt chart and follows its zoom", "
   ts::views::fill_timeline_plot(plot, t, plot.palette());
   ts::views::fill_timeline_plot(plot, t, plot.palette());
   CHECK(plot.axisRectCount() == 2);
+}
+
+TEST_CASE("a small run's host track: the CPU's issuing per stage, drawn in its colour",
+          "[gui][timeline][host]") {
+  // GPT 0.355B with tp 8 on one DGX A100 (samples/dist; docs/dist.md "What sets the pace of a
+  // small run"), simulated and written as `simulate --out` writes it, opened in the GUI.
+  const std::string dist = TILESCOPE_ROOT "/samples/dist/";
+  const ts::TransformerModel m = ts::load_transformer_model(dist + "models/gpt-355m.yaml");
+  const ts::ParallelStrategy s = ts::load_parallel_strategy(dist + "strategies/gpt-355m-tp8.yaml");
+  const ts::Cluster c = ts::load_cluster(dist + "clusters/dgx-a100.yaml");
+  const ts::TrainingSimulation r = ts::simulate_training(m, s, c);
+  const QTemporaryDir dir;
+  const std::string path = dir.path().toStdString() + "/small.sim.json";
+  {
+    std::ofstream out(path);
+    out << ts::simulation_file_json(m, s, c, r, ts::simulation_trace_json(r, s.pp.value));
+  }
+  ts::gui::Workbench workbench;
+  ts::gui::MainWindow window(&workbench);
+  REQUIRE(workbench.openFile(QString::fromStdString(path)));
+  const ts::SimulationTimeline& t = window.timelineView()->timeline();
+  const ts::TimelineTrack* host = nullptr;
+  for (const ts::TimelineTrack& track : t.tracks)
+    if (track.name == "stage 0 host (CPU)") host = &track;
+  REQUIRE(host != nullptr);
+  // 16 forwards and 16 backwards issued, then the optimizer step's.
+  REQUIRE(host->spans.size() == 33);
+  for (const ts::TimelineSpan& span : host->spans)
+    CHECK(ts::span_category(span, host->name) == "host");
+  CHECK(ts::views::timeline_category_colour("host") !=
+        ts::views::timeline_category_colour("other"));
+  // The breakdown names the GPU's wait for its host, and it is not nothing here.
+  double idle = 0;
+  for (const auto& [what, seconds] : t.breakdown)
+    if (what == "host-bound idle") idle = seconds;
+  CHECK(idle > 0.05 * t.iteration_s);
 }
