@@ -39,21 +39,34 @@ std::string kind_name(CollectiveKind kind) {
 }  // namespace
 
 std::vector<int> add_collective(TaskGraph& g, CollectiveKind kind, const std::vector<Link>& links,
-                                double bytes, const std::vector<int>& after,
-                                NetworkRoutes* network) {
+                                double bytes, const std::vector<int>& after, NetworkRoutes* network,
+                                const CollectiveTiming& timing) {
   const auto n = static_cast<int64_t>(links.size());
   if (n < 1 || after.size() != links.size())
     throw std::invalid_argument("a collective needs one link and one predecessor per rank");
+  if (!(timing.bandwidth_share > 0))
+    throw std::invalid_argument("a collective's steps need a positive share of their links");
   std::vector<int> last(after.begin(), after.end());
   if (n == 1) return last;
   const double chunk = bytes / static_cast<double>(n);
+  // NCCL's latency for the whole collective, once on each rank's stream before its first step.
+  if (timing.latency_s > 0)
+    for (int64_t r = 0; r < n; ++r) {
+      Task t;
+      t.stream = links[static_cast<size_t>(r)].stream;
+      t.duration_s = timing.latency_s;
+      if (last[static_cast<size_t>(r)] >= 0) t.after.push_back(last[static_cast<size_t>(r)]);
+      t.label = kind_name(kind) + " latency rank " + std::to_string(r);
+      last[static_cast<size_t>(r)] = g.add(std::move(t));
+    }
   auto send = [&](int64_t r, int64_t to, double size, const std::vector<int>& wait,
                   const std::string& what) {
     const Link& l = links[static_cast<size_t>(r)];
     Task t;
     t.stream = l.stream;
     if (network) t.links = network->between(l.node, links[static_cast<size_t>(to)].node);
-    t.duration_s = size / l.bandwidth_bytes_per_s + l.latency_s;
+    t.duration_s = size / (l.bandwidth_bytes_per_s * timing.bandwidth_share) +
+                   (timing.link_latency_per_step ? l.latency_s : 0.0);
     for (int w : wait)
       if (w >= 0) t.after.push_back(w);
     t.label = kind_name(kind) + " " + what + " rank " + std::to_string(r);
@@ -105,7 +118,8 @@ std::vector<int> add_hierarchical_collective(TaskGraph& g, CollectiveKind kind,
                                              const std::vector<Link>& intra,
                                              const std::vector<Link>& inter, int64_t per_node,
                                              double bytes, const std::vector<int>& after,
-                                             NetworkRoutes* network) {
+                                             NetworkRoutes* network,
+                                             const CollectiveTiming& timing) {
   const auto n = static_cast<int64_t>(intra.size());
   if (per_node < 1 || n % per_node != 0 || inter.size() != intra.size() ||
       after.size() != intra.size() || kind == CollectiveKind::all_to_all)
@@ -113,26 +127,36 @@ std::vector<int> add_hierarchical_collective(TaskGraph& g, CollectiveKind kind,
         "a hierarchical collective needs whole nodes and two links and a predecessor per rank");
   const int64_t nodes = n / per_node;
   std::vector<int> done(after.begin(), after.end());
+  // The whole collective's latency goes before the first phase; the later phases only its share.
+  CollectiveTiming first_phase = timing, later_phases = timing;
+  later_phases.latency_s = 0;
+  bool first = true;
   // Runs one collective among the ranks `first, first + stride, ...` (count of them).
-  auto among = [&](CollectiveKind phase, const std::vector<Link>& links, int64_t first,
-                   int64_t stride, int64_t count, double size, NetworkRoutes* routes) {
+  auto among = [&](CollectiveKind phase, const std::vector<Link>& links, int64_t first_rank,
+                   int64_t stride, int64_t count, double size, NetworkRoutes* routes,
+                   const CollectiveTiming& phase_timing) {
     std::vector<Link> ring;
     std::vector<int> wait;
     for (int64_t k = 0; k < count; ++k) {
-      ring.push_back(links[static_cast<size_t>(first + k * stride)]);
-      wait.push_back(done[static_cast<size_t>(first + k * stride)]);
+      ring.push_back(links[static_cast<size_t>(first_rank + k * stride)]);
+      wait.push_back(done[static_cast<size_t>(first_rank + k * stride)]);
     }
-    const std::vector<int> end = add_collective(g, phase, ring, size, wait, routes);
+    const std::vector<int> end = add_collective(g, phase, ring, size, wait, routes, phase_timing);
     for (int64_t k = 0; k < count; ++k)
-      done[static_cast<size_t>(first + k * stride)] = end[static_cast<size_t>(k)];
+      done[static_cast<size_t>(first_rank + k * stride)] = end[static_cast<size_t>(k)];
   };
   auto in_nodes = [&](CollectiveKind phase) {
+    const CollectiveTiming& t = first ? first_phase : later_phases;
     for (int64_t node = 0; node < nodes; ++node)
-      among(phase, intra, node * per_node, 1, per_node, bytes, nullptr);
+      among(phase, intra, node * per_node, 1, per_node, bytes, nullptr, t);
+    if (per_node > 1) first = false;  // a phase of one rank per ring charges nothing
   };
   auto across_nodes = [&](CollectiveKind phase) {
+    const CollectiveTiming& t = first ? first_phase : later_phases;
     for (int64_t local = 0; local < per_node; ++local)
-      among(phase, inter, local, per_node, nodes, bytes / static_cast<double>(per_node), network);
+      among(phase, inter, local, per_node, nodes, bytes / static_cast<double>(per_node), network,
+            t);
+    if (nodes > 1) first = false;
   };
   switch (kind) {
     case CollectiveKind::all_reduce:

@@ -20,15 +20,25 @@ GroupLinks group_links(TaskGraph& g, const Cluster& c, const GroupPlacement& gro
   return links;
 }
 
+NcclChoice group_nccl_choice(CollectiveKind kind, const GroupLinks& links, double bytes) {
+  const auto ranks = static_cast<int64_t>(links.intra.size());
+  if (ranks <= 1) return {};
+  const int64_t per_node = std::clamp<int64_t>(links.per_node, 1, ranks);
+  return nccl_collective(kind, ranks, ranks / per_node, bytes, links.intra[0].bandwidth_bytes_per_s,
+                         links.nic[0].bandwidth_bytes_per_s * static_cast<double>(per_node));
+}
+
 std::vector<int> add_group_collective(TaskGraph& g, CollectiveKind kind, const GroupLinks& links,
                                       double bytes, const std::vector<int>& after,
                                       NetworkRoutes& network) {
   const auto ranks = static_cast<int64_t>(links.intra.size());
-  if (links.per_node == ranks) return add_collective(g, kind, links.intra, bytes, after);
+  const CollectiveTiming timing = nccl_timing(group_nccl_choice(kind, links, bytes));
+  if (links.per_node == ranks)
+    return add_collective(g, kind, links.intra, bytes, after, nullptr, timing);
   if (links.per_node == 1 || kind == CollectiveKind::all_to_all)
-    return add_collective(g, kind, links.nic, bytes, after, &network);
+    return add_collective(g, kind, links.nic, bytes, after, &network, timing);
   return add_hierarchical_collective(g, kind, links.intra, links.nic, links.per_node, bytes, after,
-                                     &network);
+                                     &network, timing);
 }
 
 double group_collective_s(CollectiveKind kind, const Cluster& c, const GroupPlacement& group,

@@ -4,12 +4,15 @@
 // its ranks, a ring over the NICs; otherwise in two levels (add_hierarchical_collective), the
 // node's part on NVLink and the part between nodes over the NICs. Every GPU of a node runs its
 // own group's collective at once (the groups of a Megatron job are alike), so over the NICs a
-// rank sends at its share of the node's NICs (Cluster::nic_share_bytes_per_s).
+// rank sends at its share of the node's NICs (Cluster::nic_share_bytes_per_s). Each collective
+// is charged as NCCL tunes it (NcclTuning.hpp): the algorithm and protocol with the least time
+// in NCCL's model, its latency once, its steps at the protocol's share of the links' rates.
 #include <cstdint>
 #include <vector>
 
 #include "training/Cluster.hpp"
 #include "training/Collectives.hpp"
+#include "training/NcclTuning.hpp"
 #include "training/NetworkRoutes.hpp"
 #include "training/TaskGraph.hpp"
 
@@ -32,9 +35,17 @@ struct GroupLinks {
 
 GroupLinks group_links(TaskGraph& graph, const Cluster& cluster, const GroupPlacement& group);
 
+// NCCL's choice for the collective of `bytes` among the group: its ranks over
+// ranks / per_node nodes, the bus bandwidth inside a node the NVLink rate, and between nodes what
+// the group's ranks on a node hold of its NICs (per_node x Cluster::nic_share_bytes_per_s: NCCL
+// spreads a ring's channels over the node's NICs, so a node's part of the ring crosses at their
+// sum).
+NcclChoice group_nccl_choice(CollectiveKind kind, const GroupLinks& links, double bytes);
+
 // Adds the collective of `bytes` (nccl-tests' count) among the group, each rank starting after
 // `after[r]`; returns, per rank, the task after which it is complete there. Sends between nodes
-// cross the switch levels through `network`.
+// cross the switch levels through `network`. Charged as NCCL runs it (group_nccl_choice,
+// nccl_timing).
 std::vector<int> add_group_collective(TaskGraph& graph, CollectiveKind kind,
                                       const GroupLinks& links, double bytes,
                                       const std::vector<int>& after, NetworkRoutes& network);

@@ -43,49 +43,62 @@ ParallelStrategy strategy(const std::string& body) {
 
 TEST_CASE("a tensor-parallel group of 16 on 8-GPU nodes: NVLink inside, the NICs between",
           "[dist][network]") {
-  // All-reduce of S = 64 MiB among 16 ranks, 8 per node, in two levels:
+  // All-reduce of S = 64 MiB among 16 ranks, 8 per node. NCCL's choice (NcclTuning.hpp): bus
+  // bandwidth min(200, 8 NICs x 25) = 200 GB/s; ring/Simple 8.4 + 28 x 3.4 + 2 x 9.6 = 122.8 us
+  // + S / (200 x 16/30 GB/s) = 629.1456 us: 751.9456 us, against ring/LL128 71.2 + 683.8539 =
+  // 755.0539 and tree/LL128 38.9 + 778.0738 = 816.9738. Ring/Simple: the steps at the links'
+  // full rates, no latency per step (the links' 2 us and 5 us are not charged), 122.8 us once.
+  // The executor keeps its two levels:
   // - reduce-scatter in the node: 7 steps of S/8 = 8388608 B on NVLink:
-  //   7 x (8388608 / 200e9 + 2e-6) = 7 x 43.94304 us = 307.60128 us;
+  //   7 x 8388608 / 200e9 = 7 x 41.94304 us = 293.60128 us;
   // - all-reduce of the node's S/8 between the 2 nodes, one ring per local index, the 8 rings
   //   at once on the node's 8 NICs (25 GB/s each): 2 steps of S/16 = 4194304 B:
-  //   2 x (4194304 / 25e9 + 5e-6) = 2 x 172.77216 us = 345.54432 us;
-  // - all-gather in the node: 307.60128 us again.
-  // 960.74688 us in all. A flat ring timing every hop at a NIC's rate took 30 steps of S/16:
-  // 30 x 172.77216 = 5183.1648 us, 5.4 times as long.
+  //   2 x 4194304 / 25e9 = 2 x 167.77216 us = 335.54432 us;
+  // - all-gather in the node: 293.60128 us again.
+  // 922.74688 + 122.8 = 1045.54688 us in all. A flat ring timing every hop at a NIC's rate took
+  // 30 steps of S/16: 30 x 167.77216 + 122.8 = 5155.9648 us, 4.9 times as long.
   const Cluster c = two_nodes(8);
   const double S = 64.0 * 1024 * 1024;
+  CHECK(nccl_choice_name(nccl_collective(CollectiveKind::all_reduce, 16, 2, S, 200e9, 200e9)) ==
+        "ring/Simple");
   CHECK(group_collective_s(CollectiveKind::all_reduce, c, {16, 0, 1}, S, 1) * 1e6 ==
-        Approx(960.74688).epsilon(1e-9));
-  // Reduce-scatter: the node's 7 NVLink steps, then 1 step of S/16 between the nodes:
-  // 307.60128 + 172.77216 = 480.37344 us; all-gather the same steps in the other order.
+        Approx(1045.54688).epsilon(1e-9));
+  // Reduce-scatter: 15 ring steps, 1 between the nodes: ring/Simple 8.4 + 14 x 3.4 + 9.6 =
+  // 65.6 us + S / (200 x 16/15 GB/s) = 314.5728: 380.1728 us (ring/LL128 40.6 + 341.9270 =
+  // 382.5270). The node's 7 NVLink steps, then 1 step of S/16 between the nodes:
+  // 293.60128 + 167.77216 + 65.6 = 526.97344 us; all-gather the same steps in the other order.
   CHECK(group_collective_s(CollectiveKind::reduce_scatter, c, {16, 0, 1}, S, 1) * 1e6 ==
-        Approx(480.37344).epsilon(1e-9));
+        Approx(526.97344).epsilon(1e-9));
   CHECK(group_collective_s(CollectiveKind::all_gather, c, {16, 0, 1}, S, 1) * 1e6 ==
-        Approx(480.37344).epsilon(1e-9));
-  // Inside one node (8 ranks), a ring on NVLink: 14 steps of S/8: 14 x 43.94304 = 615.20256 us.
+        Approx(526.97344).epsilon(1e-9));
+  // Inside one node (8 ranks), a ring on NVLink: ring/Simple (56 us: 8.4 + 14 x 3.4; LL128
+  // would take 36.6 + 638.2612 = 674.8612 us), 14 steps of S/8: 14 x 41.94304 + 56 =
+  // 643.20256 us.
   CHECK(group_collective_s(CollectiveKind::all_reduce, c, {8, 0, 1}, S, 1) * 1e6 ==
-        Approx(615.20256).epsilon(1e-9));
+        Approx(643.20256).epsilon(1e-9));
 }
 
 TEST_CASE("a simulated TP 16 run on Selene times its collectives in two levels",
           "[dist][network][simulate]") {
   // GPT-22B (48 layers, h 6144, s 2048) with TP 16 on two Selene nodes, 2 micro-batches of 1,
   // sequence parallelism. Each region (attention, MLP) of a layer moves its activations,
-  // S = 2048 x 6144 x 2 = 25165824 B, by all-gathers and reduce-scatters of two levels:
-  // - in the node, 7 NVLink steps of S/8 = 3145728 B at 230 GB/s plus 3.4 us:
-  //   7 x (13.67708 + 3.4) us = 119.53955 us;
-  // - between the nodes, 1 step of S/16 = 1572864 B at 25 GB/s (8 NICs for 8 GPUs) plus 9.6 us:
-  //   62.91456 + 9.6 = 72.51456 us;
-  // ag = rs = 192.05411 us, half the two-level all-reduce (384.10822 us).
-  // Forward, on the critical path: 2 regions x (ag + rs) = 768.21643 us a layer.
+  // S = 2048 x 6144 x 2 = 25165824 B, by all-gathers and reduce-scatters of two levels. NCCL's
+  // choice for 16 ranks on 2 nodes, bus min(230, 8 x 25) = 200 GB/s, 15 steps, 1 between nodes:
+  // ring/LL128 10 + 14 x 1.9 + 4.0 = 40.6 us + S / (184 x 16/15 GB/s) = 128.2227: 168.8227 us,
+  // against ring/Simple 65.6 + 117.9648 = 183.5648. LL128: the steps at 0.92 of the links:
+  // - in the node, 7 NVLink steps of S/8 = 3145728 B at 0.92 x 230 = 211.6 GB/s:
+  //   7 x 14.86639 us = 104.06473 us;
+  // - between the nodes, 1 step of S/16 = 1572864 B at 0.92 x 25 = 23 GB/s (8 NICs for 8 GPUs):
+  //   68.38539 us;
+  // ag = rs = 172.45012 + 40.6 = 213.05012 us.
+  // Forward, on the critical path: 2 regions x (ag + rs) = 852.20047 us a layer.
   // Backward (TensorParallelOverlap.hpp, interference 0.1): per region the output gradient's
   // all-gather, then the input's all-gather beside the column GEMM's input gradient and the
   // reduce-scatter beside its weight gradient, each max(c, w) + 0.1 min(c, w) - w. At 0.8 of the
   // A100 graph's 223.75 TFLOP/s, QKV (2048 x 1152 x 6144) takes w1 = 161.94586 us < ag:
-  // ag + 2 (ag - 0.9 w1) = 284.65977 us; MLP-up (2048 x 1536 x 6144) w2 = 215.92782 us > ag:
-  // ag + 0.2 ag = 230.46493 us. 515.12470 us a layer.
-  // 48 layers x 2 micro-batches x (768.21643 + 515.12470) us = 123.20075 ms (all-reduces forward
-  // and backward, before the overlap: 147.49755 ms).
+  // ag + 2 (ag - 0.9 w1) = 347.64780 us; MLP-up (2048 x 1536 x 6144) w2 = 215.92782 us > ag:
+  // ag + 0.2 ag = 255.66014 us. 603.30794 us a layer.
+  // 48 layers x 2 micro-batches x (852.20047 + 603.30794) us = 139.72881 ms.
   const Cluster selene = load_cluster(sample("/dist/clusters/selene.yaml"));
   const TransformerModel m = load_transformer_model(sample("/dist/models/gpt-22b.yaml"));
   const ParallelStrategy s = strategy(R"(data_parallel: {degree: 1}
@@ -97,23 +110,25 @@ recompute: selective
   const TrainingSimulation r =
       simulate_training(m, s, selene, parse_operator_time_source("roofline:0.8"));
   CHECK(network_seconds_of(r, "tensor-parallel communication") * 1e3 ==
-        Approx(123.20074).epsilon(1e-6));
+        Approx(139.72881).epsilon(1e-6));
 }
 
 TEST_CASE("8 GPUs sharing 4 NICs all-reduce their gradients at the shared rate",
           "[dist][network][simulate]") {
   // Data-parallel ranks 8 GPUs apart (TP 8), one per node, 2 nodes: a ring over the NICs. All 8
   // GPUs of a node run such a ring at once (one per tensor-parallel rank), so 4 NICs of 25 GB/s
-  // give each 4 x 25 / 8 = 12.5 GB/s. All-reduce of 1 GB between 2 ranks: 2 steps of 0.5 GB:
-  // 2 x (0.5e9 / 12.5e9 + 5 us) = 80.01 ms. With 8 NICs, 25 GB/s each: 2 x (20 ms + 5 us).
+  // give each 4 x 25 / 8 = 12.5 GB/s. All-reduce of 1 GB between 2 ranks, as NCCL picks it:
+  // ring/Simple, 2 steps both between nodes, latency 8.4 + 2 x 9.6 = 27.6 us (ring/LL128 at
+  // 0.7 of the link, one rank per node, takes 114 ms): 2 steps of 0.5 GB, 2 x 0.5e9 / 12.5e9 +
+  // 27.6 us = 80.0276 ms. With 8 NICs, 25 GB/s each: 2 x 20 ms + 27.6 us.
   CHECK(group_collective_s(CollectiveKind::all_reduce, two_nodes(4), {2, 0, 8}, 1e9, 8) * 1e3 ==
-        Approx(80.01).epsilon(1e-9));
+        Approx(80.0276).epsilon(1e-9));
   CHECK(group_collective_s(CollectiveKind::all_reduce, two_nodes(8), {2, 0, 8}, 1e9, 8) * 1e3 ==
-        Approx(40.01).epsilon(1e-9));
+        Approx(40.0276).epsilon(1e-9));
 
   // In a simulation: GPT-22B, TP 8 x DP 2 on two Selene nodes given 4 NICs each. The gradients
-  // of a GPU's shard, G = 2 bytes x its parameters, go round the 2-rank ring:
-  // 2 (2 - 1)/2 x G / (4 x 25e9 / 8) + 2 x 9.6 us.
+  // of a GPU's shard, G = 2 bytes x its parameters, go round the 2-rank ring (ring/Simple):
+  // 2 (2 - 1)/2 x G / (4 x 25e9 / 8) + 8.4 + 2 x 9.6 us.
   Cluster selene = load_cluster(sample("/dist/clusters/selene.yaml"));
   selene.nics_per_node = 4;
   const TransformerModel m = load_transformer_model(sample("/dist/models/gpt-22b.yaml"));
@@ -127,7 +142,7 @@ recompute: selective
   const TrainingSimulation r =
       simulate_training(m, s, selene, parse_operator_time_source("roofline:0.8"));
   CHECK(network_seconds_of(r, "data-parallel all-reduce") ==
-        Approx(G / 12.5e9 + 19.2e-6).epsilon(1e-9));
+        Approx(G / 12.5e9 + 27.6e-6).epsilon(1e-9));
 }
 
 TEST_CASE("many small kernels on one GPU run no faster than the host issues them",

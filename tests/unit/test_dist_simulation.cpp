@@ -303,9 +303,10 @@ recompute: none
   CHECK(one.model_state_bytes - eight.model_state_bytes == Approx(8 * 8 * expert * 7 / 8 * 18));
   // The all-to-alls: per layer and micro-batch, 2 forward and 2 backward, of the routed tokens,
   // 2048 x 2 x 1024 x 2 bytes, pairwise over the NVLink ring of 8: 7 steps of an eighth of them
-  // at 230 GB/s plus 3.4 us each. 2 micro-batches per GPU (16 over 8 replicas).
+  // at 230 GB/s, and NCCL's latency once (NcclTuning.hpp: ring/Simple's for 7 steps, 8.4 +
+  // 7 x 3.4 = 32.2 us). 2 micro-batches per GPU (16 over 8 replicas).
   const double bytes = 2048.0 * 2 * 1024 * 2;
-  const double all_to_all = 7 * (bytes / 8 / 230e9 + 3.4e-6);
+  const double all_to_all = 7 * (bytes / 8 / 230e9) + 32.2e-6;
   CHECK(seconds_of(one, "expert-parallel communication") == 0);
   CHECK(seconds_of(eight, "expert-parallel communication") ==
         Approx(8 * 4 * all_to_all * 2).epsilon(1e-9));
@@ -326,8 +327,10 @@ TEST_CASE("a data-parallel group across nodes all-reduces hierarchically", "[dis
   // GPT-22B with TP 2 x DP 16 on 32 GPUs: replicas sit 2 GPUs apart, so a node holds 4 of the
   // 16 and the group spans 4 nodes. The gradients (2 bytes per parameter of a GPU's shard) go
   // reduce-scatter in the node, all-reduce of a quarter over the NICs, all-gather in the node:
-  // communication.md's formula with Selene's rates and per-hop latencies. The run of every
-  // replica gives the same iteration.
+  // communication.md's formula with Selene's rates, and NCCL's latency once (NcclTuning.hpp:
+  // 16 ranks on 4 nodes, bus min(230, 4 x 25) GB/s, gigabytes of gradients: ring/Simple, 30
+  // steps, 2 (4 - 1) = 6 of them between nodes: 8.4 + 24 x 3.4 + 6 x 9.6 = 147.6 us). The run
+  // of every replica gives the same iteration.
   const Cluster selene = load_cluster(sample("/dist/clusters/selene.yaml"));
   const TransformerModel m = load_transformer_model(sample("/dist/models/gpt-22b.yaml"));
   const ParallelStrategy s = parse_parallel_strategy(R"(version: 1
@@ -344,8 +347,8 @@ recompute: selective
   const TrainingSimulation r = simulate_training(m, s, selene, roofline);
   const double S = 2 * model_state_per_gpu(m, s).parameters;
   const double k = 4, N = 4;
-  const double expected = 2 * (k - 1) / k * S / 230e9 + 2 * (N - 1) / N * (S / k) / 25e9 +
-                          2 * (k - 1) * 3.4e-6 + 2 * (N - 1) * 9.6e-6;
+  const double expected = 2 * (k - 1) / k * S / 230e9 + 2 * (N - 1) / N * (S / k) / 25e9 + 8.4e-6 +
+                          (2 * (k * N - 1) - 2 * (N - 1)) * 3.4e-6 + 2 * (N - 1) * 9.6e-6;
   CHECK(seconds_of(r, "data-parallel all-reduce") == Approx(expected).epsilon(1e-9));
   SimulationOptions every;
   every.exploit_symmetry = false;
