@@ -18,6 +18,7 @@
 #include "training/MemoryTimeline.hpp"
 #include "training/MicroBatchWork.hpp"
 #include "training/ModelState.hpp"
+#include "training/NcclTuning.hpp"
 #include "training/NetworkRoutes.hpp"
 #include "training/OptimizerStep.hpp"
 #include "training/PipelineOrder.hpp"
@@ -65,9 +66,10 @@ std::vector<int> add_gradient_sync(TaskGraph& g, int64_t dp, const GradientBytes
       members.push_back(expert_links[static_cast<size_t>(r)]);
       wait.push_back(done[static_cast<size_t>(r)]);
     }
-    const std::vector<int> end =
-        add_collective(g, CollectiveKind::all_reduce, members, gradients.experts, wait,
-                       in_node ? nullptr : &network);
+    const std::vector<int> end = add_collective(
+        g, CollectiveKind::all_reduce, members, gradients.experts, wait,
+        in_node ? nullptr : &network,
+        nccl_timing(nccl_ring_choice(CollectiveKind::all_reduce, members, gradients.experts)));
     for (size_t k = 0; k < end.size(); ++k)
       done[static_cast<size_t>(group + static_cast<int64_t>(k) * gradients.ep)] = end[k];
   }
