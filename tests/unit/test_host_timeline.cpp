@@ -73,7 +73,7 @@ pipeline_parallel: {degree: 1}
 batch: {global: 4, micro: 1}
 recompute: none
 )";
-  for (const std::string& timers : {"", "framework: {timers_synchronize: false}\n"}) {
+  for (const char* timers : {"", "framework: {timers_synchronize: false}\n"}) {
     INFO(timers);
     const TrainingSimulation r =
         simulate_training(m, parse_parallel_strategy(body + timers, "s.yaml"), selene);
