@@ -688,6 +688,9 @@ CommandAction add_trace(CLI::App& app, FileOptions& files) {
       {"idle", "Per rank and stream: idle time by cause (host-bound, another stream, other)"},
       {"launch", "Per rank: launch-to-start delays, kernels shorter than their launch, queues"},
       {"diff", "Two traces of the same model, operator by operator: time before, after, change"},
+      {"host",
+       "Per rank: the host's time per framework call by kind (aten op, GEMM, view, autograd "
+       "node, collective), as a cluster file's host: section for simulate"},
   };
   std::vector<std::pair<CLI::App*, std::shared_ptr<TraceOptions>>> subs;
   for (const View& v : views) {

@@ -5,12 +5,14 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "StopOnInterrupt.hpp"
 #include "TerminalProgress.hpp"
 #include "common/InputError.hpp"
 #include "common/QuantityFormat.hpp"
+#include "trace/HostCallCosts.hpp"
 #include "trace/TraceAnalysis.hpp"
 #include "trace/TraceImport.hpp"
 #include "trace/TraceLoad.hpp"
@@ -168,6 +170,80 @@ int print_analysis(const TraceOptions& o, TraceView view) {
   return 0;
 }
 
+// The host's cost per call by kind (trace/HostCallCosts), and the same as a cluster file's
+// `host:` section, so that the simulator prices the host as the profile measured it.
+int print_host_costs(const TraceOptions& o) {
+  const Trace trace = load(o.traces);
+  std::vector<HostCallCosts> ranks;
+  try {
+    for (const RankTrace& r : trace.ranks) ranks.push_back(host_call_costs(r, o.step));
+  } catch (const std::out_of_range& e) {
+    throw InputError(SourceLocation{"--step", 0, 0}, e.what());
+  }
+  auto us = [](int64_t ns) { return fmt::format("{:.1f}us", static_cast<double>(ns) * 1e-3); };
+  if (o.format == "json") {
+    nlohmann::json doc = nlohmann::json::array();
+    for (const HostCallCosts& c : ranks) {
+      nlohmann::json kinds = nlohmann::json::object(), host = nlohmann::json::object();
+      for (size_t k = 0; k < c.kinds.size(); ++k) {
+        const HostCallKindCost& kc = c.kinds[k];
+        const std::string name(kProfiledHostCallKinds[k]);
+        kinds[name] = {{"calls", kc.calls},
+                       {"p10_ns", kc.p10_ns},
+                       {"median_ns", kc.median_ns},
+                       {"p90_ns", kc.p90_ns}};
+        if (kc.calls > 0) host[name] = us(kc.median_ns);
+      }
+      doc.push_back({{"rank", c.rank},
+                     {"step", c.step},
+                     {"kinds", kinds},
+                     {"launch_calls", c.launch_calls},
+                     {"launch_median_ns", c.launch_median_ns},
+                     {"host", host}});
+    }
+    std::cout << doc.dump(2) << "\n";
+    return 0;
+  }
+  if (o.format == "csv") {
+    std::cout << "rank,kind,calls,p10_ns,median_ns,p90_ns\n";
+    for (const HostCallCosts& c : ranks)
+      for (size_t k = 0; k < c.kinds.size(); ++k)
+        std::cout << fmt::format("{},{},{},{},{},{}\n", c.rank, kProfiledHostCallKinds[k],
+                                 c.kinds[k].calls, c.kinds[k].p10_ns, c.kinds[k].median_ns,
+                                 c.kinds[k].p90_ns);
+    return 0;
+  }
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    const HostCallCosts& c = ranks[i];
+    std::cout << fmt::format("rank {}  {}  {}\n", c.rank, trace.ranks[i].file,
+                             c.step >= 0 ? fmt::format("ProfilerStep#{}", c.step) : "whole trace");
+    std::cout << fmt::format("  host time per call, its launch calls left out\n");
+    std::cout << fmt::format("  {:<14} {:>7} {:>10} {:>10} {:>10}\n", "kind", "calls", "p10",
+                             "median", "p90");
+    std::string host;
+    for (size_t k = 0; k < c.kinds.size(); ++k) {
+      const HostCallKindCost& kc = c.kinds[k];
+      if (kc.calls == 0) continue;
+      std::cout << fmt::format("  {:<14} {:>7} {:>10} {:>10} {:>10}\n", kProfiledHostCallKinds[k],
+                               kc.calls, time_text(kc.p10_ns), time_text(kc.median_ns),
+                               time_text(kc.p90_ns));
+      host += fmt::format("{}{}: {}", host.empty() ? "" : ", ", kProfiledHostCallKinds[k],
+                          us(kc.median_ns));
+    }
+    if (host.empty()) {
+      std::cout << "  no framework call in the trace (no cpu_op events)\n";
+      continue;
+    }
+    std::cout << fmt::format(
+        "  {} launch calls, median {} (the device graph's launch_overhead prices them)\n",
+        c.launch_calls, time_text(c.launch_median_ns));
+    std::cout << "  for a cluster file (docs/formats.md, \"host\"; python_module is not in a "
+                 "profile):\n";
+    std::cout << fmt::format("  host: {{{}}}\n", host);
+  }
+  return 0;
+}
+
 int print_diff(const TraceOptions& o) {
   if (o.traces.size() != 2)
     throw InputError(SourceLocation{"trace diff", 0, 0},
@@ -218,6 +294,7 @@ int print_diff(const TraceOptions& o) {
 int run_trace(const TraceOptions& o) {
   try {
     if (o.view == "diff") return print_diff(o);
+    if (o.view == "host") return print_host_costs(o);
     const TraceView view = o.view == "breakdown" ? TraceView::breakdown
                            : o.view == "overlap" ? TraceView::overlap
                            : o.view == "idle"    ? TraceView::idle

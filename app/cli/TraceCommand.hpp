@@ -1,5 +1,5 @@
 #pragma once
-// `tilescope trace summary|breakdown|overlap|idle|launch|diff TRACE...`: what a profile says
+// `tilescope trace summary|breakdown|overlap|idle|launch|host|diff TRACE...`: what a profile says
 // about where the time went, per rank (trace/TraceAnalysis), without a graph or a database.
 #include <cstdint>
 #include <string>
@@ -8,7 +8,7 @@
 namespace ts::cli {
 
 struct TraceOptions {
-  std::string view;                 // summary, breakdown, overlap, idle, launch, diff
+  std::string view;                 // summary, breakdown, overlap, idle, launch, host, diff
   std::vector<std::string> traces;  // files or per-rank folders; diff: exactly two
   std::string format = "text";      // text, json, csv
   int64_t step = -1;                // ProfilerStep#N, -1: the whole trace

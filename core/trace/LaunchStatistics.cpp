@@ -6,16 +6,9 @@
 #include <map>
 #include <queue>
 
-namespace ts {
+#include "trace/NearestRank.hpp"
 
-namespace {
-int64_t percentile(const std::vector<int64_t>& sorted, double p) {
-  if (sorted.empty()) return 0;
-  // Nearest rank: the smallest value with at least p of the values at or below it.
-  const auto rank = static_cast<size_t>(std::ceil(p * static_cast<double>(sorted.size())));
-  return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
-}
-}  // namespace
+namespace ts {
 
 LaunchStatistics launch_statistics(const RankTrace& rank, const TimeWindow& window) {
   LaunchStatistics out;
@@ -50,9 +43,9 @@ LaunchStatistics launch_statistics(const RankTrace& rank, const TimeWindow& wind
   std::sort(delays.begin(), delays.end());
   out.delay_min_ns = delays.front();
   out.delay_max_ns = delays.back();
-  out.delay_p50_ns = percentile(delays, 0.50);
-  out.delay_p90_ns = percentile(delays, 0.90);
-  out.delay_p99_ns = percentile(delays, 0.99);
+  out.delay_p50_ns = nearest_rank(delays, 0.50);
+  out.delay_p90_ns = nearest_rank(delays, 0.90);
+  out.delay_p99_ns = nearest_rank(delays, 0.99);
   // A negative delay (clocks of host and device not aligned) falls in the first bin.
   int64_t upper = 1000;
   out.histogram.push_back(DelayBin{0, upper, 0});
