@@ -188,17 +188,20 @@ int print_host_costs(const TraceOptions& o) {
       for (size_t k = 0; k < c.kinds.size(); ++k) {
         const HostCallKindCost& kc = c.kinds[k];
         const std::string name(kProfiledHostCallKinds[k]);
+        // A kind without a call has no time: null, not 0.
+        const auto figure = [&](int64_t ns) { return kc.calls > 0 ? nlohmann::json(ns) : nullptr; };
         kinds[name] = {{"calls", kc.calls},
-                       {"p10_ns", kc.p10_ns},
-                       {"median_ns", kc.median_ns},
-                       {"p90_ns", kc.p90_ns}};
+                       {"p10_ns", figure(kc.p10_ns)},
+                       {"median_ns", figure(kc.median_ns)},
+                       {"p90_ns", figure(kc.p90_ns)}};
         if (kc.calls > 0) host[name] = us(kc.median_ns);
       }
       doc.push_back({{"rank", c.rank},
                      {"step", c.step},
                      {"kinds", kinds},
                      {"launch_calls", c.launch_calls},
-                     {"launch_median_ns", c.launch_median_ns},
+                     {"launch_median_ns", c.launch_calls > 0 ? nlohmann::json(c.launch_median_ns)
+                                                             : nlohmann::json(nullptr)},
                      {"host", host}});
     }
     std::cout << doc.dump(2) << "\n";
@@ -207,10 +210,14 @@ int print_host_costs(const TraceOptions& o) {
   if (o.format == "csv") {
     std::cout << "rank,kind,calls,p10_ns,median_ns,p90_ns\n";
     for (const HostCallCosts& c : ranks)
-      for (size_t k = 0; k < c.kinds.size(); ++k)
-        std::cout << fmt::format("{},{},{},{},{},{}\n", c.rank, kProfiledHostCallKinds[k],
-                                 c.kinds[k].calls, c.kinds[k].p10_ns, c.kinds[k].median_ns,
-                                 c.kinds[k].p90_ns);
+      for (size_t k = 0; k < c.kinds.size(); ++k) {
+        const HostCallKindCost& kc = c.kinds[k];
+        if (kc.calls == 0)
+          std::cout << fmt::format("{},{},0,n/a,n/a,n/a\n", c.rank, kProfiledHostCallKinds[k]);
+        else
+          std::cout << fmt::format("{},{},{},{},{},{}\n", c.rank, kProfiledHostCallKinds[k],
+                                   kc.calls, kc.p10_ns, kc.median_ns, kc.p90_ns);
+      }
     return 0;
   }
   for (size_t i = 0; i < ranks.size(); ++i) {
@@ -236,7 +243,7 @@ int print_host_costs(const TraceOptions& o) {
     }
     std::cout << fmt::format(
         "  {} launch calls, median {} (the device graph's launch_overhead prices them)\n",
-        c.launch_calls, time_text(c.launch_median_ns));
+        c.launch_calls, c.launch_calls > 0 ? time_text(c.launch_median_ns) : "n/a");
     std::cout << "  for a cluster file (docs/formats.md, \"host\"; python_module is not in a "
                  "profile):\n";
     std::cout << fmt::format("  host: {{{}}}\n", host);

@@ -43,6 +43,13 @@ TEST_CASE("trace host prints the profile's cost per call as a cluster's host sec
   CHECK(doc.at(0).at("kinds").at("aten_op").at("median_ns") == 20000);
   CHECK(doc.at(0).at("host").at("aten_op") == "20.0us");
   CHECK_FALSE(doc.at(0).at("host").contains("gemm"));
+  // Step 2 has no GEMM: no time for it, not 0.
+  CHECK(doc.at(0).at("kinds").at("gemm").at("calls") == 0);
+  CHECK(doc.at(0).at("kinds").at("gemm").at("median_ns").is_null());
+  const RunResult csv2 =
+      run_tilescope({"trace", "host", kHostCalls, "--step", "2", "--format", "csv"});
+  REQUIRE(csv2.status == 0);
+  CHECK(csv2.out.find("0,gemm,0,n/a,n/a,n/a\n") != std::string::npos);
 
   const RunResult csv = run_tilescope({"trace", "host", kHostCalls, "--format", "csv"});
   REQUIRE(csv.status == 0);
