@@ -76,20 +76,21 @@ HostCallCosts host_call_costs(const RankTrace& rank, int64_t step) {
     if (g.kind == GpuActivityKind::kernel && is_gemm_kernel(rank.name_of(g.name)))
       launched_gemm[static_cast<size_t>(c)] = 1;
   }
-  // The launch calls inside a span on a thread: launches are in start order.
-  auto launches_in = [&](int64_t start, int64_t end, int64_t thread, std::vector<int64_t>* each) {
+  std::array<std::vector<int64_t>, kProfiledHostCallKinds.size()> samples;
+  std::vector<int64_t> launch_durations;
+  // The launch calls of a call: on its thread inside its span (launches are in start order);
+  // each one's duration is kept, their sum returned.
+  auto take_launches = [&](const CpuOperator& call) {
     int64_t total = 0;
-    auto it = std::lower_bound(rank.launches.begin(), rank.launches.end(), start,
+    auto it = std::lower_bound(rank.launches.begin(), rank.launches.end(), call.start_ns,
                                [](const LaunchCall& l, int64_t t) { return l.start_ns < t; });
-    for (; it != rank.launches.end() && it->start_ns < end; ++it)
-      if (it->thread == thread) {
-        total += it->end_ns - it->start_ns;
-        if (each != nullptr) each->push_back(it->end_ns - it->start_ns);
+    for (; it != rank.launches.end() && it->start_ns < call.end_ns; ++it)
+      if (it->thread == call.thread) {
+        launch_durations.push_back(it->end_ns - it->start_ns);
+        total += launch_durations.back();
       }
     return total;
   };
-  std::array<std::vector<int64_t>, kProfiledHostCallKinds.size()> samples;
-  std::vector<int64_t> launch_durations;
   // An autograd node's own time: its span less that of the calls it ran.
   std::vector<int64_t> node_calls_ns(n, 0);
   for (size_t i = 0; i < n; ++i) {
@@ -99,8 +100,7 @@ HostCallCosts host_call_costs(const RankTrace& rank, int64_t step) {
       node_calls_ns[static_cast<size_t>(op.parent)] += op.end_ns - op.start_ns;
     if (op.start_ns < from || op.start_ns >= to) continue;
     const std::string& name = rank.name_of(op.name);
-    const int64_t own =
-        op.end_ns - op.start_ns - launches_in(op.start_ns, op.end_ns, op.thread, &launch_durations);
+    const int64_t own = op.end_ns - op.start_ns - take_launches(op);
     Kind kind = is_collective(name)          ? collective
                 : !launched[i]               ? view
                 : launched_gemm[i]           ? gemm
